@@ -1,0 +1,69 @@
+// Turns the core's Status codes into errors that name the parameter and the rule.
+// The rules themselves live in the C++ core (one place); this table only words them.
+
+/** @type {Record<string, [string, (limits: any, fn: string) => string]>} */
+const RULES = {
+  seqLenTooLarge: ['seqLen', (l) => `must be at most ${l.maxSeqLen}`],
+  dModelOdd: ['dModel', () => 'must be even (sin and cos come in pairs)'],
+  dModelTooSmall: ['dModel', (l, fn) => `must be at least ${fn === 'positionNumbers' ? 1 : 2}`],
+  dModelTooLarge: ['dModel', (l) => `must be at most ${l.maxDim}`],
+  headDimTooSmall: ['headDim', () => 'must be at least 2'],
+  headDimTooLarge: ['headDim', (l) => `must be at most ${l.maxDim}`],
+  numHeadsTooSmall: ['numHeads', () => 'must be at least 1'],
+  numHeadsTooLarge: ['numHeads', (l) => `must be at most ${l.maxDim}`],
+  rotaryDimOdd: ['rotaryDim', () => 'must be even (channels rotate in pairs)'],
+  rotaryDimTooSmall: ['rotaryDim', () => 'must be at least 2'],
+  rotaryDimTooLarge: ['rotaryDim', (l, fn) => (fn === 'rope' ? 'must be at most headDim' : `must be at most ${l.maxDim}`)],
+  baseInvalid: ['base', () => 'must be a finite number greater than 0'],
+  offsetTooLarge: ['offset', (l) => `plus seqLen - 1 must be at most ${l.maxPosition}`],
+  positionOutOfRange: ['positions', (l) => `must hold integers in [0, ${l.maxPosition}]`],
+  layoutInvalid: ['layout', () => 'is not a known layout'],
+  metricInvalid: ['metric', () => "must be 'dot' or 'cosine'"],
+  rowsTooLarge: ['rows', (l) => `must be at most ${l.maxSeqLen}`],
+  colsTooLarge: ['cols', (l) => `must be at most ${l.maxSeqLen}`],
+  dimTooSmall: ['dim', () => 'must be at least 1'],
+  dimTooLarge: ['dim', (l) => `must be at most ${l.maxDim}`],
+  sizeTooLarge: ['shape', (l) => `must describe at most ${l.maxElements} elements per array`],
+  nullPointer: ['array', () => 'is missing'],
+};
+
+/** Error thrown as `new RangeError(message)`/`TypeError` carries these extra fields. */
+function decorate(error, fn, param) {
+  error.function = fn;
+  error.parameter = param;
+  return error;
+}
+
+export function typeError(fn, param, rule) {
+  return decorate(new TypeError(`posenc.${fn}: ${param} ${rule}`), fn, param);
+}
+
+export function rangeError(fn, param, rule) {
+  return decorate(new RangeError(`posenc.${fn}: ${param} ${rule}`), fn, param);
+}
+
+/** Describes a value for error messages without dumping large arrays. */
+export function describe(value) {
+  if (value === null) return 'null';
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (typeof value === 'bigint') return `${value}n (a BigInt)`;
+  if (typeof value === 'number' || typeof value === 'boolean' || value === undefined) return String(value);
+  if (typeof value === 'function') return 'a function';
+  if (ArrayBuffer.isView(value)) return `a ${value.constructor.name} of length ${value.length ?? value.byteLength}`;
+  if (Array.isArray(value)) return `an Array of length ${value.length}`;
+  return `an object (${value?.constructor?.name ?? 'null prototype'})`;
+}
+
+/**
+ * Throws the RangeError for a non-ok status returned by the core.
+ * `names` maps status codes to names (read from the module's Status enum); `values` holds the
+ * caller's values so the message can quote what was given.
+ */
+export function throwStatus(code, names, limits, fn, values) {
+  const name = names[code];
+  const rule = RULES[name];
+  if (!rule) throw new Error(`posenc.${fn}: internal error (status ${code} ${name})`);
+  const [param, words] = rule;
+  const given = param in values ? ` (got ${describe(values[param])})` : '';
+  throw rangeError(fn, param, `${words(limits, fn)}${given}`);
+}

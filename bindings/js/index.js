@@ -1,0 +1,5 @@
+// posenc: sinusoidal positional encodings and rotary embeddings (RoPE), computed in WebAssembly.
+export { loadPosenc } from './load.js';
+export { Posenc } from './posenc.js';
+export { WasmArray } from './wasm-array.js';
+export { simdSupported } from './simd-support.js';

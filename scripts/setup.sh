@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Installs what posenc needs on a fresh Debian 12 machine, and only what is missing.
+# System packages come from Debian's archive (apt); xsimd 13 (WebAssembly backend) and
+# Catch2 3 are not in bookworm main, so their .debs are fetched from trixie / bookworm-backports
+# through a private apt state and unpacked into .deps/ (the system apt config is untouched).
+# npm packages are installed from package-lock.json when node_modules is missing or stale.
+# Usage: scripts/setup.sh [--browser]   (--browser also installs Chromium for page tests/bench)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+deps="$root/.deps"
+
+want_browser=0
+for arg in "$@"; do
+  case "$arg" in
+    --browser) want_browser=1 ;;
+    *) echo "setup.sh: unknown argument $arg" >&2; exit 2 ;;
+  esac
+done
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+# --- system packages -------------------------------------------------------------------
+need=()
+command -v em++ >/dev/null || need+=(emscripten)
+command -v cmake >/dev/null || need+=(cmake)
+command -v g++ >/dev/null || need+=(g++)
+command -v dpkg-deb >/dev/null || need+=(dpkg)
+if [ "$want_browser" = 1 ] && [ ! -x /usr/bin/chromium ]; then need+=(chromium); fi
+if [ ${#need[@]} -gt 0 ]; then
+  echo "setup: installing ${need[*]}"
+  as_root apt-get update -q
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${need[@]}"
+fi
+
+# --- pinned header/library packages unpacked into .deps/ --------------------------------
+# name version suite sha256
+pinned=(
+  "libxsimd-dev 13.2.0-1 trixie 60878acfc02bfca76e8c31d53a1b9fdff490c319e53f620f4327c9786eaf631f"
+  "libcatch2-dev 3.7.1-0.4~bpo12+1 bookworm-backports 1dbb62ed9f177e1cf51e573903cc553241764bd3b6655f5a98889ad361d008dc"
+)
+apt_state="$deps/apt"
+apt_opts=(-q -oDir::State::Lists="$apt_state/lists" -oDir::Etc::SourceList=/dev/null
+          -oDir::Etc::SourceParts="$apt_state/etc" -oDir::Cache="$apt_state/cache"
+          -oDir::State::status=/dev/null -oAPT::Architecture=amd64 -oAPT::Sandbox::User=root)
+fetched_lists=0
+for entry in "${pinned[@]}"; do
+  read -r name version _suite sha <<<"$entry"
+  stamp="$deps/root/.$name-$version"
+  [ -e "$stamp" ] && continue
+  if [ "$fetched_lists" = 0 ]; then
+    mkdir -p "$apt_state/lists/partial" "$apt_state/etc" "$apt_state/cache/archives/partial"
+    {
+      echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian trixie main"
+      echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm-backports main"
+    } >"$apt_state/etc/posenc.list"
+    apt-get "${apt_opts[@]}" update >/dev/null
+    fetched_lists=1
+  fi
+  mkdir -p "$deps/debs" "$deps/root"
+  (cd "$deps/debs" && apt-get "${apt_opts[@]}" download "$name=$version" >/dev/null)
+  deb=$(ls "$deps/debs/${name}_"*.deb | head -n 1)
+  echo "$sha  $deb" | sha256sum -c --quiet - || { echo "setup: checksum mismatch for $deb" >&2; exit 1; }
+  dpkg-deb -x "$deb" "$deps/root"
+  touch "$stamp"
+  echo "setup: unpacked $name $version into .deps/root"
+done
+
+# --- npm packages ------------------------------------------------------------------------
+if [ ! -f "$root/node_modules/.package-lock.json" ] ||
+   [ "$root/package-lock.json" -nt "$root/node_modules/.package-lock.json" ]; then
+  echo "setup: installing npm packages"
+  (cd "$root" && npm ci --no-audit --no-fund --loglevel=error)
+fi

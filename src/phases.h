@@ -1,0 +1,55 @@
+// cos and sin of position * inv_freq for a block of frequency pairs, one row (position) at a
+// time, computed in float64 and rounded once to float32.
+//
+// Why float64: in float32, position * inv_freq loses absolute precision as positions grow
+// (the seeds' own PyTorch code is off by 1.2e-4 below position 2048). Computing the angle and
+// its sin/cos in float64 keeps every value within float32 rounding of the exact one.
+//
+// Why it is still cheap: consecutive positions advance by a rotation recurrence in float64
+// (a few multiply-adds per pair), re-anchored with direct sin/cos every kAnchorInterval rows
+// and at every jump, so rounding cannot accumulate.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace posenc {
+
+class PhaseBlock {
+ public:
+  static constexpr std::size_t kCapacity = 128;        // pairs per block (stack buffers)
+  static constexpr std::uint32_t kAnchorInterval = 64;  // recurrence steps between anchors
+
+  // Pairs [first_pair, first_pair + count) of a dim-wide schedule; count <= kCapacity.
+  PhaseBlock(std::uint32_t first_pair, std::uint32_t count, std::uint32_t dim, double base);
+
+  // Makes cos()/sin() hold the values for `position` (>= 0).
+  void advance_to(std::int64_t position);
+
+  const float* cos() const { return cos_; }
+  const float* sin() const { return sin_; }
+  std::uint32_t size() const { return count_; }
+
+ private:
+  void anchor(std::int64_t position);
+  void step();
+
+  std::uint32_t count_;
+  std::int64_t position_ = -1;  // position the state holds, -1 before the first row
+  std::uint32_t steps_since_anchor_ = 0;
+  double inv_freq_[kCapacity];
+  double step_cos_[kCapacity], step_sin_[kCapacity];  // rotation by one position
+  double cos64_[kCapacity], sin64_[kCapacity];        // float64 state
+  float cos_[kCapacity], sin_[kCapacity];
+};
+
+// Calls fn(first_pair, count) for consecutive blocks covering `pairs` pairs.
+template <class Fn>
+void for_each_pair_block(std::uint32_t pairs, Fn&& fn) {
+  for (std::uint32_t first = 0; first < pairs; first += PhaseBlock::kCapacity) {
+    const std::uint32_t left = pairs - first;
+    fn(first, left < PhaseBlock::kCapacity ? left : static_cast<std::uint32_t>(PhaseBlock::kCapacity));
+  }
+}
+
+}  // namespace posenc

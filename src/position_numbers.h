@@ -1,0 +1,23 @@
+// The naive encoding seed 000 starts from: add the position number itself to every channel.
+// It grows without bound with position, which is why sinusoidal encodings replaced it; the
+// tutorial plots it against the others.
+#pragma once
+
+#include <cstdint>
+
+#include "status.h"
+
+namespace posenc {
+
+struct PositionNumbersSpec {
+  std::uint32_t seq_len = 0;
+  std::uint32_t d_model = 0;  // any width >= 1: there are no pairs here
+  std::uint32_t offset = 0;
+};
+
+Status check(const PositionNumbersSpec& spec);
+
+// out: [seq_len, d_model], row p filled with offset + p (exact below 2^24).
+Status position_numbers(const PositionNumbersSpec& spec, float* out);
+
+}  // namespace posenc

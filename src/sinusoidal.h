@@ -1,0 +1,33 @@
+// The sinusoidal table of "Attention Is All You Need" (Vaswani et al. 2017):
+//   PE(pos, 2i) = sin(pos / base^(2i/d)),  PE(pos, 2i+1) = cos(pos / base^(2i/d))
+// in two channel layouts, and its addition to token embeddings.
+#pragma once
+
+#include <cstdint>
+
+#include "positions.h"
+#include "status.h"
+
+namespace posenc {
+
+enum class SinusoidalLayout : int {
+  kInterleaved = 0,  // sin at channel 2i, cos at 2i+1 (the paper, PyTorch tutorial, seeds)
+  kConcat = 1,       // [sin of all pairs | cos of all pairs] (tensor2tensor)
+};
+
+struct SinusoidalSpec {
+  std::uint32_t seq_len = 0;
+  std::uint32_t d_model = 0;  // even: the table is made of sin/cos pairs
+  double base = 10000.0;
+  SinusoidalLayout layout = SinusoidalLayout::kInterleaved;
+};
+
+Status check(const SinusoidalSpec& spec, const Positions& positions);
+
+// out: [seq_len, d_model], written.
+Status sinusoidal_table(const SinusoidalSpec& spec, const Positions& positions, float* out);
+
+// x: [seq_len, d_model] token embeddings; the table is added in place.
+Status add_sinusoidal(const SinusoidalSpec& spec, const Positions& positions, float* x);
+
+}  // namespace posenc
