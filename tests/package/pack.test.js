@@ -1,0 +1,82 @@
+// The npm tarball works on its own: packed, installed into an empty folder, imported from
+// Node with no toolchain involved, and its TypeScript declarations type-check a consumer.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+
+// Runs a command; on failure the error carries what it printed (tsc reports on stdout).
+function run(command, args, cwd) {
+  try {
+    return execFileSync(command, args, { cwd, encoding: 'utf8', stdio: 'pipe' });
+  } catch (error) {
+    throw new Error(`${command} ${args.join(' ')} failed:\n${error.stdout ?? ''}${error.stderr ?? ''}`);
+  }
+}
+
+const CONSUMER_JS = `
+import { loadPosenc, WasmArray } from 'posenc';
+const posenc = await loadPosenc();
+const table = posenc.sinusoidal({ seqLen: 2, dModel: 4 });
+const expected = [0, 1, 0, 1, Math.sin(1), Math.cos(1), Math.sin(0.01), Math.cos(0.01)];
+for (let i = 0; i < expected.length; i++) {
+  if (Math.abs(table[i] - expected[i]) > 2.5e-7) throw new Error('table[' + i + '] = ' + table[i]);
+}
+const x = posenc.allocate([1, 0]);
+posenc.rope(x, { seqLen: 1, headDim: 2, offset: 1 });
+const [a, b] = x.view();
+if (Math.abs(a - Math.cos(1)) > 1e-7 || Math.abs(b - Math.sin(1)) > 1e-7) throw new Error('rope ' + a + ' ' + b);
+if (!(x instanceof WasmArray)) throw new Error('WasmArray export');
+x.free();
+const scalar = await loadPosenc({ simd: false });
+console.log(JSON.stringify({ variant: posenc.variant, scalar: scalar.variant }));
+`;
+
+const CONSUMER_TS = `
+import { loadPosenc, type Posenc, type RopeOptions } from 'posenc';
+const posenc: Posenc = await loadPosenc({ simd: false });
+const table: Float32Array = posenc.sinusoidal({ seqLen: 4, dModel: 8, layout: 'concat' });
+const options: RopeOptions = { seqLen: 4, headDim: 2, layout: 'half' };
+const rotated = posenc.rope(new Float32Array(8), options);
+const inPlace: Float32Array = posenc.rope(new Float32Array(8), { seqLen: 4, headDim: 2 });
+const { cos, sin } = posenc.ropeCache({ seqLen: 4, rotaryDim: 8 });
+const freqs: Float64Array = posenc.ropeFrequencies({ rotaryDim: 8 });
+// @ts-expect-error: layout names are checked
+posenc.rope(new Float32Array(8), { seqLen: 4, headDim: 2, layout: 'neox' });
+// @ts-expect-error: seqLen is required
+posenc.sinusoidal({ dModel: 8 });
+console.log(table.length, rotated.length, inPlace.length, cos.length + sin.length, freqs.length);
+`;
+
+test('npm pack installs into an empty folder and works there, types included', () => {
+  const work = mkdtempSync(join(tmpdir(), 'posenc-pack-'));
+  try {
+    run('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', work], root);
+    const tarball = readdirSync(work).find((name) => name.endsWith('.tgz'));
+    assert.ok(tarball, 'npm pack wrote a tarball');
+
+    const app = join(work, 'app');
+    mkdirSync(app);
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
+    run('npm', ['install', '--no-audit', '--no-fund', '--silent', join(work, tarball)], app);
+
+    writeFileSync(join(app, 'consumer.mjs'), CONSUMER_JS);
+    const out = run('node', ['consumer.mjs'], app);
+    assert.deepEqual(JSON.parse(out.trim()), { variant: 'simd', scalar: 'scalar' });
+
+    writeFileSync(join(app, 'consumer.ts'), CONSUMER_TS);
+    writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({
+      compilerOptions: { strict: true, noEmit: true, target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', skipLibCheck: false },
+      files: ['consumer.ts'],
+    }));
+    run('node', [tsc, '-p', 'tsconfig.json'], app);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+});
