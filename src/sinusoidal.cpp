@@ -4,6 +4,7 @@
 #include <cstddef>
 
 #include "size_limits.h"
+#include "kernels/interleave.h"
 #include "phases.h"
 
 namespace posenc {
@@ -33,21 +34,12 @@ Status fill(const SinusoidalSpec& spec, const Positions& positions, float* out) 
     PhaseBlock phases(first, count, spec.d_model, spec.base);
     for (std::size_t row = 0; row < spec.seq_len; ++row) {
       phases.advance_to(positions.at(row));
-      const float* s = phases.sin();
-      const float* c = phases.cos();
       float* out_row = out + row * d;
-      // sin lands at sin_at[i * stride], cos at cos_at[i * stride]
-      float* sin_at = interleaved ? out_row + 2 * first : out_row + first;
-      float* cos_at = interleaved ? out_row + 2 * first + 1 : out_row + half + first;
-      const std::size_t stride = interleaved ? 2 : 1;
-      for (std::size_t i = 0; i < count; ++i) {
-        if (Accumulate) {
-          sin_at[i * stride] += s[i];
-          cos_at[i * stride] += c[i];
-        } else {
-          sin_at[i * stride] = s[i];
-          cos_at[i * stride] = c[i];
-        }
+      if (interleaved) {
+        kernels::interleave<Accumulate>(phases.sin(), phases.cos(), out_row + 2 * first, count);
+      } else {
+        kernels::store<Accumulate>(phases.sin(), out_row + first, count);
+        kernels::store<Accumulate>(phases.cos(), out_row + half + first, count);
       }
     }
   });

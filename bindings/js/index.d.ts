@@ -58,10 +58,12 @@ export interface RopeFrequencyOptions {
   base?: number;
 }
 
-export interface RopeCacheOptions extends PositionOptions {
+export interface RopeCacheOptions<T extends FloatArray = FloatArray> extends PositionOptions {
   seqLen: number;
   rotaryDim: number;
   base?: number;
+  /** Write into these arrays (each [seqLen, rotaryDim/2]) instead of new ones. */
+  out?: { cos: T; sin: T };
 }
 
 export interface RopeOptions extends PositionOptions {
@@ -127,7 +129,8 @@ export class Posenc {
   /** The rotaryDim/2 inverse frequencies 1 / base^(2i / rotaryDim), float64. */
   ropeFrequencies(options: RopeFrequencyOptions): Float64Array;
   /** cos and sin, each [seqLen, rotaryDim/2] (ONNX RotaryEmbedding's cache layout). */
-  ropeCache(options: RopeCacheOptions): { cos: Float32Array; sin: Float32Array };
+  ropeCache(options: RopeCacheOptions & { out?: undefined }): { cos: Float32Array; sin: Float32Array };
+  ropeCache<T extends FloatArray>(options: RopeCacheOptions<T> & { out: { cos: T; sin: T } }): { cos: T; sin: T };
   /** Rotates x ([seqLen, numHeads, headDim]) in place, or into options.out; returns the result. */
   rope<T extends FloatArray>(x: T, options: RopeOptions & { out?: undefined }): T;
   rope<O extends FloatArray>(x: FloatArray, options: RopeOptions & { out: O }): O;

@@ -132,7 +132,7 @@ export class Posenc {
   /** cos and sin tables, each [seqLen, rotaryDim/2] (the layout ONNX RotaryEmbedding takes). */
   ropeCache(options) {
     const fn = 'ropeCache';
-    const o = readOptions(fn, options, ['seqLen', 'rotaryDim', 'base', 'offset', 'positions']);
+    const o = readOptions(fn, options, ['seqLen', 'rotaryDim', 'base', 'offset', 'positions', 'out']);
     const spec = {
       seqLen: readSize(fn, 'seqLen', o.seqLen),
       rotaryDim: readSize(fn, 'rotaryDim', o.rotaryDim),
@@ -141,8 +141,17 @@ export class Posenc {
     const { offset, positions } = this.#positions(fn, o, spec.seqLen);
     this.#check(fn, this.#mod.checkRopeCache(spec, offset), o);
     const length = spec.seqLen * (spec.rotaryDim / 2);
-    const cos = new Float32Array(length);
-    const sin = new Float32Array(length);
+    let cos;
+    let sin;
+    if (o.out === undefined) {
+      cos = new Float32Array(length);
+      sin = new Float32Array(length);
+    } else {
+      if (o.out === null || typeof o.out !== 'object') throw typeError(fn, 'out', 'must be an object { cos, sin }');
+      cos = readFloatArray(fn, 'out.cos', o.out.cos, length, this);
+      sin = readFloatArray(fn, 'out.sin', o.out.sin, length, this);
+      assertNoPartialOverlap(fn, cos, sin, { inPlace: false, name: 'out.sin' });
+    }
     this.#run(fn, [
       { value: positions, kind: 'i32', length: spec.seqLen, read: true },
       { value: cos, kind: 'f32', length, write: true },
@@ -195,8 +204,8 @@ export class Posenc {
     readFloatArray(fn, 'b', b, spec.cols * spec.dim, this);
     const length = spec.rows * spec.cols;
     const out = o.out === undefined ? new Float32Array(length) : readFloatArray(fn, 'out', o.out, length, this);
-    assertNoPartialOverlap(fn, a, out, true);
-    assertNoPartialOverlap(fn, b, out, true);
+    assertNoPartialOverlap(fn, a, out, { inPlace: false });
+    assertNoPartialOverlap(fn, b, out, { inPlace: false });
     this.#run(fn, [
       { value: a, kind: 'f32', length: spec.rows * spec.dim, read: true },
       { value: b, kind: 'f32', length: spec.cols * spec.dim, read: true },
@@ -271,17 +280,16 @@ export class Posenc {
   }
 }
 
-// `out` may be the input itself (in place, where allowed) or disjoint from it; WasmArrays
-// that partly overlap would be read after being written.
-function assertNoPartialOverlap(fn, input, out, mustDiffer = false) {
+// `out` may be the input itself (in place, where `inPlace` allows it) or disjoint from it;
+// WasmArrays that partly overlap would be read after being written.
+function assertNoPartialOverlap(fn, input, out, { inPlace = true, name = 'out' } = {}) {
   if (input === out) {
-    if (mustDiffer) throw rangeError(fn, 'out', 'must not be one of the inputs');
+    if (!inPlace) throw rangeError(fn, name, 'must be a different array from the inputs');
     return;
   }
   if (!(input instanceof WasmArray && out instanceof WasmArray)) return;
-  const start = (a) => a.address;
   const end = (a) => a.address + a.length * 4;
-  if (start(input) < end(out) && start(out) < end(input)) {
-    throw rangeError(fn, 'out', 'must not overlap an input array');
+  if (input.address < end(out) && out.address < end(input)) {
+    throw rangeError(fn, name, 'must not overlap an input array');
   }
 }
