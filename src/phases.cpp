@@ -20,17 +20,43 @@ void PhaseBlock::advance_to(std::int64_t position) {
     ++steps_since_anchor_;
   } else {
     anchor(position);
+    kernels::narrow(cos64_, cos_, count_);
+    kernels::narrow(sin64_, sin_, count_);
     steps_since_anchor_ = 0;
   }
   position_ = position;
 }
 
+template <bool Accumulate>
+void PhaseBlock::write_rows(const Positions& positions, std::size_t seq_len,
+                            kernels::RowsOut out) {
+  std::size_t row = 0;
+  while (row < seq_len) {
+    // A run of consecutive positions, re-anchored at least every kAnchorInterval rows.
+    const std::int64_t start = positions.at(row);
+    std::size_t run = 1;
+    while (row + run < seq_len && run < kAnchorInterval &&
+           positions.at(row + run) == start + static_cast<std::int64_t>(run))
+      ++run;
+    anchor(start);
+    for (std::size_t done = 0; done < run; done += kRowTile) {
+      const std::size_t rows = run - done < kRowTile ? run - done : kRowTile;
+      const std::size_t skip = (row + done) * out.row_stride;
+      kernels::phase_rows<Accumulate>(cos64_, sin64_, step_cos_, step_sin_, count_, rows,
+                                      {out.sin + skip, out.cos + skip, out.row_stride, out.interleaved});
+    }
+    row += run;
+  }
+  position_ = -1;  // the state no longer matches cos()/sin()
+}
+
+template void PhaseBlock::write_rows<false>(const Positions&, std::size_t, kernels::RowsOut);
+template void PhaseBlock::write_rows<true>(const Positions&, std::size_t, kernels::RowsOut);
+
 void PhaseBlock::anchor(std::int64_t position) {
   const double p = static_cast<double>(position);
   for (std::uint32_t i = 0; i < count_; ++i) angle_[i] = p * inv_freq_[i];
   kernels::sincos(angle_, sin64_, cos64_, count_);
-  kernels::narrow(cos64_, cos_, count_);
-  kernels::narrow(sin64_, sin_, count_);
 }
 
 }  // namespace posenc

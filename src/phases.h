@@ -14,18 +14,28 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/phase_rows.h"
+#include "positions.h"
+
 namespace posenc {
 
 class PhaseBlock {
  public:
   static constexpr std::size_t kCapacity = 128;        // pairs per block (stack buffers)
   static constexpr std::uint32_t kAnchorInterval = 1024;  // recurrence steps between anchors
+  static constexpr std::size_t kRowTile = 4;  // rows per register pass (few: row strides of 4 KiB alias in L1)
 
   // Pairs [first_pair, first_pair + count) of a dim-wide schedule; count <= kCapacity.
   PhaseBlock(std::uint32_t first_pair, std::uint32_t count, std::uint32_t dim, double base);
 
-  // Makes cos()/sin() hold the values for `position` (>= 0).
+  // Makes cos()/sin() hold the values for `position` (>= 0). For per-row consumers (RoPE).
   void advance_to(std::int64_t position);
+
+  // Writes (or adds) the float32 sin/cos of rows [0, seq_len) into a table; `out` points at
+  // this block's first pair in row 0. For whole tables: runs of consecutive positions keep
+  // the recurrence state in registers (kernels/phase_rows.h).
+  template <bool Accumulate>
+  void write_rows(const Positions& positions, std::size_t seq_len, kernels::RowsOut out);
 
   const float* cos() const { return cos_; }
   const float* sin() const { return sin_; }

@@ -56,11 +56,7 @@ Status rope_cache(const RopeCacheSpec& spec, const Positions& positions, float* 
   const std::size_t half = spec.rotary_dim / 2;
   for_each_pair_block(static_cast<std::uint32_t>(half), [&](std::uint32_t first, std::uint32_t count) {
     PhaseBlock phases(first, count, spec.rotary_dim, spec.base);
-    for (std::size_t row = 0; row < spec.seq_len; ++row) {
-      phases.advance_to(positions.at(row));
-      std::copy_n(phases.cos(), count, cos + row * half + first);
-      std::copy_n(phases.sin(), count, sin + row * half + first);
-    }
+    phases.write_rows<false>(positions, spec.seq_len, {sin + first, cos + first, half, false});
   });
   return Status::kOk;
 }

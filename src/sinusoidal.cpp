@@ -4,7 +4,6 @@
 #include <cstddef>
 
 #include "size_limits.h"
-#include "kernels/interleave.h"
 #include "phases.h"
 
 namespace posenc {
@@ -32,16 +31,10 @@ Status fill(const SinusoidalSpec& spec, const Positions& positions, float* out) 
   const bool interleaved = spec.layout == SinusoidalLayout::kInterleaved;
   for_each_pair_block(static_cast<std::uint32_t>(half), [&](std::uint32_t first, std::uint32_t count) {
     PhaseBlock phases(first, count, spec.d_model, spec.base);
-    for (std::size_t row = 0; row < spec.seq_len; ++row) {
-      phases.advance_to(positions.at(row));
-      float* out_row = out + row * d;
-      if (interleaved) {
-        kernels::interleave<Accumulate>(phases.sin(), phases.cos(), out_row + 2 * first, count);
-      } else {
-        kernels::store<Accumulate>(phases.sin(), out_row + first, count);
-        kernels::store<Accumulate>(phases.cos(), out_row + half + first, count);
-      }
-    }
+    const kernels::RowsOut rows =
+        interleaved ? kernels::RowsOut{out + 2 * first, out + 2 * first + 1, d, true}
+                    : kernels::RowsOut{out + first, out + half + first, d, false};
+    phases.write_rows<Accumulate>(positions, spec.seq_len, rows);
   });
   return Status::kOk;
 }
