@@ -38,7 +38,7 @@ Status similarity(const SimilaritySpec& spec, const float* a, const float* b, fl
   for (std::size_t r = 0; r < spec.rows; ++r) {
     const float* a_row = a + r * dim;
     float* out_row = out + r * cols;
-    for (std::size_t c = 0; c < cols; ++c) out_row[c] = kernels::dot(a_row, b + c * dim, dim);
+    kernels::dot_row(a_row, b, dim, cols, out_row);
     if (cosine) {
       const float a_norm = norm(a_row, dim);
       for (std::size_t c = 0; c < cols; ++c) out_row[c] = divide_or_zero(out_row[c], a_norm);
