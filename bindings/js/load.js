@@ -3,6 +3,8 @@
 //
 // Emscripten 3.1.6's own Node loader is broken under Node 20 (it emits __dirname into an ES
 // module), so the modules are built for the web environment and always handed their bytes.
+import { describe, rangeError, typeError } from './errors.js';
+import { readOptions } from './options.js';
 import { Posenc } from './posenc.js';
 import { simdSupported } from './simd-support.js';
 
@@ -40,21 +42,16 @@ function isBytes(value) {
  * @param {import('./index').LoadOptions} [options]
  */
 export async function loadPosenc(options = {}) {
-  if (options === null || typeof options !== 'object') {
-    throw new TypeError('posenc.loadPosenc: options must be an object');
-  }
-  const known = ['simd', 'wasmBinary', 'locateWasm'];
-  for (const key of Object.keys(options)) {
-    if (!known.includes(key)) throw new TypeError(`posenc.loadPosenc: options has an unknown option ${JSON.stringify(key)} (known: ${known.join(', ')})`);
-  }
+  const fn = 'loadPosenc';
+  readOptions(fn, options, ['simd', 'wasmBinary', 'locateWasm']);
   const { simd = simdSupported(), wasmBinary, locateWasm } = options;
-  if (typeof simd !== 'boolean') throw new TypeError('posenc.loadPosenc: simd must be a boolean');
-  if (simd && !simdSupported()) throw new RangeError('posenc.loadPosenc: simd is true but this engine has no WebAssembly SIMD');
+  if (typeof simd !== 'boolean') throw typeError(fn, 'simd', `must be a boolean (got ${describe(simd)})`);
+  if (simd && !simdSupported()) throw rangeError(fn, 'simd', 'is true but this engine has no WebAssembly SIMD');
   if (wasmBinary !== undefined && !isBytes(wasmBinary)) {
-    throw new TypeError('posenc.loadPosenc: wasmBinary must be an ArrayBuffer or a typed array of the .wasm bytes');
+    throw typeError(fn, 'wasmBinary', `must be an ArrayBuffer or a typed array of the .wasm bytes (got ${describe(wasmBinary)})`);
   }
   if (locateWasm !== undefined && typeof locateWasm !== 'function') {
-    throw new TypeError('posenc.loadPosenc: locateWasm must be a function (file name) => URL or string');
+    throw typeError(fn, 'locateWasm', `must be a function (file name) => URL or string (got ${describe(locateWasm)})`);
   }
 
   const variant = simd ? 'simd' : 'scalar';

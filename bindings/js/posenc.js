@@ -1,7 +1,7 @@
 // The posenc instance: the validated JS API over one instantiated WASM module.
 import { rangeError, throwStatus, typeError } from './errors.js';
 import { readEnum, readFloatArray, readNumber, readOptions, readPositions, readSize } from './options.js';
-import { WasmArray } from './wasm-array.js';
+import { WasmArray, checkNumbers, createWasmArray } from './wasm-array.js';
 
 const HEAPS = { f32: Float32Array, f64: Float64Array, i32: Int32Array };
 
@@ -45,14 +45,14 @@ export class Posenc {
     if (typeof lengthOrValues === 'number') {
       length = readSize(fn, 'length', lengthOrValues);
       if (length > this.limits.maxElements) throw rangeError(fn, 'length', `must be at most ${this.limits.maxElements} (got ${length})`);
-    } else if (lengthOrValues instanceof Float32Array || Array.isArray(lengthOrValues)) {
+    } else {
+      checkNumbers(fn, 'lengthOrValues', lengthOrValues);
       values = lengthOrValues;
       length = values.length;
-    } else {
-      throw typeError(fn, 'lengthOrValues', 'must be a length or a Float32Array/Array of values');
+      if (length > this.limits.maxElements) throw rangeError(fn, 'lengthOrValues', `must hold at most ${this.limits.maxElements} values (got ${length})`);
     }
     const address = this.#malloc(fn, Math.max(length, 1) * 4);
-    const array = new WasmArray(this, address, length);
+    const array = createWasmArray(this, address, length);
     const view = array.view();
     if (values) view.set(values);
     else view.fill(0);
@@ -150,7 +150,7 @@ export class Posenc {
       if (o.out === null || typeof o.out !== 'object') throw typeError(fn, 'out', 'must be an object { cos, sin }');
       cos = readFloatArray(fn, 'out.cos', o.out.cos, length, this);
       sin = readFloatArray(fn, 'out.sin', o.out.sin, length, this);
-      assertNoPartialOverlap(fn, cos, sin, { inPlace: false, name: 'out.sin' });
+      this.#assertNoPartialOverlap(fn, cos, sin, { inPlace: false, name: 'out.sin' });
     }
     this.#run(fn, [
       { value: positions, kind: 'i32', length: spec.seqLen, read: true },
@@ -174,11 +174,11 @@ export class Posenc {
       layout: readEnum(fn, 'layout', o.layout, 'interleaved', this.#mod.RopeLayout),
     };
     const { offset, positions } = this.#positions(fn, o, spec.seqLen);
-    this.#check(fn, this.#mod.checkRope(spec, offset), o);
+    this.#check(fn, this.#mod.checkRope(spec, offset), { ...o, rotaryDim: spec.rotaryDim });
     const length = spec.seqLen * spec.numHeads * spec.headDim;
     readFloatArray(fn, 'x', x, length, this);
     const out = o.out === undefined ? x : readFloatArray(fn, 'out', o.out, length, this);
-    assertNoPartialOverlap(fn, x, out);
+    this.#assertNoPartialOverlap(fn, x, out);
     this.#run(fn, [
       { value: positions, kind: 'i32', length: spec.seqLen, read: true },
       { value: x, kind: 'f32', length, read: true },
@@ -204,8 +204,8 @@ export class Posenc {
     readFloatArray(fn, 'b', b, spec.cols * spec.dim, this);
     const length = spec.rows * spec.cols;
     const out = o.out === undefined ? new Float32Array(length) : readFloatArray(fn, 'out', o.out, length, this);
-    assertNoPartialOverlap(fn, a, out, { inPlace: false });
-    assertNoPartialOverlap(fn, b, out, { inPlace: false });
+    this.#assertNoPartialOverlap(fn, a, out, { inPlace: false });
+    this.#assertNoPartialOverlap(fn, b, out, { inPlace: false });
     this.#run(fn, [
       { value: a, kind: 'f32', length: spec.rows * spec.dim, read: true },
       { value: b, kind: 'f32', length: spec.cols * spec.dim, read: true },
@@ -246,25 +246,27 @@ export class Posenc {
   }
 
   // Runs `call` with every array at an address in WASM memory (the malloc / set / finally-free
-  // pattern): WasmArrays are used where they are; JS arrays get scratch memory, copied in when
-  // read and back out when written. Views are made only after every allocation, because an
-  // allocation can grow the memory and detach older views.
+  // pattern): WasmArrays and Float32Arrays that are views of this instance's memory are used
+  // where they are; other JS arrays get scratch memory, copied in when read and back out when
+  // written. Addresses of arrays already in WASM memory are taken before any allocation, since
+  // an allocation can grow the memory and detach every view made earlier.
   #run(fn, arrays, call) {
+    const addresses = arrays.map((a) => (a.value === null ? 0 : this.#addressInMemory(a.value)));
     const scratch = [];
     try {
-      const addresses = arrays.map((a) => {
-        if (a.value === null) return 0;
-        if (a.value instanceof WasmArray) return a.value.address;
+      arrays.forEach((a, i) => {
+        if (addresses[i] !== undefined) return;
         const same = scratch.find((s) => s.value === a.value);  // one JS array used twice (in place)
         if (same) {
           same.read ||= Boolean(a.read);
           same.write ||= Boolean(a.write);
-          return same.address;
+          addresses[i] = same.address;
+          return;
         }
         const entry = { ...a, address: 0 };
         if (a.length > 0) entry.address = this.#malloc(fn, a.length * HEAPS[a.kind].BYTES_PER_ELEMENT);
         scratch.push(entry);
-        return entry.address;
+        addresses[i] = entry.address;
       });
       for (const s of scratch) if (s.read && s.length > 0) this.#view(s).set(s.value);
       const status = call(...addresses);
@@ -275,21 +277,35 @@ export class Posenc {
     }
   }
 
+  /** The address of an array that already lives in this instance's memory, else undefined. */
+  #addressInMemory(value) {
+    if (value instanceof WasmArray) return value.address;
+    if (ArrayBuffer.isView(value) && value.buffer === this.#mod.HEAPU8.buffer) return value.byteOffset;
+    return undefined;
+  }
+
   #view({ kind, address, length }) {
     return new HEAPS[kind](this.#mod.HEAPU8.buffer, address, length);
   }
+
+  /** [start, end) bytes of an array in WASM memory, or null for JS-owned arrays. */
+  #range(value) {
+    const start = this.#addressInMemory(value);
+    return start === undefined ? null : [start, start + value.length * 4];
+  }
+
+  // `out` may be the input itself (in place, where `inPlace` allows it) or disjoint from it;
+  // arrays in WASM memory that partly overlap would be read after being written. (JS-owned
+  // arrays are copied to scratch memory first, so their overlap is harmless.)
+  #assertNoPartialOverlap(fn, input, out, { inPlace = true, name = 'out' } = {}) {
+    const a = this.#range(input);
+    const b = this.#range(out);
+    const same = input === out || (a && b && a[0] === b[0] && a[1] === b[1]);
+    if (same) {
+      if (!inPlace) throw rangeError(fn, name, 'must be a different array from the inputs');
+      return;
+    }
+    if (a && b && a[0] < b[1] && b[0] < a[1]) throw rangeError(fn, name, 'must not overlap an input array');
+  }
 }
 
-// `out` may be the input itself (in place, where `inPlace` allows it) or disjoint from it;
-// WasmArrays that partly overlap would be read after being written.
-function assertNoPartialOverlap(fn, input, out, { inPlace = true, name = 'out' } = {}) {
-  if (input === out) {
-    if (!inPlace) throw rangeError(fn, name, 'must be a different array from the inputs');
-    return;
-  }
-  if (!(input instanceof WasmArray && out instanceof WasmArray)) return;
-  const end = (a) => a.address + a.length * 4;
-  if (input.address < end(out) && out.address < end(input)) {
-    throw rangeError(fn, name, 'must not overlap an input array');
-  }
-}

@@ -1,0 +1,359 @@
+// Bad input to every function gives a TypeError (wrong kind of value) or RangeError (right
+// kind, value outside the rules) whose error.parameter and message name the parameter; and
+// after every error the instance still computes correct results.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+
+import { WasmArray, loadPosenc } from '../../bindings/js/index.js';
+import { assertParameterError, loadBothVariants } from './support.js';
+
+const f32 = (n) => new Float32Array(n);
+const TABLE = { seqLen: 2, dModel: 4 };
+const ROPE = { seqLen: 2, headDim: 4 };
+const SIMILARITY = { rows: 1, cols: 2, dim: 3 };
+
+/** The instance still works: a table row and a rotation with known float32 values. */
+function assertStillWorks(posenc, label) {
+  const row = Array.from(posenc.sinusoidal({ seqLen: 2, dModel: 4 }).subarray(4));
+  assert.deepEqual(row, [Math.sin(1), Math.cos(1), Math.sin(0.01), Math.cos(0.01)].map(Math.fround), `${label}: sinusoidal after the error`);
+  const rotated = Array.from(posenc.rope(Float32Array.of(1, 0), { seqLen: 1, headDim: 2, offset: 1 }));
+  assert.deepEqual(rotated, [Math.cos(1), Math.sin(1)].map(Math.fround), `${label}: rope after the error`);
+}
+
+/**
+ * Option mistakes shared by every function that takes a sequence of positions, as
+ * [label, options, error type, parameter]. `base` holds valid options.
+ */
+function positionMistakes(base) {
+  const { seqLen } = base;
+  return [
+    ['offset negative', { ...base, offset: -1 }, RangeError, 'offset'],
+    ['offset non-integer', { ...base, offset: 1.5 }, RangeError, 'offset'],
+    ['offset a string', { ...base, offset: '1' }, TypeError, 'offset'],
+    ['offset + seqLen past 2^31 - 1', { ...base, offset: 2 ** 31 - 1 }, RangeError, 'offset'],
+    ['offset beyond uint32', { ...base, offset: 2 ** 32 }, RangeError, 'offset'],
+    ['positions too short', { ...base, positions: [0] }, RangeError, 'positions'],
+    ['positions too long', { ...base, positions: Array(seqLen + 1).fill(0) }, RangeError, 'positions'],
+    ['positions non-integer', { ...base, positions: [0, 1.5] }, RangeError, 'positions[1]'],
+    ['positions negative', { ...base, positions: [-1, 0] }, RangeError, 'positions[0]'],
+    ['positions negative Int32Array', { ...base, positions: Int32Array.of(0, -5) }, RangeError, 'positions[1]'],
+    ['positions past 2^31 - 1 (Uint32Array)', { ...base, positions: Uint32Array.of(2 ** 31, 0) }, RangeError, 'positions[0]'],
+    ['positions NaN', { ...base, positions: [0, Number.NaN] }, RangeError, 'positions[1]'],
+    ['positions holding a string', { ...base, positions: [0, '1'] }, TypeError, 'positions[1]'],
+    ['positions holding a BigInt', { ...base, positions: [0n, 1n] }, TypeError, 'positions[0]'],
+    ['positions a Float64Array', { ...base, positions: Float64Array.of(0, 1) }, TypeError, 'positions'],
+    ['positions a string', { ...base, positions: '01' }, TypeError, 'positions'],
+    ['positions and offset together', { ...base, positions: [0, 1], offset: 0 }, TypeError, 'offset'],
+  ];
+}
+
+/** Mistakes in the size options: [label, options, type, parameter] for option `name`. */
+function sizeMistakes(base, name) {
+  return [
+    [`${name} missing`, { ...base, [name]: undefined }, TypeError, name],
+    [`${name} a string`, { ...base, [name]: String(base[name]) }, TypeError, name],
+    [`${name} a BigInt`, { ...base, [name]: BigInt(base[name]) }, TypeError, name],
+    [`${name} an object`, { ...base, [name]: {} }, TypeError, name],
+    [`${name} null`, { ...base, [name]: null }, TypeError, name],
+    [`${name} non-integer`, { ...base, [name]: 2.5 }, RangeError, name],
+    [`${name} negative`, { ...base, [name]: -2 }, RangeError, name],
+    [`${name} NaN`, { ...base, [name]: Number.NaN }, RangeError, name],
+    [`${name} Infinity`, { ...base, [name]: Infinity }, RangeError, name],
+  ];
+}
+
+function baseMistakes(base) {
+  return [
+    ['base NaN', { ...base, base: Number.NaN }, RangeError, 'base'],
+    ['base Infinity', { ...base, base: Infinity }, RangeError, 'base'],
+    ['base -Infinity', { ...base, base: -Infinity }, RangeError, 'base'],
+    ['base 0', { ...base, base: 0 }, RangeError, 'base'],
+    ['base negative', { ...base, base: -10000 }, RangeError, 'base'],
+    ['base a string', { ...base, base: '10000' }, TypeError, 'base'],
+    ['base a BigInt', { ...base, base: 10000n }, TypeError, 'base'],
+  ];
+}
+
+function optionsMistakes(validOptions, misspelled) {
+  return [
+    ['options null', null, TypeError, 'options'],
+    ['options a number', 5, TypeError, 'options'],
+    ['options an array', [], TypeError, 'options'],
+    [`misspelled option ${misspelled}`, { ...validOptions, [misspelled]: 1 }, TypeError, 'options'],
+  ];
+}
+
+for (const posenc of await loadBothVariants()) {
+  describe(`errors name their parameter, and the instance survives them (${posenc.variant})`, () => {
+    /** Runs every case as a call `call(options)`, checking the error and the instance after it. */
+    function runCases(fnName, call, cases) {
+      for (const [label, options, type, parameter] of cases) {
+        const error = assertParameterError(() => call(options), type, parameter, `${fnName}: ${label}`);
+        assert.ok(error.message.startsWith(`posenc.${fnName}: `), `message "${error.message}" starts with posenc.${fnName}:`);
+        assertStillWorks(posenc, `${fnName}: ${label}`);
+      }
+    }
+
+    it('sinusoidal', () => {
+      runCases('sinusoidal', (o) => posenc.sinusoidal(o), [
+        ...optionsMistakes(TABLE, 'seqlen'),
+        ...sizeMistakes(TABLE, 'seqLen'),
+        ...sizeMistakes(TABLE, 'dModel'),
+        ['dModel odd', { ...TABLE, dModel: 5 }, RangeError, 'dModel'],
+        ['dModel 0', { ...TABLE, dModel: 0 }, RangeError, 'dModel'],
+        ['dModel above maxDim', { ...TABLE, dModel: 2 ** 16 + 2 }, RangeError, 'dModel'],
+        ['seqLen above maxSeqLen', { ...TABLE, seqLen: 2 ** 24 + 1 }, RangeError, 'seqLen'],
+        ['table above maxElements', { seqLen: 2 ** 24, dModel: 2 ** 16 }, RangeError, 'shape'],
+        ...baseMistakes(TABLE),
+        ['layout of RoPE', { ...TABLE, layout: 'half' }, RangeError, 'layout'],
+        ['layout miscased', { ...TABLE, layout: 'Interleaved' }, RangeError, 'layout'],
+        ['layout a number', { ...TABLE, layout: 0 }, TypeError, 'layout'],
+        ...positionMistakes(TABLE),
+        ['out a Float64Array', { ...TABLE, out: new Float64Array(8) }, TypeError, 'out'],
+        ['out an Array', { ...TABLE, out: Array(8).fill(0) }, TypeError, 'out'],
+        ['out too short', { ...TABLE, out: f32(7) }, RangeError, 'out'],
+      ]);
+    });
+
+    it('addSinusoidal', () => {
+      runCases('addSinusoidal', (o) => posenc.addSinusoidal(f32(8), o), [
+        ...optionsMistakes(TABLE, 'd_model'),
+        ['out is not an option here', { ...TABLE, out: f32(8) }, TypeError, 'options'],
+        ...sizeMistakes(TABLE, 'seqLen'),
+        ['dModel odd', { ...TABLE, dModel: 3 }, RangeError, 'dModel'],
+        ...baseMistakes(TABLE),
+        ...positionMistakes(TABLE),
+      ]);
+      runCases('addSinusoidal', (x) => posenc.addSinusoidal(x, TABLE), [
+        ['x missing', undefined, TypeError, 'x'],
+        ['x a Float64Array', new Float64Array(8), TypeError, 'x'],
+        ['x an Array', Array(8).fill(0), TypeError, 'x'],
+        ['x too long for the shape', f32(9), RangeError, 'x'],
+        ['x too short for the shape', f32(4), RangeError, 'x'],
+      ]);
+    });
+
+    it('positionNumbers', () => {
+      runCases('positionNumbers', (o) => posenc.positionNumbers(o), [
+        ...optionsMistakes(TABLE, 'offest'),
+        ['base is not an option here', { ...TABLE, base: 10 }, TypeError, 'options'],
+        ...sizeMistakes(TABLE, 'seqLen'),
+        ...sizeMistakes(TABLE, 'dModel'),
+        ['dModel 0', { ...TABLE, dModel: 0 }, RangeError, 'dModel'],
+        ['offset negative', { ...TABLE, offset: -1 }, RangeError, 'offset'],
+        ['offset + seqLen past 2^31 - 1', { ...TABLE, offset: 2 ** 31 - 1 }, RangeError, 'offset'],
+        ['out too long', { ...TABLE, out: f32(9) }, RangeError, 'out'],
+        ['out an Int32Array', { ...TABLE, out: new Int32Array(8) }, TypeError, 'out'],
+      ]);
+    });
+
+    it('ropeFrequencies', () => {
+      const valid = { rotaryDim: 8 };
+      runCases('ropeFrequencies', (o) => posenc.ropeFrequencies(o), [
+        ...optionsMistakes(valid, 'rotarydim'),
+        ...sizeMistakes(valid, 'rotaryDim'),
+        ['rotaryDim odd', { rotaryDim: 7 }, RangeError, 'rotaryDim'],
+        ['rotaryDim 0', { rotaryDim: 0 }, RangeError, 'rotaryDim'],
+        ['rotaryDim above maxDim', { rotaryDim: 2 ** 16 + 2 }, RangeError, 'rotaryDim'],
+        ...baseMistakes(valid),
+      ]);
+    });
+
+    it('ropeCache', () => {
+      const valid = { seqLen: 2, rotaryDim: 4 };
+      runCases('ropeCache', (o) => posenc.ropeCache(o), [
+        ...optionsMistakes(valid, 'headDim'),
+        ...sizeMistakes(valid, 'seqLen'),
+        ...sizeMistakes(valid, 'rotaryDim'),
+        ['rotaryDim odd', { ...valid, rotaryDim: 5 }, RangeError, 'rotaryDim'],
+        ['seqLen above maxSeqLen', { ...valid, seqLen: 2 ** 24 + 1 }, RangeError, 'seqLen'],
+        ...baseMistakes(valid),
+        ...positionMistakes(valid),
+      ]);
+    });
+
+    it('rope: options', () => {
+      runCases('rope', (o) => posenc.rope(f32(8), o), [
+        ...optionsMistakes(ROPE, 'rotary_dim'),
+        ['misspelled numheads', { ...ROPE, numheads: 1 }, TypeError, 'options'],
+        ...sizeMistakes(ROPE, 'seqLen'),
+        ...sizeMistakes(ROPE, 'headDim'),
+        ...sizeMistakes({ ...ROPE, rotaryDim: 2 }, 'rotaryDim').filter(([label]) => !label.includes('missing')),
+        ...sizeMistakes({ ...ROPE, numHeads: 1 }, 'numHeads').filter(([label]) => !label.includes('missing')),
+        ['rotaryDim odd', { ...ROPE, rotaryDim: 3 }, RangeError, 'rotaryDim'],
+        ['rotaryDim 0', { ...ROPE, rotaryDim: 0 }, RangeError, 'rotaryDim'],
+        ['rotaryDim > headDim', { ...ROPE, rotaryDim: 6 }, RangeError, 'rotaryDim'],
+        ['headDim 1', { seqLen: 8, headDim: 1, rotaryDim: 0 }, RangeError, 'headDim'],
+        ['numHeads 0', { ...ROPE, numHeads: 0 }, RangeError, 'numHeads'],
+        ['headDim above maxDim', { seqLen: 0, headDim: 2 ** 16 + 2 }, RangeError, 'headDim'],
+        ...baseMistakes(ROPE),
+        ['layout of the table', { ...ROPE, layout: 'concat' }, RangeError, 'layout'],
+        ['layout a name from elsewhere', { ...ROPE, layout: 'neox' }, RangeError, 'layout'],
+        ['layout a boolean', { ...ROPE, layout: true }, TypeError, 'layout'],
+        ...positionMistakes(ROPE),
+        ['out a Float64Array', { ...ROPE, out: new Float64Array(8) }, TypeError, 'out'],
+        ['out too short', { ...ROPE, out: f32(6) }, RangeError, 'out'],
+      ]);
+    });
+
+    it('rope: odd headDim without rotaryDim (rotaryDim defaults to headDim)', () => {
+      // The error may name either; odd headDim is fine with an even rotaryDim.
+      assertParameterError(() => posenc.rope(f32(10), { seqLen: 2, headDim: 5 }), RangeError, /^(headDim|rotaryDim)$/);
+      assertStillWorks(posenc, 'odd headDim');
+      assert.equal(posenc.rope(f32(10), { seqLen: 2, headDim: 5, rotaryDim: 4 }).length, 10);
+    });
+
+    it('rope: x', () => {
+      runCases('rope', (x) => posenc.rope(x, ROPE), [
+        ['x missing', undefined, TypeError, 'x'],
+        ['x null', null, TypeError, 'x'],
+        ['x a Float64Array', new Float64Array(8), TypeError, 'x'],
+        ['x an Array', Array(8).fill(1), TypeError, 'x'],
+        ['x a string', '12345678', TypeError, 'x'],
+        ['x not matching seqLen * numHeads * headDim', f32(12), RangeError, 'x'],
+      ]);
+      runCases('rope', (o) => posenc.rope(f32(8), o), [
+        ['x not matching numHeads', { ...ROPE, numHeads: 2 }, RangeError, 'x'],
+      ]);
+    });
+
+    it('similarity', () => {
+      const [a, b] = [f32(3), f32(6)];
+      runCases('similarity', (o) => posenc.similarity(a, b, o), [
+        ...optionsMistakes(SIMILARITY, 'metrics'),
+        ...sizeMistakes(SIMILARITY, 'rows'),
+        ...sizeMistakes(SIMILARITY, 'cols'),
+        ...sizeMistakes(SIMILARITY, 'dim'),
+        ['dim 0', { ...SIMILARITY, dim: 0 }, RangeError, 'dim'],
+        ['dim above maxDim', { rows: 0, cols: 0, dim: 2 ** 16 + 1 }, RangeError, 'dim'],
+        ['rows above maxSeqLen', { rows: 2 ** 24 + 1, cols: 0, dim: 1 }, RangeError, 'rows'],
+        ['metric unknown', { ...SIMILARITY, metric: 'l2' }, RangeError, 'metric'],
+        ['metric a number', { ...SIMILARITY, metric: 1 }, TypeError, 'metric'],
+        ['out a Float64Array', { ...SIMILARITY, out: new Float64Array(2) }, TypeError, 'out'],
+        ['out too long', { ...SIMILARITY, out: f32(3) }, RangeError, 'out'],
+      ]);
+      runCases('similarity', ([x, y]) => posenc.similarity(x, y, SIMILARITY), [
+        ['a missing', [undefined, b], TypeError, 'a'],
+        ['a a Float64Array', [new Float64Array(3), b], TypeError, 'a'],
+        ['b an Array', [a, [0, 0, 0, 0, 0, 0]], TypeError, 'b'],
+        ['a too long for rows * dim', [f32(4), b], RangeError, 'a'],
+        ['b too short for cols * dim', [a, f32(5)], RangeError, 'b'],
+      ]);
+      const square = f32(4);
+      runCases('similarity', (o) => posenc.similarity(square, f32(4), o), [
+        ['out is a', { rows: 2, cols: 2, dim: 2, out: square }, RangeError, 'out'],
+      ]);
+    });
+
+    it('allocate', () => {
+      runCases('allocate', (v) => posenc.allocate(v), [
+        ['nothing', undefined, TypeError, 'lengthOrValues'],
+        ['a string', '8', TypeError, 'lengthOrValues'],
+        ['a BigInt', 8n, TypeError, 'lengthOrValues'],
+        ['a Float64Array', new Float64Array(3), TypeError, 'lengthOrValues'],
+        ['negative', -1, RangeError, 'length'],
+        ['non-integer', 2.5, RangeError, 'length'],
+        ['NaN', Number.NaN, RangeError, 'length'],
+        ['above maxElements', 2 ** 28 + 1, RangeError, 'length'],
+      ]);
+    });
+
+    describe('WasmArrays', () => {
+      it('a freed WasmArray cannot be used again (as x, out, a; or through its own methods)', () => {
+        const freed = posenc.allocate(8);
+        freed.free();
+        assert.equal(freed.freed, true);
+        freed.free(); // a second free is harmless
+        runCases('rope', (o) => posenc.rope(freed, o), [['x freed', ROPE, RangeError, 'x']]);
+        runCases('rope', (o) => posenc.rope(f32(8), o), [['out freed', { ...ROPE, out: freed }, RangeError, 'out']]);
+        runCases('addSinusoidal', (o) => posenc.addSinusoidal(freed, o), [['x freed', TABLE, RangeError, 'x']]);
+        runCases('sinusoidal', (o) => posenc.sinusoidal(o), [['out freed', { ...TABLE, out: freed }, RangeError, 'out']]);
+        runCases('similarity', (o) => posenc.similarity(freed, f32(8), o), [['a freed', { rows: 1, cols: 1, dim: 8 }, RangeError, 'a']]);
+        for (const method of ['view', 'toArray', 'set']) {
+          // The array itself is the bad argument: error.parameter is 'this'.
+          assert.throws(() => freed[method]([1]), (error) => error instanceof RangeError && error.parameter === 'this'
+            && /^posenc\.WasmArray\.\w+: the array was already freed/.test(error.message), `WasmArray.${method}`);
+          assertStillWorks(posenc, `WasmArray.${method} after free`);
+        }
+      });
+
+      it('a WasmArray of another instance is refused', async () => {
+        const other = await loadPosenc({ simd: posenc.simd });
+        const foreign = other.allocate(8);
+        try {
+          runCases('rope', (o) => posenc.rope(foreign, o), [['x of another instance', ROPE, TypeError, 'x']]);
+          runCases('rope', (o) => posenc.rope(f32(8), o), [['out of another instance', { ...ROPE, out: foreign }, TypeError, 'out']]);
+          runCases('addSinusoidal', (o) => posenc.addSinusoidal(foreign, o), [['x of another instance', TABLE, TypeError, 'x']]);
+          runCases('positionNumbers', (o) => posenc.positionNumbers(o), [['out of another instance', { ...TABLE, out: foreign }, TypeError, 'out']]);
+        } finally {
+          foreign.free();
+        }
+      });
+
+      it('out partly overlapping x is refused (rope, similarity); out === x is in place', () => {
+        // Overlapping arrays in WASM memory: views of one allocation (accepted in place).
+        const block = posenc.allocate(Float32Array.from({ length: 16 }, (_, i) => i + 1));
+        try {
+          const x = block.view().subarray(0, 8);
+          const shifted = block.view().subarray(2, 10);
+          runCases('rope', (o) => posenc.rope(x, o), [['out overlaps x', { ...ROPE, out: shifted }, RangeError, 'out']]);
+          assert.deepEqual(Array.from(block.toArray()), Array.from({ length: 16 }, (_, i) => i + 1), 'nothing written');
+          const a = block.view().subarray(0, 4);
+          const overlapping = block.view().subarray(3, 7);
+          runCases('similarity', (o) => posenc.similarity(a, f32(4), o), [['out overlaps a', { rows: 2, cols: 2, dim: 2, out: overlapping }, RangeError, 'out']]);
+          const expected = posenc.rope(x.slice(), ROPE);
+          assert.equal(posenc.rope(x, { ...ROPE, out: block.view().subarray(0, 8) }).byteOffset, block.address);
+          assert.deepEqual(block.view().subarray(0, 8), expected, 'out covering exactly x rotates in place');
+          assert.throws(() => new WasmArray(posenc, block.address, 8), TypeError, 'WasmArrays come only from allocate()');
+        } finally {
+          block.free();
+        }
+      });
+
+      it('JS arrays that share one buffer are copied, so overlap is harmless there', () => {
+        const buffer = Float32Array.from({ length: 12 }, (_, i) => i - 5);
+        const x = buffer.subarray(0, 8);
+        const expected = posenc.rope(x.slice(), ROPE);
+        posenc.rope(x, { ...ROPE, out: buffer.subarray(4, 12) });
+        assert.deepEqual(buffer.subarray(4, 12), expected);
+      });
+
+      it('WasmArray.set with values that do not fit', () => {
+        const array = posenc.allocate(4);
+        try {
+          assertParameterError(() => array.set([1, 2, 3, 4, 5]), RangeError, /^(values|offset)$/, 'set: too many values');
+          assertParameterError(() => array.set([1], 4), RangeError, /^(values|offset)$/, 'set: offset past the end');
+          assertStillWorks(posenc, 'WasmArray.set');
+        } finally {
+          array.free();
+        }
+      });
+    });
+  });
+}
+
+describe('loadPosenc names its bad option', () => {
+  const cases = [
+    ['simd a string', { simd: 'yes' }, TypeError, 'simd'],
+    ['misspelled option', { simdd: true }, TypeError, 'options'],
+    ['options null', null, TypeError, 'options'],
+    ['wasmBinary a number', { wasmBinary: 5 }, TypeError, 'wasmBinary'],
+    ['locateWasm a number', { locateWasm: 5 }, TypeError, 'locateWasm'],
+  ];
+  for (const [label, options, type, parameter] of cases) {
+    it(label, async () => {
+      await assert.rejects(loadPosenc(options), (error) => {
+        assert.ok(error instanceof type, `${error.constructor.name}: ${error.message}`);
+        assert.ok(error.message.startsWith('posenc.loadPosenc: '));
+        assert.ok(error.message.includes(parameter === 'options' ? 'option' : parameter), error.message);
+        assert.equal(error.parameter, parameter, `error.parameter (message: ${error.message})`);
+        return true;
+      });
+    });
+  }
+
+  it('the wrong build bytes are refused', async () => {
+    const scalarBytes = await (await import('node:fs/promises')).readFile(new URL('../../dist/posenc-scalar.wasm', import.meta.url));
+    await assert.rejects(loadPosenc({ simd: true, wasmBinary: scalarBytes }), /scalar build but the simd build was requested/);
+  });
+});
