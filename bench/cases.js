@@ -1,0 +1,216 @@
+// The benchmark cases of issue 4: sizes, targets, and how each variant runs one call.
+//
+// A case's setup() returns
+//   copyLength       float32 elements the `copy` baseline moves (the case's output size)
+//   check(result)    compares a variant's first result with the float64 reference
+//   js()             the plain-JS baseline: { run, result }
+//   posenc(p)        posenc on instance p (scalar or SIMD build): { run, result, free? }
+// In-place variants are checked after their first call, from the initial input; later
+// calls keep rotating/adding, which costs the same.
+//
+// Targets (on the SIMD build): { ratio: 'simd/copy', max } or { ratio: 'js/simd', min }.
+import { randomFloat32 } from './random.js';
+import {
+  checkAddSinusoidal, checkRope, checkRopeCache, checkSimilarityDot, checkSinusoidal, sinusoidalTable,
+} from './reference.js';
+import { addSinusoidalJs, ropeCacheJs, ropeJs, similarityDotJs, sinusoidalJs } from './js-baseline.js';
+
+const ROPE_SHAPE = { seqLen: 2048, numHeads: 32, headDim: 128 };
+const ROPE_LENGTH = ROPE_SHAPE.seqLen * ROPE_SHAPE.numHeads * ROPE_SHAPE.headDim;
+const TABLE_SHAPE = { seqLen: 8192, dModel: 1024 };
+const TABLE_LENGTH = TABLE_SHAPE.seqLen * TABLE_SHAPE.dModel;
+
+const atMostCopy = (max) => ({ ratio: 'simd/copy', max });
+const fasterThanJs = (min) => ({ ratio: 'js/simd', min });
+
+function mebibytes(elements) {
+  return `${(elements * 4 / 2 ** 20).toFixed(elements * 4 >= 2 ** 24 ? 0 : 1)} MiB`;
+}
+
+/** rope on x [2048, 32, 128], kept in WASM memory (a WasmArray) or in a JS Float32Array. */
+function ropeCase({ id, title, options, wasmResident, targets, inPlace }) {
+  const shape = `${ROPE_SHAPE.seqLen}×${ROPE_SHAPE.numHeads}×${ROPE_SHAPE.headDim}`;
+  return {
+    id,
+    title,
+    size: `${shape} f32, ${mebibytes(ROPE_LENGTH)}`,
+    targets,
+    inPlace,
+    setup() {
+      const x0 = randomFloat32(ROPE_LENGTH, 1);
+      return {
+        copyLength: ROPE_LENGTH,
+        check: (got) => checkRope(got, x0, options),
+        js() {
+          const x = x0.slice();
+          return { run: () => ropeJs(x, options), result: () => x };
+        },
+        posenc(posenc) {
+          if (!wasmResident) {
+            const x = x0.slice();
+            return { run: () => posenc.rope(x, options), result: () => x };
+          }
+          const x = posenc.allocate(x0);
+          return { run: () => posenc.rope(x, options), result: () => x.view(), free: () => x.free() };
+        },
+      };
+    },
+  };
+}
+
+/** Packed batch: four documents of 512 tokens, positions restart at 0 for each. */
+function packedPositions(seqLen, documentLength) {
+  const positions = new Int32Array(seqLen);
+  for (let t = 0; t < seqLen; t++) positions[t] = t % documentLength;
+  return positions;
+}
+
+const sinusoidalCase = {
+  id: 'sinusoidal',
+  title: 'sinusoidal table (out: WasmArray)',
+  size: `${TABLE_SHAPE.seqLen}×${TABLE_SHAPE.dModel} f32, ${mebibytes(TABLE_LENGTH)}`,
+  targets: [fasterThanJs(20)],
+  inPlace: false,
+  setup() {
+    const table = sinusoidalTable(TABLE_SHAPE);
+    return {
+      copyLength: TABLE_LENGTH,
+      check: (got) => checkSinusoidal(got, table),
+      js() {
+        const out = new Float32Array(TABLE_LENGTH);
+        return { run: () => sinusoidalJs(out, TABLE_SHAPE), result: () => out };
+      },
+      posenc(posenc) {
+        const out = posenc.allocate(TABLE_LENGTH);
+        const options = { ...TABLE_SHAPE, out };
+        return { run: () => posenc.sinusoidal(options), result: () => out.view(), free: () => out.free() };
+      },
+    };
+  },
+};
+
+const addSinusoidalCase = {
+  id: 'addSinusoidal',
+  title: 'addSinusoidal in place (WasmArray)',
+  size: `${TABLE_SHAPE.seqLen}×${TABLE_SHAPE.dModel} f32, ${mebibytes(TABLE_LENGTH)}`,
+  targets: [atMostCopy(2)],
+  inPlace: true,
+  setup() {
+    const table = sinusoidalTable(TABLE_SHAPE);
+    const x0 = randomFloat32(TABLE_LENGTH, 2);
+    return {
+      copyLength: TABLE_LENGTH,
+      check: (got) => checkAddSinusoidal(got, x0, table),
+      js() {
+        const x = x0.slice();
+        return { run: () => addSinusoidalJs(x, TABLE_SHAPE), result: () => x };
+      },
+      posenc(posenc) {
+        const x = posenc.allocate(x0);
+        return { run: () => posenc.addSinusoidal(x, TABLE_SHAPE), result: () => x.view(), free: () => x.free() };
+      },
+    };
+  },
+};
+
+const ROPE_CACHE = { seqLen: 8192, rotaryDim: 128 };
+const ROPE_CACHE_LENGTH = ROPE_CACHE.seqLen * (ROPE_CACHE.rotaryDim / 2);
+
+const ropeCacheCase = {
+  id: 'ropeCache',
+  title: 'ropeCache (out: WasmArrays)',
+  size: `2×${ROPE_CACHE.seqLen}×${ROPE_CACHE.rotaryDim / 2} f32, ${mebibytes(2 * ROPE_CACHE_LENGTH)}`,
+  targets: [fasterThanJs(20)],
+  inPlace: false,
+  setup() {
+    return {
+      copyLength: 2 * ROPE_CACHE_LENGTH,
+      check: (got) => checkRopeCache(got, ROPE_CACHE),
+      js() {
+        const out = { cos: new Float32Array(ROPE_CACHE_LENGTH), sin: new Float32Array(ROPE_CACHE_LENGTH) };
+        return { run: () => ropeCacheJs(out, ROPE_CACHE), result: () => out };
+      },
+      posenc(posenc) {
+        const out = { cos: posenc.allocate(ROPE_CACHE_LENGTH), sin: posenc.allocate(ROPE_CACHE_LENGTH) };
+        return {
+          run: () => posenc.ropeCache({ ...ROPE_CACHE, out }),
+          result: () => ({ cos: out.cos.view(), sin: out.sin.view() }),
+          free: () => { out.cos.free(); out.sin.free(); },
+        };
+      },
+    };
+  },
+};
+
+const SIMILARITY = { rows: 1001, cols: 1001, dim: 64 };
+
+const similarityCase = {
+  id: 'similarity-dot',
+  title: 'similarity dot, dim 64 (WasmArrays)',
+  size: `${SIMILARITY.rows}×${SIMILARITY.cols} f32, ${mebibytes(SIMILARITY.rows * SIMILARITY.cols)}`,
+  targets: [fasterThanJs(8)],
+  inPlace: false,
+  setup() {
+    const a = randomFloat32(SIMILARITY.rows * SIMILARITY.dim, 3);
+    const b = randomFloat32(SIMILARITY.cols * SIMILARITY.dim, 4);
+    const length = SIMILARITY.rows * SIMILARITY.cols;
+    return {
+      copyLength: length,
+      check: (got) => checkSimilarityDot(got, a, b, SIMILARITY),
+      js() {
+        const out = new Float32Array(length);
+        return { run: () => similarityDotJs(out, a, b, SIMILARITY), result: () => out };
+      },
+      posenc(posenc) {
+        const wa = posenc.allocate(a);
+        const wb = posenc.allocate(b);
+        const out = posenc.allocate(length);
+        const options = { ...SIMILARITY, out };
+        return {
+          run: () => posenc.similarity(wa, wb, options),
+          result: () => out.view(),
+          free: () => { wa.free(); wb.free(); out.free(); },
+        };
+      },
+    };
+  },
+};
+
+export const CASES = [
+  ropeCase({
+    id: 'rope-wasm-interleaved',
+    title: 'rope in place, WasmArray (interleaved)',
+    options: { ...ROPE_SHAPE, layout: 'interleaved' },
+    wasmResident: true,
+    targets: [atMostCopy(1.5), fasterThanJs(4)],
+    inPlace: true,
+  }),
+  ropeCase({
+    id: 'rope-wasm-half',
+    title: 'rope in place, WasmArray (half)',
+    options: { ...ROPE_SHAPE, layout: 'half' },
+    wasmResident: true,
+    targets: [atMostCopy(1.5), fasterThanJs(4)],
+    inPlace: true,
+  }),
+  ropeCase({
+    id: 'rope-js-owned',
+    title: 'rope on a JS Float32Array (copy in/out)',
+    options: { ...ROPE_SHAPE, layout: 'interleaved' },
+    wasmResident: false,
+    targets: [atMostCopy(3)],
+    inPlace: false,
+  }),
+  ropeCase({
+    id: 'rope-positions-partial',
+    title: 'rope, positions + rotaryDim 32 (half)',
+    options: { ...ROPE_SHAPE, layout: 'half', rotaryDim: 32, positions: packedPositions(ROPE_SHAPE.seqLen, 512) },
+    wasmResident: true,
+    targets: [atMostCopy(1.5)],
+    inPlace: true,
+  }),
+  sinusoidalCase,
+  addSinusoidalCase,
+  ropeCacheCase,
+  similarityCase,
+];

@@ -1,0 +1,183 @@
+// The timing harness, shared by Node and Chromium (plain ESM, no Node or DOM APIs beyond
+// `performance.now()` and `setTimeout`).
+//
+// For each case: set up every variant (copy, js, scalar, simd), check each variant's first
+// result against the float64 reference, warm every variant up, then time them side by side
+// in interleaved rounds (so a burst of load from other jobs hits all of them alike). Each
+// sample times a batch of calls long enough for a coarse browser clock. In-place cases also
+// watch the SIMD instance's WASM memory over `memoryCalls` calls.
+// Times are reported, never asserted on.
+import { loadPosenc } from '../bindings/js/index.js';
+import { CASES } from './cases.js';
+import { summarize } from './stats.js';
+
+export const VARIANTS = ['copy', 'js', 'scalar', 'simd'];
+
+const DEFAULTS = {
+  only: null, // case ids to run (default: all)
+  budgetMs: 1000, // timed milliseconds per variant and case
+  rounds: 10, // the budget is split into this many interleaved rounds
+  warmupMs: 150, // per variant, after the correctness check
+  minSampleMs: 5, // batch calls so a sample lasts this long (browser clocks tick in 0.1 ms)
+  memoryCalls: 1000, // calls of each in-place case before memory is read again
+  memoryBudgetMs: 8000, // ... unless that takes longer than this (the count is reported)
+};
+
+const now = () => performance.now();
+const idle = () => new Promise((resolve) => setTimeout(resolve, 0));
+const collectGarbage = () => globalThis.gc?.();
+const message = (error) => String(error?.stack ?? error);
+
+/** Runs the cases and returns plain, serializable results. */
+export async function runSuite(options = {}) {
+  const settings = { ...DEFAULTS, ...options };
+  const log = settings.log ?? (() => {});
+  const instances = {
+    scalar: await loadPosenc({ simd: false }),
+    simd: await loadPosenc({ simd: true }),
+  };
+  const cases = settings.only ? CASES.filter((c) => settings.only.includes(c.id)) : CASES;
+  const results = [];
+  for (const benchCase of cases) {
+    collectGarbage();
+    await idle();
+    const started = now();
+    const result = await runCase(benchCase, instances, settings);
+    log(`${benchCase.id}: ${describeTimes(result)} (${((now() - started) / 1000).toFixed(1)} s)`);
+    results.push(result);
+  }
+  return { settings: { ...settings, log: undefined }, cases: results };
+}
+
+function describeTimes(result) {
+  if (result.error) return `error: ${result.error.split('\n')[0]}`;
+  return VARIANTS.map((name) => {
+    const v = result.variants[name];
+    if (!v) return null;
+    if (v.error) return `${name} error`;
+    const check = v.check && !v.check.ok ? ' WRONG' : '';
+    return `${name} ${v.medianMs.toPrecision(3)} ms${check}`;
+  }).filter(Boolean).join(', ');
+}
+
+async function runCase(benchCase, instances, settings) {
+  const result = {
+    id: benchCase.id,
+    title: benchCase.title,
+    size: benchCase.size,
+    targets: benchCase.targets,
+    variants: {},
+    memory: null,
+  };
+  let setup;
+  try {
+    setup = benchCase.setup();
+  } catch (error) {
+    result.error = message(error);
+    return result;
+  }
+
+  const runners = {}; // variant -> { run, free, batch, samples }
+  try {
+    runners.copy = copyRunner(setup.copyLength);
+    result.variants.copy = { check: null };
+    for (const name of ['js', 'scalar', 'simd']) {
+      try {
+        const watchMemory = name === 'simd' && benchCase.inPlace;
+        runners[name] = prepare(name, setup, instances, result, watchMemory);
+      } catch (error) {
+        result.variants[name] = { error: message(error) };
+      }
+      await idle();
+    }
+    for (const [name, runner] of Object.entries(runners)) {
+      try {
+        runner.batch = warmUp(runner.run, settings);
+      } catch (error) {
+        result.variants[name] = { error: message(error) };
+        runner.free?.();
+        delete runners[name];
+      }
+      await idle();
+    }
+    await timeInRounds(runners, result, settings);
+    for (const [name, runner] of Object.entries(runners)) {
+      Object.assign(result.variants[name], summarize(runner.samples), { batch: runner.batch });
+    }
+    if (result.memory) finishMemoryWatch(runners.simd, result.memory, instances.simd, settings);
+  } finally {
+    for (const runner of Object.values(runners)) runner.free?.();
+  }
+  return result;
+}
+
+/** The bandwidth limit: one Float32Array.prototype.set of a buffer of the output's size. */
+function copyRunner(length) {
+  const source = new Float32Array(length).fill(0.5);
+  const target = new Float32Array(length);
+  return { run: () => target.set(source) };
+}
+
+/** Creates a variant, makes its first call and checks that call's result. */
+function prepare(name, setup, instances, result, watchMemory) {
+  const variant = name === 'js' ? setup.js() : setup.posenc(instances[name]);
+  const runner = { run: variant.run, free: variant.free };
+  if (watchMemory) {
+    const memory = { before: instances.simd.memoryBytes, afterFirstCall: 0, after: 0, calls: 0 };
+    runner.run = () => { memory.calls++; variant.run(); };
+    result.memory = memory;
+  }
+  const started = now();
+  runner.run();
+  const firstCallMs = now() - started;
+  if (result.memory && watchMemory) result.memory.afterFirstCall = instances.simd.memoryBytes;
+  result.variants[name] = { firstCallMs, check: setup.check(variant.result()) };
+  return runner;
+}
+
+/** Runs until warm; returns how many calls one sample needs to last minSampleMs. */
+function warmUp(run, { warmupMs, minSampleMs }) {
+  const started = now();
+  let calls = 0;
+  do {
+    run();
+    calls++;
+  } while (calls < 2 || now() - started < warmupMs);
+  const perCall = (now() - started) / calls;
+  return Math.max(1, Math.ceil(minSampleMs / Math.max(perCall, 1e-3)));
+}
+
+async function timeInRounds(runners, result, { budgetMs, rounds }) {
+  const names = Object.keys(runners);
+  for (const name of names) runners[name].samples = [];
+  const slice = budgetMs / rounds;
+  for (let round = 0; round < rounds; round++) {
+    // Rotate the order so no variant always runs right after the same neighbour.
+    const order = names.map((_, i) => names[(i + round) % names.length]);
+    for (const name of order) {
+      const runner = runners[name];
+      if (!runner) continue;
+      try {
+        const end = now() + slice;
+        do {
+          const started = now();
+          for (let i = 0; i < runner.batch; i++) runner.run();
+          runner.samples.push((now() - started) / runner.batch);
+        } while (now() < end);
+      } catch (error) {
+        result.variants[name] = { error: message(error) };
+        runner.free?.();
+        delete runners[name];
+      }
+      await idle();
+    }
+  }
+}
+
+/** Tops the SIMD variant up to memoryCalls calls (within the time budget), then reads memory. */
+function finishMemoryWatch(runner, memory, instance, { memoryCalls, memoryBudgetMs }) {
+  if (!runner) return;
+  const started = now();
+  while (memory.calls < memoryCalls && now() - started < memoryBudgetMs) runner.run();
+  memory.after = instance.memoryBytes;
+}

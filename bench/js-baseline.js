@@ -1,0 +1,91 @@
+// The `js` baseline: plain JavaScript as a careful demo author writes it. Frequencies are
+// hoisted out of the loops, cos/sin of a position are computed once and reused for every
+// head, outputs are preallocated by the caller, Math.sin/Math.cos do the trigonometry.
+// No SIMD tricks, no angle recurrences: the code people write today without posenc.
+import { inverseFrequencies } from './reference.js';
+
+/** Rotates x [seqLen, numHeads, headDim] in place. */
+export function ropeJs(x, { seqLen, numHeads = 1, headDim, rotaryDim = headDim, layout = 'interleaved', base = 10000, offset = 0, positions }) {
+  const half = rotaryDim / 2;
+  const frequencies = inverseFrequencies(rotaryDim, base);
+  const step = layout === 'interleaved' ? 2 : 1; // distance between consecutive pairs
+  const partner = layout === 'interleaved' ? 1 : half; // distance from x_a to x_b
+  const cos = new Float64Array(half);
+  const sin = new Float64Array(half);
+  for (let t = 0; t < seqLen; t++) {
+    const position = positions ? positions[t] : offset + t;
+    for (let i = 0; i < half; i++) {
+      const angle = position * frequencies[i];
+      cos[i] = Math.cos(angle);
+      sin[i] = Math.sin(angle);
+    }
+    for (let h = 0; h < numHeads; h++) {
+      const start = (t * numHeads + h) * headDim;
+      for (let i = 0; i < half; i++) {
+        const a = start + i * step;
+        const b = a + partner;
+        const xa = x[a];
+        const xb = x[b];
+        x[a] = xa * cos[i] - xb * sin[i];
+        x[b] = xa * sin[i] + xb * cos[i];
+      }
+    }
+  }
+  return x;
+}
+
+/** Writes the interleaved sinusoidal table [seqLen, dModel] into out. */
+export function sinusoidalJs(out, { seqLen, dModel, base = 10000 }) {
+  const frequencies = inverseFrequencies(dModel, base);
+  for (let p = 0; p < seqLen; p++) {
+    const row = p * dModel;
+    for (let i = 0; i < frequencies.length; i++) {
+      const angle = p * frequencies[i];
+      out[row + 2 * i] = Math.sin(angle);
+      out[row + 2 * i + 1] = Math.cos(angle);
+    }
+  }
+  return out;
+}
+
+/** Adds the interleaved sinusoidal table to x [seqLen, dModel] in place. */
+export function addSinusoidalJs(x, { seqLen, dModel, base = 10000 }) {
+  const frequencies = inverseFrequencies(dModel, base);
+  for (let p = 0; p < seqLen; p++) {
+    const row = p * dModel;
+    for (let i = 0; i < frequencies.length; i++) {
+      const angle = p * frequencies[i];
+      x[row + 2 * i] += Math.sin(angle);
+      x[row + 2 * i + 1] += Math.cos(angle);
+    }
+  }
+  return x;
+}
+
+/** Writes the cos and sin tables [seqLen, rotaryDim/2] into the given arrays. */
+export function ropeCacheJs({ cos, sin }, { seqLen, rotaryDim, base = 10000 }) {
+  const frequencies = inverseFrequencies(rotaryDim, base);
+  const half = frequencies.length;
+  for (let p = 0; p < seqLen; p++) {
+    for (let i = 0; i < half; i++) {
+      const angle = p * frequencies[i];
+      cos[p * half + i] = Math.cos(angle);
+      sin[p * half + i] = Math.sin(angle);
+    }
+  }
+  return { cos, sin };
+}
+
+/** out[r, c] = dot(a[r], b[c]) for a [rows, dim], b [cols, dim]. */
+export function similarityDotJs(out, a, b, { rows, cols, dim }) {
+  for (let r = 0; r < rows; r++) {
+    const rowA = r * dim;
+    for (let c = 0; c < cols; c++) {
+      const rowB = c * dim;
+      let dot = 0;
+      for (let k = 0; k < dim; k++) dot += a[rowA + k] * b[rowB + k];
+      out[r * cols + c] = dot;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,214 @@
+// Turns the Node and Chromium results into one markdown report: the results table (median
+// times, ratios, targets, PASS/MISS), then the spread of every timing and the check margins.
+// Padded markdown reads in a terminal and pastes into the README unchanged.
+import { VARIANTS } from './harness.js';
+
+const ENVS = ['node', 'chromium'];
+const WASM_SIZE_TARGET_BYTES = 150_000; // issue 4: .wasm <= 150 KB
+const PAGE_TARGET_MS = 50; // issue 4: slider -> heatmap redrawn, median <= 50 ms
+
+// ---- formatting -------------------------------------------------------------------------
+
+export function formatMs(ms) {
+  if (!Number.isFinite(ms)) return '';
+  if (ms >= 100) return ms.toFixed(0);
+  if (ms >= 10) return ms.toFixed(1);
+  if (ms >= 1) return ms.toFixed(2);
+  return ms.toFixed(3);
+}
+
+const formatRatio = (value) => (Number.isFinite(value) ? value.toFixed(2) : '');
+const kilobytes = (bytes) => `${(bytes / 1000).toFixed(1)} KB`;
+const mebibytes = (bytes) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+
+function markdownTable(headers, rows, rightAligned = new Set()) {
+  const widths = headers.map((header, c) => Math.max(header.length, ...rows.map((row) => String(row[c]).length), 3));
+  const pad = (text, c) => (rightAligned.has(c) ? String(text).padStart(widths[c]) : String(text).padEnd(widths[c]));
+  const line = (cells) => `| ${cells.map(pad).join(' | ')} |`;
+  const rule = `|${widths.map((w, c) => (rightAligned.has(c) ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`;
+  return [line(headers), rule, ...rows.map(line)].join('\n');
+}
+
+// ---- ratios and targets --------------------------------------------------------------------
+
+function ratios(variants) {
+  const median = (name) => variants[name]?.medianMs;
+  return {
+    'simd/copy': median('simd') / median('copy'),
+    'js/simd': median('js') / median('simd'),
+    'scalar/simd': median('scalar') / median('simd'),
+  };
+}
+
+function describeTarget({ ratio, max, min }) {
+  return max !== undefined ? `${ratio} ≤ ${max}` : `${ratio} ≥ ${min}`;
+}
+
+/** PASS, MISS with how far off (the factor the SIMD build must still gain), or n/a. */
+function judgeTargets(targets, values) {
+  const misses = [];
+  for (const target of targets) {
+    const value = values[target.ratio];
+    if (!Number.isFinite(value)) return 'n/a (not measured)';
+    const off = target.max !== undefined ? value / target.max : target.min / value;
+    if (off > 1) {
+      const relation = target.max !== undefined ? `> ${target.max}` : `< ${target.min}`;
+      misses.push(`${target.ratio} ${value.toFixed(2)} ${relation} (${off.toFixed(2)}× off)`);
+    }
+  }
+  return misses.length ? `MISS: ${misses.join('; ')}` : 'PASS';
+}
+
+function caseVerdict(result, values) {
+  if (result.error) return `ERROR: ${result.error.split('\n')[0]}`;
+  const errors = VARIANTS.filter((name) => result.variants[name]?.error);
+  if (errors.length) return `ERROR in ${errors.join(', ')}: ${result.variants[errors[0]].error.split('\n')[0]}`;
+  const wrong = VARIANTS.filter((name) => result.variants[name]?.check && !result.variants[name].check.ok);
+  if (wrong.length) return `WRONG result: ${wrong.join(', ')} (see check margins)`;
+  return judgeTargets(result.targets, values);
+}
+
+// ---- rows ------------------------------------------------------------------------------------
+
+const MAIN_HEADERS = ['case', 'env', 'size', 'copy ms', 'js ms', 'scalar ms', 'simd ms', 'simd/copy', 'js/simd', 'scalar/simd', 'target', 'result'];
+const MAIN_NUMERIC = new Set([3, 4, 5, 6, 7, 8, 9]);
+
+function caseRow(result, env) {
+  const values = ratios(result.variants);
+  const times = VARIANTS.map((name) => formatMs(result.variants[name]?.medianMs));
+  const targets = result.targets.map(describeTarget).join(', ');
+  return [result.title, env, result.size, ...times,
+    formatRatio(values['simd/copy']), formatRatio(values['js/simd']), formatRatio(values['scalar/simd']),
+    targets, caseVerdict(result, values)];
+}
+
+function memoryRow(result, env) {
+  const { memory } = result;
+  const measured = memory && memory.after > 0;
+  const size = measured
+    ? `heap ${(memory.before / 2 ** 20).toFixed(1)} → ${mebibytes(memory.after)}, ${memory.calls} calls`
+    : 'heap: not measured';
+  let verdict = 'n/a (not measured)';
+  if (measured) {
+    const growth = memory.after - memory.before;
+    verdict = growth > 0 ? `MISS: grew ${mebibytes(growth)}` : 'PASS';
+    if (growth <= 0 && memory.calls < 1000) verdict += ` (${memory.calls} calls)`;
+  }
+  return [`memory: ${result.id} (simd)`, env, size, '', '', '', '', '', '', '', 'no growth, 1000 calls', verdict];
+}
+
+function moduleLoadRow(moduleLoad, wasmSizes) {
+  const sizes = ['simd', 'scalar'].map((v) => `${v} ${kilobytes(wasmSizes[v].bytes)} (gz ${(wasmSizes[v].gzipBytes / 1000).toFixed(1)})`);
+  const largest = Math.max(wasmSizes.simd.bytes, wasmSizes.scalar.bytes);
+  const verdict = largest <= WASM_SIZE_TARGET_BYTES ? 'PASS' : `MISS: ${kilobytes(largest)} (${(largest / WASM_SIZE_TARGET_BYTES).toFixed(2)}× off)`;
+  return ['module load + instantiate (cold)', 'chromium', `.wasm ${sizes.join(', ')}`, '', '',
+    formatMs(moduleLoad?.scalar?.medianMs), formatMs(moduleLoad?.simd?.medianMs), '', '', '',
+    `.wasm ≤ ${WASM_SIZE_TARGET_BYTES / 1000} KB`, verdict];
+}
+
+function pageRow(pageHeatmap) {
+  const title = 'page: slider change → 1001×1001 heatmap redrawn';
+  if (!pageHeatmap || pageHeatmap.status !== 'measured') {
+    return [title, 'chromium', pageHeatmap?.status ?? 'n/a (not run)', '', '', '', '', '', '', '', `median ≤ ${PAGE_TARGET_MS} ms`, 'n/a'];
+  }
+  const verdict = pageHeatmap.medianMs <= PAGE_TARGET_MS ? 'PASS'
+    : `MISS: ${formatMs(pageHeatmap.medianMs)} ms > ${PAGE_TARGET_MS} (${(pageHeatmap.medianMs / PAGE_TARGET_MS).toFixed(2)}× off)`;
+  const size = `canvas ${pageHeatmap.canvas}, slider #${pageHeatmap.slider}`;
+  return [title, 'chromium', size, '', '', '', formatMs(pageHeatmap.medianMs), '', '', '', `median ≤ ${PAGE_TARGET_MS} ms`, verdict];
+}
+
+function resultsByCase(runs) {
+  const byCase = new Map();
+  for (const env of ENVS) {
+    for (const result of runs[env]?.suite?.cases ?? []) {
+      if (!byCase.has(result.id)) byCase.set(result.id, {});
+      byCase.get(result.id)[env] = result;
+    }
+  }
+  return byCase;
+}
+
+export function mainTable(runs, wasmSizes) {
+  const byCase = resultsByCase(runs);
+  const rows = [];
+  for (const perEnv of byCase.values()) {
+    for (const env of ENVS) if (perEnv[env]) rows.push(caseRow(perEnv[env], env));
+  }
+  for (const perEnv of byCase.values()) {
+    for (const env of ENVS) if (perEnv[env]?.memory) rows.push(memoryRow(perEnv[env], env));
+  }
+  if (runs.chromium && !runs.chromium.error) {
+    rows.push(moduleLoadRow(runs.chromium.moduleLoad, wasmSizes));
+    rows.push(pageRow(runs.chromium.pageHeatmap));
+  }
+  return markdownTable(MAIN_HEADERS, rows, MAIN_NUMERIC);
+}
+
+function spreadCell(variant) {
+  if (!variant || !Number.isFinite(variant.medianMs)) return variant?.error ? 'error' : '';
+  return `${formatMs(variant.p10Ms)}–${formatMs(variant.p90Ms)} (n=${variant.samples}${variant.batch > 1 ? `×${variant.batch}` : ''})`;
+}
+
+function marginCell(variant) {
+  if (!variant?.check) return '';
+  const { worst, maxAbsError } = variant.check;
+  return `${worst.toFixed(2)} (${maxAbsError.toExponential(1)})`;
+}
+
+export function spreadTable(runs) {
+  const headers = ['case', 'env', ...VARIANTS.map((v) => `${v} p10–p90 ms`), ...['js', 'scalar', 'simd'].map((v) => `${v} err/bound`)];
+  const rows = [];
+  for (const perEnv of resultsByCase(runs).values()) {
+    for (const env of ENVS) {
+      const result = perEnv[env];
+      if (!result) continue;
+      rows.push([result.title, env, ...VARIANTS.map((v) => spreadCell(result.variants[v])),
+        ...['js', 'scalar', 'simd'].map((v) => marginCell(result.variants[v]))]);
+    }
+  }
+  return markdownTable(headers, rows);
+}
+
+/** True when some result was wrong or some case failed to run (times never fail a run). */
+export function hasFailures(runs) {
+  for (const env of ENVS) {
+    for (const result of runs[env]?.suite?.cases ?? []) {
+      if (result.error) return true;
+      for (const name of VARIANTS) {
+        const variant = result.variants[name];
+        if (variant?.error || (variant?.check && !variant.check.ok)) return true;
+      }
+    }
+  }
+  return false;
+}
+
+export function renderReport({ date, machine, git, chromiumVersion, settings, runs, wasmSizes }) {
+  const env = [
+    `- date: ${date}; commit ${git}`,
+    `- machine: ${machine.cpu} (${machine.cpuFlags.join(', ') || 'no x86 SIMD flags read'}), ${machine.cores} cores, ${machine.memoryGiB} GiB, load average at start ${machine.loadAverage.join(' / ')}; ${machine.os}`,
+    `- Node ${machine.node} (V8 ${machine.v8})${chromiumVersion ? `; Chromium ${chromiumVersion} (headless)` : ''}`,
+    settings && `- timing: ${settings.budgetMs} ms per variant and case in ${settings.rounds} interleaved rounds after ${settings.warmupMs} ms warm-up; medians of per-call times`,
+    runs.chromium?.error && `- **the Chromium run failed**: ${runs.chromium.error}`,
+  ].filter(Boolean).join('\n');
+  return [
+    '## posenc benchmark (`npm run bench`)',
+    '',
+    env,
+    '',
+    mainTable(runs, wasmSizes),
+    '',
+    'Times are medians in ms per call. `copy` = Float32Array.prototype.set of a buffer of the output\'s size (the',
+    'bandwidth limit); `js` = plain JavaScript as a careful demo author writes it (bench/js-baseline.js);',
+    '`scalar`/`simd` = posenc\'s two WASM builds. Ratios are the result; absolute times depend on the machine',
+    'and its load. "N× off" = the factor the SIMD build still has to gain to meet the target.',
+    '',
+    '### Spread and correctness margins',
+    '',
+    spreadTable(runs),
+    '',
+    'p10–p90 of per-call times (n samples × calls per sample). err/bound = the largest error over the allowed',
+    'error of the precision contract (≤ 1 passes), with the largest absolute error in parentheses.',
+    '',
+  ].join('\n');
+}

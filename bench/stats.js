@@ -1,0 +1,19 @@
+// Order statistics of timing samples. Medians and the p10/p90 band, never means: a shared
+// machine adds long one-sided outliers.
+export function percentile(sorted, fraction) {
+  if (sorted.length === 0) return NaN;
+  const at = (sorted.length - 1) * fraction;
+  const lo = Math.floor(at);
+  const hi = Math.ceil(at);
+  return sorted[lo] + (sorted[hi] - sorted[lo]) * (at - lo);
+}
+
+export function summarize(samples) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return {
+    medianMs: percentile(sorted, 0.5),
+    p10Ms: percentile(sorted, 0.1),
+    p90Ms: percentile(sorted, 0.9),
+    samples: sorted.length,
+  };
+}

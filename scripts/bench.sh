@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# `npm run bench`: the benchmark suite of issue 4. Installs what is missing (Chromium
+# included), makes sure the WASM builds are current, then runs the same harness in Node and in
+# headless Chromium and prints one table (also written to bench/results/bench.{md,json}).
+# Arguments go to bench/main.js, e.g. `npm run bench -- --env=node --only=rope-wasm-half`.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+bash scripts/setup.sh --browser
+bash scripts/build.sh wasm
+exec node --expose-gc bench/main.js "$@"
