@@ -3,7 +3,7 @@
 #include <cmath>
 #include <cstddef>
 
-#include "kernels/dot.h"
+#include "kernels/dispatch.h"
 #include "size_limits.h"
 
 namespace posenc {

@@ -7,6 +7,7 @@
 #include "simd.h"
 
 namespace posenc::kernels {
+namespace {  // internal linkage: each architecture's translation unit keeps its own copy
 
 inline float dot_scalar(const float* a, const float* b, std::size_t begin, std::size_t end) {
   float sum = 0.0f;
@@ -56,20 +57,7 @@ void dot_row_simd(const float* a, const float* b, std::size_t dim, std::size_t c
 
 #endif  // POSENC_SIMD
 
-inline void dot_row(const float* a, const float* b, std::size_t dim, std::size_t cols, float* out) {
-#if POSENC_SIMD
-  dot_row_simd<xsimd::default_arch>(a, b, dim, cols, out);
-#else
-  for (std::size_t c = 0; c < cols; ++c) out[c] = dot_scalar(a, b + c * dim, 0, dim);
-#endif
-}
-
-inline float dot(const float* a, const float* b, std::size_t n) {
-#if POSENC_SIMD
-  return dot_simd<xsimd::default_arch>(a, b, n);
-#else
-  return dot_scalar(a, b, 0, n);
-#endif
-}
-
+}  // namespace
 }  // namespace posenc::kernels
+
+#include "dispatch.h"

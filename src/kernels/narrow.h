@@ -9,6 +9,7 @@
 #include "simd.h"
 
 namespace posenc::kernels {
+namespace {  // internal linkage: each architecture's translation unit keeps its own copy
 
 inline void narrow_scalar(const double* in, float* out, std::size_t begin, std::size_t end) {
   for (std::size_t i = begin; i < end; ++i) out[i] = static_cast<float>(in[i]);
@@ -60,12 +61,7 @@ void narrow_simd(const double* in, float* out, std::size_t n) {
 
 #endif  // POSENC_SIMD
 
-inline void narrow(const double* in, float* out, std::size_t n) {
-#if POSENC_SIMD
-  narrow_simd<xsimd::default_arch>(in, out, n);
-#else
-  narrow_scalar(in, out, 0, n);
-#endif
-}
-
+}  // namespace
 }  // namespace posenc::kernels
+
+#include "dispatch.h"

@@ -8,18 +8,11 @@
 #include <cstddef>
 
 #include "narrow.h"
+#include "rows_out.h"
 #include "simd.h"
 
 namespace posenc::kernels {
-
-// Where rows go: row r's sin of pair i is at sin[r * row_stride + i * pair_stride], likewise
-// cos; interleaved tables use sin = row start, cos = row start + 1 and pair_stride 2.
-struct RowsOut {
-  float* sin;
-  float* cos;
-  std::size_t row_stride;
-  bool interleaved;  // pair_stride 2 (sin/cos alternate), else 1 (separate halves or arrays)
-};
+namespace {  // internal linkage: each architecture's translation unit keeps its own copy
 
 template <bool Accumulate>
 inline void put(float* at, float value) {
@@ -101,14 +94,7 @@ void phase_rows_simd(double* cos, double* sin, const double* step_cos, const dou
 
 #endif  // POSENC_SIMD
 
-template <bool Accumulate>
-void phase_rows(double* cos, double* sin, const double* step_cos, const double* step_sin,
-                std::size_t pairs, std::size_t rows, const RowsOut& out) {
-#if POSENC_SIMD
-  phase_rows_simd<Accumulate, xsimd::default_arch>(cos, sin, step_cos, step_sin, pairs, rows, out);
-#else
-  phase_rows_scalar<Accumulate>(cos, sin, step_cos, step_sin, 0, pairs, rows, out);
-#endif
-}
-
+}  // namespace
 }  // namespace posenc::kernels
+
+#include "dispatch.h"

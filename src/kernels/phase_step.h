@@ -11,6 +11,7 @@
 #include "simd.h"
 
 namespace posenc::kernels {
+namespace {  // internal linkage: each architecture's translation unit keeps its own copy
 
 inline void sincos_scalar(const double* angle, double* sin, double* cos, std::size_t begin,
                           std::size_t end) {
@@ -73,21 +74,7 @@ void rotate_step_simd(double* cos, double* sin, const double* step_cos, const do
 
 #endif  // POSENC_SIMD
 
-inline void sincos(const double* angle, double* sin, double* cos, std::size_t n) {
-#if POSENC_SIMD
-  sincos_simd<xsimd::default_arch>(angle, sin, cos, n);
-#else
-  sincos_scalar(angle, sin, cos, 0, n);
-#endif
-}
-
-inline void rotate_step(double* cos, double* sin, const double* step_cos, const double* step_sin,
-                        float* cos32, float* sin32, std::size_t n) {
-#if POSENC_SIMD
-  rotate_step_simd<xsimd::default_arch>(cos, sin, step_cos, step_sin, cos32, sin32, n);
-#else
-  rotate_step_scalar(cos, sin, step_cos, step_sin, cos32, sin32, 0, n);
-#endif
-}
-
+}  // namespace
 }  // namespace posenc::kernels
+
+#include "dispatch.h"

@@ -10,6 +10,7 @@
 #include "simd.h"
 
 namespace posenc::kernels {
+namespace {  // internal linkage: each architecture's translation unit keeps its own copy
 
 // Half pairing: a = x[i], b = x[i + rotary_dim/2].
 //   a' = a cos - b sin,  b' = b cos + a sin
@@ -73,23 +74,7 @@ void rotate_interleaved_simd(const float* cos_dup, const float* sin_signed, cons
 
 #endif  // POSENC_SIMD
 
-// The build's kernel: SIMD for the compile-time architecture where available.
-inline void rotate_half(const float* cos, const float* sin, const float* src_a, const float* src_b,
-                        float* dst_a, float* dst_b, std::size_t n) {
-#if POSENC_SIMD
-  rotate_half_simd<xsimd::default_arch>(cos, sin, src_a, src_b, dst_a, dst_b, n);
-#else
-  rotate_half_scalar(cos, sin, src_a, src_b, dst_a, dst_b, 0, n);
-#endif
-}
-
-inline void rotate_interleaved(const float* cos_dup, const float* sin_signed, const float* src,
-                               float* dst, std::size_t n) {
-#if POSENC_SIMD
-  rotate_interleaved_simd<xsimd::default_arch>(cos_dup, sin_signed, src, dst, n);
-#else
-  rotate_interleaved_scalar(cos_dup, sin_signed, src, dst, 0, n);
-#endif
-}
-
+}  // namespace
 }  // namespace posenc::kernels
+
+#include "dispatch.h"
