@@ -1,0 +1,95 @@
+// The dot-product kernels (kernels/dot.h): dot_simd and dot_row_simd (one similarity row, a
+// block of columns at a time) against dot_scalar and the long-double dot, for every length
+// 0..67 and a few large ones, at unaligned addresses. They sum in different orders, so they
+// agree to float32 summation error, not bit for bit.
+#include <catch2/catch_test_macros.hpp>
+#include <catch2/generators/catch_generators.hpp>
+#include <catch2/generators/catch_generators_range.hpp>
+
+#include <cmath>
+#include <vector>
+
+#include "kernels/dot.h"
+#include "reference.h"
+#include "test_support.h"
+
+namespace {
+
+using namespace test_support;
+using Arch = xsimd::default_arch;
+using posenc::kernels::dot_scalar;
+using posenc::kernels::dot_row_simd;
+using posenc::kernels::dot_simd;
+
+constexpr std::size_t kLanes = xsimd::batch<float, Arch>::size;
+
+}  // namespace
+
+TEST_CASE("dot_simd agrees with dot_scalar and the exact dot, for every n", "[kernels]") {
+  const std::size_t n = GENERATE(range<std::size_t>(0, 68), 127, 128, 129, 1000, 4099, 65536);
+  const std::size_t shift_a = GENERATE(0, 1), shift_b = GENERATE(0, 3);
+  INFO("n " << n << ", shifts " << shift_a << "/" << shift_b << ", lanes " << kLanes);
+  const std::vector<float> a_values = random_floats(n, 11, -2.0f, 2.0f), b_values = random_floats(n, 12, -2.0f, 2.0f);
+  // The guards after the end are NaN: reading them would make the result NaN.
+  GuardedBuffer a(n, shift_a), b(n, shift_b);
+  a.assign(a_values);
+  b.assign(b_values);
+
+  const float simd = dot_simd<Arch>(a.data(), b.data(), n);
+  const float scalar = dot_scalar(a_values.data(), b_values.data(), 0, n);
+  const long double exact = reference::dot(a_values.data(), b_values.data(), n);
+  // Any float32 evaluation order of sum a_i b_i is within gamma_n sum |a_i b_i| of the exact
+  // value (gamma_n = n u / (1 - n u), u = 2^-24): one rounding per product and per addition.
+  const long double unit = 0x1p-24L, gamma = n * unit / (1 - n * unit);
+  const long double scale = reference::abs_dot(a_values.data(), b_values.data(), n);
+  INFO("simd " << simd << ", scalar " << scalar << ", exact " << static_cast<double>(exact));
+  CHECK(std::isfinite(simd));
+  CHECK(std::fabs(simd - exact) <= gamma * scale);
+  CHECK(std::fabs(scalar - exact) <= gamma * scale);
+  CHECK(std::fabs(simd - static_cast<long double>(scalar)) <= 2 * gamma * scale);
+  CHECK(a.guards_intact());
+  CHECK(b.guards_intact());
+  if (n == 0) CHECK(simd == 0.0f);
+}
+
+TEST_CASE("dot_row_simd gives every column's dot product, for every dim and column count", "[kernels]") {
+  const std::size_t dim = GENERATE(range<std::size_t>(0, 21), 31, 64, 67, 1000);
+  const std::size_t cols = GENERATE(range<std::size_t>(0, 14), 33);
+  const std::size_t shift = GENERATE(0, 1);
+  INFO("dim " << dim << ", cols " << cols << ", shift " << shift << ", lanes " << kLanes);
+  const std::vector<float> a_values = random_floats(dim, 13, -2.0f, 2.0f), b_values = random_floats(cols * dim, 14, -2.0f, 2.0f);
+  // NaN guards after a and b: reading past them would poison the sums.
+  GuardedBuffer a(dim, shift), b(cols * dim, shift), out(cols, shift);
+  a.assign(a_values);
+  b.assign(b_values);
+  dot_row_simd<Arch>(a.data(), b.data(), dim, cols, out.data());
+
+  const long double unit = 0x1p-24L, gamma = dim * unit / (1 - dim * unit);
+  WorstError worst;  // error / bound
+  for (std::size_t c = 0; c < cols; ++c) {
+    const float* column = b_values.data() + c * dim;
+    const long double exact = reference::dot(a_values.data(), column, dim);
+    const long double bound = gamma * reference::abs_dot(a_values.data(), column, dim);
+    const long double error = std::fabs(out.data()[c] - exact);
+    worst.update(bound > 0 ? error / bound : (error == 0 ? 0 : 1e30L), c);
+  }
+  INFO("worst column " << worst.index << ": error / bound " << static_cast<double>(worst.value));
+  CHECK(worst.value <= 1);
+  CHECK(out.guards_intact());
+  CHECK(a.guards_intact());
+  CHECK(b.guards_intact());
+}
+
+TEST_CASE("dot of a short vector with itself is exact when every step is", "[kernels]") {
+  // Small integers: every product and partial sum is exact in float32, whatever the order.
+  std::vector<float> v(67);
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(static_cast<int>(i % 7) - 3);
+  float want = 0;
+  for (const float x : v) want += x * x;
+  for (std::size_t n = 0; n <= v.size(); ++n) {
+    float prefix = 0;
+    for (std::size_t i = 0; i < n; ++i) prefix += v[i] * v[i];
+    REQUIRE(dot_simd<Arch>(v.data(), v.data(), n) == prefix);
+  }
+  CHECK(dot_simd<Arch>(v.data(), v.data(), v.size()) == want);
+}
