@@ -1,0 +1,46 @@
+// Headless Chromium (Debian's) driven by playwright-core, with every request and console
+// message of a page recorded so tests can assert that nothing leaves the page's origin.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { ROOT } from './build.js';
+
+export const ARTIFACTS = path.join(ROOT, 'test-artifacts');
+
+export function launchBrowser() {
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/** A new page that records requests, console errors/warnings and uncaught exceptions. */
+export async function openPage(browser, { width = 1280, height = 900, acceptDownloads = false } = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, acceptDownloads });
+  const page = await context.newPage();
+  const log = { requests: [], errors: [], warnings: [] };
+  page.on('request', (request) => log.requests.push(request.url()));
+  page.on('console', (message) => {
+    if (message.type() === 'error') log.errors.push(message.text());
+    if (message.type() === 'warning') log.warnings.push(message.text());
+  });
+  page.on('pageerror', (error) => log.errors.push(`uncaught: ${error.message}`));
+  return { page, context, log };
+}
+
+/** Waits until posenc is loaded, every section mounted and no redraw is pending. */
+export async function waitForIdle(page, timeout = 30_000) {
+  await page.waitForFunction(() => document.documentElement.dataset.ready === 'true' &&
+    document.documentElement.dataset.pendingFrames === '0', null, { timeout });
+}
+
+export async function gotoAndSettle(page, url) {
+  await page.goto(url);
+  await waitForIdle(page);
+}
+
+export function artifactPath(name) {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  return path.join(ARTIFACTS, name);
+}

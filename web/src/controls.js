@@ -1,0 +1,121 @@
+// Form controls bound to URL settings. All are native inputs (keyboard-usable, labelled);
+// each has a stable id `ctl-<setting key with dots as dashes>` (the slider of a number
+// setting adds `-range`). A second control for the same setting elsewhere on the page passes
+// `instance`, which is appended to its id (and radio group name); both stay in sync.
+import { h } from './dom.js';
+import { formatSig } from './format.js';
+
+export function controlId(key, instance) {
+  return `ctl-${key.replaceAll('.', '-')}${instance ? `-${instance}` : ''}`;
+}
+
+/**
+ * A slider plus an exact number box for an 'int' or 'number' setting.
+ * options: label, scale ('linear' | 'log'), max() (a dynamic upper limit, e.g. pair < d/2).
+ */
+export function numberControl(state, key, { label, scale = 'linear', max, hint, instance } = {}) {
+  const spec = state.spec(key);
+  const id = controlId(key, instance);
+  const log = scale === 'log';
+  const toSlider = (v) => (log ? Math.log10(v) : v);
+  const fromSlider = (v) => (log ? Number(formatSig(10 ** v, 3)) : v);
+  const currentMax = () => Math.min(spec.max, max ? max() : spec.max);
+  const step = spec.type === 'int' ? (spec.even ? 2 : 1) : 'any';
+
+  const range = h('input', {
+    type: 'range', id: `${id}-range`, min: toSlider(spec.min), max: toSlider(currentMax()),
+    step: log ? 0.01 : step, 'aria-label': `${label} slider`,
+  });
+  const box = h('input', {
+    type: 'number', id, min: spec.min, max: currentMax(), step, inputMode: spec.type === 'int' ? 'numeric' : 'decimal',
+  });
+  const sync = () => {
+    const value = Math.min(state.get(key), currentMax());
+    range.max = toSlider(currentMax());
+    box.max = currentMax();
+    range.value = toSlider(value);
+    range.setAttribute('aria-valuetext', String(value));
+    if (Number(box.value) !== value || box.value === '') box.value = String(value);
+    box.removeAttribute('aria-invalid');
+  };
+  range.addEventListener('input', () => state.set(key, Math.min(currentMax(), fromSlider(Number(range.value)))));
+  box.addEventListener('change', () => {
+    const value = Number(box.value);
+    if (box.value.trim() === '' || !Number.isFinite(value)) {
+      box.setAttribute('aria-invalid', 'true');
+      return;
+    }
+    state.set(key, Math.min(currentMax(), value));
+    sync();  // show the clamped value
+  });
+  state.subscribe(sync);
+  sync();
+  return h('div', { class: 'control control-number' },
+    h('label', { htmlFor: id }, label),
+    range, box,
+    hint ? h('span', { class: 'control-hint' }, hint) : null);
+}
+
+/** A group of radio buttons for an 'enum' setting. */
+export function choiceControl(state, key, { label, options, instance }) {
+  const id = controlId(key, instance);
+  const inputs = options.map(({ value, label: text }) => {
+    const input = h('input', { type: 'radio', name: id, id: `${id}-${value}`, value });
+    input.addEventListener('change', () => { if (input.checked) state.set(key, value); });
+    return h('label', { class: 'choice' }, input, ` ${text}`);
+  });
+  const sync = () => {
+    for (const wrapper of inputs) {
+      const input = wrapper.querySelector('input');
+      input.checked = input.value === state.get(key);
+    }
+  };
+  state.subscribe(sync);
+  sync();
+  return h('fieldset', { class: 'control control-choice', id }, h('legend', {}, label), inputs);
+}
+
+/** A one-line text box for a 'text' setting (applied as you type). */
+export function textControl(state, key, { label, size = 40, instance }) {
+  const spec = state.spec(key);
+  const id = controlId(key, instance);
+  const input = h('input', { type: 'text', id, maxLength: spec.maxLength, size, spellcheck: false, autocomplete: 'off' });
+  input.addEventListener('input', () => state.set(key, input.value));
+  const sync = () => { if (input.value !== state.get(key)) input.value = state.get(key); };
+  state.subscribe(sync);
+  sync();
+  return h('div', { class: 'control control-text' }, h('label', { htmlFor: id }, label), input);
+}
+
+/** A text box of comma-separated numbers for a 'numbers' setting (applied when valid). */
+export function numbersControl(state, key, { label, size = 24, instance }) {
+  const spec = state.spec(key);
+  const id = controlId(key, instance);
+  const input = h('input', { type: 'text', id, size, spellcheck: false, autocomplete: 'off', inputMode: 'decimal' });
+  const apply = () => {
+    const parts = input.value.split(',');
+    const values = parts.map((part) => Number(part.trim()));
+    const valid = parts.length >= spec.minLength && parts.length <= spec.maxLength &&
+      parts.every((part) => part.trim() !== '') && values.every(Number.isFinite);
+    if (!valid) {
+      input.setAttribute('aria-invalid', 'true');
+      return;
+    }
+    input.removeAttribute('aria-invalid');
+    state.set(key, values.map((v) => Math.min(spec.max, Math.max(spec.min, v))));
+  };
+  input.addEventListener('input', apply);
+  const sync = () => {
+    const current = input.value.split(',').map((part) => Number(part.trim()));
+    const value = state.get(key);
+    if (current.length !== value.length || current.some((v, i) => v !== value[i])) input.value = value.join(', ');
+  };
+  state.subscribe(sync);
+  sync();
+  return h('div', { class: 'control control-text' }, h('label', { htmlFor: id }, label), input);
+}
+
+/** A row of controls. */
+export function controlRow(...controls) {
+  return h('div', { class: 'controls' }, controls);
+}

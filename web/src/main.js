@@ -1,0 +1,77 @@
+// The tutorial page: loads posenc's WebAssembly, reads the settings from the URL and mounts
+// every section. Each section computes its numbers and pictures through posenc's API.
+import '../styles.css';
+import { loadPosenc } from '../../bindings/js/index.js';
+import { byId, h } from './dom.js';
+import { renderStaticTex } from './math.js';
+import { UrlState } from './state.js';
+import * as order from './sections/order.js';
+import * as naive from './sections/naive.js';
+import * as sinusoidal from './sections/sinusoidal.js';
+import * as tokens2d from './sections/tokens2d.js';
+import * as workedExample from './sections/worked-example.js';
+import * as relativeDistance from './sections/relative-distance.js';
+import * as rope from './sections/rope.js';
+import * as comparison from './sections/comparison.js';
+import * as facts from './sections/facts.js';
+
+const SECTIONS = [order, naive, sinusoidal, tokens2d, workedExample, relativeDistance, rope, comparison, facts];
+
+function showProblems(problems) {
+  const box = byId('url-problems');
+  if (problems.length === 0) {
+    box.hidden = true;
+    return;
+  }
+  box.replaceChildren(
+    h('p', {}, h('strong', {}, 'Some settings in this link could not be used. '), 'The page uses these values instead:'),
+    h('ul', {}, problems.map((problem) => h('li', {}, problem))),
+    h('p', {}, h('a', { href: location.pathname }, 'Open the page with all defaults')));
+  box.hidden = false;
+}
+
+function showFailure(message) {
+  const box = byId('page-error');
+  box.replaceChildren(h('strong', {}, 'Something went wrong: '), message);
+  box.hidden = false;
+}
+
+async function main() {
+  window.addEventListener('error', (event) => showFailure(event.message));
+  window.addEventListener('unhandledrejection', (event) => showFailure(String(event.reason?.message ?? event.reason)));
+  renderStaticTex(document.body);
+
+  const state = new UrlState(Object.assign({}, ...SECTIONS.map((section) => section.settings)));
+  showProblems(state.readQuery(location.search));
+  const permalink = byId('permalink');
+  const updatePermalink = () => { permalink.href = location.href; };
+  state.onWrite(updatePermalink);
+  updatePermalink();
+  if (import.meta.env.MODE === 'single') byId('offline-copy').hidden = true;
+
+  const status = byId('engine-status');
+  let posenc;
+  try {
+    posenc = await loadPosenc();
+  } catch (error) {
+    status.textContent = 'posenc could not be loaded, so nothing on this page can be computed.';
+    throw error;
+  }
+  status.textContent = `Every number and picture below is computed in your browser by posenc (${posenc.variant === 'simd' ? 'SIMD' : 'scalar'} WebAssembly build).`;
+  document.documentElement.dataset.posenc = posenc.variant;
+
+  for (const section of SECTIONS) {
+    try {
+      section.mount({ posenc, state });
+    } catch (error) {
+      byId(section.id).append(h('p', { class: 'section-error', role: 'alert' }, `This section failed: ${error.message}`));
+      console.error(error);
+    }
+  }
+  requestAnimationFrame(() => requestAnimationFrame(() => { document.documentElement.dataset.ready = 'true'; }));
+}
+
+main().catch((error) => {
+  showFailure(error.message);
+  console.error(error);
+});

@@ -1,0 +1,75 @@
+// Axes, ticks and the frame every plot sits in. Tick labels are HTML placed by percentage, so
+// plots rescale with the page (phone or desktop) without redrawing.
+import { h } from '../dom.js';
+import { formatTick } from '../format.js';
+
+/** About `count` round numbers (1, 2, 5 × 10^k steps) covering [lo, hi]. */
+export function niceTicks(lo, hi, count = 5) {
+  if (!(hi > lo)) return [lo];
+  const rawStep = (hi - lo) / Math.max(1, count);
+  const power = 10 ** Math.floor(Math.log10(rawStep));
+  const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= rawStep);
+  const ticks = [];
+  for (let v = Math.ceil(lo / step) * step; v <= hi + step * 1e-9; v += step) ticks.push(Number(v.toPrecision(12)));
+  return ticks;
+}
+
+/** Powers of ten within [lo, hi] (lo > 0), thinned to about `count`. */
+export function logTicks(lo, hi, count = 6) {
+  const first = Math.ceil(Math.log10(lo) - 1e-9);
+  const last = Math.floor(Math.log10(hi) + 1e-9);
+  const stride = Math.max(1, Math.ceil((last - first + 1) / count));
+  const ticks = [];
+  for (let e = first; e <= last; e += stride) ticks.push(10 ** e);
+  return ticks;
+}
+
+/**
+ * A plot frame: a plot area (for a canvas or SVG) with a y axis on the left and an x axis below.
+ * Returns { element, area, setXTicks(ticks), setYTicks(ticks) } where a tick is
+ * { at: fraction 0..1 along the axis (0 = left / top), label }.
+ */
+export function createFrame({ xLabel, yLabel }) {
+  const area = h('div', { class: 'plot-area' });
+  const xAxis = h('div', { class: 'axis axis-x', 'aria-hidden': 'true' });
+  const yAxis = h('div', { class: 'axis axis-y', 'aria-hidden': 'true' });
+  const element = h('div', { class: 'plot-frame' },
+    h('div', { class: 'axis-label axis-label-y', 'aria-hidden': 'true' }, yLabel),
+    yAxis, area, xAxis,
+    h('div', { class: 'axis-label axis-label-x', 'aria-hidden': 'true' }, xLabel));
+  const place = (axis, ticks, property) => {
+    axis.replaceChildren(...ticks.map(({ at, label }) => h('span', { class: 'tick', style: { [property]: `${(at * 100).toFixed(3)}%` } }, label)));
+  };
+  return {
+    element,
+    area,
+    setXTicks: (ticks) => place(xAxis, ticks, 'left'),
+    setYTicks: (ticks) => place(yAxis, ticks, 'top'),
+  };
+}
+
+/** Ticks for a linear axis over [lo, hi]; `flip` puts hi at the start (a y axis growing upwards). */
+export function linearAxisTicks(lo, hi, { count = 5, flip = false, format = formatTick } = {}) {
+  return niceTicks(lo, hi, count).map((v) => {
+    const t = hi > lo ? (v - lo) / (hi - lo) : 0.5;
+    return { at: flip ? 1 - t : t, label: format(v) };
+  });
+}
+
+/** Ticks for a log axis over [lo, hi] (both > 0). */
+export function logAxisTicks(lo, hi, { count = 6, flip = false } = {}) {
+  const span = Math.log10(hi) - Math.log10(lo);
+  return logTicks(lo, hi, count).map((v) => {
+    const t = span > 0 ? (Math.log10(v) - Math.log10(lo)) / span : 0.5;
+    const exponent = Math.round(Math.log10(v));
+    return { at: flip ? 1 - t : t, label: exponent >= 0 && exponent <= 3 ? String(v) : `1e${exponent}` };
+  });
+}
+
+/** Ticks at cell centres of an index axis with `count` cells; `labels` names cells (tokens). */
+export function cellAxisTicks(count, { labels, first = 0, target = 6 } = {}) {
+  if (labels) return labels.map((label, i) => ({ at: (i + 0.5) / count, label }));
+  return niceTicks(first, first + count - 1, target)
+    .filter((v) => Number.isInteger(v))
+    .map((v) => ({ at: (v - first + 0.5) / count, label: formatTick(v) }));
+}

@@ -1,0 +1,195 @@
+// A heatmap drawn on a <canvas> with one canvas pixel per matrix cell (ImageData filled from a
+// typed array through a 256-colour lookup table), scaled to the page by CSS. Axes, legend,
+// hover/keyboard read-out, a crosshair that other plots can drive, and PNG/CSV export.
+import { h } from '../dom.js';
+import { formatSig } from '../format.js';
+import { exportCsv, exportPng, matrixCsv } from '../export.js';
+import { cellAxisTicks, createFrame } from './axes.js';
+import { colormapLut, extent, lutIndex } from './colormap.js';
+import { createLegend } from './legend.js';
+
+const PIXELATED_LIMIT = 400;  // up to this many cells per side, upscale with hard cell edges
+
+// Each 256-colour table packed once as one 32-bit RGBA word per entry, in the platform's byte
+// order, so painting a cell is one store instead of four.
+const packedLuts = new WeakMap();
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+function packedLut(lut) {
+  let packed = packedLuts.get(lut);
+  if (!packed) {
+    packed = new Uint32Array(lut.length / 3);
+    const bytes = new Uint8Array(packed.buffer);
+    for (let k = 0; k < packed.length; k++) {
+      const [r, g, b] = [lut[3 * k], lut[3 * k + 1], lut[3 * k + 2]];
+      bytes.set(LITTLE_ENDIAN ? [r, g, b, 255] : [255, b, g, r], 4 * k);
+    }
+    packedLuts.set(lut, packed);
+  }
+  return packed;
+}
+
+/** Writes RGBA pixels for `values` into `image` through `lut` on the scale [lo, hi]. */
+export function paintCells(image, values, lut, lo, hi) {
+  const pixels = new Uint32Array(image.data.buffer, image.data.byteOffset, values.length);
+  const colors = packedLut(lut);
+  const span = hi - lo;
+  if (!(span > 0)) {
+    pixels.fill(colors[lutIndex(0, lo, hi)]);
+    return;
+  }
+  const scale = 255 / span;
+  for (let i = 0; i < values.length; i++) {
+    const t = (values[i] - lo) * scale;
+    // (t + 0.5) | 0 is Math.round(t) for t in (0, 255); NaN and t <= 0 take entry 0.
+    pixels[i] = colors[t > 0 ? (t >= 255 ? 255 : (t + 0.5) | 0) : 0];
+  }
+}
+
+/**
+ * options:
+ *   name       file name stem for exports and the figure's data-plot attribute
+ *   title      shown above the plot
+ *   xLabel, yLabel, valueLabel
+ *   colormap   'viridis' | 'cividis' | 'diverging'
+ *   readout    ({ row, col, value, rows, cols }) => string | Node   (hover / keyboard read-out)
+ *   summary    ({ rows, cols, lo, hi, min, max }) => string: the text alternative (figcaption and
+ *              the canvas's aria-label); lo/hi are the colour scale's ends, min/max the data's
+ *   square     keep cells' display aspect square-ish (clamped) instead of a fixed 4:3 area
+ */
+export function createHeatmap({ name, title, xLabel, yLabel, valueLabel = 'value', colormap, readout, summary, square = false }) {
+  const canvas = h('canvas', {
+    class: 'heatmap-cells', width: 1, height: 1, tabindex: 0, role: 'img',
+    dataset: { colormap },
+  });
+  const crossX = h('div', { class: 'crosshair crosshair-x', hidden: true });
+  const crossY = h('div', { class: 'crosshair crosshair-y', hidden: true });
+  const frame = createFrame({ xLabel, yLabel });
+  frame.area.append(canvas, crossX, crossY);
+  const legend = createLegend(colormap, { label: valueLabel });
+  const readoutNode = h('output', { class: 'readout', 'aria-live': 'polite' }, 'Point at or tap the heatmap, or focus it and use the arrow keys, to read values.');
+  const caption = h('figcaption', { class: 'plot-summary' });
+  const pngButton = h('button', { type: 'button', class: 'export-png', 'aria-label': `Download the ${title} heatmap as PNG` }, 'PNG');
+  const csvButton = h('button', { type: 'button', class: 'export-csv', 'aria-label': `Download the ${title} matrix as CSV` }, 'CSV');
+  const element = h('figure', { class: ['plot', 'heatmap', square && 'square'], dataset: { plot: name } },
+    h('div', { class: 'plot-toolbar' }, h('span', { class: 'plot-title' }, title), h('span', { class: 'plot-actions' }, pngButton, csvButton)),
+    frame.element, legend.element, readoutNode, caption);
+
+  let matrix = null;  // { values, rows, cols, lo, hi, rowLabels, colLabels, rowFirst, colFirst }
+  let image = null;
+  let cursor = null;
+  const cursorListeners = new Set();
+
+  const labelOf = (labels, first, index) => (labels ? labels[index] : String(first + index));
+
+  function showCursor() {
+    if (!matrix || !cursor) {
+      crossX.hidden = true;
+      crossY.hidden = true;
+      return;
+    }
+    crossX.hidden = false;
+    crossY.hidden = false;
+    crossX.style.top = `${(((cursor.row + 0.5) / matrix.rows) * 100).toFixed(4)}%`;
+    crossY.style.left = `${(((cursor.col + 0.5) / matrix.cols) * 100).toFixed(4)}%`;
+    const value = matrix.values[cursor.row * matrix.cols + cursor.col];
+    const info = { ...cursor, value, rows: matrix.rows, cols: matrix.cols,
+      rowLabel: labelOf(matrix.rowLabels, matrix.rowFirst, cursor.row),
+      colLabel: labelOf(matrix.colLabels, matrix.colFirst, cursor.col) };
+    const content = readout ? readout(info) : `${yLabel} ${info.rowLabel}, ${xLabel} ${info.colLabel}: ${formatSig(value, 6)}`;
+    readoutNode.replaceChildren(content);
+  }
+
+  /** Moves the crosshair (null hides it); `fromUser` tells listeners to follow (synchronised plots). */
+  function setCursor(next, fromUser = false) {
+    if (next && matrix) {
+      next = { row: Math.min(matrix.rows - 1, Math.max(0, next.row)), col: Math.min(matrix.cols - 1, Math.max(0, next.col)) };
+    }
+    cursor = next && matrix ? next : null;
+    showCursor();
+    if (fromUser) for (const listener of cursorListeners) listener(cursor);
+  }
+
+  function cellAt(event) {
+    const rect = canvas.getBoundingClientRect();
+    if (!matrix || rect.width === 0 || rect.height === 0) return null;
+    const col = Math.floor(((event.clientX - rect.left) / rect.width) * matrix.cols);
+    const row = Math.floor(((event.clientY - rect.top) / rect.height) * matrix.rows);
+    if (row < 0 || col < 0 || row >= matrix.rows || col >= matrix.cols) return null;
+    return { row, col };
+  }
+
+  canvas.addEventListener('pointermove', (event) => setCursor(cellAt(event), true));
+  canvas.addEventListener('pointerdown', (event) => setCursor(cellAt(event), true));
+  canvas.addEventListener('pointerleave', () => { if (document.activeElement !== canvas) setCursor(null, true); });
+  canvas.addEventListener('focus', () => { if (!cursor) setCursor({ row: 0, col: 0 }, true); });
+  canvas.addEventListener('blur', () => setCursor(null, true));
+  canvas.addEventListener('keydown', (event) => {
+    if (!matrix) return;
+    const step = event.shiftKey ? 10 : 1;
+    const moves = { ArrowUp: [-step, 0], ArrowDown: [step, 0], ArrowLeft: [0, -step], ArrowRight: [0, step] };
+    const now = cursor ?? { row: 0, col: 0 };
+    if (moves[event.key]) {
+      const [dr, dc] = moves[event.key];
+      setCursor({ row: now.row + dr, col: now.col + dc }, true);
+    } else if (event.key === 'Home') {
+      setCursor({ row: now.row, col: 0 }, true);
+    } else if (event.key === 'End') {
+      setCursor({ row: now.row, col: matrix.cols - 1 }, true);
+    } else {
+      return;
+    }
+    event.preventDefault();
+  });
+
+  pngButton.addEventListener('click', () => { if (matrix) exportPng(canvas, `posenc-${name}.png`); });
+  csvButton.addEventListener('click', () => {
+    if (!matrix) return;
+    const text = matrixCsv(matrix.values, matrix.rows, matrix.cols, {
+      corner: `${yLabel} \\ ${xLabel}`,
+      rowLabel: (r) => labelOf(matrix.rowLabels, matrix.rowFirst, r),
+      colLabel: (c) => labelOf(matrix.colLabels, matrix.colFirst, c),
+    });
+    exportCsv(text, `posenc-${name}.csv`);
+  });
+
+  /**
+   * Draws a row-major [rows, cols] matrix on the colour scale `domain` = [lo, hi].
+   * rowLabels/colLabels name the cells (tokens); otherwise cells are numbered from rowFirst/colFirst.
+   */
+  function draw({ values, rows, cols, domain, rowLabels, colLabels, rowFirst = 0, colFirst = 0, colormap: mapName, valueLabel: label }) {
+    if (values.length !== rows * cols) throw new Error(`heatmap ${name}: ${values.length} values for ${rows}×${cols}`);
+    const [lo, hi] = domain;
+    const currentMap = mapName ?? canvas.dataset.colormap;
+    matrix = { values, rows, cols, lo, hi, rowLabels, colLabels, rowFirst, colFirst };
+    if (canvas.width !== cols || canvas.height !== rows) {
+      canvas.width = cols;
+      canvas.height = rows;
+    }
+    if (!image || image.width !== cols || image.height !== rows) image = new ImageData(cols, rows);
+    paintCells(image, values, colormapLut(currentMap), lo, hi);
+    canvas.getContext('2d').putImageData(image, 0, 0);
+    Object.assign(canvas.dataset, { rows: String(rows), cols: String(cols), lo: String(lo), hi: String(hi), colormap: currentMap });
+    canvas.classList.toggle('pixelated', rows <= PIXELATED_LIMIT && cols <= PIXELATED_LIMIT);
+    const ratio = square ? Math.min(1.6, Math.max(0.625, cols / rows)) : 4 / 3;
+    frame.area.style.aspectRatio = String(ratio);
+    frame.setXTicks(cellAxisTicks(cols, { labels: colLabels, first: colFirst }));
+    frame.setYTicks(cellAxisTicks(rows, { labels: rowLabels, first: rowFirst, target: 5 }));
+    legend.update([lo, hi], { colormap: currentMap, label });
+    const [min, max] = extent(values);
+    const text = summary ? summary({ rows, cols, lo, hi, min, max }) : `${title}: ${rows} × ${cols} heatmap, values from ${formatSig(min, 4)} to ${formatSig(max, 4)}.`;
+    caption.textContent = text;
+    canvas.setAttribute('aria-label', `${text} Focus and use the arrow keys to read values.`);
+    if (cursor && (cursor.row >= rows || cursor.col >= cols)) cursor = null;
+    showCursor();
+  }
+
+  return {
+    element,
+    canvas,
+    draw,
+    setCursor: (cell) => setCursor(cell, false),
+    onCursor: (listener) => cursorListeners.add(listener),
+    get matrix() { return matrix; },
+  };
+}

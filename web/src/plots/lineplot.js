@@ -1,0 +1,192 @@
+// Line (and point) plots in SVG. The SVG stretches to the plot area (viewBox 1000 × 600,
+// preserveAspectRatio none, strokes that do not scale), and tick labels are HTML, so it reads
+// the same on a phone and on a desktop.
+import { h, s } from '../dom.js';
+import { formatSig } from '../format.js';
+import { createFrame, linearAxisTicks, logAxisTicks } from './axes.js';
+import { SERIES_COLORS } from './colormap.js';
+
+const WIDTH = 1000;
+const HEIGHT = 600;
+
+function makeScale(kind, [lo, hi], length, flip) {
+  const f = kind === 'log' ? Math.log10 : (v) => v;
+  const a = f(lo);
+  const span = f(hi) - a || 1;
+  return (v) => {
+    const t = (f(v) - a) / span;
+    return (flip ? 1 - t : t) * length;
+  };
+}
+
+function dataExtent(seriesList, key, kind, pad) {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const series of seriesList) {
+    for (const v of series[key]) {
+      if (!Number.isFinite(v) || (kind === 'log' && v <= 0)) continue;
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }
+  }
+  if (!(lo <= hi)) return kind === 'log' ? [1, 10] : [0, 1];
+  if (lo === hi) return kind === 'log' ? [lo / 2, hi * 2] : [lo - 1, hi + 1];
+  if (kind === 'log' || !pad) return [lo, hi];
+  const margin = (hi - lo) * 0.05;
+  return [lo - margin, hi + margin];
+}
+
+/** The SVG path of a series: a polyline, or zero-length round-capped segments for points. */
+function pathData(series, sx, sy, kind) {
+  const parts = [];
+  let pen = false;
+  for (let i = 0; i < series.x.length; i++) {
+    const x = series.x[i];
+    const y = series.y[i];
+    const usable = Number.isFinite(x) && Number.isFinite(y) && (kind.x !== 'log' || x > 0) && (kind.y !== 'log' || y > 0);
+    if (!usable) {
+      pen = false;
+      continue;
+    }
+    const px = sx(x).toFixed(2);
+    const py = sy(y).toFixed(2);
+    if (series.points) parts.push(`M${px},${py}h0`);
+    else {
+      parts.push(`${pen ? 'L' : 'M'}${px},${py}`);
+      pen = true;
+    }
+  }
+  return parts.join('');
+}
+
+/**
+ * options: name, title, xLabel, yLabel, xScale/yScale ('linear' | 'log'), summary(info) => text,
+ * aspect (width / height of the plot area).
+ */
+export function createLinePlot({ name, title, xLabel, yLabel, xScale = 'linear', yScale = 'linear', summary, aspect = 2 }) {
+  const svg = s('svg', {
+    class: 'lineplot-svg', viewBox: `0 0 ${WIDTH} ${HEIGHT}`, preserveAspectRatio: 'none',
+    'aria-hidden': 'true', focusable: 'false',
+  });
+  const frame = createFrame({ xLabel, yLabel });
+  const hoverLine = h('div', { class: 'crosshair crosshair-y', hidden: true });
+  const area = frame.area;
+  area.classList.add('lineplot-area');
+  area.tabIndex = 0;
+  area.setAttribute('role', 'img');
+  area.style.aspectRatio = String(aspect);
+  area.append(svg, hoverLine);
+  const keyList = h('ul', { class: 'series-key' });
+  const readoutNode = h('output', { class: 'readout', 'aria-live': 'polite' });
+  const caption = h('figcaption', { class: 'plot-summary' });
+  const element = h('figure', { class: 'plot lineplot', dataset: { plot: name } },
+    h('div', { class: 'plot-toolbar' }, h('span', { class: 'plot-title' }, title)),
+    frame.element, keyList, readoutNode, caption);
+
+  let current = null;  // { series, xDomain, yDomain, kind }
+  let cursorIndex = null;
+
+  function showCursor() {
+    if (!current || cursorIndex === null) {
+      hoverLine.hidden = true;
+      readoutNode.textContent = '';
+      return;
+    }
+    const reference = current.series[0];
+    const x = reference.x[cursorIndex];
+    const sx = makeScale(current.kind.x, current.xDomain, 1, false);
+    hoverLine.hidden = false;
+    hoverLine.style.left = `${(Math.min(1, Math.max(0, sx(x))) * 100).toFixed(3)}%`;
+    const parts = current.series.map((series) => {
+      const i = nearestIndex(series.x, x);
+      return i === null ? null : `${series.label}: ${formatSig(series.y[i], 5)}`;
+    }).filter(Boolean);
+    readoutNode.textContent = `${xLabel} ${formatSig(x, 6)} — ${parts.join('; ')}`;
+  }
+
+  function nearestIndex(xs, x) {
+    if (xs.length === 0) return null;
+    let lo = 0;
+    let hi = xs.length - 1;
+    while (hi - lo > 1) {
+      const mid = (lo + hi) >> 1;
+      if (xs[mid] < x) lo = mid;
+      else hi = mid;
+    }
+    return Math.abs(xs[lo] - x) <= Math.abs(xs[hi] - x) ? lo : hi;
+  }
+
+  area.addEventListener('pointermove', (event) => {
+    if (!current) return;
+    const rect = area.getBoundingClientRect();
+    const t = (event.clientX - rect.left) / rect.width;
+    const [a, b] = current.kind.x === 'log' ? current.xDomain.map(Math.log10) : current.xDomain;
+    const v = a + t * (b - a);
+    cursorIndex = nearestIndex(current.series[0].x, current.kind.x === 'log' ? 10 ** v : v);
+    showCursor();
+  });
+  area.addEventListener('pointerleave', () => { if (document.activeElement !== area) { cursorIndex = null; showCursor(); } });
+  area.addEventListener('blur', () => { cursorIndex = null; showCursor(); });
+  area.addEventListener('keydown', (event) => {
+    if (!current) return;
+    const n = current.series[0].x.length;
+    const step = event.shiftKey ? Math.max(1, Math.round(n / 20)) : 1;
+    if (event.key === 'ArrowRight') cursorIndex = Math.min(n - 1, (cursorIndex ?? -1) + step);
+    else if (event.key === 'ArrowLeft') cursorIndex = Math.max(0, (cursorIndex ?? 1) - step);
+    else return;
+    event.preventDefault();
+    showCursor();
+  });
+
+  /**
+   * series: [{ label, x, y, color?, dash?, points? }]; xDomain/yDomain default to the data's range.
+   * marks: optional vertical reference lines [{ x, label }].
+   */
+  function draw({ series, xDomain, yDomain, marks = [] }) {
+    const kind = { x: xScale, y: yScale };
+    const xd = xDomain ?? dataExtent(series, 'x', kind.x, false);
+    const yd = yDomain ?? dataExtent(series, 'y', kind.y, true);
+    const sx = makeScale(kind.x, xd, WIDTH, false);
+    const sy = makeScale(kind.y, yd, HEIGHT, true);
+    current = { series, xDomain: xd, yDomain: yd, kind };
+    Object.assign(svg.dataset, { xLo: String(xd[0]), xHi: String(xd[1]), yLo: String(yd[0]), yHi: String(yd[1]), xScale: kind.x, yScale: kind.y });
+
+    const children = [];
+    if (kind.y === 'linear' && yd[0] < 0 && yd[1] > 0) {
+      children.push(s('line', { class: 'zero-line', x1: 0, x2: WIDTH, y1: sy(0).toFixed(2), y2: sy(0).toFixed(2), 'vector-effect': 'non-scaling-stroke' }));
+    }
+    for (const mark of marks) {
+      const x = sx(mark.x).toFixed(2);
+      children.push(s('line', { class: 'mark-line', x1: x, x2: x, y1: 0, y2: HEIGHT, 'vector-effect': 'non-scaling-stroke' }));
+    }
+    series.forEach((line, index) => {
+      const color = line.color ?? SERIES_COLORS[index % SERIES_COLORS.length];
+      children.push(s('path', {
+        class: line.points ? 'series series-points' : 'series',
+        d: pathData(line, sx, sy, kind),
+        stroke: color,
+        'stroke-dasharray': line.dash ?? null,
+        'vector-effect': 'non-scaling-stroke',
+        'data-series': line.label,
+      }));
+    });
+    svg.replaceChildren(...children);
+
+    frame.setXTicks(kind.x === 'log' ? logAxisTicks(xd[0], xd[1]) : linearAxisTicks(xd[0], xd[1]));
+    frame.setYTicks(kind.y === 'log' ? logAxisTicks(yd[0], yd[1], { flip: true }) : linearAxisTicks(yd[0], yd[1], { flip: true, count: 5 }));
+
+    keyList.replaceChildren(...series.map((line, index) => {
+      const color = line.color ?? SERIES_COLORS[index % SERIES_COLORS.length];
+      const swatch = s('svg', { class: 'swatch', viewBox: '0 0 24 8', 'aria-hidden': 'true' },
+        s('line', { x1: 1, x2: 23, y1: 4, y2: 4, stroke: color, 'stroke-width': line.points ? 5 : 2.5, 'stroke-dasharray': line.points ? '0.1 6' : (line.dash ?? null), 'stroke-linecap': 'round' }));
+      return h('li', {}, swatch, line.label);
+    }));
+    const text = summary ? summary({ series, xDomain: xd, yDomain: yd }) : `${title}.`;
+    caption.textContent = text;
+    area.setAttribute('aria-label', `${text} Focus and use the left and right arrow keys to read values.`);
+    if (cursorIndex !== null && cursorIndex >= series[0].x.length) cursorIndex = null;
+    showCursor();
+  }
+
+  return { element, draw, svg };
+}

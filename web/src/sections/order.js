@@ -1,0 +1,147 @@
+// 1. Why order matters: without positions, attention sees a bag of words. Two sentences with the
+// same words in a different order give the same attention scores, only permuted; adding
+// positions makes them differ.
+import { controlRow, textControl } from '../controls.js';
+import { byId, h } from '../dom.js';
+import { formatSig } from '../format.js';
+import { createHeatmap } from '../plots/heatmap.js';
+import { extent, symmetricDomain } from '../plots/colormap.js';
+import { coalesceToFrame } from '../schedule.js';
+import { tokenize, wordEmbedding } from '../tokens.js';
+import { maxAbsDifference } from '../vectors.js';
+
+export const id = 'order';
+
+const DIM = 16;
+const MAX_TOKENS = 16;
+const EMBEDDING_SCALE = 0.6;
+
+export const settings = {
+  'order.a': { type: 'text', default: 'The cat sat on the mat', maxLength: 120 },
+  'order.b': { type: 'text', default: 'The mat sat on the cat', maxLength: 120 },
+};
+
+function embed(tokens) {
+  const out = new Float32Array(tokens.length * DIM);
+  tokens.forEach((word, i) => out.set(wordEmbedding(word, DIM, EMBEDDING_SCALE), i * DIM));
+  return out;
+}
+
+/** For each token of `a`, the index of the same word in `b` (k-th occurrence to k-th), or -1. */
+function matchTokens(a, b) {
+  const used = new Set();
+  return a.map((word) => {
+    const j = b.findIndex((other, index) => other === word && !used.has(index));
+    if (j >= 0) used.add(j);
+    return j;
+  });
+}
+
+/** S_b with rows and columns put into a's token order (the permutation that maps b onto a). */
+function reorder(scores, n, permutation) {
+  const out = new Float32Array(permutation.length ** 2);
+  permutation.forEach((pr, r) => permutation.forEach((pc, c) => { out[r * permutation.length + c] = scores[pr * n + pc]; }));
+  return out;
+}
+
+function subtract(a, b) {
+  return a.map((v, i) => v - b[i]);
+}
+
+const ROWS = [
+  { key: 'plain', heading: 'Without positions' },
+  { key: 'pos', heading: 'With sinusoidal positions added' },
+];
+
+export function mount({ posenc, state }) {
+  const root = byId('order-demo');
+  const scoreReadout = ({ rowLabel, colLabel, value }) => `“${rowLabel}” · “${colLabel}” = ${formatSig(value, 5)}`;
+  const panels = ROWS.map(({ key, heading }) => {
+    const make = (suffix, title, options) => createHeatmap({
+      name: `order-${suffix}-${key}`, title, xLabel: 'key', yLabel: 'query', colormap: 'viridis', square: true, readout: scoreReadout,
+      summary: ({ rows, min, max }) => `${heading}: ${title}, ${rows} × ${rows} values from ${formatSig(min, 3)} to ${formatSig(max, 3)}.`, ...options,
+    });
+    return {
+      heading,
+      a: make('a', 'sentence A', { valueLabel: 'score q·k' }),
+      b: make('b', 'sentence B, in A’s order', { valueLabel: 'score q·k' }),
+      diff: make('diff', 'A − B (reordered)', { valueLabel: 'difference', colormap: 'diverging',
+        readout: ({ rowLabel, colLabel, value }) => `“${rowLabel}” · “${colLabel}”: A − B = ${formatSig(value, 5)}` }),
+      note: h('p', { class: 'result', id: `order-${key}-diff` }),
+    };
+  });
+  const bagNote = h('p', { class: 'result', id: 'order-bag' });
+  const pairNote = h('p', { class: 'result', id: 'order-pair' });
+  root.append(
+    controlRow(textControl(state, 'order.a', { label: 'Sentence A' }), textControl(state, 'order.b', { label: 'Sentence B' })),
+    bagNote,
+    ...panels.flatMap((row) => [h('h3', {}, row.heading), h('div', { class: 'plot-grid three' }, row.a.element, row.b.element, row.diff.element), row.note]),
+    pairNote);
+
+  function scores(x, n) {
+    return posenc.similarity(x, x, { rows: n, cols: n, dim: DIM });
+  }
+
+  function draw() {
+    const a = tokenize(state.get('order.a'), MAX_TOKENS);
+    const b = tokenize(state.get('order.b'), MAX_TOKENS);
+    if (a.length === 0 || b.length === 0) {
+      bagNote.textContent = 'Type at least one word in each sentence.';
+      return;
+    }
+    const permutation = matchTokens(a, b);
+    const sameBag = a.length === b.length && permutation.every((j) => j >= 0);
+    const xa = embed(a);
+    const xb = embed(b);
+    const matrices = {
+      plain: [scores(xa, a.length), scores(xb, b.length)],
+      pos: [
+        scores(posenc.addSinusoidal(xa.slice(), { seqLen: a.length, dModel: DIM }), a.length),
+        scores(posenc.addSinusoidal(xb.slice(), { seqLen: b.length, dModel: DIM }), b.length),
+      ],
+    };
+    // With the same bag of words, B is shown in A's order (and A − B makes sense); otherwise as it is.
+    const shown = ROWS.map(({ key }) => {
+      const [sa, sb] = matrices[key];
+      const sbShown = sameBag ? reorder(sb, b.length, permutation) : sb;
+      return { sa, sb: sbShown, diff: sameBag ? subtract(sa, sbShown) : null };
+    });
+    const diffDomain = sameBag ? symmetricDomain([...shown[0].diff, ...shown[1].diff]) : [-1, 1];
+    const labelsB = sameBag ? a : b;
+    panels.forEach((row, r) => {
+      const { sa, sb, diff } = shown[r];
+      const domain = extent([...sa, ...sb]);
+      row.a.draw({ values: sa, rows: a.length, cols: a.length, domain, rowLabels: a, colLabels: a });
+      row.b.draw({ values: sb, rows: b.length, cols: b.length, domain, rowLabels: labelsB, colLabels: labelsB });
+      row.diff.element.hidden = !sameBag;
+      if (sameBag) row.diff.draw({ values: diff, rows: a.length, cols: a.length, domain: diffDomain, rowLabels: a, colLabels: a });
+    });
+
+    bagNote.textContent = sameBag
+      ? `A and B hold the same ${a.length} words (${[...a].sort().join(', ')})${a.every((w, i) => w === b[i]) ? ', in the same order — swap two words in B to see the point' : ', in a different order'}.`
+      : 'A and B do not hold the same words, so B cannot be a reordering of A; the heatmaps show each sentence in its own order.';
+    if (!sameBag) {
+      for (const row of panels) row.note.textContent = '';
+      pairNote.textContent = '';
+      return;
+    }
+    const plainDiff = maxAbsDifference(shown[0].sa, shown[0].sb);
+    const posDiff = maxAbsDifference(shown[1].sa, shown[1].sb);
+    panels[0].note.textContent = `Largest |score in A − score in B (reordered)| = ${formatSig(plainDiff, 3)}. ` +
+      (plainDiff === 0 ? 'Identical: B’s attention scores are A’s, only shuffled, so every word gets exactly the same attention output in both sentences.' : 'They differ.');
+    panels[1].note.textContent = `Largest difference = ${formatSig(posDiff, 3)}. ` +
+      (posDiff > 1e-3 ? 'The same word now scores differently depending on where it stands, so the model can tell the sentences apart.' : 'Still (almost) identical: the words stand in the same places.');
+    // One concrete pair of distinct words, in both sentences.
+    const r = a.findIndex((w, i) => i > 0 && w !== a[0]);
+    const c = a.length - 1;
+    const n = a.length;
+    pairNote.textContent = r >= 0 && r !== c
+      ? `For example “${a[r]}” · “${a[c]}”: ${formatSig(shown[0].sa[r * n + c], 4)} in A and ${formatSig(shown[0].sb[r * n + c], 4)} in B without positions; ` +
+        `${formatSig(shown[1].sa[r * n + c], 4)} in A and ${formatSig(shown[1].sb[r * n + c], 4)} in B with positions.`
+      : '';
+  }
+
+  const request = coalesceToFrame(draw);
+  state.watch(['order.'], request);
+  request();
+}

@@ -1,0 +1,211 @@
+// 7. RoPE: rotate each pair of query/key channels by position × frequency. One pair rotating
+// interactively (with the seed's code beside it), the score heatmap over positions 0..1000, and
+// the proof in numbers that the score depends only on m - n.
+import { choiceControl, controlRow, numberControl, numbersControl } from '../controls.js';
+import { byId, h } from '../dom.js';
+import { formatPython as pythonNumber, formatSig } from '../format.js';
+import { ropePairChannels } from '../layouts.js';
+import { renderTex } from '../math.js';
+import { createVectorPlot } from '../plots/arrows.js';
+import { extent } from '../plots/colormap.js';
+import { createHeatmap } from '../plots/heatmap.js';
+import { coalesceToFrame } from '../schedule.js';
+import { randomQueryKey } from '../tokens.js';
+import { tile } from '../vectors.js';
+
+export const id = 'rope';
+
+export const settings = {
+  'rope.pos': { type: 'int', default: 3, min: 0, max: 1000 },
+  'rope.base': { type: 'number', default: 10000, min: 2, max: 1e8 },
+  'rope.d': { type: 'int', default: 8, min: 2, max: 256, even: true },
+  'rope.pair': { type: 'int', default: 0, min: 0, max: 127 },
+  'rope.vec': { type: 'numbers', default: [1, 0.5], minLength: 2, maxLength: 2, min: -10, max: 10 },
+  'rope.layout': { type: 'enum', default: 'interleaved', values: ['interleaved', 'half'] },
+  'rope.seq': { type: 'int', default: 1001, min: 16, max: 2048 },
+  'rope.hd': { type: 'int', default: 64, min: 2, max: 256, even: true },
+  'rope.content': { type: 'enum', default: 'ones', values: ['ones', 'random'] },
+  'rope.seed': { type: 'int', default: 1, min: 1, max: 999999 },
+  'rope.m': { type: 'int', default: 7, min: 0, max: 1000000 },
+  'rope.n': { type: 'int', default: 3, min: 0, max: 1000000 },
+  'rope.shift': { type: 'int', default: 500, min: 0, max: 1000000 },
+};
+
+const ROPE_LAYOUT_OPTIONS = [
+  { value: 'interleaved', label: 'interleaved: pairs (x₂ᵢ, x₂ᵢ₊₁)' },
+  { value: 'half', label: 'half: pairs (xᵢ, xᵢ₊d/2) (rotate_half)' },
+];
+
+/** The query and key contents of the heatmap and shift read-out. */
+function ropeContents(content, seed, headDim) {
+  if (content === 'ones') return { q: new Float32Array(headDim).fill(1), k: new Float32Array(headDim).fill(1) };
+  return randomQueryKey(seed, headDim);
+}
+
+function seedRopeCode(base, dModel, seqLen, layout) {
+  const head = [`n = ${pythonNumber(base)}`, `d_model = ${dModel}`, `seq_len = ${seqLen}`, '',
+    'idx = torch.arange(0, d_model, 2)', 'dnom = n ** -(torch.arange(0, d_model, 2)/d_model)', '',
+    'm = torch.arange(0, seq_len).unsqueeze(1)', 'theta = m*dnom', '', '# tokens.shape -> [seq_len, d_model]'];
+  if (layout === 'half') {
+    return [...head, 'x_first = tokens[:, :d_model//2]   # "half" layout pairs (x[i], x[i + d/2])',
+      'x_second = tokens[:, d_model//2:]', '', 'sin = torch.sin(theta)', 'cos = torch.cos(theta)', '',
+      'x = torch.cat([cos * x_first - sin * x_second,', '               sin * x_first + cos * x_second], dim=-1)'].join('\n');
+  }
+  return [...head, 'x_odd = tokens[:,1::2]', 'x_even = tokens[:,0::2]', '', 'sin = torch.sin(theta)', 'cos = torch.cos(theta)', '',
+    'x_odd_rot = sin * x_even + cos * x_odd', 'x_even_rot = cos * x_even - sin * x_odd', '',
+    'x = torch.stack([x_even_rot, x_odd_rot], dim=-1).reshape_as(tokens)'].join('\n');
+}
+
+export function mount({ posenc, state }) {
+  const root = byId('rope-demo');
+  const heatRoot = byId('rope-heatmap-demo');
+  const shiftRoot = byId('rope-shift-demo');
+
+  // ---- one pair, rotating ------------------------------------------------------------------
+  const vectors = createVectorPlot({
+    name: 'rope-rotation', title: 'One channel pair, rotated by RoPE',
+    summary: (arrows) => {
+      const [original, rotated] = arrows;
+      return `The pair (${original.to.map((v) => formatSig(v, 3)).join(', ')}) rotated to (${rotated.to.map((v) => formatSig(v, 4)).join(', ')}) at position ${state.get('rope.pos')}; dots mark positions 0 to ${state.get('rope.pos')}. The length does not change.`;
+    },
+  });
+  const formula = h('div', { class: 'rope-formula', id: 'rope-formula' });
+  const code = h('code', { id: 'rope-code' });
+  const result = h('pre', { class: 'code-output' }, h('code', { id: 'rope-result' }));
+  root.append(
+    controlRow(
+      numberControl(state, 'rope.pos', { label: 'position m' }),
+      numberControl(state, 'rope.base', { label: 'base n', scale: 'log' }),
+      numberControl(state, 'rope.d', { label: 'd_model' }),
+      numberControl(state, 'rope.pair', { label: 'pair i', max: () => state.get('rope.d') / 2 - 1 }),
+      numbersControl(state, 'rope.vec', { label: 'pair values (x_a, x_b)', size: 10 }),
+      choiceControl(state, 'rope.layout', { label: 'layout', options: ROPE_LAYOUT_OPTIONS })),
+    h('div', { class: 'side-by-side' }, vectors.element, h('div', {}, formula,
+      h('div', { class: 'code-block' }, h('div', { class: 'code-title' }, 'Seed 000’s RoPE code, with these settings'), h('pre', {}, code)),
+      h('div', { class: 'code-title' }, 'Result for this pair at position m, computed by posenc.rope'), result)));
+
+  function drawRotation() {
+    const position = state.get('rope.pos');
+    const base = state.get('rope.base');
+    const headDim = state.get('rope.d');
+    const layout = state.get('rope.layout');
+    const pair = Math.min(state.get('rope.pair'), headDim / 2 - 1);
+    const [a, b] = ropePairChannels(pair, headDim, layout);
+    const [xa, xb] = state.get('rope.vec');
+    const x = new Float32Array(headDim);
+    x[a] = xa;
+    x[b] = xb;
+    // Positions 0..m in one call: row p is x rotated to position p (the last row is the answer).
+    const path = posenc.rope(tile(x, position + 1), { seqLen: position + 1, headDim, base, layout });
+    const rotated = path.subarray(position * headDim, (position + 1) * headDim);
+    const omega = posenc.ropeFrequencies({ rotaryDim: headDim, base })[pair];
+    const theta = position * omega;
+    const start = Math.atan2(xb, xa);
+    const turns = Math.floor(theta / (2 * Math.PI));
+    const stride = Math.max(1, Math.ceil((position + 1) / 400));
+    const dots = [];
+    for (let p = 0; p <= position; p += stride) dots.push({ at: [path[p * headDim + a], path[p * headDim + b]], color: '#56B4E9' });
+    const radius = Math.hypot(xa, xb);
+    vectors.draw({
+      arrows: [
+        { from: [0, 0], to: [xa, xb], color: '#777777', width: 2.5, label: 'x', role: 'original' },
+        { from: [0, 0], to: [rotated[a], rotated[b]], color: '#0072B2', width: 3.5, label: `x′ (m = ${position})`, role: 'rotated' },
+      ],
+      circles: [{ radius }],
+      arcs: theta > 0 && radius > 0 ? [{ radius: radius * 0.35, from: start, to: start + (theta % (2 * Math.PI)), color: '#D55E00' }] : [],
+      dots,
+    });
+    const names = layout === 'half' ? [`x_{${a}}`, `x_{${b}}`] : [`x_{2i}`, `x_{2i+1}`];
+    renderTex(formula, `\\begin{gathered}\\theta_m = \\frac{m}{n^{2i/d}} = \\frac{${position}}{${pythonNumber(base)}^{${2 * pair}/${headDim}}} = ${formatSig(theta, 6)}\\text{ rad}${turns > 0 ? `\\ (${turns}\\text{ full turn${turns > 1 ? 's' : ''} + }${formatSig(theta - turns * 2 * Math.PI, 4)})` : ''}` +
+      `\\\\ \\begin{bmatrix} ${names[0]}' \\\\ ${names[1]}' \\end{bmatrix} = \\begin{bmatrix} \\cos\\theta_m & -\\sin\\theta_m \\\\ \\sin\\theta_m & \\cos\\theta_m \\end{bmatrix}` +
+      `\\begin{bmatrix} ${formatSig(xa, 4)} \\\\ ${formatSig(xb, 4)} \\end{bmatrix} = \\begin{bmatrix} ${formatSig(rotated[a], 6)} \\\\ ${formatSig(rotated[b], 6)} \\end{bmatrix}\\end{gathered}`, { display: true });
+    code.textContent = seedRopeCode(base, headDim, position + 1, layout);
+    document.getElementById('rope-result').textContent =
+      `pair i = ${pair} → channels (${a}, ${b}) in the ${layout} layout\n` +
+      `x[${position}, ${a}] = ${formatSig(rotated[a], 7)}\nx[${position}, ${b}] = ${formatSig(rotated[b], 7)}\n` +
+      `length before ${formatSig(radius, 6)}, after ${formatSig(Math.hypot(rotated[a], rotated[b]), 6)}`;
+  }
+
+  // ---- the score heatmap over positions ------------------------------------------------------
+  const heatmap = createHeatmap({
+    name: 'rope-similarity', title: 'RoPE score rot(q, m) · rot(k, n)', xLabel: 'key position n', yLabel: 'query position m',
+    valueLabel: 'score', colormap: 'viridis', square: true,
+    summary: ({ rows, lo, hi }) => `RoPE attention scores between query positions and key positions 0 to ${rows - 1}, from ${formatSig(lo, 3)} to ${formatSig(hi, 3)}, ` +
+      `${state.get('rope.content') === 'ones' ? 'all-ones' : 'random'} q and k, head dimension ${state.get('rope.hd')}. Colours repeat along diagonal stripes: the score depends only on m − n.`,
+    readout: ({ row, col, value }) => `m = ${row}, n = ${col}, m − n = ${row - col}: score ${formatSig(value, 6)}`,
+  });
+  const reroll = h('button', { type: 'button', id: 'rope-reroll' }, 'New random q, k');
+  reroll.addEventListener('click', () => {
+    state.set('rope.seed', (state.get('rope.seed') % 999998) + 1);
+    state.set('rope.content', 'random');
+  });
+  heatRoot.append(
+    controlRow(
+      numberControl(state, 'rope.seq', { label: 'positions' }),
+      numberControl(state, 'rope.hd', { label: 'head dim' }),
+      choiceControl(state, 'rope.content', { label: 'q and k', options: [{ value: 'ones', label: 'all ones' }, { value: 'random', label: 'random' }] }),
+      reroll,
+      choiceControl(state, 'rope.layout', { label: 'layout', options: ROPE_LAYOUT_OPTIONS, instance: 'heatmap' })),
+    heatmap.element);
+
+  function rotateAll(vector, seqLen, headDim, layout, base) {
+    return posenc.rope(tile(vector, seqLen), { seqLen, headDim, base, layout });
+  }
+
+  function drawHeatmap() {
+    const seqLen = state.get('rope.seq');
+    const headDim = state.get('rope.hd');
+    const layout = state.get('rope.layout');
+    const base = state.get('rope.base');
+    const { q, k } = ropeContents(state.get('rope.content'), state.get('rope.seed'), headDim);
+    const scores = posenc.similarity(rotateAll(q, seqLen, headDim, layout, base), rotateAll(k, seqLen, headDim, layout, base), { rows: seqLen, cols: seqLen, dim: headDim });
+    heatmap.draw({ values: scores, rows: seqLen, cols: seqLen, domain: extent(scores) });
+  }
+
+  // ---- shift both positions: the score stays ---------------------------------------------------
+  const shiftTable = h('table', { class: 'numbers', id: 'rope-shift-table' });
+  const shiftNote = h('p', { class: 'result', id: 'rope-shift-note' });
+  shiftRoot.append(
+    controlRow(
+      numberControl(state, 'rope.m', { label: 'query position m' }),
+      numberControl(state, 'rope.n', { label: 'key position n' }),
+      numberControl(state, 'rope.shift', { label: 'shift s' })),
+    h('div', { class: 'table-scroll' }, shiftTable), shiftNote);
+
+  function drawShift() {
+    const headDim = state.get('rope.hd');
+    const layout = state.get('rope.layout');
+    const base = state.get('rope.base');
+    const m = state.get('rope.m');
+    const n = state.get('rope.n');
+    const shift = state.get('rope.shift');
+    const { q, k } = ropeContents('random', state.get('rope.seed'), headDim);
+    const options = { seqLen: 2, headDim, base, layout };
+    const qs = posenc.rope(tile(q, 2), { ...options, positions: [m, m + shift] });
+    const ks = posenc.rope(tile(k, 2), { ...options, positions: [n, n + shift] });
+    const rope = posenc.similarity(qs, ks, { rows: 2, cols: 2, dim: headDim });
+    const sinusoidal = { seqLen: 2, dModel: headDim, base };
+    const qa = posenc.addSinusoidal(tile(q, 2), { ...sinusoidal, positions: [m, m + shift] });
+    const ka = posenc.addSinusoidal(tile(k, 2), { ...sinusoidal, positions: [n, n + shift] });
+    const added = posenc.similarity(qa, ka, { rows: 2, cols: 2, dim: headDim });
+    const ropeDiff = Math.abs(rope[3] - rope[0]);
+    const addedDiff = Math.abs(added[3] - added[0]);
+    shiftTable.replaceChildren(
+      h('thead', {}, h('tr', {}, ['', `positions (${m}, ${n})`, `shifted (${m + shift}, ${n + shift})`, 'difference'].map((t) => h('th', { scope: 'col' }, t)))),
+      h('tbody', {},
+        h('tr', { dataset: { row: 'rope' } }, h('th', { scope: 'row' }, 'RoPE: rot(q, m) · rot(k, n)'), h('td', {}, formatSig(rope[0], 7)), h('td', {}, formatSig(rope[3], 7)), h('td', {}, formatSig(ropeDiff, 2))),
+        h('tr', { dataset: { row: 'added' } }, h('th', { scope: 'row' }, 'added sinusoidal: (q + PE(m)) · (k + PE(n))'), h('td', {}, formatSig(added[0], 7)), h('td', {}, formatSig(added[3], 7)), h('td', {}, formatSig(addedDiff, 3)))));
+    shiftNote.textContent = `m − n = ${m - n} in both columns. The RoPE score stays the same up to float32 rounding (difference ${formatSig(ropeDiff, 2)}), ` +
+      `however far both positions move; with the encoding added to the contents it changes by ${formatSig(addedDiff, 3)}, because q·PE(n) and PE(m)·k depend on the absolute positions. (Random q and k of dimension ${headDim}.)`;
+  }
+
+  const requestRotation = coalesceToFrame(drawRotation);
+  const requestHeatmap = coalesceToFrame(drawHeatmap);
+  const requestShift = coalesceToFrame(drawShift);
+  state.watch(['rope.pos', 'rope.base', 'rope.d', 'rope.pair', 'rope.vec', 'rope.layout'], requestRotation);
+  state.watch(['rope.seq', 'rope.hd', 'rope.content', 'rope.seed', 'rope.layout', 'rope.base'], requestHeatmap);
+  state.watch(['rope.hd', 'rope.layout', 'rope.base', 'rope.seed', 'rope.m', 'rope.n', 'rope.shift'], requestShift);
+  requestRotation();
+  requestHeatmap();
+  requestShift();
+}

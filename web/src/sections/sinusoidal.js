@@ -1,0 +1,142 @@
+// 3. The sinusoidal table: the seed's PyTorch code beside the same table computed by posenc,
+// the table as a heatmap (hover for the formula with the numbers filled in), and single
+// channels as curves: low channels oscillate fast, high channels slowly.
+import { choiceControl, controlRow, numberControl, numbersControl } from '../controls.js';
+import { byId, h } from '../dom.js';
+import { formatFixed, formatPython as pythonNumber, formatSig } from '../format.js';
+import { channelInfo } from '../layouts.js';
+import { renderTex } from '../math.js';
+import { createHeatmap } from '../plots/heatmap.js';
+import { createLinePlot } from '../plots/lineplot.js';
+import { coalesceToFrame } from '../schedule.js';
+import { range } from '../vectors.js';
+
+export const id = 'sinusoidal';
+
+export const settings = {
+  'pe.seq': { type: 'int', default: 128, min: 1, max: 2048 },
+  'pe.d': { type: 'int', default: 128, min: 2, max: 2048, even: true },
+  'pe.base': { type: 'number', default: 10000, min: 2, max: 1e8 },
+  'pe.layout': { type: 'enum', default: 'interleaved', values: ['interleaved', 'concat'] },
+  'pe.dims': { type: 'numbers', default: [0, 20, 60, 120], minLength: 1, maxLength: 6, min: 0, max: 2047 },
+};
+
+const LAYOUT_OPTIONS = [
+  { value: 'interleaved', label: 'interleaved (sin, cos, sin, cos, …)' },
+  { value: 'concat', label: 'concat ([sin … | cos …])' },
+];
+
+/** The seed's PyTorch snippet with the page's current settings. */
+function seedCode(seqLen, dModel, base, layout) {
+  const fill = layout === 'concat'
+    ? ['pe[:, :d_model//2] = torch.sin(pos*dnom) # first half: all the sines', 'pe[:, d_model//2:] = torch.cos(pos*dnom) # second half: all the cosines']
+    : ['pe[:,0::2] = torch.sin(pos*dnom) # even embedding positions', 'pe[:,1::2] = torch.cos(pos*dnom) # odd embedding positions'];
+  return [`d_model = ${dModel}`, `seq_len = ${seqLen}`, `n = ${pythonNumber(base)}`, '',
+    'idx = torch.arange(0, d_model, 2)', 'dnom = 1/n**(idx/d_model)', 'pos = torch.arange(0, seq_len).unsqueeze(1)',
+    'pe = torch.zeros(seq_len, d_model)', '', ...fill].join('\n');
+}
+
+/** The top-left corner of a table printed the way PyTorch prints a tensor (4 decimals). */
+function torchPrint(values, rows, cols, shownRows, shownCols) {
+  const r = Math.min(rows, shownRows);
+  const c = Math.min(cols, shownCols);
+  const cells = [];
+  for (let i = 0; i < r; i++) for (let j = 0; j < c; j++) cells.push(formatFixed(values[i * cols + j], 4));
+  const width = Math.max(...cells.map((t) => t.replace('-', '').length)) + 1;
+  const lines = [];
+  for (let i = 0; i < r; i++) {
+    const row = cells.slice(i * c, (i + 1) * c).map((t) => t.padStart(width)).join(', ');
+    lines.push(`${i === 0 ? 'tensor([' : '        '}[${row}]${i === r - 1 ? '])' : ','}`);
+  }
+  return lines.join('\n');
+}
+
+export function mount({ posenc, state }) {
+  const root = byId('sinusoidal-demo');
+  const code = h('code', { id: 'pe-code' });
+  const output = h('code', { id: 'pe-output' });
+  const outputTitle = h('div', { class: 'code-title' });
+  const formula = h('div', { class: 'hover-formula', id: 'pe-hover-formula', 'aria-live': 'polite' });
+  let frequencies = new Float64Array(0);
+  let current = { seqLen: 0, dModel: 0, base: 0, layout: 'interleaved' };
+
+  const heatmap = createHeatmap({
+    name: 'sinusoidal-table', title: 'Sinusoidal table PE', xLabel: 'dimension', yLabel: 'position',
+    valueLabel: 'PE value', colormap: 'diverging',
+    summary: ({ rows, cols }) => `Sinusoidal positional-encoding table, ${current.layout} layout: ${rows} positions (rows, top to bottom) × ${cols} dimensions ` +
+      `(columns), base ${pythonNumber(current.base)}, values from −1 (blue) to 1 (red). Columns on the left change quickly from row to row, columns on the right slowly.`,
+    readout: ({ row, col, value }) => {
+      const { pair, fn } = channelInfo(col, current.dModel, current.layout);
+      const angle = row * frequencies[pair];
+      const source = `PE_{(${row},\\,${col})} = \\${fn}\\!\\left(\\frac{${row}}{${pythonNumber(current.base)}^{${2 * pair}/${current.dModel}}}\\right)` +
+        ` = \\${fn}(${formatSig(angle, 6)}) = ${formatSig(value, 6)}`;
+      renderTex(formula, source, { display: true });
+      return `position ${row}, dimension ${col} (pair i = ${pair}, ${fn}): angle ${formatSig(angle, 6)} rad, value ${formatSig(value, 6)}`;
+    },
+  });
+
+  const dimsPlot = createLinePlot({
+    name: 'sinusoidal-dimensions', title: 'Single dimensions of PE over positions', xLabel: 'position', yLabel: 'PE value',
+    summary: ({ series }) => `Values of ${series.map((s) => s.label).join(', ')} for positions 0 to ${series[0].x.length - 1}. ` +
+      'The lowest dimension oscillates fastest; higher dimensions change more and more slowly.',
+  });
+  const wavelengths = h('ul', { class: 'wavelengths', id: 'pe-wavelengths' });
+  const dimsNote = h('p', { class: 'note', id: 'pe-dims-note' });
+
+  root.append(
+    controlRow(
+      numberControl(state, 'pe.seq', { label: 'seq_len' }),
+      numberControl(state, 'pe.d', { label: 'd_model' }),
+      numberControl(state, 'pe.base', { label: 'base n', scale: 'log' }),
+      choiceControl(state, 'pe.layout', { label: 'layout', options: LAYOUT_OPTIONS })),
+    h('div', { class: 'side-by-side' },
+      h('div', { class: 'code-block' }, h('div', { class: 'code-title' }, 'Seed 000’s PyTorch code, with these settings'), h('pre', {}, code)),
+      h('div', { class: 'code-block' }, outputTitle, h('pre', {}, output))),
+    heatmap.element, formula,
+    h('h3', {}, 'One dimension at a time'),
+    controlRow(numbersControl(state, 'pe.dims', { label: 'dimensions to plot (comma-separated)' })),
+    dimsPlot.element, wavelengths, dimsNote);
+
+  function draw() {
+    const seqLen = state.get('pe.seq');
+    const dModel = state.get('pe.d');
+    const base = state.get('pe.base');
+    const layout = state.get('pe.layout');
+    current = { seqLen, dModel, base, layout };
+    frequencies = posenc.ropeFrequencies({ rotaryDim: dModel, base });
+    const table = posenc.sinusoidal({ seqLen, dModel, base, layout });
+
+    code.textContent = seedCode(seqLen, dModel, base, layout);
+    outputTitle.textContent = `pe[:4, :6], computed here by posenc (${posenc.variant} WebAssembly)`;
+    output.textContent = torchPrint(table, seqLen, dModel, 4, 6);
+    heatmap.draw({ values: table, rows: seqLen, cols: dModel, domain: [-1, 1] });
+    if (!formula.hasChildNodes()) {
+      formula.textContent = 'Hover over (or focus) the heatmap to see the formula with its numbers filled in.';
+    }
+
+    const requested = state.get('pe.dims');
+    const dims = [...new Set(requested.map((k) => Math.min(dModel - 1, Math.max(0, Math.round(k)))))];
+    dimsNote.textContent = dims.length !== requested.length || dims.some((k, i) => k !== requested[i])
+      ? `Dimensions are 0 … ${dModel - 1} for d_model = ${dModel}; plotting ${dims.join(', ')}.` : '';
+    const xs = range(seqLen);
+    dimsPlot.draw({
+      series: dims.map((k) => {
+        const y = new Float32Array(seqLen);
+        for (let p = 0; p < seqLen; p++) y[p] = table[p * dModel + k];
+        return { label: `dimension ${k}`, x: xs, y };
+      }),
+      yDomain: [-1.05, 1.05],
+    });
+    wavelengths.replaceChildren(...dims.map((k) => {
+      const { pair, fn } = channelInfo(k, dModel, layout);
+      const omega = frequencies[pair];
+      const wavelength = (2 * Math.PI) / omega;
+      return h('li', {}, `dimension ${k} = ${fn} of pair i = ${pair}: frequency ${formatSig(omega, 4)} rad per position, ` +
+        `wavelength 2π·${pythonNumber(base)}^(${2 * pair}/${dModel}) = ${formatSig(wavelength, 5)} positions`);
+    }));
+  }
+
+  const request = coalesceToFrame(draw);
+  state.watch(['pe.'], request);
+  request();
+}

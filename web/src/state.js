@@ -1,0 +1,195 @@
+// Page settings kept in the URL's query (?pe.seq=256&pe.layout=concat...), so any view of the
+// page is a shareable permalink. Only settings that differ from their defaults are written.
+// (The query, not the fragment: fragments stay free for the table of contents' #section links.)
+//
+// Each setting has a spec: { type: 'int'|'number'|'enum'|'text'|'numbers', default, ... }.
+// Anything unreadable in a link falls back to the default and out-of-range values are clamped,
+// each with a message for the page to show: a hand-edited or truncated link must never leave the
+// page broken or make it compute something huge.
+
+const MAX_QUERY_LENGTH = 4000;
+const WRITE_DELAY_MS = 200;  // browsers throttle history updates; a dragged slider fires many
+
+function describeValue(raw) {
+  const text = JSON.stringify(raw.length > 30 ? `${raw.slice(0, 30)}…` : raw);
+  return text;
+}
+
+/** Parses one raw string by its spec: { value } or { value: default/clamped, problem }. */
+export function parseSetting(key, spec, raw) {
+  const fallback = (why) => ({ value: spec.default, problem: `${key}=${describeValue(raw)} ${why}; using the default ${formatValue(spec, spec.default)}.` });
+  switch (spec.type) {
+    case 'int':
+    case 'number': {
+      if (!/^\s*[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?\s*$/i.test(raw)) return fallback('is not a number');
+      let value = Number(raw);
+      if (!Number.isFinite(value)) return fallback('is not a finite number');
+      if (spec.type === 'int') value = Math.round(value);
+      const clamped = clampSetting(spec, value);
+      if (clamped !== value) {
+        return { value: clamped, problem: `${key}=${describeValue(raw)} is outside ${spec.min}…${spec.max}${spec.even ? ' (even)' : ''}; using ${formatValue(spec, clamped)}.` };
+      }
+      return { value };
+    }
+    case 'enum':
+      return spec.values.includes(raw) ? { value: raw } : fallback(`is not one of ${spec.values.join(', ')}`);
+    case 'text':
+      if (raw.length > spec.maxLength) {
+        return { value: raw.slice(0, spec.maxLength), problem: `${key} is longer than ${spec.maxLength} characters; cut to that length.` };
+      }
+      return { value: raw };
+    case 'numbers': {
+      const parts = raw.split(',');
+      if (parts.length < spec.minLength || parts.length > spec.maxLength) {
+        return fallback(`needs ${spec.minLength === spec.maxLength ? spec.minLength : `${spec.minLength}…${spec.maxLength}`} comma-separated numbers`);
+      }
+      const values = parts.map(Number);
+      if (parts.some((part) => part.trim() === '') || values.some((v) => !Number.isFinite(v))) return fallback('holds something that is not a number');
+      const clamped = values.map((v) => Math.min(spec.max, Math.max(spec.min, v)));
+      if (clamped.some((v, i) => v !== values[i])) {
+        return { value: clamped, problem: `${key} has numbers outside ${spec.min}…${spec.max}; clamped them.` };
+      }
+      return { value: values };
+    }
+    default:
+      throw new Error(`state: unknown setting type ${spec.type} for ${key}`);
+  }
+}
+
+/** Clamps a number into its spec's range (integers: also rounded, and made even if required). */
+export function clampSetting(spec, value) {
+  let v = Math.min(spec.max, Math.max(spec.min, value));
+  if (spec.type === 'int') {
+    v = Math.round(v);
+    if (spec.even && v % 2 !== 0) v = v + 1 <= spec.max ? v + 1 : v - 1;
+  }
+  return v;
+}
+
+export function formatValue(spec, value) {
+  return spec.type === 'numbers' ? value.join(',') : String(value);
+}
+
+function sameValue(a, b) {
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((v, i) => v === b[i]);
+  return a === b;
+}
+
+export class UrlState {
+  #specs;
+  #values = new Map();
+  #listeners = new Set();
+  #writeListeners = new Set();
+  #writeTimer = 0;
+
+  /** @param {Record<string, object>} specs setting key -> spec */
+  constructor(specs) {
+    this.#specs = specs;
+    for (const [key, spec] of Object.entries(specs)) this.#values.set(key, spec.default);
+  }
+
+  spec(key) {
+    const spec = this.#specs[key];
+    if (!spec) throw new Error(`state: no setting named ${key}`);
+    return spec;
+  }
+
+  get(key) {
+    this.spec(key);
+    return this.#values.get(key);
+  }
+
+  /** Sets a value (clamped to its spec) and tells the listeners; the URL follows shortly. */
+  set(key, value) {
+    const spec = this.spec(key);
+    const next = spec.type === 'int' || spec.type === 'number' ? clampSetting(spec, value) : value;
+    if (sameValue(next, this.#values.get(key))) return;
+    this.#values.set(key, next);
+    this.#notify([key]);
+    this.#scheduleWrite();
+  }
+
+  /** Calls `listener()` after changes to the named settings ('pe.seq') or groups ('pe.'). */
+  watch(names, listener) {
+    const matches = (key) => names.some((name) => (name.endsWith('.') ? key.startsWith(name) : key === name));
+    return this.subscribe((keys) => { if (keys.some(matches)) listener(); });
+  }
+
+  /** Calls `listener(changedKeys)` after every change. */
+  subscribe(listener) {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /**
+   * Reads every setting from a URL query (with or without the leading '?'). Settings that
+   * are absent get their defaults. Returns the problems found, as human-readable sentences.
+   */
+  readQuery(query) {
+    const text = query.startsWith('?') ? query.slice(1) : query;
+    const problems = [];
+    const next = new Map();
+    for (const [key, spec] of Object.entries(this.#specs)) next.set(key, spec.default);
+    if (text.length > MAX_QUERY_LENGTH) {
+      problems.push(`The link's settings are longer than ${MAX_QUERY_LENGTH} characters; all settings were reset to their defaults.`);
+    } else if (text !== '') {
+      let params = null;
+      try {
+        params = new URLSearchParams(text);
+      } catch {
+        problems.push('The link\'s settings could not be read; all settings were reset to their defaults.');
+      }
+      for (const [key, raw] of params ?? []) {
+        const spec = this.#specs[key];
+        if (!spec) {
+          problems.push(`Ignored the unknown setting ${describeValue(key)}.`);
+          continue;
+        }
+        const { value, problem } = parseSetting(key, spec, raw);
+        next.set(key, value);
+        if (problem) problems.push(problem);
+      }
+    }
+    const changed = [];
+    for (const [key, value] of next) {
+      if (!sameValue(value, this.#values.get(key))) changed.push(key);
+      this.#values.set(key, value);
+    }
+    if (changed.length) this.#notify(changed);
+    return problems;
+  }
+
+  /** The query (without '?') that restores the current settings. */
+  query() {
+    const params = new URLSearchParams();
+    for (const [key, spec] of Object.entries(this.#specs)) {
+      const value = this.#values.get(key);
+      if (!sameValue(value, spec.default)) params.set(key, formatValue(spec, value));
+    }
+    return params.toString().replaceAll('%2C', ',');  // commas are safe in a query; keep lists readable
+  }
+
+  /** Writes the query into the address bar now (without adding a history entry). */
+  writeNow() {
+    clearTimeout(this.#writeTimer);
+    this.#writeTimer = 0;
+    const url = new URL(location.href);
+    url.search = this.query();
+    if (url.href !== location.href) history.replaceState(history.state, '', url.href);
+    for (const listener of this.#writeListeners) listener(location.href);
+  }
+
+  /** Calls `listener(url)` whenever the address bar was updated. */
+  onWrite(listener) {
+    this.#writeListeners.add(listener);
+  }
+
+  #scheduleWrite() {
+    clearTimeout(this.#writeTimer);
+    this.#writeTimer = setTimeout(() => this.writeNow(), WRITE_DELAY_MS);
+  }
+
+  #notify(keys) {
+    for (const listener of this.#listeners) listener(keys);
+  }
+}

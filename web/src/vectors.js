@@ -1,0 +1,46 @@
+// Small array helpers for arranging inputs and summarising outputs of posenc calls.
+// (posenc computes the encodings, rotations and dot products; these only copy and compare.)
+
+/** `rows` copies of `vector`, as a row-major [rows, vector.length] Float32Array. */
+export function tile(vector, rows) {
+  const out = new Float32Array(rows * vector.length);
+  for (let r = 0; r < rows; r++) out.set(vector, r * vector.length);
+  return out;
+}
+
+/** `values` repeated (or cut) to exactly `length` entries. */
+export function cycleTo(values, length) {
+  const out = new Float32Array(length);
+  for (let i = 0; i < length; i++) out[i] = values.length ? values[i % values.length] : 0;
+  return out;
+}
+
+/** Euclidean norm of each row of a row-major [rows, dim] matrix. */
+export function rowNorms(matrix, rows, dim) {
+  const out = new Float64Array(rows);
+  for (let r = 0; r < rows; r++) {
+    let sum = 0;
+    for (let c = 0; c < dim; c++) sum += matrix[r * dim + c] ** 2;
+    out[r] = Math.sqrt(sum);
+  }
+  return out;
+}
+
+/** Largest |a[i] - b[i]|. */
+export function maxAbsDifference(a, b) {
+  let max = 0;
+  for (let i = 0; i < a.length; i++) max = Math.max(max, Math.abs(a[i] - b[i]));
+  return max;
+}
+
+/** Element-wise sum of two equally long arrays, as a new Float32Array. */
+export function addArrays(a, b) {
+  const out = new Float32Array(a.length);
+  for (let i = 0; i < a.length; i++) out[i] = a[i] + b[i];
+  return out;
+}
+
+/** 0, 1, ..., n - 1 as a Float64Array (x values for line plots). */
+export function range(n, start = 0) {
+  return Float64Array.from({ length: n }, (_, i) => start + i);
+}
