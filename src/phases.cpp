@@ -10,8 +10,16 @@ PhaseBlock::PhaseBlock(std::uint32_t first_pair, std::uint32_t count, std::uint3
                        double base)
     : count_(count) {
   for (std::uint32_t i = 0; i < count_; ++i) inv_freq_[i] = inverse_frequency(first_pair + i, dim, base);
-  kernels::sincos(inv_freq_, step_sin_, step_cos_, count_);
+  init_steps();
 }
+
+PhaseBlock::PhaseBlock(const double* inv_freq, std::uint32_t count, double scale)
+    : count_(count), scale_(scale) {
+  for (std::uint32_t i = 0; i < count_; ++i) inv_freq_[i] = inv_freq[i];
+  init_steps();
+}
+
+void PhaseBlock::init_steps() { kernels::sincos(inv_freq_, step_sin_, step_cos_, count_); }
 
 void PhaseBlock::advance_to(std::int64_t position) {
   if (position == position_) return;
@@ -57,6 +65,12 @@ void PhaseBlock::anchor(std::int64_t position) {
   const double p = static_cast<double>(position);
   for (std::uint32_t i = 0; i < count_; ++i) angle_[i] = p * inv_freq_[i];
   kernels::sincos(angle_, sin64_, cos64_, count_);
+  if (scale_ != 1.0) {
+    for (std::uint32_t i = 0; i < count_; ++i) {
+      sin64_[i] *= scale_;
+      cos64_[i] *= scale_;
+    }
+  }
 }
 
 }  // namespace posenc

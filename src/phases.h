@@ -28,6 +28,12 @@ class PhaseBlock {
   // Pairs [first_pair, first_pair + count) of a dim-wide schedule; count <= kCapacity.
   PhaseBlock(std::uint32_t first_pair, std::uint32_t count, std::uint32_t dim, double base);
 
+  // Pairs with the given inverse frequencies (a block of a scaled schedule; negative ones turn
+  // backwards), count <= kCapacity. cos and sin are multiplied by `scale` (an attention factor)
+  // in float64 before rounding: the anchors are scaled, and the recurrence, being linear,
+  // carries the scale to every following row at no cost.
+  PhaseBlock(const double* inv_freq, std::uint32_t count, double scale = 1.0);
+
   // Makes cos()/sin() hold the values for `position` (>= 0). For per-row consumers (RoPE).
   void advance_to(std::int64_t position);
 
@@ -42,9 +48,11 @@ class PhaseBlock {
   std::uint32_t size() const { return count_; }
 
  private:
+  void init_steps();
   void anchor(std::int64_t position);
 
   std::uint32_t count_;
+  double scale_ = 1.0;
   std::int64_t position_ = -1;  // position the state holds, -1 before the first row
   std::uint32_t steps_since_anchor_ = 0;
   double inv_freq_[kCapacity];

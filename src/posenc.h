@@ -1,11 +1,14 @@
 // posenc: sinusoidal positional encodings and rotary embeddings (RoPE), in plain C++17.
 #pragma once
 
+#include "batch_positions.h"
 #include "frequencies.h"
+#include "layout_conversion.h"
 #include "size_limits.h"
 #include "position_numbers.h"
 #include "positions.h"
 #include "rope.h"
+#include "rope_scaling.h"
 #include "similarity.h"
 #include "sinusoidal.h"
 #include "status.h"

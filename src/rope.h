@@ -1,11 +1,18 @@
 // Rotary position embeddings (RoPE, Su et al. "RoFormer"): each pair of the first rotary_dim
 // channels of a query/key head is rotated by position * inv_freq_i, so that the dot product
 // of a rotated query at m and a rotated key at n depends only on m - n.
+//
+// As models run it: batches of sequences (each at its own positions), tokens-major or
+// heads-major tensors, queries and keys with different head counts (grouped-query attention)
+// in one call, the inverse rotation, Hugging Face's partial_rotary_factor and long-context
+// scaling of the frequencies (rope_scaling.h), whose attention factor multiplies cos and sin.
 #pragma once
 
 #include <cstdint>
 
+#include "batch_positions.h"
 #include "positions.h"
+#include "rope_scaling.h"
 #include "status.h"
 
 namespace posenc {
@@ -15,6 +22,11 @@ enum class RopeLayout : int {
   kHalf = 1,         // pairs (x[i], x[i + rotary_dim/2]): GPT-NeoX, Hugging Face, vLLM
 };
 
+enum class RopeOrder : int {
+  kTokens = 0,  // [batch, seq_len, num_heads, head_dim]: ONNX 3-D input, onnxruntime
+  kHeads = 1,   // [batch, num_heads, seq_len, head_dim]: Hugging Face after the transpose
+};
+
 struct RopeSpec {
   std::uint32_t seq_len = 0;
   std::uint32_t num_heads = 1;
@@ -22,26 +34,63 @@ struct RopeSpec {
   std::uint32_t rotary_dim = 0;  // even, <= head_dim; channels from rotary_dim on pass through
   double base = 10000.0;
   RopeLayout layout = RopeLayout::kInterleaved;
+  std::uint32_t batch = 1;
+  RopeOrder order = RopeOrder::kTokens;
+  bool inverse = false;                    // rotate by -theta (undo a rotation)
+  bool has_partial_rotary_factor = false;  // rotary_dim = int(head_dim * factor); rotary_dim ignored
+  double partial_rotary_factor = 1.0;
+  RopeScaling scaling;
 };
 
 struct RopeCacheSpec {
   std::uint32_t seq_len = 0;
   std::uint32_t rotary_dim = 0;
   double base = 10000.0;
+  std::uint32_t batch = 1;  // rows: batch * seq_len, [batch, seq_len, rotary_dim/2]
+  RopeScaling scaling;
 };
 
+// The frequency schedule alone, at a given current sequence length (dynamic, longrope).
+struct RopeScheduleSpec {
+  std::uint32_t rotary_dim = 0;
+  std::uint32_t head_dim = 0;  // needed with partial_rotary_factor; else, when set, rotary_dim <= head_dim
+  bool has_partial_rotary_factor = false;
+  double partial_rotary_factor = 1.0;
+  double base = 10000.0;
+  RopeScaling scaling;
+  std::uint32_t seq_len = 0;          // current sequence length; 0 = not given (no length-based scaling)
+};
+
+// The rotary dimension asked for: rotary_dim, or Hugging Face's int(head_dim * factor) when a
+// partial rotary factor is given, which must then be in (0, 1] and give an even number >= 2.
+Status resolve_rotary_dim(std::uint32_t head_dim, std::uint32_t rotary_dim, bool has_partial_rotary_factor,
+                          double partial_rotary_factor, std::uint32_t* out);
+
 Status check_frequencies(std::uint32_t rotary_dim, double base);
-Status check(const RopeSpec& spec, const Positions& positions);
-Status check(const RopeCacheSpec& spec, const Positions& positions);
+Status check(const RopeSpec& spec, const BatchPositions& positions);
+Status check(const RopeCacheSpec& spec, const BatchPositions& positions);
+Status check(const RopeScheduleSpec& spec);
+Status check_qk(const RopeSpec& spec, std::uint32_t num_kv_heads, const BatchPositions& positions);
 
 // The rotary_dim/2 inverse frequencies, float64.
 Status rope_frequencies(std::uint32_t rotary_dim, double base, double* out);
 
-// cos and sin, each [seq_len, rotary_dim/2] (the layout ONNX's RotaryEmbedding takes).
-Status rope_cache(const RopeCacheSpec& spec, const Positions& positions, float* cos, float* sin);
+// The resolved rotary_dim/2 inverse frequencies (float64) and the attention factor.
+Status rope_schedule(const RopeScheduleSpec& spec, double* inv_freq, double* attention_factor);
 
-// x, out: [seq_len, num_heads, head_dim]. out may equal x (in place) but must not otherwise
-// overlap it.
-Status rope(const RopeSpec& spec, const Positions& positions, const float* x, float* out);
+// cos and sin, each [batch, seq_len, rotary_dim/2] (the layout ONNX's RotaryEmbedding takes),
+// times the attention factor, which is also written to *attention_factor when given.
+Status rope_cache(const RopeCacheSpec& spec, const BatchPositions& positions, float* cos, float* sin,
+                  double* attention_factor = nullptr);
+
+// x, out: [batch, seq_len, num_heads, head_dim] (order kTokens) or [batch, num_heads, seq_len,
+// head_dim] (kHeads). out may equal x (in place) but must not otherwise overlap it.
+Status rope(const RopeSpec& spec, const BatchPositions& positions, const float* x, float* out);
+
+// Queries (spec.num_heads heads) and keys (num_kv_heads heads) of the same rows rotated in one
+// pass: each position's cos/sin are computed once for both. Each output may equal its input;
+// otherwise no two of q, q_out, k, k_out may overlap.
+Status rope_qk(const RopeSpec& spec, std::uint32_t num_kv_heads, const BatchPositions& positions, const float* q,
+               float* q_out, const float* k, float* k_out);
 
 }  // namespace posenc

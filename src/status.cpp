@@ -27,6 +27,30 @@ const char* status_name(Status status) {
     case Status::kDimTooLarge: return "dim too large";
     case Status::kSizeTooLarge: return "array too large";
     case Status::kNullPointer: return "null array";
+    case Status::kBatchTooLarge: return "batch * seq_len too large";
+    case Status::kNumKvHeadsTooSmall: return "num_kv_heads too small";
+    case Status::kNumKvHeadsTooLarge: return "num_kv_heads too large";
+    case Status::kOrderInvalid: return "order invalid";
+    case Status::kOffsetNegative: return "offset negative";
+    case Status::kPartialRotaryFactorInvalid: return "partial_rotary_factor invalid";
+    case Status::kHiddenTooSmall: return "hidden too small";
+    case Status::kScalingTypeInvalid: return "scaling type invalid";
+    case Status::kScalingFactorInvalid: return "scaling factor invalid";
+    case Status::kOriginalMaxPositionInvalid: return "original_max_position_embeddings invalid";
+    case Status::kMaxPositionEmbeddingsInvalid: return "max_position_embeddings invalid";
+    case Status::kAttentionFactorInvalid: return "attention_factor invalid";
+    case Status::kBetaFastInvalid: return "beta_fast invalid";
+    case Status::kBetaSlowInvalid: return "beta_slow invalid";
+    case Status::kMscaleInvalid: return "mscale invalid";
+    case Status::kMscaleAllDimInvalid: return "mscale_all_dim invalid";
+    case Status::kLowFreqFactorInvalid: return "low_freq_factor invalid";
+    case Status::kHighFreqFactorInvalid: return "high_freq_factor invalid";
+    case Status::kShortFactorLength: return "short_factor length";
+    case Status::kLongFactorLength: return "long_factor length";
+    case Status::kShortFactorInvalid: return "short_factor entry invalid";
+    case Status::kLongFactorInvalid: return "long_factor entry invalid";
+    case Status::kDynamicRotaryDimTooSmall: return "rotary_dim too small for dynamic scaling";
+    case Status::kYarnBaseInvalid: return "base 1 with yarn scaling";
   }
   return "unknown status";
 }

@@ -28,6 +28,32 @@ enum class Status : int {
   kDimTooLarge,            // similarity dim above kMaxDim
   kSizeTooLarge,           // an array would hold more than kMaxElements values
   kNullPointer,            // a required array is missing
+  // Batches, head orders, grouped-query attention, partial rotary (issue 5).
+  kBatchTooLarge,               // batch * seq_len above kMaxSeqLen
+  kNumKvHeadsTooSmall,          // num_kv_heads must be >= 1
+  kNumKvHeadsTooLarge,          // num_kv_heads above kMaxDim
+  kOrderInvalid,                // unknown head order
+  kOffsetNegative,              // a per-sequence offset is negative
+  kPartialRotaryFactorInvalid,  // not in (0, 1], or int(head_dim * factor) not an even number >= 2
+  kHiddenTooSmall,              // pairing conversion of weights: hidden (row length) must be >= 1
+  // Long-context scaling (Hugging Face rope_type names; see rope_scaling.h).
+  kScalingTypeInvalid,            // unknown scaling type
+  kScalingFactorInvalid,          // factor not finite or below 1
+  kOriginalMaxPositionInvalid,    // original_max_position_embeddings below 2
+  kMaxPositionEmbeddingsInvalid,  // longrope: max_position_embeddings below the original
+  kAttentionFactorInvalid,        // attention_factor not finite or <= 0
+  kBetaFastInvalid,               // yarn beta_fast not finite, <= 0 or below beta_slow
+  kBetaSlowInvalid,               // yarn beta_slow not finite or <= 0
+  kMscaleInvalid,                 // yarn mscale not finite or negative
+  kMscaleAllDimInvalid,           // yarn mscale_all_dim not finite or negative
+  kLowFreqFactorInvalid,          // llama3 low_freq_factor not finite or <= 0
+  kHighFreqFactorInvalid,         // llama3 high_freq_factor not finite or <= low_freq_factor
+  kShortFactorLength,             // longrope short_factor does not hold rotary_dim/2 entries
+  kLongFactorLength,              // longrope long_factor does not hold rotary_dim/2 entries
+  kShortFactorInvalid,            // a short_factor entry not finite or <= 0
+  kLongFactorInvalid,             // a long_factor entry not finite or <= 0
+  kDynamicRotaryDimTooSmall,      // dynamic scaling needs rotary_dim >= 4 (exponent d / (d - 2))
+  kYarnBaseInvalid,               // yarn needs base != 1 (its correction range divides by ln(base))
 };
 
 const char* status_name(Status status);

@@ -1,7 +1,7 @@
 // Turns the core's Status codes into errors that name the parameter and the rule.
 // The rules themselves live in the C++ core (one place); this table only words them.
 
-/** @type {Record<string, [string, (limits: any, fn: string) => string]>} */
+/** @type {Record<string, [string, (limits: any, fn: string, values: any) => string]>} */
 const RULES = {
   seqLenTooLarge: ['seqLen', (l) => `must be at most ${l.maxSeqLen}`],
   dModelOdd: ['dModel', () => 'must be even (sin and cos come in pairs)'],
@@ -13,7 +13,7 @@ const RULES = {
   numHeadsTooLarge: ['numHeads', (l) => `must be at most ${l.maxDim}`],
   rotaryDimOdd: ['rotaryDim', () => 'must be even (channels rotate in pairs)'],
   rotaryDimTooSmall: ['rotaryDim', () => 'must be at least 2'],
-  rotaryDimTooLarge: ['rotaryDim', (l, fn) => (fn === 'rope' ? 'must be at most headDim' : `must be at most ${l.maxDim}`)],
+  rotaryDimTooLarge: ['rotaryDim', (l, fn, v) => (v.headDim !== undefined ? 'must be at most headDim' : `must be at most ${l.maxDim}`)],
   baseInvalid: ['base', () => 'must be a finite number greater than 0'],
   offsetTooLarge: ['offset', (l) => `plus seqLen - 1 must be at most ${l.maxPosition}`],
   positionOutOfRange: ['positions', (l) => `must hold integers in [0, ${l.maxPosition}]`],
@@ -25,6 +25,30 @@ const RULES = {
   dimTooLarge: ['dim', (l) => `must be at most ${l.maxDim}`],
   sizeTooLarge: ['shape', (l) => `must describe at most ${l.maxElements} elements per array`],
   nullPointer: ['array', () => 'is missing'],
+  batchTooLarge: ['batch', (l) => `times seqLen must be at most ${l.maxSeqLen}`],
+  numKvHeadsTooSmall: ['numKvHeads', () => 'must be at least 1'],
+  numKvHeadsTooLarge: ['numKvHeads', (l) => `must be at most ${l.maxDim}`],
+  orderInvalid: ['order', () => "must be 'tokens' or 'heads'"],
+  offsetNegative: ['offset', () => 'must hold integers >= 0'],
+  partialRotaryFactorInvalid: ['partialRotaryFactor', () => 'must be in (0, 1] and make int(headDim * partialRotaryFactor) an even number >= 2'],
+  hiddenTooSmall: ['hidden', () => 'must be at least 1'],
+  scalingTypeInvalid: ['scaling.type', () => 'is not a known scaling type'],
+  scalingFactorInvalid: ['scaling.factor', () => 'must be a finite number >= 1'],
+  originalMaxPositionInvalid: ['scaling.originalMaxPositionEmbeddings', () => 'must be at least 2'],
+  maxPositionEmbeddingsInvalid: ['scaling.maxPositionEmbeddings', () => 'must be at least originalMaxPositionEmbeddings'],
+  attentionFactorInvalid: ['scaling.attentionFactor', () => 'must be a finite number greater than 0'],
+  betaFastInvalid: ['scaling.betaFast', () => 'must be a finite number greater than 0 and at least betaSlow'],
+  betaSlowInvalid: ['scaling.betaSlow', () => 'must be a finite number greater than 0'],
+  mscaleInvalid: ['scaling.mscale', () => 'must be a finite number >= 0'],
+  mscaleAllDimInvalid: ['scaling.mscaleAllDim', () => 'must be a finite number >= 0'],
+  lowFreqFactorInvalid: ['scaling.lowFreqFactor', () => 'must be a finite number greater than 0'],
+  highFreqFactorInvalid: ['scaling.highFreqFactor', () => 'must be a finite number greater than lowFreqFactor'],
+  shortFactorLength: ['scaling.shortFactor', () => 'must hold rotaryDim / 2 numbers, one per rotary pair'],
+  longFactorLength: ['scaling.longFactor', () => 'must hold rotaryDim / 2 numbers, one per rotary pair'],
+  shortFactorInvalid: ['scaling.shortFactor', () => 'must hold finite numbers greater than 0'],
+  longFactorInvalid: ['scaling.longFactor', () => 'must hold finite numbers greater than 0'],
+  dynamicRotaryDimTooSmall: ['rotaryDim', () => 'must be at least 4 with dynamic scaling (its base grows by a power d / (d - 2))'],
+  yarnBaseInvalid: ['base', () => 'must not be 1 with yarn scaling (its correction range divides by ln(base))'],
 };
 
 /** Error thrown as `new RangeError(message)`/`TypeError` carries these extra fields. */
@@ -65,5 +89,5 @@ export function throwStatus(code, names, limits, fn, values) {
   if (!rule) throw new Error(`posenc.${fn}: internal error (status ${code} ${name})`);
   const [param, words] = rule;
   const given = param in values ? ` (got ${describe(values[param])})` : '';
-  throw rangeError(fn, param, `${words(limits, fn)}${given}`);
+  throw rangeError(fn, param, `${words(limits, fn, values)}${given}`);
 }

@@ -51,22 +51,86 @@ export interface PositionNumbersOptions {
   out?: FloatArray;
 }
 
+/**
+ * Long-context scaling: Hugging Face's `rope_scaling` config with its keys in camelCase
+ * (`rope_type` -> `type`). The attention factor (YaRN, LongRoPE) multiplies cos and sin.
+ */
+export type RopeScaling =
+  | { type: 'default' }
+  /** Position interpolation: inv_freq / factor. */
+  | { type: 'linear'; factor: number }
+  /** NTK-aware: the base grows with the current length L (largest position + 1) once L > originalMaxPositionEmbeddings. */
+  | { type: 'dynamic'; factor: number; originalMaxPositionEmbeddings: number }
+  | {
+      type: 'yarn';
+      factor: number;
+      originalMaxPositionEmbeddings: number;
+      /** Default 32. */
+      betaFast?: number;
+      /** Default 1. */
+      betaSlow?: number;
+      /** Default: 0.1 ln(factor) + 1, or the mscale / mscaleAllDim ratio when both are given. */
+      attentionFactor?: number;
+      mscale?: number;
+      mscaleAllDim?: number;
+      /** Floor/ceil the correction range (default true). */
+      truncate?: boolean;
+    }
+  | { type: 'llama3'; factor: number; lowFreqFactor: number; highFreqFactor: number; originalMaxPositionEmbeddings: number }
+  | {
+      type: 'longrope';
+      /** rotaryDim / 2 numbers each: long ones once the current length exceeds originalMaxPositionEmbeddings. */
+      shortFactor: readonly number[] | Float64Array | Float32Array;
+      longFactor: readonly number[] | Float64Array | Float32Array;
+      originalMaxPositionEmbeddings: number;
+      /** For the default attention factor sqrt(1 + ln(s) / ln(L0)), s = maxPositionEmbeddings / L0 (or factor). */
+      maxPositionEmbeddings?: number;
+      factor?: number;
+      attentionFactor?: number;
+    };
+
 export interface RopeFrequencyOptions {
-  /** Even; rotaryDim/2 frequencies are returned. */
-  rotaryDim: number;
+  /** Even; rotaryDim/2 frequencies are returned. Default headDim (or from partialRotaryFactor). */
+  rotaryDim?: number;
+  /** Needed with partialRotaryFactor. */
+  headDim?: number;
+  /** Hugging Face's partial_rotary_factor: rotaryDim = int(headDim * factor). Not with rotaryDim. */
+  partialRotaryFactor?: number;
   /** Default 10000. */
   base?: number;
+  scaling?: RopeScaling;
+  /** The current sequence length (largest position + 1) that dynamic and longrope go by. */
+  seqLen?: number;
 }
 
-export interface RopeCacheOptions<T extends FloatArray = FloatArray> extends PositionOptions {
+export interface RopeSchedule {
+  /** rotaryDim/2 inverse frequencies, float64. */
+  invFreq: Float64Array;
+  /** What cos and sin are multiplied by (1 without YaRN/LongRoPE). */
+  attentionFactor: number;
+  rotaryDim: number;
+}
+
+/** Where the rows of a batch sit: one offset for all, one per sequence, or explicit positions. */
+export interface BatchPositionOptions {
+  /** First position of every sequence (default 0), or one per sequence (batch integers). */
+  offset?: number | PositionList;
+  /** One position per row, batch × seqLen of them; replaces offset. */
+  positions?: PositionList;
+}
+
+export interface RopeCacheOptions<T extends FloatArray = FloatArray> extends BatchPositionOptions {
   seqLen: number;
   rotaryDim: number;
   base?: number;
-  /** Write into these arrays (each [seqLen, rotaryDim/2]) instead of new ones. */
+  /** Sequences (default 1): the cache is [batch, seqLen, rotaryDim/2]. */
+  batch?: number;
+  scaling?: RopeScaling;
+  /** Write into these arrays (each [batch, seqLen, rotaryDim/2]) instead of new ones. */
   out?: { cos: T; sin: T };
 }
 
-export interface RopeOptions extends PositionOptions {
+export interface RopeOptions extends BatchPositionOptions {
   seqLen: number;
   /** Default 1. */
   numHeads?: number;
@@ -75,9 +139,33 @@ export interface RopeOptions extends PositionOptions {
   layout?: 'interleaved' | 'half';
   /** Even, <= headDim (default headDim); channels from rotaryDim on pass through. */
   rotaryDim?: number;
+  /** Hugging Face's partial_rotary_factor: rotaryDim = int(headDim * factor). Not with rotaryDim. */
+  partialRotaryFactor?: number;
   base?: number;
+  scaling?: RopeScaling;
+  /** Sequences (default 1). */
+  batch?: number;
+  /** 'tokens' (default): [batch, seqLen, numHeads, headDim]. 'heads': [batch, numHeads, seqLen, headDim]. */
+  order?: 'tokens' | 'heads';
+  /** Rotate by -theta (undo a rotation). Default false. */
+  inverse?: boolean;
   /** Write here instead of rotating x in place; must not partly overlap x. */
   out?: FloatArray;
+}
+
+export interface RopeQKOptions<Q extends FloatArray = FloatArray, K extends FloatArray = FloatArray> extends Omit<RopeOptions, 'out'> {
+  /** Heads of k (default numHeads); q has numHeads. */
+  numKvHeads?: number;
+  /** Write here instead of rotating q and k in place. */
+  out?: { q: Q; k: K };
+}
+
+export interface PairingOptions {
+  from: 'interleaved' | 'half';
+  to: 'interleaved' | 'half';
+  headDim: number;
+  /** Channels that rotate (default headDim); the rest keep their place. */
+  rotaryDim?: number;
 }
 
 export interface SimilarityOptions {
@@ -126,15 +214,27 @@ export class Posenc {
   addSinusoidal<T extends FloatArray>(x: T, options: SinusoidalOptions): T;
   /** The naive encoding: row p filled with offset + p. */
   positionNumbers<T extends FloatArray = Float32Array>(options: PositionNumbersOptions & { out?: T }): T;
-  /** The rotaryDim/2 inverse frequencies 1 / base^(2i / rotaryDim), float64. */
+  /** The frequency schedule: inverse frequencies (scaled as `scaling` says), attention factor, rotary dimension. */
+  ropeSchedule(options: RopeFrequencyOptions): RopeSchedule;
+  /** The rotaryDim/2 inverse frequencies 1 / base^(2i / rotaryDim) (or scaled ones), float64. */
   ropeFrequencies(options: RopeFrequencyOptions): Float64Array;
-  /** cos and sin, each [seqLen, rotaryDim/2] (ONNX RotaryEmbedding's cache layout). */
-  ropeCache(options: RopeCacheOptions & { out?: undefined }): { cos: Float32Array; sin: Float32Array };
-  ropeCache<T extends FloatArray>(options: RopeCacheOptions<T> & { out: { cos: T; sin: T } }): { cos: T; sin: T };
-  /** Rotates x ([seqLen, numHeads, headDim]) in place, or into options.out; returns the result. */
+  /** cos and sin, each [batch, seqLen, rotaryDim/2] (ONNX RotaryEmbedding's cache layout), times the attention factor. */
+  ropeCache(options: RopeCacheOptions & { out?: undefined }): { cos: Float32Array; sin: Float32Array; attentionFactor: number };
+  ropeCache<T extends FloatArray>(options: RopeCacheOptions<T> & { out: { cos: T; sin: T } }): { cos: T; sin: T; attentionFactor: number };
+  /** Rotates x ([batch, seqLen, numHeads, headDim], or heads-major) in place, or into options.out; returns the result. */
   rope<T extends FloatArray>(x: T, options: RopeOptions & { out?: undefined }): T;
   rope<O extends FloatArray>(x: FloatArray, options: RopeOptions & { out: O }): O;
   rope(x: FloatArray, options: RopeOptions): FloatArray;
+  /** Rotates queries (numHeads) and keys (numKvHeads) of the same rows in one call; in place or into options.out. */
+  ropeQK<Q extends FloatArray, K extends FloatArray>(q: Q, k: K, options: RopeQKOptions & { out?: undefined }): { q: Q; k: K };
+  ropeQK<Q extends FloatArray, K extends FloatArray>(q: FloatArray, k: FloatArray, options: RopeQKOptions<Q, K> & { out: { q: Q; k: K } }): { q: Q; k: K };
+  /** Head vectors ([..., headDim]: activations, a q/k bias) with their rotary channels moved to the other pairing. */
+  convertPairing<T extends FloatArray = Float32Array>(x: FloatArray, options: PairingOptions & { out?: T }): T;
+  /** q/k projection weights [numHeads * headDim, hidden] with each head's rotary rows moved to the other pairing (Hugging Face's permute). */
+  convertPairingWeights<T extends FloatArray = Float32Array>(
+    w: FloatArray,
+    options: PairingOptions & { numHeads: number; hidden: number; out?: T },
+  ): T;
   /** The [rows, cols] matrix of dot products (or cosines) between rows of a ([rows, dim]) and b ([cols, dim]). */
   similarity<T extends FloatArray = Float32Array>(a: FloatArray, b: FloatArray, options: SimilarityOptions & { out?: T }): T;
 }

@@ -1,0 +1,241 @@
+// The shapes models use, through the JS API on both builds: batches whose sequences sit at
+// their own positions (positions of batch × seqLen, or one offset per sequence), tokens- and
+// heads-major tensors, ropeQK with fewer key heads than query heads (GQA), inverse rotation,
+// and the pairing conversions (weights and activations) with the proof that interleaved RoPE
+// equals half RoPE between conversions. Against the float64 references, and the mistakes.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+import {
+  ROPE_EPS, assertIdentical, assertParameterError, assertRopeClose, loadBothVariants, randomNormal, randomPositions,
+} from './support.js';
+import { hfPermute, reorder, rotateReference } from './shapes-reference.js';
+import { inverseFrequency } from './reference.js';
+
+const invFreqOf = (rotaryDim, base = 10000) => Array.from({ length: rotaryDim / 2 }, (_, i) => inverseFrequency(i, rotaryDim, base));
+
+/** rope(x, options) against the float64 reference, compared in the tokens-major view. */
+function checkBatch(posenc, x, options, label) {
+  const { batch = 1, seqLen, numHeads = 1, headDim, rotaryDim = headDim, layout = 'interleaved', order = 'tokens' } = options;
+  const out = posenc.rope(x.slice(), options);
+  const want = rotateReference(x, { ...options, invFreq: invFreqOf(rotaryDim) });
+  const shape = { batch, seqLen, numHeads, headDim };
+  const tokens = (a) => (order === 'heads' ? reorder(a, shape, 'heads', 'tokens') : a);
+  assertRopeClose(tokens(out), tokens(x), tokens(want), { seqLen: batch * seqLen, numHeads, headDim, rotaryDim, layout }, label);
+  return out;
+}
+
+function assertStillWorks(posenc, label) {
+  const rotated = Array.from(posenc.rope(Float32Array.of(1, 0), { seqLen: 1, headDim: 2, offset: 1 }));
+  assert.deepEqual(rotated, [Math.cos(1), Math.sin(1)].map(Math.fround), `${label}: rope after the error`);
+}
+
+for (const posenc of await loadBothVariants()) {
+  describe(`RoPE shapes (${posenc.variant})`, () => {
+    it('batches: positions per row (KV-cache decoding), offsets per sequence, one shared offset', () => {
+      let seed = 1;
+      for (const layout of ['interleaved', 'half']) {
+        for (const order of ['tokens', 'heads']) {
+          const base = { batch: 3, seqLen: 6, numHeads: 2, headDim: 20, rotaryDim: 12, layout, order };
+          const n = 3 * 6 * 2 * 20;
+          checkBatch(posenc, randomNormal(n, seed++), { ...base, positions: randomPositions(18, 100000, seed) }, `${layout} ${order} positions`);
+          checkBatch(posenc, randomNormal(n, seed++), { ...base, offset: [0, 4093, 70000] }, `${layout} ${order} offsets`);
+          checkBatch(posenc, randomNormal(n, seed++), { ...base, offset: Int32Array.of(9, 8, 7) }, `${layout} ${order} Int32Array offsets`);
+          checkBatch(posenc, randomNormal(n, seed++), { ...base, offset: 512 }, `${layout} ${order} shared offset`);
+        }
+      }
+    });
+
+    it('one decoding step per sequence: batch of seqLen 1 at each sequence\'s own position, on a WasmArray in place', () => {
+      const [batch, numHeads, headDim] = [4, 8, 64];
+      const values = randomNormal(batch * numHeads * headDim, 5);
+      const x = posenc.allocate(values);
+      try {
+        const options = { batch, seqLen: 1, numHeads, headDim, layout: 'half', positions: [17, 3, 250, 4096] };
+        assert.equal(posenc.rope(x, options), x);
+        const want = rotateReference(values, { ...options, invFreq: invFreqOf(headDim) });
+        assertRopeClose(x.toArray(), values, want, { seqLen: batch, numHeads, headDim, layout: 'half' }, 'decode step');
+      } finally {
+        x.free();
+      }
+    });
+
+    it('heads-major is the tokens-major result transposed, bit for bit', () => {
+      const shape = { batch: 2, seqLen: 9, numHeads: 3, headDim: 16 };
+      const x = randomNormal(2 * 9 * 3 * 16, 7);
+      for (const layout of ['interleaved', 'half']) {
+        const options = { ...shape, layout, offset: [100, 2] };
+        const tokens = posenc.rope(x.slice(), options);
+        const heads = posenc.rope(reorder(x, shape, 'tokens', 'heads'), { ...options, order: 'heads' });
+        assertIdentical(reorder(heads, shape, 'heads', 'tokens'), tokens, layout);
+      }
+    });
+
+    it('ropeQK: 32 query heads and 8 key heads in one call equal two rope calls; in place or into out', () => {
+      const options = { batch: 2, seqLen: 5, numHeads: 32, numKvHeads: 8, headDim: 16, layout: 'half', offset: [3, 60] };
+      const { numKvHeads, ...ropeOptions } = options;
+      const q = randomNormal(2 * 5 * 32 * 16, 11);
+      const k = randomNormal(2 * 5 * 8 * 16, 12);
+      const qAlone = posenc.rope(q.slice(), ropeOptions);
+      const kAlone = posenc.rope(k.slice(), { ...ropeOptions, numHeads: numKvHeads });
+      const qIn = q.slice();
+      const kIn = k.slice();
+      const inPlace = posenc.ropeQK(qIn, kIn, options);
+      assert.equal(inPlace.q, qIn);
+      assert.equal(inPlace.k, kIn);
+      assertIdentical(qIn, qAlone, 'q in place');
+      assertIdentical(kIn, kAlone, 'k in place');
+      const out = { q: new Float32Array(q.length), k: new Float32Array(k.length) };
+      const result = posenc.ropeQK(q, k, { ...options, order: 'tokens', out });
+      assert.equal(result.q, out.q);
+      assertIdentical(out.q, qAlone, 'q into out');
+      assertIdentical(out.k, kAlone, 'k into out');
+      // numKvHeads defaults to numHeads.
+      const same = posenc.ropeQK(q.slice(), q.slice(), ropeOptions);
+      assertIdentical(same.k, qAlone, 'numKvHeads = numHeads');
+    });
+
+    it('inverse rotates by -theta: undoes rope, and moves cached keys to new positions', () => {
+      const options = { batch: 2, seqLen: 7, numHeads: 2, headDim: 32, rotaryDim: 24, layout: 'interleaved', offset: [40, 9000] };
+      const x = randomNormal(2 * 7 * 2 * 32, 13);
+      const back = posenc.rope(x.slice(), { ...options, inverse: true });
+      const want = rotateReference(x, { ...options, inverse: true, invFreq: invFreqOf(24) });
+      assertRopeClose(back, x, want, { seqLen: 14, numHeads: 2, headDim: 32, rotaryDim: 24, layout: 'interleaved' }, 'inverse');
+      const roundTrip = posenc.rope(posenc.rope(x.slice(), options), { ...options, inverse: true });
+      roundTrip.forEach((v, i) => assert.ok(Math.abs(v - x[i]) <= 4 * ROPE_EPS * (1 + Math.abs(x[i])), `round trip [${i}]`));
+      const moved = posenc.rope(posenc.rope(posenc.rope(x.slice(), options), { ...options, inverse: true }), { ...options, offset: [0, 0] });
+      const direct = posenc.rope(x.slice(), { ...options, offset: [0, 0] });
+      moved.forEach((v, i) => assert.ok(Math.abs(v - direct[i]) <= 6 * ROPE_EPS * (1 + Math.abs(x[i])), `moved [${i}]`));
+    });
+
+    it('convertPairingWeights is Hugging Face\'s permute of Meta\'s q/k weights, and its inverse', () => {
+      const [numHeads, headDim, hidden] = [4, 8, 6];
+      const w = randomNormal(numHeads * headDim * hidden, 17);
+      const half = posenc.convertPairingWeights(w, { from: 'interleaved', to: 'half', numHeads, headDim, hidden });
+      assertIdentical(half, hfPermute(w, numHeads, numHeads * headDim, hidden), 'permute');
+      assertIdentical(posenc.convertPairingWeights(half, { from: 'half', to: 'interleaved', numHeads, headDim, hidden }), w, 'back');
+      // A projection with converted weights is the converted projection.
+      const h = randomNormal(hidden, 18);
+      const project = (weights) => Float32Array.from({ length: numHeads * headDim }, (_, r) => {
+        let sum = 0;
+        for (let c = 0; c < hidden; c++) sum = Math.fround(sum + Math.fround(weights[r * hidden + c] * h[c]));
+        return sum;
+      });
+      assertIdentical(project(half), posenc.convertPairing(project(w), { from: 'interleaved', to: 'half', headDim }), 'W_half h');
+    });
+
+    it('interleaved RoPE on x = half RoPE on the converted x, converted back (full and partial rotary)', () => {
+      for (const [headDim, rotaryDim] of [[64, 64], [96, 24], [80, 32]]) {
+        const options = { batch: 2, seqLen: 11, numHeads: 3, headDim, rotaryDim, offset: [7, 3000] };
+        const x = randomNormal(2 * 11 * 3 * headDim, headDim + rotaryDim);
+        const interleaved = posenc.rope(x.slice(), { ...options, layout: 'interleaved' });
+        const converted = posenc.convertPairing(x, { from: 'interleaved', to: 'half', headDim, rotaryDim });
+        const half = posenc.rope(converted, { ...options, layout: 'half' });
+        assertIdentical(posenc.convertPairing(half, { from: 'half', to: 'interleaved', headDim, rotaryDim }), interleaved, `${headDim}/${rotaryDim}`);
+      }
+    });
+
+    it('convertPairing writes into out and works on WasmArrays', () => {
+      const x = posenc.allocate(Float32Array.from({ length: 16 }, (_, i) => i));
+      const out = posenc.allocate(16);
+      try {
+        assert.equal(posenc.convertPairing(x, { from: 'interleaved', to: 'half', headDim: 8, out }), out);
+        assert.deepEqual(Array.from(out.toArray()), [0, 2, 4, 6, 1, 3, 5, 7, 8, 10, 12, 14, 9, 11, 13, 15]);
+      } finally {
+        x.free();
+        out.free();
+      }
+    });
+
+    it('shape mistakes name their parameter; the instance stays usable', () => {
+      const f32 = (n) => new Float32Array(n);
+      const ROPE = { seqLen: 2, headDim: 4 };
+      const cases = [
+        ['rope', () => posenc.rope(f32(16), { ...ROPE, batch: 2.5 }), RangeError, 'batch'],
+        ['rope', () => posenc.rope(f32(16), { ...ROPE, batch: '2' }), TypeError, 'batch'],
+        ['rope', () => posenc.rope(f32(16), { ...ROPE, batch: 2 ** 23 + 1 }), RangeError, 'batch'],
+        ['rope', () => posenc.rope(f32(8), { ...ROPE, batch: 2 }), RangeError, 'x'],
+        ['rope', () => posenc.rope(f32(8), { ...ROPE, order: 'bshd' }), RangeError, 'order'],
+        ['rope', () => posenc.rope(f32(8), { ...ROPE, order: 1 }), TypeError, 'order'],
+        ['rope', () => posenc.rope(f32(8), { ...ROPE, inverse: 1 }), TypeError, 'inverse'],
+        ['rope', () => posenc.rope(f32(16), { ...ROPE, batch: 2, positions: [0, 1] }), RangeError, 'positions'],
+        ['rope', () => posenc.rope(f32(16), { ...ROPE, batch: 2, offset: [0] }), RangeError, 'offset'],
+        ['rope', () => posenc.rope(f32(16), { ...ROPE, batch: 2, offset: [0, -1] }), RangeError, 'offset[1]'],
+        ['rope', () => posenc.rope(f32(16), { ...ROPE, batch: 2, offset: [0, 1.5] }), RangeError, 'offset[1]'],
+        ['rope', () => posenc.rope(f32(16), { ...ROPE, batch: 2, offset: [0, '1'] }), TypeError, 'offset[1]'],
+        ['rope', () => posenc.rope(f32(16), { ...ROPE, batch: 2, offset: [0, 2 ** 31 - 1] }), RangeError, 'offset'],
+        ['rope', () => posenc.rope(f32(16), { ...ROPE, batch: 2, offset: [0, 1], positions: [0, 1, 2, 3] }), TypeError, 'offset'],
+        ['ropeCache', () => posenc.ropeCache({ seqLen: 2, rotaryDim: 4, batch: 2, offset: [1] }), RangeError, 'offset'],
+        ['ropeQK', () => posenc.ropeQK(f32(8), f32(8), { ...ROPE, numKvHeads: 0 }), RangeError, 'numKvHeads'],
+        ['ropeQK', () => posenc.ropeQK(f32(8), f32(8), { ...ROPE, numKvHeads: 2 ** 16 + 1 }), RangeError, 'numKvHeads'],
+        ['ropeQK', () => posenc.ropeQK(f32(8), f32(8), { ...ROPE, numKvHeads: 2 }), RangeError, 'k'],
+        ['ropeQK', () => posenc.ropeQK(f32(8), 'k', ROPE), TypeError, 'k'],
+        ['ropeQK', () => { const a = f32(8); posenc.ropeQK(a, a, ROPE); }, RangeError, 'k'],
+        ['ropeQK', () => { const a = f32(16); posenc.ropeQK(a.subarray(0, 8), a.subarray(4, 12), ROPE); }, RangeError, 'k'],
+        ['ropeQK', () => posenc.ropeQK(f32(8), f32(8), { ...ROPE, out: f32(8) }), TypeError, 'out.q'],
+        ['ropeQK', () => { const o = f32(8); posenc.ropeQK(f32(8), f32(8), { ...ROPE, out: { q: o, k: o } }); }, RangeError, 'out.k'],
+        ['convertPairing', () => posenc.convertPairing(f32(8), { to: 'half', headDim: 4 }), TypeError, 'from'],
+        ['convertPairing', () => posenc.convertPairing(f32(8), { from: 'neox', to: 'half', headDim: 4 }), RangeError, 'from'],
+        ['convertPairing', () => posenc.convertPairing(f32(10), { from: 'half', to: 'interleaved', headDim: 4 }), RangeError, 'x'],
+        ['convertPairing', () => posenc.convertPairing(f32(8), { from: 'half', to: 'interleaved', headDim: 4, rotaryDim: 3 }), RangeError, 'rotaryDim'],
+        ['convertPairing', () => posenc.convertPairing(f32(8), { from: 'half', to: 'interleaved', headDim: 4, rotaryDim: 6 }), RangeError, 'rotaryDim'],
+        ['convertPairing', () => posenc.convertPairing([1, 2], { from: 'half', to: 'interleaved', headDim: 2 }), TypeError, 'x'],
+        ['convertPairing', () => { const a = f32(8); posenc.convertPairing(a, { from: 'half', to: 'interleaved', headDim: 4, out: a }); }, RangeError, 'out'],
+        ['convertPairingWeights', () => posenc.convertPairingWeights(f32(8), { from: 'half', to: 'interleaved', numHeads: 1, headDim: 4, hidden: 0 }), RangeError, 'hidden'],
+        ['convertPairingWeights', () => posenc.convertPairingWeights(f32(8), { from: 'half', to: 'interleaved', numHeads: 1, headDim: 4, hidden: 3 }), RangeError, 'w'],
+        ['convertPairingWeights', () => posenc.convertPairingWeights(f32(8), { from: 'half', to: 'interleaved', headDim: 4, hidden: 2 }), TypeError, 'numHeads'],
+      ];
+      for (const [fn, call, type, parameter] of cases) {
+        const error = assertParameterError(call, type, parameter, `${fn}: ${parameter}`);
+        assert.ok(error.message.startsWith(`posenc.${fn}: `), error.message);
+        assertStillWorks(posenc, `${fn}: ${parameter}`);
+      }
+    });
+  });
+}
+
+// The declarations of the new API, compiled by TypeScript (strict) in a scratch folder.
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const CONSUMER_TS = `
+import { loadPosenc, type Posenc, type RopeScaling, type RopeSchedule } from '${join(root, 'bindings/js/index.js')}';
+const posenc: Posenc = await loadPosenc({ simd: false });
+const yarn: RopeScaling = { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 32768 };
+const schedule: RopeSchedule = posenc.ropeSchedule({ rotaryDim: 128, base: 1e6, scaling: yarn });
+const freqs: Float64Array = posenc.ropeFrequencies({ headDim: 96, partialRotaryFactor: 0.25 });
+const { cos, sin, attentionFactor } = posenc.ropeCache({ seqLen: 4, rotaryDim: 8, batch: 2, offset: [0, 9], scaling: yarn });
+const x: Float32Array = posenc.rope(new Float32Array(64), { batch: 2, seqLen: 4, headDim: 8, order: 'heads', inverse: true, positions: [0, 1, 2, 3, 9, 10, 11, 12] });
+const qk: { q: Float32Array; k: Float32Array } = posenc.ropeQK(new Float32Array(64), new Float32Array(32), { seqLen: 4, numHeads: 2, numKvHeads: 1, headDim: 8 });
+const w: Float32Array = posenc.convertPairingWeights(new Float32Array(32), { from: 'interleaved', to: 'half', numHeads: 1, headDim: 8, hidden: 4 });
+const a: Float32Array = posenc.convertPairing(new Float32Array(8), { from: 'half', to: 'interleaved', headDim: 8 });
+// @ts-expect-error: scaling types are checked
+posenc.rope(new Float32Array(8), { seqLen: 1, headDim: 8, scaling: { type: 'ntk', factor: 2 } });
+// @ts-expect-error: yarn needs originalMaxPositionEmbeddings
+const bad: RopeScaling = { type: 'yarn', factor: 4 };
+// @ts-expect-error: order names are checked
+posenc.rope(new Float32Array(8), { seqLen: 1, headDim: 8, order: 'bshd' });
+console.log(schedule.attentionFactor, freqs.length, cos.length, sin.length, attentionFactor, x.length, qk.q.length, w.length, a.length, bad);
+`;
+
+it('index.d.ts declares the scaling, batch, order, ropeQK and conversion API (strict TypeScript)', () => {
+  const work = mkdtempSync(join(tmpdir(), 'posenc-types-'));
+  try {
+    writeFileSync(join(work, 'package.json'), JSON.stringify({ type: 'module' }));
+    writeFileSync(join(work, 'consumer.ts'), CONSUMER_TS);
+    writeFileSync(join(work, 'tsconfig.json'), JSON.stringify({
+      compilerOptions: { strict: true, noEmit: true, target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext' },
+      files: ['consumer.ts'],
+    }));
+    try {
+      execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: work, encoding: 'utf8' });
+    } catch (error) {
+      assert.fail(`tsc: ${error.stdout}${error.stderr}`);
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+});
