@@ -30,7 +30,7 @@ Status check_frequencies(std::uint32_t rotary_dim, double base) {
   if (rotary_dim < 2) return Status::kRotaryDimTooSmall;
   if (rotary_dim > kMaxDim) return Status::kRotaryDimTooLarge;
   if (rotary_dim % 2 != 0) return Status::kRotaryDimOdd;
-  if (!std::isfinite(base) || !(base > 0.0)) return Status::kBaseInvalid;
+  if (!base_is_usable(rotary_dim, base)) return Status::kBaseInvalid;
   return Status::kOk;
 }
 

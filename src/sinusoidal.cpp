@@ -3,8 +3,9 @@
 #include <cmath>
 #include <cstddef>
 
-#include "size_limits.h"
+#include "frequencies.h"
 #include "phases.h"
+#include "size_limits.h"
 
 namespace posenc {
 
@@ -13,7 +14,7 @@ Status check(const SinusoidalSpec& spec, const Positions& positions) {
   if (spec.d_model < 2) return Status::kDModelTooSmall;
   if (spec.d_model > kMaxDim) return Status::kDModelTooLarge;
   if (spec.d_model % 2 != 0) return Status::kDModelOdd;
-  if (!std::isfinite(spec.base) || !(spec.base > 0.0)) return Status::kBaseInvalid;
+  if (!base_is_usable(spec.d_model, spec.base)) return Status::kBaseInvalid;
   if (spec.layout != SinusoidalLayout::kInterleaved && spec.layout != SinusoidalLayout::kConcat)
     return Status::kLayoutInvalid;
   if (!fits(element_count(spec.seq_len, spec.d_model))) return Status::kSizeTooLarge;

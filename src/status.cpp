@@ -16,7 +16,7 @@ const char* status_name(Status status) {
     case Status::kRotaryDimOdd: return "rotary_dim odd";
     case Status::kRotaryDimTooSmall: return "rotary_dim too small";
     case Status::kRotaryDimTooLarge: return "rotary_dim larger than head_dim";
-    case Status::kBaseInvalid: return "base not finite and positive";
+    case Status::kBaseInvalid: return "base not finite and positive, or so small that angles overflow";
     case Status::kOffsetTooLarge: return "offset + seq_len - 1 above the largest position";
     case Status::kPositionOutOfRange: return "position out of range";
     case Status::kLayoutInvalid: return "layout invalid";
@@ -51,6 +51,7 @@ const char* status_name(Status status) {
     case Status::kLongFactorInvalid: return "long_factor entry invalid";
     case Status::kDynamicRotaryDimTooSmall: return "rotary_dim too small for dynamic scaling";
     case Status::kYarnBaseInvalid: return "base 1 with yarn scaling";
+    case Status::kOutOfMemory: return "out of memory";
   }
   return "unknown status";
 }

@@ -17,7 +17,7 @@ enum class Status : int {
   kRotaryDimOdd,           // rotary_dim must be even
   kRotaryDimTooSmall,      // rotary_dim must be >= 2
   kRotaryDimTooLarge,      // rotary_dim must be <= head_dim
-  kBaseInvalid,            // base must be finite and > 0
+  kBaseInvalid,            // base must be finite, > 0 and keep position * inv_freq finite
   kOffsetTooLarge,         // offset + seq_len - 1 must be <= kMaxPosition
   kPositionOutOfRange,     // an explicit position is outside [0, kMaxPosition]
   kLayoutInvalid,          // unknown layout value
@@ -54,6 +54,7 @@ enum class Status : int {
   kLongFactorInvalid,             // a long_factor entry not finite or <= 0
   kDynamicRotaryDimTooSmall,      // dynamic scaling needs rotary_dim >= 4 (exponent d / (d - 2))
   kYarnBaseInvalid,               // yarn needs base != 1 (its correction range divides by ln(base))
+  kOutOfMemory,                   // a scratch allocation failed
 };
 
 const char* status_name(Status status);

@@ -188,7 +188,8 @@ EMSCRIPTEN_BINDINGS(posenc) {
       .value("shortFactorInvalid", Status::kShortFactorInvalid)
       .value("longFactorInvalid", Status::kLongFactorInvalid)
       .value("dynamicRotaryDimTooSmall", Status::kDynamicRotaryDimTooSmall)
-      .value("yarnBaseInvalid", Status::kYarnBaseInvalid);
+      .value("yarnBaseInvalid", Status::kYarnBaseInvalid)
+      .value("outOfMemory", Status::kOutOfMemory);
 
   enum_<SinusoidalLayout>("SinusoidalLayout")
       .value("interleaved", SinusoidalLayout::kInterleaved)
