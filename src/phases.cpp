@@ -1,8 +1,7 @@
 #include "phases.h"
 
 #include "frequencies.h"
-#include "kernels/narrow.h"
-#include "kernels/phase_step.h"
+#include "kernels/dispatch.h"
 
 namespace posenc {
 

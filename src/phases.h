@@ -14,7 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "kernels/phase_rows.h"
+#include "kernels/rows_out.h"
 #include "positions.h"
 
 namespace posenc {

@@ -5,7 +5,7 @@
 #include <cstddef>
 
 #include "frequencies.h"
-#include "kernels/rotate.h"
+#include "kernels/dispatch.h"
 #include "phases.h"
 #include "size_limits.h"
 

@@ -59,5 +59,3 @@ void dot_row_simd(const float* a, const float* b, std::size_t dim, std::size_t c
 
 }  // namespace
 }  // namespace posenc::kernels
-
-#include "dispatch.h"

@@ -63,5 +63,3 @@ void narrow_simd(const double* in, float* out, std::size_t n) {
 
 }  // namespace
 }  // namespace posenc::kernels
-
-#include "dispatch.h"

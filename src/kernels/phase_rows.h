@@ -96,5 +96,3 @@ void phase_rows_simd(double* cos, double* sin, const double* step_cos, const dou
 
 }  // namespace
 }  // namespace posenc::kernels
-
-#include "dispatch.h"

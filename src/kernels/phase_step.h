@@ -76,5 +76,3 @@ void rotate_step_simd(double* cos, double* sin, const double* step_cos, const do
 
 }  // namespace
 }  // namespace posenc::kernels
-
-#include "dispatch.h"

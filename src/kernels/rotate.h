@@ -76,5 +76,3 @@ void rotate_interleaved_simd(const float* cos_dup, const float* sin_signed, cons
 
 }  // namespace
 }  // namespace posenc::kernels
-
-#include "dispatch.h"
