@@ -75,6 +75,17 @@ export function choiceControl(state, key, { label, options, instance }) {
   return h('fieldset', { class: 'control control-choice', id }, h('legend', {}, label), inputs);
 }
 
+/** A drop-down list for an 'enum' setting with more (or longer) options than radio buttons suit. */
+export function selectControl(state, key, { label, options, instance }) {
+  const id = controlId(key, instance);
+  const select = h('select', { id }, options.map(({ value, label: text }) => h('option', { value }, text)));
+  select.addEventListener('change', () => state.set(key, select.value));
+  const sync = () => { if (select.value !== state.get(key)) select.value = state.get(key); };
+  state.subscribe(sync);
+  sync();
+  return h('div', { class: 'control control-select' }, h('label', { htmlFor: id }, label), select);
+}
+
 /** A one-line text box for a 'text' setting (applied as you type). */
 export function textControl(state, key, { label, size = 40, instance }) {
   const spec = state.spec(key);

@@ -14,8 +14,9 @@ import * as relativeDistance from './sections/relative-distance.js';
 import * as rope from './sections/rope.js';
 import * as comparison from './sections/comparison.js';
 import * as facts from './sections/facts.js';
+import * as longContext from './sections/long-context.js';
 
-const SECTIONS = [order, naive, sinusoidal, tokens2d, workedExample, relativeDistance, rope, comparison, facts];
+const SECTIONS = [order, naive, sinusoidal, tokens2d, workedExample, relativeDistance, rope, comparison, facts, longContext];
 
 function showProblems(problems) {
   const box = byId('url-problems');

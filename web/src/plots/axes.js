@@ -66,10 +66,13 @@ export function logAxisTicks(lo, hi, { count = 6, flip = false } = {}) {
   });
 }
 
-/** Ticks at cell centres of an index axis with `count` cells; `labels` names cells (tokens). */
-export function cellAxisTicks(count, { labels, first = 0, target = 6 } = {}) {
+/**
+ * Ticks at cell centres of an index axis with `count` cells; `labels` names cells (tokens).
+ * Cell i stands for the number first + i * step (step > 1: positions sampled with a stride).
+ */
+export function cellAxisTicks(count, { labels, first = 0, step = 1, target = 6 } = {}) {
   if (labels) return labels.map((label, i) => ({ at: (i + 0.5) / count, label }));
-  return niceTicks(first, first + count - 1, target)
+  return niceTicks(first, first + (count - 1) * step, target)
     .filter((v) => Number.isInteger(v))
-    .map((v) => ({ at: (v - first + 0.5) / count, label: formatTick(v) }));
+    .map((v) => ({ at: ((v - first) / step + 0.5) / count, label: formatTick(v) }));
 }

@@ -1,7 +1,7 @@
 // A heatmap drawn on a <canvas> with one canvas pixel per matrix cell (ImageData filled from a
 // typed array through a 256-colour lookup table), scaled to the page by CSS. Axes, legend,
 // hover/keyboard read-out, a crosshair that other plots can drive, and PNG/CSV export.
-import { h } from '../dom.js';
+import { h, s } from '../dom.js';
 import { formatSig } from '../format.js';
 import { exportCsv, exportPng, matrixCsv } from '../export.js';
 import { cellAxisTicks, createFrame } from './axes.js';
@@ -56,6 +56,9 @@ export function paintCells(image, values, lut, lo, hi) {
  *   summary    ({ rows, cols, lo, hi, min, max }) => string: the text alternative (figcaption and
  *              the canvas's aria-label); lo/hi are the colour scale's ends, min/max the data's
  *   square     keep cells' display aspect square-ish (clamped) instead of a fixed 4:3 area
+ *
+ * draw() also takes `guides`: reference lines over the cells, [{ from: [row, col], to: [row, col] }]
+ * in cell indices (fractions allowed; a cell's centre is its index).
  */
 export function createHeatmap({ name, title, xLabel, yLabel, valueLabel = 'value', colormap, readout, summary, square = false }) {
   const canvas = h('canvas', {
@@ -64,8 +67,10 @@ export function createHeatmap({ name, title, xLabel, yLabel, valueLabel = 'value
   });
   const crossX = h('div', { class: 'crosshair crosshair-x', hidden: true });
   const crossY = h('div', { class: 'crosshair crosshair-y', hidden: true });
+  // Guides stretch with the cells (viewBox = one unit per cell), strokes keep their width.
+  const guides = s('svg', { class: 'heatmap-guides', preserveAspectRatio: 'none', 'aria-hidden': 'true', focusable: 'false' });
   const frame = createFrame({ xLabel, yLabel });
-  frame.area.append(canvas, crossX, crossY);
+  frame.area.append(canvas, guides, crossX, crossY);
   const legend = createLegend(colormap, { label: valueLabel });
   const readoutNode = h('output', { class: 'readout', 'aria-live': 'polite' }, 'Point at or tap the heatmap, or focus it and use the arrow keys, to read values.');
   const caption = h('figcaption', { class: 'plot-summary' });
@@ -75,12 +80,12 @@ export function createHeatmap({ name, title, xLabel, yLabel, valueLabel = 'value
     h('div', { class: 'plot-toolbar' }, h('span', { class: 'plot-title' }, title), h('span', { class: 'plot-actions' }, pngButton, csvButton)),
     frame.element, legend.element, readoutNode, caption);
 
-  let matrix = null;  // { values, rows, cols, lo, hi, rowLabels, colLabels, rowFirst, colFirst }
+  let matrix = null;  // { values, rows, cols, lo, hi, rowLabels, colLabels, rowFirst, colFirst, rowStep, colStep }
   let image = null;
   let cursor = null;
   const cursorListeners = new Set();
 
-  const labelOf = (labels, first, index) => (labels ? labels[index] : String(first + index));
+  const labelOf = (labels, first, index, step = 1) => (labels ? labels[index] : String(first + index * step));
 
   function showCursor() {
     if (!matrix || !cursor) {
@@ -94,8 +99,8 @@ export function createHeatmap({ name, title, xLabel, yLabel, valueLabel = 'value
     crossY.style.left = `${(((cursor.col + 0.5) / matrix.cols) * 100).toFixed(4)}%`;
     const value = matrix.values[cursor.row * matrix.cols + cursor.col];
     const info = { ...cursor, value, rows: matrix.rows, cols: matrix.cols,
-      rowLabel: labelOf(matrix.rowLabels, matrix.rowFirst, cursor.row),
-      colLabel: labelOf(matrix.colLabels, matrix.colFirst, cursor.col) };
+      rowLabel: labelOf(matrix.rowLabels, matrix.rowFirst, cursor.row, matrix.rowStep),
+      colLabel: labelOf(matrix.colLabels, matrix.colFirst, cursor.col, matrix.colStep) };
     const content = readout ? readout(info) : `${yLabel} ${info.rowLabel}, ${xLabel} ${info.colLabel}: ${formatSig(value, 6)}`;
     readoutNode.replaceChildren(content);
   }
@@ -147,21 +152,22 @@ export function createHeatmap({ name, title, xLabel, yLabel, valueLabel = 'value
     if (!matrix) return;
     const text = matrixCsv(matrix.values, matrix.rows, matrix.cols, {
       corner: `${yLabel} \\ ${xLabel}`,
-      rowLabel: (r) => labelOf(matrix.rowLabels, matrix.rowFirst, r),
-      colLabel: (c) => labelOf(matrix.colLabels, matrix.colFirst, c),
+      rowLabel: (r) => labelOf(matrix.rowLabels, matrix.rowFirst, r, matrix.rowStep),
+      colLabel: (c) => labelOf(matrix.colLabels, matrix.colFirst, c, matrix.colStep),
     });
     exportCsv(text, `posenc-${name}.csv`);
   });
 
   /**
    * Draws a row-major [rows, cols] matrix on the colour scale `domain` = [lo, hi].
-   * rowLabels/colLabels name the cells (tokens); otherwise cells are numbered from rowFirst/colFirst.
+   * rowLabels/colLabels name the cells (tokens); otherwise cell i is numbered rowFirst + i * rowStep
+   * (colFirst + i * colStep): a step above 1 for positions sampled with a stride.
    */
-  function draw({ values, rows, cols, domain, rowLabels, colLabels, rowFirst = 0, colFirst = 0, colormap: mapName, valueLabel: label }) {
+  function draw({ values, rows, cols, domain, rowLabels, colLabels, rowFirst = 0, colFirst = 0, rowStep = 1, colStep = 1, guides: lines = [], colormap: mapName, valueLabel: label }) {
     if (values.length !== rows * cols) throw new Error(`heatmap ${name}: ${values.length} values for ${rows}×${cols}`);
     const [lo, hi] = domain;
     const currentMap = mapName ?? canvas.dataset.colormap;
-    matrix = { values, rows, cols, lo, hi, rowLabels, colLabels, rowFirst, colFirst };
+    matrix = { values, rows, cols, lo, hi, rowLabels, colLabels, rowFirst, colFirst, rowStep, colStep };
     if (canvas.width !== cols || canvas.height !== rows) {
       canvas.width = cols;
       canvas.height = rows;
@@ -173,8 +179,13 @@ export function createHeatmap({ name, title, xLabel, yLabel, valueLabel = 'value
     canvas.classList.toggle('pixelated', rows <= PIXELATED_LIMIT && cols <= PIXELATED_LIMIT);
     const ratio = square ? Math.min(1.6, Math.max(0.625, cols / rows)) : 4 / 3;
     frame.area.style.aspectRatio = String(ratio);
-    frame.setXTicks(cellAxisTicks(cols, { labels: colLabels, first: colFirst }));
-    frame.setYTicks(cellAxisTicks(rows, { labels: rowLabels, first: rowFirst, target: 5 }));
+    frame.setXTicks(cellAxisTicks(cols, { labels: colLabels, first: colFirst, step: colStep }));
+    frame.setYTicks(cellAxisTicks(rows, { labels: rowLabels, first: rowFirst, step: rowStep, target: 5 }));
+    guides.setAttribute('viewBox', `0 0 ${cols} ${rows}`);
+    // Each guide twice: a light halo under a dark dashed line, visible on every colour map.
+    guides.replaceChildren(...lines.flatMap(({ from, to }) => ['guide-halo', 'guide-line'].map((kind) => s('line', {
+      class: kind, x1: from[1] + 0.5, y1: from[0] + 0.5, x2: to[1] + 0.5, y2: to[0] + 0.5, 'vector-effect': 'non-scaling-stroke',
+    }))));
     legend.update([lo, hi], { colormap: currentMap, label });
     const [min, max] = extent(values);
     const text = summary ? summary({ rows, cols, lo, hi, min, max }) : `${title}: ${rows} × ${cols} heatmap, values from ${formatSig(min, 4)} to ${formatSig(max, 4)}.`;

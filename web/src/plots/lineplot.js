@@ -140,7 +140,8 @@ export function createLinePlot({ name, title, xLabel, yLabel, xScale = 'linear',
 
   /**
    * series: [{ label, x, y, color?, dash?, points? }]; xDomain/yDomain default to the data's range.
-   * marks: optional vertical reference lines [{ x, label }].
+   * marks: optional reference lines, vertical [{ x }] or horizontal [{ y }]; a mark with a `label`
+   * is also listed in the key (dashed grey, like the line).
    */
   function draw({ series, xDomain, yDomain, marks = [] }) {
     const kind = { x: xScale, y: yScale };
@@ -156,8 +157,13 @@ export function createLinePlot({ name, title, xLabel, yLabel, xScale = 'linear',
       children.push(s('line', { class: 'zero-line', x1: 0, x2: WIDTH, y1: sy(0).toFixed(2), y2: sy(0).toFixed(2), 'vector-effect': 'non-scaling-stroke' }));
     }
     for (const mark of marks) {
-      const x = sx(mark.x).toFixed(2);
-      children.push(s('line', { class: 'mark-line', x1: x, x2: x, y1: 0, y2: HEIGHT, 'vector-effect': 'non-scaling-stroke' }));
+      if (mark.y !== undefined) {
+        const y = sy(mark.y).toFixed(2);
+        children.push(s('line', { class: 'mark-line', x1: 0, x2: WIDTH, y1: y, y2: y, 'vector-effect': 'non-scaling-stroke', 'data-mark': mark.label ?? null }));
+      } else {
+        const x = sx(mark.x).toFixed(2);
+        children.push(s('line', { class: 'mark-line', x1: x, x2: x, y1: 0, y2: HEIGHT, 'vector-effect': 'non-scaling-stroke', 'data-mark': mark.label ?? null }));
+      }
     }
     series.forEach((line, index) => {
       const color = line.color ?? SERIES_COLORS[index % SERIES_COLORS.length];
@@ -180,7 +186,9 @@ export function createLinePlot({ name, title, xLabel, yLabel, xScale = 'linear',
       const swatch = s('svg', { class: 'swatch', viewBox: '0 0 24 8', 'aria-hidden': 'true' },
         s('line', { x1: 1, x2: 23, y1: 4, y2: 4, stroke: color, 'stroke-width': line.points ? 5 : 2.5, 'stroke-dasharray': line.points ? '0.1 6' : (line.dash ?? null), 'stroke-linecap': 'round' }));
       return h('li', {}, swatch, line.label);
-    }));
+    }), ...marks.filter((mark) => mark.label).map((mark) => h('li', { class: 'mark-key' },
+      s('svg', { class: 'swatch', viewBox: '0 0 24 8', 'aria-hidden': 'true' }, s('line', { class: 'mark-line', x1: 1, x2: 23, y1: 4, y2: 4 })),
+      mark.label)));
     const text = summary ? summary({ series, xDomain: xd, yDomain: yd }) : `${title}.`;
     caption.textContent = text;
     area.setAttribute('aria-label', `${text} Focus and use the left and right arrow keys to read values.`);
