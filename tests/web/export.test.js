@@ -1,31 +1,19 @@
 // End-to-end: every heatmap exports its picture as PNG and its matrix as CSV (browser downloads).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import { inflateSync } from 'node:zlib';
-import { artifactPath, gotoAndSettle, launchBrowser, openPage } from './support/browser.js';
-import { ensureWebBuilt } from './support/build.js';
+import { artifactPath } from './support/browser.js';
 import { colorAt, scaleIndex } from './support/colors.js';
 import { peDotProducts, sinusoidalTable } from './support/reference.js';
-import { serveWeb } from './support/server.js';
+import { usePageSession } from './support/session.js';
 
+const session = usePageSession({ acceptDownloads: true });
 let browser;
 let server;
 let page;
 let log;
-
-before(async () => {
-  await ensureWebBuilt();
-  server = await serveWeb();
-  browser = await launchBrowser();
-  ({ page, log } = await openPage(browser, { acceptDownloads: true }));
-  await gotoAndSettle(page, server.pageUrl);
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+before(async () => ({ browser, server, page, log } = await session));
 
 async function download(plot, kind) {
   const [file] = await Promise.all([

@@ -1,30 +1,18 @@
 // End-to-end: controls change what they should, redraws are coalesced per frame, settings
 // survive in the URL (permalink), and bad or extreme links fall back safely.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { gotoAndSettle, launchBrowser, openPage, waitForIdle } from './support/browser.js';
-import { ensureWebBuilt } from './support/build.js';
+import { before, test } from 'node:test';
+import { gotoAndSettle, openPage, waitForIdle } from './support/browser.js';
 import { checkHeatmapPixels, extentOf } from './support/colors.js';
 import { ropeScores, sinusoidalTable } from './support/reference.js';
-import { serveWeb } from './support/server.js';
+import { usePageSession } from './support/session.js';
 
+const session = usePageSession();
 let browser;
 let server;
 let page;
 let log;
-
-before(async () => {
-  await ensureWebBuilt();
-  server = await serveWeb();
-  browser = await launchBrowser();
-  ({ page, log } = await openPage(browser));
-  await gotoAndSettle(page, server.pageUrl);
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+before(async () => ({ browser, server, page, log } = await session));
 
 const cellsOf = (plot, on = page) => on.locator(`figure[data-plot="${plot}"] canvas.heatmap-cells`);
 

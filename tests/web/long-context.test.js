@@ -6,13 +6,13 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
-import { artifactPath, gotoAndSettle, launchBrowser, openPage, waitForIdle } from './support/browser.js';
-import { ensureWebBuilt, ROOT } from './support/build.js';
+import { before, test } from 'node:test';
+import { artifactPath, gotoAndSettle, openPage, waitForIdle } from './support/browser.js';
+import { ROOT } from './support/build.js';
 import { checkHeatmapPixels } from './support/colors.js';
 import { readLinePlot } from './support/lineplot.js';
 import { posenc, queryAndKey, tile } from './support/reference.js';
-import { serveWeb } from './support/server.js';
+import { usePageSession } from './support/session.js';
 import { LONG_CONTEXT_PRESETS } from '../../web/src/long-context-presets.js';
 
 const GOLDEN = JSON.parse(readFileSync(path.join(ROOT, 'tests/golden/rope-scaling.json'), 'utf8')).cases;
@@ -84,23 +84,12 @@ function attentionFactorShown(page) {
   return page.locator('#lc-attention').evaluate((node) => ({ exact: Number(node.dataset.attentionFactor), text: node.textContent }));
 }
 
+const session = usePageSession();
 let browser;
 let server;
 let page;
 let log;
-
-before(async () => {
-  await ensureWebBuilt();
-  server = await serveWeb();
-  browser = await launchBrowser();
-  ({ page, log } = await openPage(browser));
-  await gotoAndSettle(page, server.pageUrl);
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+before(async () => ({ browser, server, page, log } = await session));
 
 test('the presets are the real models\' configs (base, rotary dim, scaling) and all are offered', async () => {
   assert.deepEqual(LONG_CONTEXT_PRESETS.map((p) => p.id), Object.keys(MODELS));

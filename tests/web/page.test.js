@@ -2,31 +2,19 @@
 // Checks that it loads cleanly and offline, and that what every plot shows is what posenc
 // computes (recomputed here in Node, compared pixel by pixel at sampled cells).
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { artifactPath, gotoAndSettle, launchBrowser, openPage } from './support/browser.js';
-import { ensureWebBuilt } from './support/build.js';
+import { before, test } from 'node:test';
+import { artifactPath, gotoAndSettle, openPage } from './support/browser.js';
 import { checkHeatmapPixels, extentOf } from './support/colors.js';
 import { readLinePlot } from './support/lineplot.js';
 import { comparisonPanels, peDotProducts, posenc, ropeScores, sentenceScores, sinusoidalTable, tile, wordEmbedding } from './support/reference.js';
-import { serveWeb } from './support/server.js';
+import { usePageSession } from './support/session.js';
 
+const session = usePageSession();
 let browser;
 let server;
 let page;
 let log;
-
-before(async () => {
-  await ensureWebBuilt();
-  server = await serveWeb();
-  browser = await launchBrowser();
-  ({ page, log } = await openPage(browser));
-  await gotoAndSettle(page, server.pageUrl);
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+before(async () => ({ browser, server, page, log } = await session));
 
 const PLOTS = {
   heatmap: ['order-a-plain', 'order-b-plain', 'order-diff-plain', 'order-a-pos', 'order-b-pos', 'order-diff-pos', 'sinusoidal-table',
