@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "frequencies.h"
+#include "size_limits.h"
 
 namespace posenc {
 
@@ -99,6 +100,20 @@ Status check(const RopeScaling& s, std::uint32_t rotary_dim, double base) {
     default:
       break;
   }
+  // Every angle the core can form (positions up to kMaxPosition) and the attention factor must
+  // stay finite at any length: subnormal betas or factor entries would overflow them. Longrope
+  // lists can only be read once they are in memory.
+  if (type != RopeScalingType::kLongrope || (s.short_factor != nullptr && s.long_factor != nullptr)) {
+    for (const std::uint64_t length : {std::uint64_t{0}, static_cast<std::uint64_t>(kMaxPosition) + 1}) {
+      const FrequencySchedule schedule(s, rotary_dim, base, length);
+      if (!std::isfinite(schedule.attention_factor())) return Status::kScalingOverflow;
+      for (std::uint32_t pair = 0; pair < rotary_dim / 2; ++pair) {
+        const double inv_freq = schedule.inverse_frequency(pair);
+        if (!(inv_freq >= 0.0) || !std::isfinite(inv_freq * static_cast<double>(kMaxPosition)))
+          return Status::kScalingOverflow;
+      }
+    }
+  }
   return Status::kOk;
 }
 
@@ -115,7 +130,9 @@ FrequencySchedule::FrequencySchedule(const RopeScaling& s, std::uint32_t rotary_
     case RopeScalingType::kDynamic: {
       // Hugging Face evaluates the formula at max(L, L0): at or below L0 it gives the base back.
       const double current = std::max(static_cast<double>(length), original);
-      base_ = base * std::pow((s.factor * current / original) - (s.factor - 1.0), dim / (dim - 2.0));
+      // HF's (factor * L / L0) - (factor - 1), written without its cancellation: for huge
+      // factors the difference of two rounded products is 0 (a zero base, NaN angles).
+      base_ = base * std::pow(1.0 + s.factor * (current / original - 1.0), dim / (dim - 2.0));
       break;
     }
     case RopeScalingType::kYarn: {

@@ -28,6 +28,7 @@ template <bool Accumulate>
 Status fill(const SinusoidalSpec& spec, const Positions& positions, float* out) {
   if (const Status status = check(spec, positions); status != Status::kOk) return status;
   if (out == nullptr && spec.seq_len > 0) return Status::kNullPointer;
+  if (spec.seq_len == 0) return Status::kOk;  // nothing to write (and out may be null)
   const std::size_t d = spec.d_model, half = d / 2;
   const bool interleaved = spec.layout == SinusoidalLayout::kInterleaved;
   for_each_pair_block(static_cast<std::uint32_t>(half), [&](std::uint32_t first, std::uint32_t count) {

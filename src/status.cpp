@@ -52,6 +52,7 @@ const char* status_name(Status status) {
     case Status::kDynamicRotaryDimTooSmall: return "rotary_dim too small for dynamic scaling";
     case Status::kYarnBaseInvalid: return "base 1 with yarn scaling";
     case Status::kOutOfMemory: return "out of memory";
+    case Status::kScalingOverflow: return "scaling makes angles or the attention factor overflow";
   }
   return "unknown status";
 }

@@ -55,6 +55,7 @@ enum class Status : int {
   kDynamicRotaryDimTooSmall,      // dynamic scaling needs rotary_dim >= 4 (exponent d / (d - 2))
   kYarnBaseInvalid,               // yarn needs base != 1 (its correction range divides by ln(base))
   kOutOfMemory,                   // a scratch allocation failed
+  kScalingOverflow,               // the scaling config makes an angle or the attention factor overflow
 };
 
 const char* status_name(Status status);

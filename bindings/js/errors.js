@@ -25,6 +25,7 @@ const RULES = {
   dimTooLarge: ['dim', (l) => `must be at most ${l.maxDim}`],
   sizeTooLarge: ['shape', (l) => `must describe at most ${l.maxElements} elements per array`],
   nullPointer: ['array', () => 'is missing'],
+  scalingOverflow: ['scaling', () => 'makes an angle or the attention factor overflow (e.g. subnormal betas or factors, or a factor beyond 2^53)'],
   outOfMemory: ['memory', () => 'ran out: WASM memory could not grow for the scratch space this call needs'],
   batchTooLarge: ['batch', (l) => `times seqLen must be at most ${l.maxSeqLen}`],
   numKvHeadsTooSmall: ['numKvHeads', () => 'must be at least 1'],

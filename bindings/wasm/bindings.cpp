@@ -189,7 +189,8 @@ EMSCRIPTEN_BINDINGS(posenc) {
       .value("longFactorInvalid", Status::kLongFactorInvalid)
       .value("dynamicRotaryDimTooSmall", Status::kDynamicRotaryDimTooSmall)
       .value("yarnBaseInvalid", Status::kYarnBaseInvalid)
-      .value("outOfMemory", Status::kOutOfMemory);
+      .value("outOfMemory", Status::kOutOfMemory)
+      .value("scalingOverflow", Status::kScalingOverflow);
 
   enum_<SinusoidalLayout>("SinusoidalLayout")
       .value("interleaved", SinusoidalLayout::kInterleaved)

@@ -101,7 +101,9 @@ class Guarded {
   std::size_t size() const { return n_; }
   std::vector<T> values() const { return std::vector<T>(data(), data() + n_); }
 
-  void assign(const std::vector<T>& values) { std::memcpy(data(), values.data(), n_ * sizeof(T)); }
+  void assign(const std::vector<T>& values) {
+    if (n_ > 0) std::memcpy(data(), values.data(), n_ * sizeof(T));  // memcpy from null is UB even for 0 bytes
+  }
 
   // Guards (and the shift padding) still hold the sentinel.
   bool guards_intact() const {
