@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # `npm test`: installs what is missing, builds, and runs every suite:
-#   1. the Catch2 tests of the C++ core (native, through ctest);
-#   2. the Node tests of the JS API on the real WASM builds, the page's end-to-end tests in
-#      headless Chromium and the npm-pack smoke test (one `node --test` run).
+#   1. the Catch2 tests of the C++ core (native, through ctest), then the same suite under
+#      AddressSanitizer + UndefinedBehaviorSanitizer + LeakSanitizer (clang);
+#   2. the libFuzzer targets for FUZZ_SECONDS (default 10) each, and their corpus replayed on
+#      wasm32 (both cores), where size_t is 32 bits;
+#   3. the Node tests of the JS API on the real WASM builds, the page's end-to-end tests in
+#      headless Chromium and the npm-pack smoke test (one `node --test` run, last, so its
+#      summary closes the output).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -12,6 +16,13 @@ bash scripts/build.sh
 
 echo "== C++ core (Catch2, native)"
 ctest --test-dir build/native --output-on-failure
+
+echo "== C++ core under ASan + UBSan + LSan (Catch2, clang)"
+bash scripts/sanitize.sh
+
+echo "== C++ core fuzzing (libFuzzer, ${FUZZ_SECONDS:-10} s per target), corpus replayed on wasm32"
+FUZZ_SECONDS=${FUZZ_SECONDS:-10} bash scripts/fuzz.sh
+bash scripts/fuzz.sh wasm
 
 echo "== JS API, page and package (node --test)"
 suites=()

@@ -1,0 +1,443 @@
+#!/usr/bin/env python3
+"""Writes the seed corpus of the libFuzzer targets: tests/fuzz/corpus/<target>/<name>.
+
+Each seed is a hand-picked call in the byte format of tests/fuzz/fuzz_input.h (the tables
+below mirror its kHostileSizes, kBases, kValues, kScales, kPositions and offset table, by
+index). Seeds named regression-* reproduce crashes the fuzzers found; they stay in the corpus
+so that every fuzz run replays them first.
+
+Usage: python3 tests/fuzz/make_corpus.py   (rewrites the corpus folders; standard library only)
+"""
+import pathlib
+import shutil
+import struct
+
+ROOT = pathlib.Path(__file__).resolve().parent / "corpus"
+
+# ---- the tables of fuzz_input.h, by index ------------------------------------------------------
+HOSTILE_SIZES = ["0", "1", "2", "3", "127", "128", "129", "256", "257",
+                 "maxDim-1", "maxDim", "maxDim+1", "maxDim+2",
+                 "maxSeqLen-1", "maxSeqLen", "maxSeqLen+1",
+                 "2^28", "2^28+1", "46341", "2^31-1", "2^31", "2^32-2", "2^32-1"]
+BASES = ["10000", "500000", "1", "2", "0.5", "1e-300", "1e300", "DBL_MAX", "DBL_MIN",
+         "denorm_min", "0", "-0", "-1", "-10000", "NaN", "inf", "-inf", "1e-10", "1e6", "1.0000001"]
+VALUES = ["0", "-0", "1", "-1", "0.5", "pi", "float_subnormal", "FLT_MIN", "1e30", "-1e30",
+          "FLT_MAX", "-FLT_MAX", "NaN", "inf", "-inf", "1e300", "double_subnormal", "65504",
+          "1e-20", "1e20"]
+SCALES = ["1", "1e-3", "1e3", "1e-20", "1e20", "1e-40", "1e37", "0", "1e300", "4"]
+POSITIONS = ["-1", "INT_MIN", "INT_MAX", "0", "2^24", "2^24-1", "2^24+1", "2^30",
+             "1023", "1024", "1025"]
+OFFSETS = ["0", "1", "1023", "1024", "2^24", "last_valid", "last_valid+1", "maxPosition",
+           "2^31", "2^32-1", "100000", "65535"]
+
+
+def u8(v): return struct.pack("<B", v & 0xFF)
+def u16(v): return struct.pack("<H", v & 0xFFFF)
+def u32(v): return struct.pack("<I", v & 0xFFFFFFFF)
+def i32(v): return struct.pack("<i", v)
+def f64(v): return struct.pack("<d", v)
+
+
+def size(v):
+    """A size: an int below 0xFF00 (taken modulo the target's small maximum), a name from
+    HOSTILE_SIZES, or ('raw', u32)."""
+    if isinstance(v, str):
+        return u16(0xFF00 | HOSTILE_SIZES.index(v))
+    if isinstance(v, tuple):
+        return u16(0xFFFF) + u32(v[1])
+    assert v < 0xFF00
+    return u16(v)
+
+
+def base(v):
+    return u8(BASES.index(v)) if isinstance(v, str) else u8(255) + f64(v)
+
+
+def enum(v):
+    """0/1 are the real layouts/metrics; 'bad0'..'bad4' pick kBadEnums[t % 5] (t = 2.. )."""
+    if isinstance(v, int):
+        return u8(v)
+    k = int(v[3:])
+    return u8(next(t for t in range(2, 256) if t % 5 == k))
+
+
+def value(v):
+    if isinstance(v, str):
+        return u8(VALUES.index(v))
+    return u8(int(round(v * 8)) + 140)  # grid values (t - 140) / 8
+
+
+def array(seed=1, scale="1", overrides=()):
+    out = u32(seed) + u8(SCALES.index(scale)) + u8(len(overrides))
+    for index, v in overrides:
+        out += u16(index) + value(v)
+    return out
+
+
+def offset(v):
+    return u8(OFFSETS.index(v)) if isinstance(v, str) else u8(255) + u32(v)
+
+
+def at_offset(v="0"):
+    return u8(0) + offset(v)
+
+
+def listed(pattern, start="0", seed=7, overrides=()):
+    """pattern: 'ascending' | 'uniform' | 'small' | 'descending'."""
+    kind = ["ascending", "uniform", "small", "descending"].index(pattern)
+    out = u8(1) + u8(kind)
+    out += offset(start) if kind in (0, 3) else u32(seed)
+    out += u8(len(overrides))
+    for row, p in overrides:
+        out += u16(row) + (u8(POSITIONS.index(p)) if isinstance(p, str) else u8(255) + i32(p))
+    return out
+
+
+# ---- seeds per target -----------------------------------------------------------------------------
+
+def sinusoidal_seeds():
+    table, add, numbers = u8(0), u8(1), u8(2)
+
+    def spec(seq, d, b="10000", layout=0):
+        return size(seq) + size(d) + base(b) + enum(layout)
+
+    seeds = {
+        "table-16x8": table + spec(16, 8) + at_offset(),
+        "table-concat": table + spec(16, 8, layout=1) + at_offset(),
+        "table-two-blocks": table + spec(12, 260) + at_offset(),
+        "table-reanchor": table + spec(1100, 4) + at_offset(),
+        "table-wide": table + spec(40, 300, layout=1) + at_offset("1023"),
+        "table-last-valid-offset": table + spec(20, 16) + at_offset("last_valid"),
+        "table-offset-too-large": table + spec(20, 16) + at_offset("last_valid+1"),
+        "table-offset-2^32-1": table + spec(3, 16) + at_offset("2^32-1"),
+        "table-list-ascending-2^24": table + spec(40, 32) + listed("ascending", "2^24"),
+        "table-list-uniform": table + spec(64, 16) + listed("uniform", seed=99),
+        "table-list-repeats": table + spec(200, 8) + listed("small", seed=3),
+        "table-list-descending": table + spec(30, 10, layout=1) + listed("descending", "1024"),
+        "table-list-negative": table + spec(10, 8) + listed("ascending", overrides=[(4, "-1")]),
+        "table-list-int-min": table + spec(10, 8) + listed("ascending", overrides=[(9, "INT_MIN")]),
+        "table-list-int-max": table + spec(10, 8) + listed("ascending", overrides=[(0, "INT_MAX")]),
+        "table-base-1": table + spec(16, 8, "1") + at_offset(),
+        "table-base-half": table + spec(16, 8, "0.5") + at_offset(),
+        "table-base-500000": table + spec(16, 64, "500000") + at_offset("100000"),
+        "table-base-dbl-max": table + spec(8, 8, "DBL_MAX") + at_offset(),
+        "table-base-zero": table + spec(4, 8, "0") + at_offset(),
+        "table-base-negative": table + spec(4, 8, "-1") + at_offset(),
+        "table-base-nan": table + spec(4, 8, "NaN") + at_offset(),
+        "table-base-inf": table + spec(4, 8, "inf") + at_offset(),
+        "table-d-odd": table + spec(4, 7) + at_offset(),
+        "table-d-zero": table + spec(4, 0) + at_offset(),
+        "table-d-one": table + spec(4, 1) + at_offset(),
+        "table-d-too-large": table + spec(4, "maxDim+2") + at_offset(),
+        "table-seq-too-large": table + spec("maxSeqLen+1", 8) + at_offset(),
+        "table-max-elements": table + spec("maxSeqLen", 16) + at_offset(),
+        "table-too-many-elements": table + spec("maxSeqLen", 18) + at_offset(),
+        "table-sizes-2^32-1": table + spec("2^32-1", "2^32-1") + at_offset(),
+        "table-layout-bad": table + spec(4, 8, layout="bad0") + at_offset(),
+        "table-layout-int-min": table + spec(4, 8, layout="bad2") + at_offset(),
+        "add-16x8": add + spec(16, 8) + at_offset() + array(5),
+        "add-huge-values": add + spec(8, 16) + at_offset() + array(6, "1e37", [(3, "FLT_MAX"), (5, "NaN")]),
+        "add-list": add + spec(33, 18, layout=1) + listed("uniform", seed=11) + array(8, "1e-3"),
+        "numbers-5x3": numbers + size(5) + size(3) + offset("0"),
+        "numbers-d-one": numbers + size(7) + size(1) + offset("1024"),
+        "numbers-last-valid": numbers + size(9) + size(2) + offset("last_valid"),
+        "numbers-offset-too-large": numbers + size(9) + size(2) + offset("last_valid+1"),
+        "numbers-d-zero": numbers + size(3) + size(0) + offset("0"),
+        "numbers-too-large": numbers + size("maxSeqLen") + size("maxDim") + offset("0"),
+        # Regressions (found by this fuzzer, see tests/fuzz/README.md):
+        # seq_len 0 with no output array: `out + 2 * first + 1` on a null pointer (UB).
+        "regression-table-empty-null-out": table + spec(0, 8) + at_offset(),
+        "regression-table-empty-concat": table + spec(0, 8, layout=1) + at_offset(),
+        # base DBL_MIN passes check() but position * inv_freq overflows: NaN in the table.
+        "regression-table-tiny-base-nan": table + spec(4, 128, "DBL_MIN") + at_offset("last_valid"),
+    }
+    return seeds
+
+
+def rope_seeds():
+    in_place, separate, cache, freqs = u8(0), u8(1), u8(2), u8(3)
+
+    def spec(seq, heads, head, rotary=None, b="10000", layout=0):
+        rot = u8(0) if rotary is None else u8(1) + size(rotary)
+        return size(seq) + size(heads) + size(head) + rot + base(b) + enum(layout)
+
+    seeds = {
+        "rope-8x2x64": in_place + spec(8, 2, 64) + at_offset() + array(1),
+        "rope-half": in_place + spec(8, 2, 64, layout=1) + at_offset() + array(2),
+        "rope-separate": separate + spec(8, 2, 64) + at_offset("1023") + array(3),
+        "rope-separate-half": separate + spec(8, 3, 48, layout=1) + at_offset() + array(4),
+        "rope-partial": separate + spec(6, 2, 64, 32) + at_offset() + array(5),
+        "rope-partial-half-in-place": in_place + spec(6, 1, 66, 34, layout=1) + at_offset() + array(6),
+        "rope-two-blocks": in_place + spec(4, 1, 300, 258) + at_offset() + array(7),
+        "rope-reanchor": in_place + spec(1100, 1, 4) + at_offset() + array(8),
+        "rope-list-uniform": separate + spec(16, 2, 32) + listed("uniform", seed=5) + array(9),
+        "rope-list-near-max": in_place + spec(16, 1, 32) + listed("descending", "maxPosition") + array(10),
+        "rope-list-repeats": in_place + spec(64, 1, 8, layout=1) + listed("small", seed=1) + array(11),
+        "rope-list-negative": in_place + spec(8, 1, 8) + listed("ascending", overrides=[(2, "-1")]) + array(12),
+        "rope-last-valid-offset": in_place + spec(10, 1, 16) + at_offset("last_valid") + array(13),
+        "rope-offset-too-large": separate + spec(10, 1, 16) + at_offset("last_valid+1") + array(14),
+        "rope-special-values": separate + spec(4, 2, 16) + at_offset() +
+            array(15, "1", [(0, "NaN"), (3, "inf"), (6, "-inf"), (9, "FLT_MAX"), (12, "1e30"),
+                            (17, "float_subnormal"), (20, "-0"), (31, "NaN")]),
+        "rope-subnormal": in_place + spec(4, 1, 16) + at_offset("1024") + array(16, "1e-40"),
+        "rope-large": in_place + spec(4, 1, 16) + at_offset("2^24") + array(17, "1e37"),
+        "rope-base-1": in_place + spec(4, 1, 8, b="1") + at_offset() + array(18),
+        "rope-base-half": separate + spec(4, 1, 8, b="0.5") + at_offset() + array(19),
+        "rope-rotary-odd": in_place + spec(4, 1, 64, 31) + at_offset() + array(20),
+        "rope-rotary-zero": in_place + spec(4, 1, 64, 0) + at_offset() + array(21),
+        "rope-rotary-above-head": in_place + spec(4, 1, 16, 18) + at_offset() + array(22),
+        "rope-head-one": in_place + spec(4, 1, 1) + at_offset() + array(23),
+        "rope-heads-zero": in_place + spec(4, 0, 8) + at_offset() + array(24),
+        "rope-heads-too-many": in_place + spec(4, "maxDim+1", 8) + at_offset() + array(25),
+        "rope-head-too-large": in_place + spec(4, 1, "maxDim+2") + at_offset() + array(26),
+        "rope-too-many-elements": in_place + spec(("raw", 1 << 16), ("raw", 4096), 2) + at_offset() + array(27),
+        "rope-layout-bad": in_place + spec(4, 1, 8, layout="bad1") + at_offset() + array(28),
+        "rope-base-nan": separate + spec(4, 1, 8, b="NaN") + at_offset() + array(29),
+        "cache-16x64": cache + size(16) + size(64) + base("10000") + at_offset(),
+        "cache-two-blocks": cache + size(5) + size(260) + base("500000") + at_offset("65535"),
+        "cache-list": cache + size(40) + size(32) + base("10000") + listed("uniform", seed=21),
+        "cache-2^24-boundary": cache + size(30) + size(16) + base("10000") + listed("ascending", "2^24"),
+        "cache-rotary-odd": cache + size(4) + size(7) + base("10000") + at_offset(),
+        "cache-offset-too-large": cache + size(4) + size(8) + base("10000") + at_offset("2^31"),
+        "cache-too-large": cache + size("maxSeqLen") + size("maxDim") + base("10000") + at_offset(),
+        "freqs-64": freqs + size(64) + base("10000"),
+        "freqs-max-dim": freqs + size("maxDim") + base("10000"),
+        "freqs-too-large": freqs + size("maxDim+2") + base("10000"),
+        "freqs-odd": freqs + size(3) + base("10000"),
+        "freqs-zero": freqs + size(0) + base("10000"),
+        "freqs-base-1e300": freqs + size(128) + base("1e300"),
+        "freqs-base-zero": freqs + size(8) + base("0"),
+        "freqs-base-inf": freqs + size(8) + base("inf"),
+        # Regressions (found by this fuzzer, see tests/fuzz/README.md):
+        # subnormal base passes check_frequencies but 1 / base^(2i/d) overflows to inf.
+        "regression-freqs-subnormal-base-inf": freqs + size(96) + base("denorm_min"),
+        # base DBL_MIN passes check() but position * inv_freq overflows: NaN rotations.
+        "regression-rope-tiny-base-nan": in_place + spec(2, 1, 128, b="DBL_MIN") + at_offset("last_valid") + array(30),
+        "regression-cache-tiny-base-nan": cache + size(2) + size(128) + base("DBL_MIN") + at_offset("last_valid"),
+        # seq_len 0 with no arrays and two pair blocks: `sin + first` on a null pointer (UB).
+        "regression-cache-empty-null-out": cache + size(0) + size(258) + base("10000") + at_offset(),
+    }
+    return seeds
+
+
+SCALING_VALUES = ["1", "2", "4", "8", "32", "0.5", "0.1", "0", "-1", "NaN", "inf", "1e300", "1e-300", "16"]
+PARTIAL_FACTORS = ["1", "0.5", "0.25", "0.75", "0.3", "0", "-0.5", "1.5", "NaN", "inf", "1e-10"]
+SCALING_TYPES = ["none", "linear", "dynamic", "yarn", "llama3", "longrope"]
+
+
+def pick(table, v):
+    return u8(table.index(v)) if isinstance(v, str) else u8(255) + f64(v)
+
+
+def no_scaling():
+    return u8(1)  # type byte % 4 != 0
+
+
+def scaling(kind, pairs, flags=0, factor="2", original=64, max_positions=128, attention="1", beta_fast="32",
+            beta_slow="1", mscale="1", mscale_all_dim="1", low="1", high="4", list_count=None, bad_entry=None):
+    """kind: a SCALING_TYPES name or 'bad' (an unknown type); pairs: rotary_dim / 2 (the length
+    of longrope's lists unless list_count). flags: 1 has_factor, 2 has_attention_factor, 4 no
+    truncation, 8 list_count given, 16 entry 0 of each list replaced by bad_entry."""
+    if list_count is not None:
+        flags |= 8
+    if bad_entry is not None:
+        flags |= 16
+    out = u8(4 * 6) + u8(0) if kind == "bad" else u8(4 * SCALING_TYPES.index(kind))
+    out += u8(flags) + pick(SCALING_VALUES, factor) + size(original) + size(max_positions)
+    for v in (attention, beta_fast, beta_slow, mscale, mscale_all_dim, low, high):
+        out += pick(SCALING_VALUES, v)
+    for _ in range(2):  # short_factor, long_factor: entries 1 + byte / 32, then the replaced one
+        if list_count is not None:
+            out += u8(list_count)
+        out += bytes(list_count if list_count is not None else pairs)
+        if bad_entry is not None:
+            out += u16(0) + pick(SCALING_VALUES, bad_entry)
+    return out
+
+
+def batch_shared(offset_value="0"):
+    return u8(0) + offset(offset_value)
+
+
+def batch_per_sequence(*offsets):
+    """Offsets: POSITIONS names, or OFFSETS names (encoded past the POSITIONS table)."""
+    out = u8(1)
+    for o in offsets:
+        out += u8(POSITIONS.index(o)) if o in POSITIONS else u8(200) + offset(o)
+    return out
+
+
+def batch_list(pattern, **kwargs):
+    return u8(2) + listed(pattern, **kwargs)
+
+
+def rope_batch_seeds():
+    rope_mode, qk_mode, cache_mode = u8(0), u8(1), u8(2)
+
+    def spec(batch, seq, heads, head, kv=None, rotary=None, partial=None, inverse=False, in_place=False,
+             b="10000", layout=0, order=0):
+        flags = (1 if rotary is not None else 0) | (2 if partial is not None else 0) | (4 if inverse else 0) | (8 if in_place else 0)
+        out = size(batch) + size(seq) + size(heads) + (size(kv) if kv is not None else b"") + size(head) + u8(flags)
+        if rotary is not None:
+            out += size(rotary)
+        if partial is not None:
+            out += pick(PARTIAL_FACTORS, partial)
+        return out + base(b) + enum(layout) + enum(order)
+
+    def data(n=1):
+        return b"".join(array(40 + i) for i in range(n))
+
+    seeds = {
+        "rope-2x5x2x16": rope_mode + spec(2, 5, 2, 16) + no_scaling() + batch_shared() + data(),
+        "rope-heads-major-half": rope_mode + spec(2, 5, 3, 12, layout=1, order=1) + no_scaling() + batch_shared("1023") + data(),
+        "rope-inverse-in-place": rope_mode + spec(3, 4, 1, 8, inverse=True, in_place=True) + no_scaling() + batch_shared() + data(),
+        "rope-partial-half": rope_mode + spec(1, 6, 2, 16, partial="0.5", layout=1) + no_scaling() + batch_shared() + data(),
+        "rope-partial-quarter": rope_mode + spec(2, 3, 1, 16, partial="0.25") + no_scaling() + batch_shared() + data(),
+        "rope-partial-odd": rope_mode + spec(1, 3, 1, 10, partial="0.3") + no_scaling() + batch_shared() + data(),
+        "rope-partial-zero": rope_mode + spec(1, 3, 1, 16, partial="0") + no_scaling() + batch_shared() + data(),
+        "rope-partial-nan": rope_mode + spec(1, 3, 1, 16, partial="NaN") + no_scaling() + batch_shared() + data(),
+        "rope-partial-above-one": rope_mode + spec(1, 3, 1, 16, partial="1.5") + no_scaling() + batch_shared() + data(),
+        "rope-per-sequence-offsets": rope_mode + spec(3, 4, 2, 8) + no_scaling() + batch_per_sequence("0", "1024", "2^24") + data(),
+        "rope-per-sequence-negative": rope_mode + spec(2, 4, 1, 8) + no_scaling() + batch_per_sequence("0", "-1") + data(),
+        "rope-per-sequence-too-large": rope_mode + spec(2, 4, 1, 8) + no_scaling() + batch_per_sequence("0", "last_valid+1") + data(),
+        "rope-position-list": rope_mode + spec(2, 4, 2, 8, order=1) + no_scaling() + batch_list("uniform", seed=3) + data(),
+        "rope-position-list-negative": rope_mode + spec(2, 4, 1, 8) + no_scaling() + batch_list("ascending", overrides=[(7, "-1")]) + data(),
+        "rope-batch-zero": rope_mode + spec(0, 4, 1, 8) + no_scaling() + batch_shared() + data(),
+        "rope-huge-batch-empty": rope_mode + spec(("raw", 0xFF0E0E0E), 0, 1, 8) + no_scaling() + batch_shared() + data(),
+        "rope-batch-too-large": rope_mode + spec(("raw", 1 << 20), 64, 1, 8) + no_scaling() + batch_shared() + data(),
+        "rope-order-bad": rope_mode + spec(1, 2, 1, 8, order="bad0") + no_scaling() + batch_shared() + data(),
+        "rope-layout-bad": rope_mode + spec(1, 2, 1, 8, layout="bad1") + no_scaling() + batch_shared() + data(),
+        "qk-gqa": qk_mode + spec(2, 4, 4, 8, kv=1) + no_scaling() + batch_shared("65535") + data(2),
+        "qk-heads-major": qk_mode + spec(1, 5, 2, 16, kv=2, layout=1, order=1, in_place=True) + no_scaling() + batch_per_sequence("1023") + data(2),
+        "qk-kv-zero": qk_mode + spec(1, 4, 2, 8, kv=0) + no_scaling() + batch_shared() + data(2),
+        "qk-kv-too-many": qk_mode + spec(1, 4, 2, 8, kv="maxDim+1") + no_scaling() + batch_shared() + data(2),
+        "scaling-linear": rope_mode + spec(1, 8, 1, 16) + scaling("linear", 8, factor="4") + batch_shared("100000") + data(),
+        "scaling-dynamic": rope_mode + spec(2, 8, 1, 16) + scaling("dynamic", 8, factor="2", original=64) + batch_shared("1024") + data(),
+        "scaling-dynamic-rotary-two": rope_mode + spec(1, 4, 1, 2) + scaling("dynamic", 1, factor="2", original=64) + batch_shared() + data(),
+        "scaling-yarn": qk_mode + spec(1, 8, 2, 32, kv=1) + scaling("yarn", 16, factor="4", original=32) + batch_shared("1024") + data(2),
+        "scaling-yarn-mscale": rope_mode + spec(1, 4, 1, 32) + scaling("yarn", 16, factor="8", original=32, mscale="1", mscale_all_dim="0.5") + batch_shared() + data(),
+        "scaling-yarn-base-one": rope_mode + spec(1, 4, 1, 16, b="1") + scaling("yarn", 8, factor="4", original=32) + batch_shared() + data(),
+        "scaling-yarn-beta-swapped": rope_mode + spec(1, 4, 1, 16) + scaling("yarn", 8, factor="4", original=32, beta_fast="1", beta_slow="32") + batch_shared() + data(),
+        "scaling-llama3": rope_mode + spec(1, 8, 1, 64) + scaling("llama3", 32, factor="8", original=64, low="1", high="4") + batch_shared("100000") + data(),
+        "scaling-llama3-bad-high": rope_mode + spec(1, 8, 1, 64) + scaling("llama3", 32, factor="8", original=64, low="4", high="1") + batch_shared() + data(),
+        "scaling-longrope-short": rope_mode + spec(1, 4, 1, 16) + scaling("longrope", 8, flags=2, original=64, attention="2") + batch_shared() + data(),
+        "scaling-longrope-long": rope_mode + spec(1, 4, 1, 16) + scaling("longrope", 8, original=64, max_positions=4096) + batch_shared("1024") + data(),
+        "scaling-longrope-wrong-length": rope_mode + spec(1, 4, 1, 16) + scaling("longrope", 8, original=64, list_count=3) + batch_shared() + data(),
+        "scaling-longrope-bad-entry": rope_mode + spec(1, 4, 1, 16) + scaling("longrope", 8, original=64, bad_entry="NaN") + batch_shared() + data(),
+        "scaling-type-bad": rope_mode + spec(1, 4, 1, 16) + scaling("bad", 8) + batch_shared() + data(),
+        "scaling-factor-below-one": rope_mode + spec(1, 4, 1, 16) + scaling("linear", 8, factor="0.5") + batch_shared() + data(),
+        "scaling-factor-inf": rope_mode + spec(1, 4, 1, 16) + scaling("linear", 8, factor="inf") + batch_shared() + data(),
+        "cache-batch-offsets": cache_mode + size(2) + size(8) + size(16) + base("10000") + no_scaling() + batch_per_sequence("0", "2^24-1"),
+        "cache-batch-list": cache_mode + size(3) + size(5) + size(12) + base("500000") + no_scaling() + batch_list("small", seed=9),
+        "cache-yarn": cache_mode + size(1) + size(8) + size(32) + base("10000") + scaling("yarn", 16, factor="16", original=64) + batch_shared("1023"),
+        "cache-longrope-attention": cache_mode + size(2) + size(4) + size(16) + base("10000") + scaling("longrope", 8, flags=1, factor="8", original=64) + batch_shared(),
+        # Regressions (found by this fuzzer, see tests/fuzz/README.md):
+        # dynamic scaling with a factor of 1e300 passes check(): factor * L / L0 - (factor - 1)
+        # cancels to 0, the grown base is 0 and cos/sin are NaN.
+        "regression-dynamic-huge-factor-nan": rope_mode + spec(1, 4, 1, 16) + scaling("dynamic", 8, factor="1e300", original=64) + batch_shared() + data(),
+        # yarn with subnormal beta_fast/beta_slow passes check(): L0 / (beta 2 pi) overflows, the
+        # correction range is infinite, the ramp is NaN and so are cos/sin.
+        "regression-yarn-subnormal-beta-nan": cache_mode + size(1) + size(8) + size(32) + base("10000") +
+            scaling("yarn", 16, flags=1, factor="1", original=512, max_positions=512, attention=5.731859096e-314,
+                    beta_fast=5.2218072464118e-310, beta_slow=6e-323),
+        # longrope with a subnormal (finite, positive) factor entry passes check():
+        # 1 / (ext_i base^(2i/d)) overflows to inf and the rotation is NaN.
+        "regression-longrope-subnormal-factor-nan": rope_mode + spec(1, 4, 1, 16) +
+            scaling("longrope", 8, original=64, max_positions=128, bad_entry=3.1e-319) + batch_shared() + data(),
+        # a subnormal base passes check(): inv_freq overflows to inf, the cache is NaN.
+        "regression-cache-subnormal-base-nan": cache_mode + size(1) + size(2) + size(58) + base(6e-323) + no_scaling() + batch_shared(),
+    }
+    return seeds
+
+
+def pairing_seeds():
+    def spec(heads, head, rotary=None, row=1, source=0, target=1):
+        rot = u8(0) if rotary is None else u8(1) + size(rotary)
+        return size(heads) + size(head) + rot + size(row) + enum(source) + enum(target)
+
+    return {
+        "activations-to-half": spec(3, 16) + array(1) + offset("1023"),
+        "activations-to-interleaved": spec(2, 16, source=1, target=0) + array(2),
+        "activations-partial": spec(2, 64, 32) + array(3) + offset("2^24"),
+        "same-pairing": spec(2, 8, source=1, target=1) + array(4),
+        "weight-rows": spec(4, 8, row=5) + array(5),
+        "weight-rows-partial-back": spec(2, 12, 8, row=3, source=1, target=0) + array(6),
+        "heads-zero": spec(0, 8) + array(7),
+        "head-one": spec(1, 1) + array(8),
+        "rotary-odd": spec(1, 8, 5) + array(9),
+        "rotary-above-head": spec(1, 8, 10) + array(10),
+        "row-zero": spec(1, 8, row=0) + array(11),
+        "layout-bad": spec(1, 8, source="bad0") + array(12),
+        "head-too-large": spec(1, "maxDim+2") + array(13),
+        "too-many-elements": spec(("raw", 1 << 16), 64, row=("raw", 1 << 16)) + array(14),
+        "huge-row-no-heads": spec(0, "maxDim", row="2^32-1") + array(15),
+    }
+
+
+def similarity_seeds():
+    def spec(rows, cols, dim, metric=0):
+        return size(rows) + size(cols) + size(dim) + enum(metric)
+
+    return {
+        "dot-3x5x8": spec(3, 5, 8) + array(1) + array(2),
+        "cosine-3x5x8": spec(3, 5, 8, 1) + array(3) + array(4),
+        "dot-blocks-and-tails": spec(9, 13, 37) + array(5) + array(6),
+        "cosine-zero-rows": spec(4, 4, 16, 1) + array(7, "0") + array(8),
+        "cosine-subnormal": spec(2, 3, 8, 1) + array(9, "1e-40") + array(10),
+        "cosine-huge": spec(2, 3, 8, 1) + array(11, "1e20") + array(12, "1e20"),
+        "dot-special-values": spec(3, 3, 9) + array(13, "1", [(0, "NaN"), (4, "inf"), (8, "-0")]) + array(14),
+        "dot-large": spec(4, 4, 30) + array(15, "1e20") + array(16, "1e20"),
+        "dot-rows-zero": spec(0, 4, 8) + array(17) + array(18),
+        "dot-cols-zero": spec(4, 0, 8) + array(19) + array(20),
+        "cosine-cols-zero": spec(4, 0, 8, 1) + array(21) + array(22),
+        "dot-dim-300": spec(20, 20, 300) + array(23) + array(24),
+        "dot-dim-zero": spec(2, 2, 0) + array(25) + array(26),
+        "dot-dim-too-large": spec(2, 2, "maxDim+1") + array(27) + array(28),
+        "dot-rows-too-large": spec("maxSeqLen+1", 2, 4) + array(29) + array(30),
+        "dot-cols-too-large": spec(2, "2^32-1", 4) + array(31) + array(32),
+        "dot-product-too-large": spec(("raw", 1 << 16), ("raw", 1 << 16), 1) + array(33) + array(34),
+        "dot-max-elements": spec(("raw", 1 << 14), ("raw", 1 << 14), 1) + array(35) + array(36),
+        "metric-bad": spec(2, 2, 4, "bad0") + array(37) + array(38),
+        "metric-negative": spec(2, 2, 4, "bad1") + array(39) + array(40),
+    }
+
+
+def kernels_seeds():
+    names = ["rotate_half", "rotate_half_in_place", "rotate_interleaved", "rotate_interleaved_in_place",
+             "dot", "narrow", "sincos", "rotate_step", "phase_rows", "phase_rows_add", "dot_row"]
+    doubles = {"narrow", "sincos", "rotate_step"}
+    seeds = {}
+    lengths = [0, 1, 3, 4, 5, 8, 17, 130, 259]
+    for k, name in enumerate(names):
+        for j, n in enumerate(lengths):
+            if (k + j) % 3:  # a spread of lengths per kernel, not all of them
+                continue
+            body = b""
+            for a in range(8):  # shifts, arrays and the phase_rows/dot_row shape bytes
+                scale = "1e300" if name == "sincos" and a == 1 else ("1e20" if name in doubles and a == 2 else "1")
+                body += u8(a + j) + array(100 * k + a, scale, [(0, "NaN"), (2, "inf"), (5, "float_subnormal")] if a == 3 else [])
+            seeds[f"{name}-{n}"] = u8(k) + u16(n) + body
+    seeds["sincos-huge-angles"] = u8(6) + u16(64) + u8(1) + array(7, "1e300") + u8(2) + u8(3)
+    seeds["sincos-2^31"] = u8(6) + u16(33) + u8(0) + array(8, "1", [(i, v) for i, v in enumerate(
+        ["inf", "-inf", "NaN", "1e20", "double_subnormal", "-0"])]) + u8(0) + u8(0)
+    return seeds
+
+
+TARGETS = {"sinusoidal_fuzz": sinusoidal_seeds, "rope_fuzz": rope_seeds, "rope_batch_fuzz": rope_batch_seeds,
+           "pairing_fuzz": pairing_seeds,
+           "similarity_fuzz": similarity_seeds, "kernels_fuzz": kernels_seeds}
+
+
+def main():
+    for target, make in TARGETS.items():
+        folder = ROOT / target
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir(parents=True)
+        seeds = make()
+        for name, data in seeds.items():
+            (folder / name).write_bytes(data)
+        print(f"{target}: {len(seeds)} seeds in {folder.relative_to(ROOT.parent.parent.parent)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,177 @@
+// Leaks (issue 6): 100,000 calls of every public function on small inputs, and 10,000 calls
+// of each with bad arguments, leave the WASM heap where it started, in both builds.
+//
+// "Where it started" is measured twice: posenc.memoryBytes (the WASM memory never grows) and
+// malloc's own state, through probes: the addresses a fresh small (4-byte) and a large
+// (256 KiB, taken from the top of the heap) allocation get before and after the calls must be
+// the same. A leaked block would take the probe's place or push the top of the heap up. The
+// first test shows that the probes do see a leak of a few bytes per call.
+//
+// The bad calls include errors thrown between malloc and free: a positions Array whose
+// element getter succeeds while the arguments are checked and throws while it is copied into
+// WASM memory (after the scratch arrays were allocated).
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+
+import { loadBothVariants, randomNormal } from './support.js';
+
+const CALLS = 100_000;
+const BAD_CALLS = 10_000;
+const WARM_UP = 100;
+
+/** The heap as malloc sees it: where a new small and a new large block would go. */
+function heapProbe(posenc) {
+  const small = posenc.allocate(1);
+  const large = posenc.allocate(1 << 16);
+  const probe = { small: small.address, large: large.address, memoryBytes: posenc.memoryBytes };
+  large.free();
+  small.free();
+  return probe;
+}
+
+function describeProbe(p) {
+  return `small probe at ${p.small}, large probe at ${p.large}, memory ${p.memoryBytes} bytes`;
+}
+
+/** Runs `call` `count` times (after a warm-up) and asserts the heap did not move. */
+function assertNoLeak(t, posenc, label, count, call) {
+  for (let i = 0; i < WARM_UP; i++) call(i);
+  const before = heapProbe(posenc);
+  const started = performance.now();
+  for (let i = 0; i < count; i++) call(i);
+  const ms = performance.now() - started;
+  const after = heapProbe(posenc);
+  t.diagnostic(`${posenc.variant} ${label}: ${count} calls in ${ms.toFixed(0)} ms; ` +
+    `before: ${describeProbe(before)}; after: ${describeProbe(after)}`);
+  assert.deepEqual(after, before, `${label}: the heap moved after ${count} calls`);
+}
+
+/** Calls fn, which must throw an error that `expected` accepts. */
+function throws(fn, expected) {
+  try {
+    fn();
+  } catch (error) {
+    if (!expected(error)) throw new Error(`unexpected error: ${error?.message ?? error}`);
+    return;
+  }
+  throw new Error('expected the call to throw');
+}
+
+const isArgumentError = (error) => error instanceof TypeError || error instanceof RangeError;
+const isGetterError = (error) => error.message === 'positions getter';
+
+/** A valid positions Array whose last element throws from its second read on. */
+function positionsThatThrowWhenCopied(count) {
+  const positions = Array.from({ length: count }, (_, i) => i);
+  let reads = 0;
+  Object.defineProperty(positions, count - 1, {
+    get() {
+      if (reads++ % 2 === 1) throw new Error('positions getter');
+      return count - 1;
+    },
+  });
+  return positions;
+}
+
+for (const posenc of await loadBothVariants()) {
+  describe(`leaks (${posenc.variant})`, () => {
+    const table = { seqLen: 4, dModel: 8 };
+    const rope = { seqLen: 4, numHeads: 2, headDim: 8 };
+    const ropeLength = 4 * 2 * 8;
+    const x = randomNormal(table.seqLen * table.dModel, 1);
+    const q = randomNormal(ropeLength, 2);
+    const qOut = new Float32Array(ropeLength);
+    const a = randomNormal(3 * 16, 3);
+    const b = randomNormal(5 * 16, 4);
+    const similarity = { rows: 3, cols: 5, dim: 16 };
+
+    it('the probes see a leak of 16 bytes per call', (t) => {
+      const before = heapProbe(posenc);
+      const leaked = Array.from({ length: 1000 }, () => posenc.allocate(4));
+      const during = heapProbe(posenc);
+      for (const array of leaked) array.free();
+      const after = heapProbe(posenc);
+      t.diagnostic(`${posenc.variant}: before ${describeProbe(before)}; with 1000 blocks of 16 bytes held: ${describeProbe(during)}; after freeing them: ${describeProbe(after)}`);
+      assert.ok(during.large > before.large, 'the large probe moved up past the held blocks');
+      assert.deepEqual(after, before, 'freeing them brings the heap back');
+    });
+
+    const calls = {
+      'sinusoidal': () => posenc.sinusoidal(table),
+      'sinusoidal (concat, positions Array)': () => posenc.sinusoidal({ ...table, layout: 'concat', positions: [5, 1, 4, 1] }),
+      'sinusoidal (out Float32Array)': () => posenc.sinusoidal({ ...table, offset: 3, out: new Float32Array(32) }),
+      'addSinusoidal': () => posenc.addSinusoidal(x, { ...table, positions: Int32Array.of(9, 8, 7, 6) }),
+      'positionNumbers': () => posenc.positionNumbers({ seqLen: 4, dModel: 3, offset: 2 }),
+      'ropeFrequencies': () => posenc.ropeFrequencies({ rotaryDim: 16 }),
+      'ropeCache': () => posenc.ropeCache({ seqLen: 4, rotaryDim: 8, positions: [0, 10, 20, 30] }),
+      'rope (interleaved, in place, JS array)': () => posenc.rope(q, { ...rope, offset: 5 }),
+      'rope (half, out JS array, partial)': () => posenc.rope(q, { ...rope, layout: 'half', rotaryDim: 4, out: qOut }),
+      'similarity (dot)': () => posenc.similarity(a, b, similarity),
+      'similarity (cosine)': () => posenc.similarity(a, b, { ...similarity, metric: 'cosine' }),
+      'allocate(length) + free': () => posenc.allocate(32).free(),
+      'allocate(values) + free': () => posenc.allocate(a).free(),
+    };
+    for (const [label, call] of Object.entries(calls)) {
+      it(`${label}: ${CALLS} calls`, (t) => assertNoLeak(t, posenc, label, CALLS, call));
+    }
+
+    it(`WasmArray inputs and outputs (rope both layouts, similarity, sinusoidal out): ${CALLS} calls each`, (t) => {
+      const wx = posenc.allocate(q);
+      const wout = posenc.allocate(ropeLength);
+      const wa = posenc.allocate(a);
+      const wb = posenc.allocate(b);
+      const wsim = posenc.allocate(15);
+      const wtable = posenc.allocate(32);
+      try {
+        assertNoLeak(t, posenc, 'rope (interleaved, WasmArray in place)', CALLS, () => posenc.rope(wx, rope));
+        assertNoLeak(t, posenc, 'rope (half, WasmArray out)', CALLS, () => posenc.rope(wx, { ...rope, layout: 'half', out: wout }));
+        assertNoLeak(t, posenc, 'similarity (WasmArrays)', CALLS, () => posenc.similarity(wa, wb, { ...similarity, out: wsim }));
+        assertNoLeak(t, posenc, 'sinusoidal (WasmArray out)', CALLS, () => posenc.sinusoidal({ ...table, out: wtable }));
+      } finally {
+        for (const array of [wx, wout, wa, wb, wsim, wtable]) array.free();
+      }
+    });
+
+    it(`bad arguments: ${BAD_CALLS} throwing calls of each function`, (t) => {
+      const freed = posenc.allocate(ropeLength);
+      freed.free();
+      const wa = posenc.allocate(a);
+      const overlapping = posenc.allocate(64);
+      const bad = {
+        'sinusoidal (odd dModel)': () => posenc.sinusoidal({ seqLen: 4, dModel: 7 }),
+        'sinusoidal (negative position)': () => posenc.sinusoidal({ ...table, positions: [0, 1, -1, 2] }),
+        'sinusoidal (out too short)': () => posenc.sinusoidal({ ...table, out: new Float32Array(31) }),
+        'sinusoidal (size above the maximum)': () => posenc.sinusoidal({ seqLen: 2 ** 24, dModel: 2 ** 16 }),
+        'addSinusoidal (x too long)': () => posenc.addSinusoidal(new Float32Array(33), table),
+        'positionNumbers (offset too large)': () => posenc.positionNumbers({ seqLen: 4, dModel: 1, offset: 2 ** 31 - 2 }),
+        'ropeFrequencies (odd rotaryDim)': () => posenc.ropeFrequencies({ rotaryDim: 3 }),
+        'ropeCache (NaN base)': () => posenc.ropeCache({ seqLen: 4, rotaryDim: 8, base: NaN }),
+        'rope (rotaryDim above headDim)': () => posenc.rope(q, { ...rope, rotaryDim: 10 }),
+        'rope (freed WasmArray)': () => posenc.rope(freed, rope),
+        'similarity (unknown metric)': () => posenc.similarity(a, b, { ...similarity, metric: 'l2' }),
+        'similarity (out overlapping a)': () => posenc.similarity(wa, wa, { rows: 3, cols: 3, dim: 16, out: overlapping }),
+        'allocate (negative length)': () => posenc.allocate(-1),
+      };
+      // Thrown after the scratch arrays were malloc'd (while positions are copied in).
+      const afterMalloc = {
+        'sinusoidal (throws while copying positions)': () => posenc.sinusoidal({ ...table, positions: positionsThatThrowWhenCopied(4) }),
+        'addSinusoidal (throws while copying positions)': () => posenc.addSinusoidal(x, { ...table, positions: positionsThatThrowWhenCopied(4) }),
+        'ropeCache (throws while copying positions)': () => posenc.ropeCache({ seqLen: 4, rotaryDim: 8, positions: positionsThatThrowWhenCopied(4) }),
+        'rope (throws while copying positions)': () => posenc.rope(q, { ...rope, positions: positionsThatThrowWhenCopied(4) }),
+      };
+      try {
+        for (const [label, call] of Object.entries(bad)) {
+          assertNoLeak(t, posenc, label, BAD_CALLS, () => throws(call, isArgumentError));
+        }
+        for (const [label, call] of Object.entries(afterMalloc)) {
+          assertNoLeak(t, posenc, label, BAD_CALLS, () => throws(call, isGetterError));
+        }
+      } finally {
+        wa.free();
+        overlapping.free();
+      }
+      // The instance still works after all of them.
+      assert.deepEqual(Array.from(posenc.positionNumbers({ seqLen: 2, dModel: 2, offset: 1 })), [1, 1, 2, 2]);
+    });
+  });
+}
