@@ -7,6 +7,10 @@ import { WasmArray, checkNumbers, createWasmArray } from './wasm-array.js';
 
 const HEAPS = { f32: Float32Array, f64: Float64Array, i32: Int32Array };
 
+// Floats per block when JS-owned rope inputs are streamed through WASM memory (256 KiB: well
+// inside L2 together with its copy).
+const ROPE_BLOCK_FLOATS = 65536;
+
 const TABLE_OPTIONS = ['seqLen', 'dModel', 'base', 'layout', 'offset', 'positions'];
 const SCHEDULE_OPTIONS = ['rotaryDim', 'headDim', 'partialRotaryFactor', 'base', 'scaling', 'seqLen'];
 const ROPE_OPTIONS = [
@@ -197,6 +201,7 @@ export class Posenc {
     readFloatArray(fn, 'x', x, length, this);
     const out = o.out === undefined ? x : readFloatArray(fn, 'out', o.out, length, this);
     this.#assertNoPartialOverlap(fn, x, out);
+    if (this.#ropeJsArraysInBlocks(fn, x, out, r)) return out;
     this.#run(fn, [
       ...this.#positionArrays(r.where, r.spec),
       ...this.#scalingArrays(r.scaling),
@@ -206,6 +211,34 @@ export class Posenc {
       'rope', withLists(r.scaling.spec, shortAt, longAt), r.spec, r.where.offset, p, offsets, xAt, outAt,
     ), r.values);
     return out;
+  }
+
+  // Large JS-owned arrays are copied into WASM memory and back a block of rows at a time:
+  // each block stays in cache from its copy in through its rotation to its copy out, so the
+  // data crosses main memory about once instead of three times, and the scratch stays small.
+  // Only the common shape splits that simply: one sequence of rows at offset, offset + 1, ...
+  // in token order, with a schedule that does not depend on the sequence length.
+  #ropeJsArraysInBlocks(fn, x, out, { spec, where, scaling }) {
+    const rowLength = spec.numHeads * spec.headDim;
+    const rowsPerBlock = Math.max(1, Math.floor(ROPE_BLOCK_FLOATS / rowLength));
+    const simple = spec.batch === 1 && spec.order === this.#mod.RopeOrder.tokens && where.positions === null &&
+      where.offsets === null && scaling.spec.type === this.#mod.RopeScalingType.default;
+    if (!simple || spec.seqLen <= rowsPerBlock) return false;
+    if (this.#addressInMemory(x) !== undefined || this.#addressInMemory(out) !== undefined) return false;
+    const address = this.#malloc(fn, rowsPerBlock * rowLength * 4);
+    try {
+      for (let row = 0; row < spec.seqLen; row += rowsPerBlock) {
+        const rows = Math.min(rowsPerBlock, spec.seqLen - row);
+        const start = row * rowLength;
+        const block = new Float32Array(this.#mod.HEAPU8.buffer, address, rows * rowLength);
+        block.set(x.subarray(start, start + block.length));
+        this.#check(fn, this.#mod.rope({ ...spec, seqLen: rows }, where.offset + row, 0, 0, address, address), {});
+        out.set(block, start);
+      }
+    } finally {
+      this.#mod._free(address);
+    }
+    return true;
   }
 
   /**
