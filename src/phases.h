@@ -2,8 +2,9 @@
 // time, computed in float64 and rounded once to float32.
 //
 // Why float64: in float32, position * inv_freq loses absolute precision as positions grow
-// (seed 000's float32 PyTorch code at dModel 512 is off by 1.4e-4 below position 2048). Computing the angle and
-// its sin/cos in float64 keeps every value within float32 rounding of the exact one.
+// (seed 000's float32 PyTorch code at dModel 512 is off by 1.4e-4 below position 2048).
+// Computing the angle and its sin/cos in float64 keeps every value within float32 rounding
+// of the exact one.
 //
 // Why it is still cheap: consecutive positions advance by a rotation recurrence in float64
 // (a few multiply-adds per pair), re-anchored with direct sin/cos every kAnchorInterval rows
