@@ -5,20 +5,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import { WasmArray, loadPosenc } from '../../bindings/js/index.js';
-import { assertParameterError, loadBothVariants } from './support.js';
+import { assertParameterError, assertStillWorks, loadBothVariants } from './support.js';
 
 const f32 = (n) => new Float32Array(n);
 const TABLE = { seqLen: 2, dModel: 4 };
 const ROPE = { seqLen: 2, headDim: 4 };
 const SIMILARITY = { rows: 1, cols: 2, dim: 3 };
-
-/** The instance still works: a table row and a rotation with known float32 values. */
-function assertStillWorks(posenc, label) {
-  const row = Array.from(posenc.sinusoidal({ seqLen: 2, dModel: 4 }).subarray(4));
-  assert.deepEqual(row, [Math.sin(1), Math.cos(1), Math.sin(0.01), Math.cos(0.01)].map(Math.fround), `${label}: sinusoidal after the error`);
-  const rotated = Array.from(posenc.rope(Float32Array.of(1, 0), { seqLen: 1, headDim: 2, offset: 1 }));
-  assert.deepEqual(rotated, [Math.cos(1), Math.sin(1)].map(Math.fround), `${label}: rope after the error`);
-}
 
 /**
  * Option mistakes shared by every function that takes a sequence of positions, as

@@ -7,9 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import {
-  ROPE_EPS, TABLE_BOUND, assertClose, assertIdentical, assertParameterError, assertRopeClose, loadBothVariants, randomNormal, readGolden,
-} from './support.js';
+import { ROPE_EPS, TABLE_BOUND, assertClose, assertIdentical, assertParameterError, assertRopeClose, assertStillWorks, loadBothVariants, randomNormal, readGolden } from './support.js';
 import { reorder, rotateReference } from './shapes-reference.js';
 
 const golden = readGolden('rope-scaling.json');
@@ -38,11 +36,6 @@ function relative(got, want) {
 }
 
 /** The instance still computes: a known rotation after an error. */
-function assertStillWorks(posenc, label) {
-  const rotated = Array.from(posenc.rope(Float32Array.of(1, 0), { seqLen: 1, headDim: 2, offset: 1 }));
-  assert.deepEqual(rotated, [Math.cos(1), Math.sin(1)].map(Math.fround), `${label}: rope after the error`);
-}
-
 const YARN = { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 64 };
 const LLAMA3 = { type: 'llama3', factor: 8, lowFreqFactor: 1, highFreqFactor: 4, originalMaxPositionEmbeddings: 64 };
 const LONGROPE = { type: 'longrope', shortFactor: [1, 1.5], longFactor: [2, 3], originalMaxPositionEmbeddings: 64, maxPositionEmbeddings: 256 };

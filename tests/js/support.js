@@ -154,3 +154,11 @@ export function assertParameterError(fn, type, parameter, label = '') {
   assert.ok(caught.message.includes(String(caught.parameter)), `${label}: message "${caught.message}" does not name ${caught.parameter}`);
   return caught;
 }
+
+/** The instance still computes correctly (after an error): a table row and one rotation. */
+export function assertStillWorks(posenc, label) {
+  const row = Array.from(posenc.sinusoidal({ seqLen: 2, dModel: 4 }).subarray(4));
+  assert.deepEqual(row, [Math.sin(1), Math.cos(1), Math.sin(0.01), Math.cos(0.01)].map(Math.fround), `${label}: sinusoidal after the error`);
+  const rotated = Array.from(posenc.rope(Float32Array.of(1, 0), { seqLen: 1, headDim: 2, offset: 1 }));
+  assert.deepEqual(rotated, [Math.cos(1), Math.sin(1)].map(Math.fround), `${label}: rope after the error`);
+}
