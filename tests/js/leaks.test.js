@@ -108,6 +108,18 @@ for (const posenc of await loadBothVariants()) {
       'rope (half, out JS array, partial)': () => posenc.rope(q, { ...rope, layout: 'half', rotaryDim: 4, out: qOut }),
       'similarity (dot)': () => posenc.similarity(a, b, similarity),
       'similarity (cosine)': () => posenc.similarity(a, b, { ...similarity, metric: 'cosine' }),
+      'rope (yarn scaling, batch 2, per-sequence offsets, heads order, inverse)': () => posenc.rope(q, {
+        seqLen: 4, batch: 2, numHeads: 1, headDim: 8, order: 'heads', inverse: true, offset: [3, 9],
+        scaling: { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 64 },
+      }),
+      'rope (longrope lists, explicit positions)': () => posenc.rope(q, {
+        ...rope, positions: [0, 1, 70, 71],
+        scaling: { type: 'longrope', shortFactor: [1, 1, 1, 1], longFactor: [2, 2, 4, 4], originalMaxPositionEmbeddings: 64, factor: 2 },
+      }),
+      'ropeQK (grouped-query)': () => posenc.ropeQK(q, qOut.subarray(0, 32), { ...rope, numKvHeads: 1 }),
+      'ropeSchedule (llama3)': () => posenc.ropeSchedule({ rotaryDim: 16, scaling: { type: 'llama3', factor: 8, lowFreqFactor: 1, highFreqFactor: 4, originalMaxPositionEmbeddings: 64 } }),
+      'convertPairing': () => posenc.convertPairing(q, { from: 'interleaved', to: 'half', headDim: 4 }),
+      'convertPairingWeights': () => posenc.convertPairingWeights(q, { from: 'half', to: 'interleaved', numHeads: 2, headDim: 8, hidden: 4 }),
       'allocate(length) + free': () => posenc.allocate(32).free(),
       'allocate(values) + free': () => posenc.allocate(a).free(),
     };
