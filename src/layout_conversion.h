@@ -1,5 +1,5 @@
-// Converting q/k projections and activations between the two RoPE pairings, so a checkpoint
-// can run with either convention. Within the first rotary_dim channels of each head,
+// Converting q/k projections and activations between the two RoPE layouts (which channels form
+// a rotating pair), so a checkpoint can run with either convention. Within the first rotary_dim channels of each head,
 // interleaved pair i sits at channels (2i, 2i+1) and half pair i at (i, i + rotary_dim/2);
 // the conversion moves channel 2i + j to j * rotary_dim/2 + i (interleaved -> half) or back.
 //
@@ -16,18 +16,18 @@
 
 namespace posenc {
 
-struct PairingConversionSpec {
+struct LayoutConversionSpec {
   std::uint32_t heads = 0;       // head vectors (activations: every head of every row; weights: num_heads)
   std::uint32_t head_dim = 0;
   std::uint32_t rotary_dim = 0;  // even, <= head_dim; channels from rotary_dim on keep their place
-  std::uint32_t row_length = 1;  // floats per channel: 1 for activations, hidden for weight rows
+  std::uint32_t hidden = 1;      // floats per channel: the weights' hidden size; 1 for activations
   RopeLayout from = RopeLayout::kInterleaved;
   RopeLayout to = RopeLayout::kHalf;
 };
 
-Status check(const PairingConversionSpec& spec);
+Status check(const LayoutConversionSpec& spec);
 
-// x, out: [heads, head_dim, row_length]; out must not overlap x.
-Status convert_pairing(const PairingConversionSpec& spec, const float* x, float* out);
+// x, out: [heads, head_dim, hidden]; out must not overlap x.
+Status convert_layout(const LayoutConversionSpec& spec, const float* x, float* out);
 
 }  // namespace posenc

@@ -125,9 +125,9 @@ int rope_qk_scaled_at(const RopeSpec& spec, const RopeScaling& scaling, std::uin
   return rope_qk_at(with_scaling(spec, scaling), num_kv_heads, offset, positions, offsets, q, q_out, k, k_out);
 }
 
-int check_convert_pairing(const PairingConversionSpec& spec) { return as_int(check(spec)); }
-int convert_pairing_at(const PairingConversionSpec& spec, std::uintptr_t x, std::uintptr_t out) {
-  return as_int(convert_pairing(spec, at<const float>(x), at<float>(out)));
+int check_convert_layout(const LayoutConversionSpec& spec) { return as_int(check(spec)); }
+int convert_layout_at(const LayoutConversionSpec& spec, std::uintptr_t x, std::uintptr_t out) {
+  return as_int(convert_layout(spec, at<const float>(x), at<float>(out)));
 }
 
 int check_similarity(const SimilaritySpec& spec) { return as_int(check(spec)); }
@@ -215,13 +215,13 @@ EMSCRIPTEN_BINDINGS(posenc) {
       .field("inverse", &RopeSpec::inverse)
       .field("hasPartialRotaryFactor", &RopeSpec::has_partial_rotary_factor)
       .field("partialRotaryFactor", &RopeSpec::partial_rotary_factor);
-  value_object<PairingConversionSpec>("PairingConversionSpec")
-      .field("heads", &PairingConversionSpec::heads)
-      .field("headDim", &PairingConversionSpec::head_dim)
-      .field("rotaryDim", &PairingConversionSpec::rotary_dim)
-      .field("rowLength", &PairingConversionSpec::row_length)
-      .field("from", &PairingConversionSpec::from)
-      .field("to", &PairingConversionSpec::to);
+  value_object<LayoutConversionSpec>("LayoutConversionSpec")
+      .field("heads", &LayoutConversionSpec::heads)
+      .field("headDim", &LayoutConversionSpec::head_dim)
+      .field("rotaryDim", &LayoutConversionSpec::rotary_dim)
+      .field("rowLength", &LayoutConversionSpec::hidden)
+      .field("from", &LayoutConversionSpec::from)
+      .field("to", &LayoutConversionSpec::to);
   value_object<SimilaritySpec>("SimilaritySpec")
       .field("rows", &SimilaritySpec::rows)
       .field("cols", &SimilaritySpec::cols)
@@ -258,8 +258,8 @@ EMSCRIPTEN_BINDINGS(posenc) {
   function("ropeQK", &rope_qk_at);
   function("checkRopeQKScaled", &check_rope_qk_scaled);
   function("ropeQKScaled", &rope_qk_scaled_at);
-  function("checkConvertPairing", &check_convert_pairing);
-  function("convertPairing", &convert_pairing_at);
+  function("checkConvertPairing", &check_convert_layout);
+  function("convertPairing", &convert_layout_at);
   function("checkSimilarity", &check_similarity);
   function("similarity", &similarity_at);
 }

@@ -17,21 +17,21 @@ using posenc::RopeLayout;
 using posenc::Status;
 using namespace test_support;
 
-posenc::PairingConversionSpec conversion(std::uint32_t heads, std::uint32_t head_dim, std::uint32_t rotary_dim,
-                                         std::uint32_t row_length, RopeLayout from, RopeLayout to) {
-  posenc::PairingConversionSpec spec;
+posenc::LayoutConversionSpec conversion(std::uint32_t heads, std::uint32_t head_dim, std::uint32_t rotary_dim,
+                                         std::uint32_t hidden, RopeLayout from, RopeLayout to) {
+  posenc::LayoutConversionSpec spec;
   spec.heads = heads;
   spec.head_dim = head_dim;
   spec.rotary_dim = rotary_dim;
-  spec.row_length = row_length;
+  spec.hidden = hidden;
   spec.from = from;
   spec.to = to;
   return spec;
 }
 
-std::vector<float> convert(const std::vector<float>& x, const posenc::PairingConversionSpec& spec) {
+std::vector<float> convert(const std::vector<float>& x, const posenc::LayoutConversionSpec& spec) {
   std::vector<float> out = sentinel_filled(x.size());
-  REQUIRE(posenc::convert_pairing(spec, x.data(), out.data()) == Status::kOk);
+  REQUIRE(posenc::convert_layout(spec, x.data(), out.data()) == Status::kOk);
   return out;
 }
 
@@ -123,7 +123,7 @@ TEST_CASE("converted weights give converted projections: W_half h = convert(W_in
 TEST_CASE("pairing conversion rules have their Status; nothing is written on an error", "[conversion][status]") {
   struct Case {
     const char* name;
-    posenc::PairingConversionSpec spec;
+    posenc::LayoutConversionSpec spec;
     Status want;
   };
   const Case cases[] = {
@@ -141,11 +141,11 @@ TEST_CASE("pairing conversion rules have their Status; nothing is written on an 
   for (const Case& c : cases) {
     INFO(c.name);
     std::vector<float> x(16, 1.0f), out = sentinel_filled(16);
-    CHECK(posenc::convert_pairing(c.spec, x.data(), out.data()) == c.want);
+    CHECK(posenc::convert_layout(c.spec, x.data(), out.data()) == c.want);
     CHECK(overwritten(out) == 0);
   }
-  CHECK(posenc::convert_pairing(conversion(2, 8, 8, 1, RopeLayout::kHalf, RopeLayout::kInterleaved), nullptr, nullptr) ==
+  CHECK(posenc::convert_layout(conversion(2, 8, 8, 1, RopeLayout::kHalf, RopeLayout::kInterleaved), nullptr, nullptr) ==
         Status::kNullPointer);
-  CHECK(posenc::convert_pairing(conversion(0, 8, 8, 1, RopeLayout::kHalf, RopeLayout::kInterleaved), nullptr, nullptr) ==
+  CHECK(posenc::convert_layout(conversion(0, 8, 8, 1, RopeLayout::kHalf, RopeLayout::kInterleaved), nullptr, nullptr) ==
         Status::kOk);
 }

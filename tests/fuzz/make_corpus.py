@@ -350,7 +350,7 @@ def rope_batch_seeds():
     return seeds
 
 
-def pairing_seeds():
+def layout_conversion_seeds():
     def spec(heads, head, rotary=None, row=1, source=0, target=1):
         rot = u8(0) if rotary is None else u8(1) + size(rotary)
         return size(heads) + size(head) + rot + size(row) + enum(source) + enum(target)
@@ -359,7 +359,7 @@ def pairing_seeds():
         "activations-to-half": spec(3, 16) + array(1) + offset("1023"),
         "activations-to-interleaved": spec(2, 16, source=1, target=0) + array(2),
         "activations-partial": spec(2, 64, 32) + array(3) + offset("2^24"),
-        "same-pairing": spec(2, 8, source=1, target=1) + array(4),
+        "same-layout": spec(2, 8, source=1, target=1) + array(4),
         "weight-rows": spec(4, 8, row=5) + array(5),
         "weight-rows-partial-back": spec(2, 12, 8, row=3, source=1, target=0) + array(6),
         "heads-zero": spec(0, 8) + array(7),
@@ -424,7 +424,7 @@ def kernels_seeds():
 
 
 TARGETS = {"sinusoidal_fuzz": sinusoidal_seeds, "rope_fuzz": rope_seeds, "rope_batch_fuzz": rope_batch_seeds,
-           "pairing_fuzz": pairing_seeds,
+           "layout_conversion_fuzz": layout_conversion_seeds,
            "similarity_fuzz": similarity_seeds, "kernels_fuzz": kernels_seeds}
 
 

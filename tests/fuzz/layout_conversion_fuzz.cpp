@@ -35,19 +35,19 @@ std::size_t moved(std::size_t c, std::size_t rotary_dim, RopeLayout from, RopeLa
   return c < half ? 2 * c : 2 * (c - half) + 1;                                   // j half + i -> 2i + j
 }
 
-Status convert(const posenc::PairingConversionSpec& spec, const std::vector<float>& x, std::vector<float>& out) {
-  return posenc::convert_pairing(spec, x.data(), out.data());
+Status convert(const posenc::LayoutConversionSpec& spec, const std::vector<float>& x, std::vector<float>& out) {
+  return posenc::convert_layout(spec, x.data(), out.data());
 }
 
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   FuzzInput in(data, size);
-  posenc::PairingConversionSpec spec;
+  posenc::LayoutConversionSpec spec;
   spec.heads = in.size(kMaxHeads);
   spec.head_dim = in.size(kMaxWidth);
   spec.rotary_dim = in.byte() % 2 == 0 ? spec.head_dim : in.size(kMaxWidth);
-  spec.row_length = in.size(kMaxRowLength);
+  spec.hidden = in.size(kMaxRowLength);
   spec.from = static_cast<RopeLayout>(in.enum_value());
   spec.to = static_cast<RopeLayout>(in.enum_value());
 
@@ -57,13 +57,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   rules.require(spec.rotary_dim <= spec.head_dim, Status::kRotaryDimTooLarge);
   rules.require(spec.rotary_dim >= 2, Status::kRotaryDimTooSmall);
   rules.require(spec.rotary_dim % 2 == 0, Status::kRotaryDimOdd);
-  rules.require(spec.row_length >= 1, Status::kHiddenTooSmall);
+  rules.require(spec.hidden >= 1, Status::kHiddenTooSmall);
   const int from = static_cast<int>(spec.from), to = static_cast<int>(spec.to);
   rules.require((from == 0 || from == 1) && (to == 0 || to == 1), Status::kLayoutInvalid);
-  const unsigned __int128 elements = product(spec.heads, spec.head_dim, spec.row_length);
+  const unsigned __int128 elements = product(spec.heads, spec.head_dim, spec.hidden);
   rules.require(fits(elements), Status::kSizeTooLarge);
   const Status status = posenc::check(spec);
-  rules.expect_agrees("pairing check", status);
+  rules.expect_agrees("layout conversion check", status);
   if (status == Status::kOk && elements > kRunElements) return 0;
 
   const std::size_t length = static_cast<std::size_t>(elements < kRunElements ? elements : kRunElements);
@@ -75,7 +75,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     FUZZ_EXPECT(untouched(out), "a rejected call ('%s') wrote", posenc::status_name(status));
     return 0;
   }
-  const std::size_t head_dim = spec.head_dim, row = spec.row_length;
+  const std::size_t head_dim = spec.head_dim, row = spec.hidden;
   for (std::size_t h = 0; h < spec.heads; ++h) {
     for (std::size_t c = 0; c < head_dim; ++c) {
       const std::size_t target = moved(c, spec.rotary_dim, spec.from, spec.to);
@@ -86,7 +86,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       }
     }
   }
-  posenc::PairingConversionSpec back = spec;
+  posenc::LayoutConversionSpec back = spec;
   back.from = spec.to;
   back.to = spec.from;
   std::vector<float> restored(length, sentinel());
