@@ -9,20 +9,24 @@ PhaseBlock::PhaseBlock(std::uint32_t first_pair, std::uint32_t count, std::uint3
                        double base)
     : count_(count) {
   for (std::uint32_t i = 0; i < count_; ++i) inv_freq_[i] = inverse_frequency(first_pair + i, dim, base);
-  init_steps();
 }
 
 PhaseBlock::PhaseBlock(const double* inv_freq, std::uint32_t count, double scale)
     : count_(count), scale_(scale) {
   for (std::uint32_t i = 0; i < count_; ++i) inv_freq_[i] = inv_freq[i];
-  init_steps();
 }
 
-void PhaseBlock::init_steps() { kernels::sincos(inv_freq_, step_sin_, step_cos_, count_); }
+// The one-position rotation, made on first use: a single-row call (a decoding step) never steps.
+void PhaseBlock::prepare_steps() {
+  if (steps_ready_) return;
+  kernels::sincos(inv_freq_, step_sin_, step_cos_, count_);
+  steps_ready_ = true;
+}
 
 void PhaseBlock::advance_to(std::int64_t position) {
   if (position == position_) return;
   if (position == position_ + 1 && position_ >= 0 && steps_since_anchor_ < kAnchorInterval) {
+    prepare_steps();
     kernels::rotate_step(cos64_, sin64_, step_cos_, step_sin_, cos_, sin_, count_);
     ++steps_since_anchor_;
   } else {
@@ -37,6 +41,7 @@ void PhaseBlock::advance_to(std::int64_t position) {
 template <bool Accumulate>
 void PhaseBlock::write_rows(const Positions& positions, std::size_t seq_len,
                             kernels::RowsOut out) {
+  prepare_steps();
   std::size_t row = 0;
   while (row < seq_len) {
     // A run of consecutive positions, re-anchored at least every kAnchorInterval rows.

@@ -2,7 +2,7 @@
 // time, computed in float64 and rounded once to float32.
 //
 // Why float64: in float32, position * inv_freq loses absolute precision as positions grow
-// (seed 000's float32 PyTorch code at dModel 512 is off by 1.4e-4 below position 2048).
+// (the PyTorch tutorial's float32 table code at dModel 512 is off by 1.4e-4 below position 2048).
 // Computing the angle and its sin/cos in float64 keeps every value within float32 rounding
 // of the exact one.
 //
@@ -49,13 +49,14 @@ class PhaseBlock {
   std::uint32_t size() const { return count_; }
 
  private:
-  void init_steps();
+  void prepare_steps();
   void anchor(std::int64_t position);
 
   std::uint32_t count_;
   double scale_ = 1.0;
   std::int64_t position_ = -1;  // position the state holds, -1 before the first row
   std::uint32_t steps_since_anchor_ = 0;
+  bool steps_ready_ = false;
   double inv_freq_[kCapacity];
   double angle_[kCapacity];                           // scratch for anchors
   double step_cos_[kCapacity], step_sin_[kCapacity];  // rotation by one position

@@ -8,6 +8,7 @@
 #include "position_numbers.h"
 #include "positions.h"
 #include "rope.h"
+#include "rope_plan.h"
 #include "rope_scaling.h"
 #include "similarity.h"
 #include "sinusoidal.h"

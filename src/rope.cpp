@@ -5,8 +5,8 @@
 #include <cstddef>
 
 #include "frequencies.h"
-#include "kernels/dispatch.h"
 #include "phases.h"
+#include "rope_plan.h"
 #include "size_limits.h"
 
 namespace posenc {
@@ -74,88 +74,6 @@ FrequencySchedule schedule_for(const RopeScaling& scaling, std::uint32_t rotary_
   const std::uint64_t length = depends_on_length(scaling) ? positions.length(batch, seq_len) : 0;
   return FrequencySchedule(scaling, rotary_dim, base, length);
 }
-
-// Per-channel cos/sin for interleaved pairs, built once per position and reused by every head.
-struct InterleavedPhases {
-  float cos_dup[2 * PhaseBlock::kCapacity];
-  float sin_signed[2 * PhaseBlock::kCapacity];
-
-  void expand(const PhaseBlock& phases) {
-    for (std::uint32_t i = 0; i < phases.size(); ++i) {
-      cos_dup[2 * i] = cos_dup[2 * i + 1] = phases.cos()[i];
-      sin_signed[2 * i] = -phases.sin()[i];
-      sin_signed[2 * i + 1] = phases.sin()[i];
-    }
-  }
-};
-
-// One tensor of heads rotated at the same rows: queries, or keys.
-struct RotatedHeads {
-  const float* src;
-  float* dst;
-  std::uint32_t num_heads;
-};
-
-// Rotates every tensor (their specs checked): pair blocks outermost, so each block's phases
-// advance once per row and serve every head of every tensor.
-void rotate_all(const RopeSpec& spec, std::uint32_t rotary_dim, const BatchPositions& positions,
-                const RotatedHeads* tensors, std::size_t tensor_count) {
-  const std::size_t head_dim = spec.head_dim, half = rotary_dim / 2, seq_len = spec.seq_len;
-  const bool interleaved = spec.layout == RopeLayout::kInterleaved;
-  const FrequencySchedule schedule = schedule_for(spec.scaling, rotary_dim, spec.base, positions, spec.batch,
-                                                  spec.seq_len);
-
-  for_each_pair_block(static_cast<std::uint32_t>(half), [&](std::uint32_t first, std::uint32_t count) {
-    double inv_freq[PhaseBlock::kCapacity];
-    schedule.fill(first, count, inv_freq);
-    if (spec.inverse)  // -theta: negated angles, exactly
-      for (std::uint32_t i = 0; i < count; ++i) inv_freq[i] = -inv_freq[i];
-    PhaseBlock phases(inv_freq, count, schedule.attention_factor());
-    InterleavedPhases expanded;
-    for (std::size_t b = 0; b < spec.batch; ++b) {
-      const Positions sequence = positions.sequence(b, seq_len);
-      for (std::size_t t = 0; t < seq_len; ++t) {
-        phases.advance_to(sequence.at(t));
-        if (interleaved) expanded.expand(phases);
-        for (std::size_t n = 0; n < tensor_count; ++n) {
-          const RotatedHeads& tensor = tensors[n];
-          // Head vectors are contiguous; tokens-major rows hold all heads of a token,
-          // heads-major rows all tokens of a head.
-          const std::size_t batch_start = b * seq_len * tensor.num_heads * head_dim;
-          const bool tokens = spec.order == RopeOrder::kTokens;
-          const std::size_t row_start = batch_start + t * (tokens ? tensor.num_heads * head_dim : head_dim);
-          const std::size_t head_stride = tokens ? head_dim : seq_len * head_dim;
-          for (std::size_t head = 0; head < tensor.num_heads; ++head) {
-            const std::size_t at = row_start + head * head_stride;
-            const float* x = tensor.src + at;
-            float* out = tensor.dst + at;
-            if (interleaved) {
-              kernels::rotate_interleaved(expanded.cos_dup, expanded.sin_signed, x + 2 * first, out + 2 * first,
-                                          2 * count);
-            } else {
-              kernels::rotate_half(phases.cos(), phases.sin(), x + first, x + half + first, out + first,
-                                   out + half + first, count);
-            }
-          }
-        }
-      }
-    }
-  });
-
-  // Partial rotary: channels from rotary_dim on pass through (every head vector is contiguous,
-  // whatever the order).
-  for (std::size_t n = 0; n < tensor_count; ++n) {
-    const RotatedHeads& tensor = tensors[n];
-    if (tensor.dst == tensor.src || rotary_dim == head_dim) continue;
-    const std::size_t vectors = std::size_t{spec.batch} * seq_len * tensor.num_heads;
-    for (std::size_t v = 0; v < vectors; ++v) {
-      const float* src = tensor.src + v * head_dim;
-      std::copy(src + rotary_dim, src + head_dim, tensor.dst + v * head_dim + rotary_dim);
-    }
-  }
-}
-
-bool has_rows(const RopeSpec& spec) { return spec.batch > 0 && spec.seq_len > 0; }
 
 }  // namespace
 
@@ -232,27 +150,16 @@ Status rope_cache(const RopeCacheSpec& spec, const BatchPositions& positions, fl
 }
 
 Status rope(const RopeSpec& spec, const BatchPositions& positions, const float* x, float* out) {
-  if (const Status status = check(spec, positions); status != Status::kOk) return status;
-  if ((x == nullptr || out == nullptr) && has_rows(spec)) return Status::kNullPointer;
-  if (!has_rows(spec)) return Status::kOk;
-  std::uint32_t rotary_dim = 0;
-  rotary_dim_of(spec, &rotary_dim);
-  const RotatedHeads tensor{x, out, spec.num_heads};
-  rotate_all(spec, rotary_dim, positions, &tensor, 1);
-  return Status::kOk;
+  RopePlan plan;
+  if (const Status status = RopePlan::create(spec, spec.num_heads, &plan); status != Status::kOk) return status;
+  return plan.apply(positions, x, out);
 }
 
 Status rope_qk(const RopeSpec& spec, std::uint32_t num_kv_heads, const BatchPositions& positions, const float* q,
                float* q_out, const float* k, float* k_out) {
-  if (const Status status = check_qk(spec, num_kv_heads, positions); status != Status::kOk) return status;
-  if ((q == nullptr || q_out == nullptr || k == nullptr || k_out == nullptr) && has_rows(spec))
-    return Status::kNullPointer;
-  if (!has_rows(spec)) return Status::kOk;
-  std::uint32_t rotary_dim = 0;
-  rotary_dim_of(spec, &rotary_dim);
-  const RotatedHeads tensors[2] = {{q, q_out, spec.num_heads}, {k, k_out, num_kv_heads}};
-  rotate_all(spec, rotary_dim, positions, tensors, 2);
-  return Status::kOk;
+  RopePlan plan;
+  if (const Status status = RopePlan::create(spec, num_kv_heads, &plan); status != Status::kOk) return status;
+  return plan.apply_qk(positions, q, q_out, k, k_out);
 }
 
 }  // namespace posenc

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "frequencies.h"
 #include "size_limits.h"
@@ -13,6 +14,12 @@ namespace {
 constexpr double kPi = 3.14159265358979323846;
 
 bool finite_positive(double v) { return std::isfinite(v) && v > 0.0; }
+
+// cos and sin times the attention factor are stored as float32: a larger factor makes them
+// infinite from finite inputs.
+constexpr double kMaxAttentionFactor = std::numeric_limits<float>::max();
+
+bool valid_attention_factor(double v) { return finite_positive(v) && v <= kMaxAttentionFactor; }
 
 Status check_list(const double* values, std::uint32_t count, std::uint32_t want, Status wrong_length,
                   Status wrong_value) {
@@ -71,7 +78,7 @@ Status check(const RopeScaling& s, std::uint32_t rotary_dim, double base) {
     case RopeScalingType::kYarn:
       if (!finite_positive(s.beta_slow)) return Status::kBetaSlowInvalid;
       if (!finite_positive(s.beta_fast) || s.beta_fast < s.beta_slow) return Status::kBetaFastInvalid;
-      if (s.has_attention_factor && !finite_positive(s.attention_factor)) return Status::kAttentionFactorInvalid;
+      if (s.has_attention_factor && !valid_attention_factor(s.attention_factor)) return Status::kAttentionFactorInvalid;
       if (!std::isfinite(s.mscale) || s.mscale < 0.0) return Status::kMscaleInvalid;
       if (!std::isfinite(s.mscale_all_dim) || s.mscale_all_dim < 0.0) return Status::kMscaleAllDimInvalid;
       if (base == 1.0) return Status::kYarnBaseInvalid;
@@ -91,7 +98,7 @@ Status check(const RopeScaling& s, std::uint32_t rotary_dim, double base) {
                                            Status::kLongFactorInvalid);
           status != Status::kOk)
         return status;
-      if (s.has_attention_factor && !finite_positive(s.attention_factor)) return Status::kAttentionFactorInvalid;
+      if (s.has_attention_factor && !valid_attention_factor(s.attention_factor)) return Status::kAttentionFactorInvalid;
       if (!s.has_attention_factor && !s.has_factor &&
           s.max_position_embeddings < s.original_max_position_embeddings)
         return Status::kMaxPositionEmbeddingsInvalid;
@@ -106,7 +113,7 @@ Status check(const RopeScaling& s, std::uint32_t rotary_dim, double base) {
   if (type != RopeScalingType::kLongrope || (s.short_factor != nullptr && s.long_factor != nullptr)) {
     for (const std::uint64_t length : {std::uint64_t{0}, static_cast<std::uint64_t>(kMaxPosition) + 1}) {
       const FrequencySchedule schedule(s, rotary_dim, base, length);
-      if (!std::isfinite(schedule.attention_factor())) return Status::kScalingOverflow;
+      if (!valid_attention_factor(schedule.attention_factor())) return Status::kScalingOverflow;
       for (std::uint32_t pair = 0; pair < rotary_dim / 2; ++pair) {
         const double inv_freq = schedule.inverse_frequency(pair);
         if (!(inv_freq >= 0.0) || !std::isfinite(inv_freq * static_cast<double>(kMaxPosition)))

@@ -4,7 +4,7 @@ namespace posenc {
 
 const char* status_name(Status status) {
   switch (status) {
-#define POSENC_STATUS_NAME(code, js_name, meaning) \
+#define POSENC_STATUS_NAME(code, js_name, parameter, meaning) \
   case Status::code:                               \
     return meaning;
     POSENC_STATUS_LIST(POSENC_STATUS_NAME)

@@ -4,64 +4,78 @@
 
 namespace posenc {
 
-// Every status once: X(code, name in JS, what it means). The enum, status_name() and the
-// Embind enum are generated from this list, so they cannot drift apart. New codes go at the
-// end, so existing numbers stay.
+// Every status once: X(code, name in JS, the JS parameter it names, what it means). The enum,
+// status_name() and the table the JS layer words its errors from are generated from this list,
+// so they cannot drift apart. New codes go at the end, so existing numbers stay.
 #define POSENC_STATUS_LIST(X) \
-  X(kOk, ok, "ok") \
-  X(kSeqLenTooLarge, seqLenTooLarge, "seq_len above kMaxSeqLen") \
-  X(kDModelOdd, dModelOdd, "d_model must be even (sin/cos come in pairs)") \
-  X(kDModelTooSmall, dModelTooSmall, "d_model must be >= 2") \
-  X(kDModelTooLarge, dModelTooLarge, "d_model above kMaxDim") \
-  X(kHeadDimTooSmall, headDimTooSmall, "head_dim must be >= 2") \
-  X(kHeadDimTooLarge, headDimTooLarge, "head_dim above kMaxDim") \
-  X(kNumHeadsTooSmall, numHeadsTooSmall, "num_heads must be >= 1") \
-  X(kNumHeadsTooLarge, numHeadsTooLarge, "num_heads above kMaxDim") \
-  X(kRotaryDimOdd, rotaryDimOdd, "rotary_dim must be even") \
-  X(kRotaryDimTooSmall, rotaryDimTooSmall, "rotary_dim must be >= 2") \
-  X(kRotaryDimTooLarge, rotaryDimTooLarge, "rotary_dim must be <= head_dim") \
-  X(kBaseInvalid, baseInvalid, "base must be finite, > 0 and keep position * inv_freq finite") \
-  X(kOffsetTooLarge, offsetTooLarge, "offset + seq_len - 1 must be <= kMaxPosition") \
-  X(kPositionOutOfRange, positionOutOfRange, "an explicit position is outside [0, kMaxPosition]") \
-  X(kLayoutInvalid, layoutInvalid, "unknown layout value") \
-  X(kMetricInvalid, metricInvalid, "unknown similarity metric") \
-  X(kRowsTooLarge, rowsTooLarge, "similarity rows above kMaxSeqLen") \
-  X(kColsTooLarge, colsTooLarge, "similarity cols above kMaxSeqLen") \
-  X(kDimTooSmall, dimTooSmall, "similarity dim must be >= 1") \
-  X(kDimTooLarge, dimTooLarge, "similarity dim above kMaxDim") \
-  X(kSizeTooLarge, sizeTooLarge, "an array would hold more than kMaxElements values") \
-  X(kNullPointer, nullPointer, "a required array is missing") \
-  /* Batches, head orders, grouped-query attention, partial rotary (issue 5). */ \
-  X(kBatchTooLarge, batchTooLarge, "batch * seq_len above kMaxSeqLen") \
-  X(kNumKvHeadsTooSmall, numKvHeadsTooSmall, "num_kv_heads must be >= 1") \
-  X(kNumKvHeadsTooLarge, numKvHeadsTooLarge, "num_kv_heads above kMaxDim") \
-  X(kOrderInvalid, orderInvalid, "unknown head order") \
-  X(kOffsetNegative, offsetNegative, "a per-sequence offset is negative") \
-  X(kPartialRotaryFactorInvalid, partialRotaryFactorInvalid, "not in (0, 1], or int(head_dim * factor) not an even number >= 2") \
-  X(kHiddenTooSmall, hiddenTooSmall, "pairing conversion of weights: hidden (row length) must be >= 1") \
+  X(kOk, ok, "", "ok") \
+  X(kSeqLenTooLarge, seqLenTooLarge, "seqLen", "seq_len above kMaxSeqLen") \
+  X(kDModelOdd, dModelOdd, "dModel", "d_model must be even (sin/cos come in pairs)") \
+  X(kDModelTooSmall, dModelTooSmall, "dModel", "d_model must be >= 2") \
+  X(kDModelTooLarge, dModelTooLarge, "dModel", "d_model above kMaxDim") \
+  X(kHeadDimTooSmall, headDimTooSmall, "headDim", "head_dim must be >= 2") \
+  X(kHeadDimTooLarge, headDimTooLarge, "headDim", "head_dim above kMaxDim") \
+  X(kNumHeadsTooSmall, numHeadsTooSmall, "numHeads", "num_heads must be >= 1") \
+  X(kNumHeadsTooLarge, numHeadsTooLarge, "numHeads", "num_heads above kMaxDim") \
+  X(kRotaryDimOdd, rotaryDimOdd, "rotaryDim", "rotary_dim must be even") \
+  X(kRotaryDimTooSmall, rotaryDimTooSmall, "rotaryDim", "rotary_dim must be >= 2") \
+  X(kRotaryDimTooLarge, rotaryDimTooLarge, "rotaryDim", "rotary_dim must be <= head_dim") \
+  X(kBaseInvalid, baseInvalid, "base", "base must be finite, > 0 and keep position * inv_freq finite") \
+  X(kOffsetTooLarge, offsetTooLarge, "offset", "offset + seq_len - 1 must be <= kMaxPosition") \
+  X(kPositionOutOfRange, positionOutOfRange, "positions", "an explicit position is outside [0, kMaxPosition]") \
+  X(kLayoutInvalid, layoutInvalid, "layout", "unknown layout value") \
+  X(kMetricInvalid, metricInvalid, "metric", "unknown similarity metric") \
+  X(kRowsTooLarge, rowsTooLarge, "rows", "similarity rows above kMaxSeqLen") \
+  X(kColsTooLarge, colsTooLarge, "cols", "similarity cols above kMaxSeqLen") \
+  X(kDimTooSmall, dimTooSmall, "dim", "similarity dim must be >= 1") \
+  X(kDimTooLarge, dimTooLarge, "dim", "similarity dim above kMaxDim") \
+  X(kSizeTooLarge, sizeTooLarge, "shape", "an array would hold more than kMaxElements values") \
+  X(kNullPointer, nullPointer, "array", "a required array is missing") \
+  /* Batches, head orders, grouped-query attention, partial rotary. */ \
+  X(kBatchTooLarge, batchTooLarge, "batch", "batch * seq_len above kMaxSeqLen") \
+  X(kNumKvHeadsTooSmall, numKvHeadsTooSmall, "numKvHeads", "num_kv_heads must be >= 1") \
+  X(kNumKvHeadsTooLarge, numKvHeadsTooLarge, "numKvHeads", "num_kv_heads above kMaxDim") \
+  X(kOrderInvalid, orderInvalid, "order", "unknown head order") \
+  X(kOffsetNegative, offsetNegative, "offset", "a per-sequence offset is negative") \
+  X(kPartialRotaryFactorInvalid, partialRotaryFactorInvalid, "partialRotaryFactor", "not in (0, 1], or int(head_dim * factor) not an even number >= 2") \
+  X(kHiddenTooSmall, hiddenTooSmall, "hidden", "pairing conversion of weights: hidden (row length) must be >= 1") \
   /* Long-context scaling (Hugging Face rope_type names; see rope_scaling.h). */ \
-  X(kScalingTypeInvalid, scalingTypeInvalid, "unknown scaling type") \
-  X(kScalingFactorInvalid, scalingFactorInvalid, "factor not finite or below 1") \
-  X(kOriginalMaxPositionInvalid, originalMaxPositionInvalid, "original_max_position_embeddings below 2") \
-  X(kMaxPositionEmbeddingsInvalid, maxPositionEmbeddingsInvalid, "longrope: max_position_embeddings below the original") \
-  X(kAttentionFactorInvalid, attentionFactorInvalid, "attention_factor not finite or <= 0") \
-  X(kBetaFastInvalid, betaFastInvalid, "yarn beta_fast not finite, <= 0 or below beta_slow") \
-  X(kBetaSlowInvalid, betaSlowInvalid, "yarn beta_slow not finite or <= 0") \
-  X(kMscaleInvalid, mscaleInvalid, "yarn mscale not finite or negative") \
-  X(kMscaleAllDimInvalid, mscaleAllDimInvalid, "yarn mscale_all_dim not finite or negative") \
-  X(kLowFreqFactorInvalid, lowFreqFactorInvalid, "llama3 low_freq_factor not finite or <= 0") \
-  X(kHighFreqFactorInvalid, highFreqFactorInvalid, "llama3 high_freq_factor not finite or <= low_freq_factor") \
-  X(kShortFactorLength, shortFactorLength, "longrope short_factor does not hold rotary_dim/2 entries") \
-  X(kLongFactorLength, longFactorLength, "longrope long_factor does not hold rotary_dim/2 entries") \
-  X(kShortFactorInvalid, shortFactorInvalid, "a short_factor entry not finite or <= 0") \
-  X(kLongFactorInvalid, longFactorInvalid, "a long_factor entry not finite or <= 0") \
-  X(kDynamicRotaryDimTooSmall, dynamicRotaryDimTooSmall, "dynamic scaling needs rotary_dim >= 4 (exponent d / (d - 2))") \
-  X(kYarnBaseInvalid, yarnBaseInvalid, "yarn needs base != 1 (its correction range divides by ln(base))") \
-  X(kOutOfMemory, outOfMemory, "a scratch allocation failed") \
-  X(kScalingOverflow, scalingOverflow, "the scaling config makes an angle or the attention factor overflow")
+  X(kScalingTypeInvalid, scalingTypeInvalid, "scaling.type", "unknown scaling type") \
+  X(kScalingFactorInvalid, scalingFactorInvalid, "scaling.factor", "factor not finite or below 1") \
+  X(kOriginalMaxPositionInvalid, originalMaxPositionInvalid, "scaling.originalMaxPositionEmbeddings", "original_max_position_embeddings below 2") \
+  X(kMaxPositionEmbeddingsInvalid, maxPositionEmbeddingsInvalid, "scaling.maxPositionEmbeddings", "longrope: max_position_embeddings below the original") \
+  X(kAttentionFactorInvalid, attentionFactorInvalid, "scaling.attentionFactor", "attention_factor not finite, <= 0, or so large that cos or sin times it overflows float32") \
+  X(kBetaFastInvalid, betaFastInvalid, "scaling.betaFast", "yarn beta_fast not finite, <= 0 or below beta_slow") \
+  X(kBetaSlowInvalid, betaSlowInvalid, "scaling.betaSlow", "yarn beta_slow not finite or <= 0") \
+  X(kMscaleInvalid, mscaleInvalid, "scaling.mscale", "yarn mscale not finite or negative") \
+  X(kMscaleAllDimInvalid, mscaleAllDimInvalid, "scaling.mscaleAllDim", "yarn mscale_all_dim not finite or negative") \
+  X(kLowFreqFactorInvalid, lowFreqFactorInvalid, "scaling.lowFreqFactor", "llama3 low_freq_factor not finite or <= 0") \
+  X(kHighFreqFactorInvalid, highFreqFactorInvalid, "scaling.highFreqFactor", "llama3 high_freq_factor not finite or <= low_freq_factor") \
+  X(kShortFactorLength, shortFactorLength, "scaling.shortFactor", "longrope short_factor does not hold rotary_dim/2 entries") \
+  X(kLongFactorLength, longFactorLength, "scaling.longFactor", "longrope long_factor does not hold rotary_dim/2 entries") \
+  X(kShortFactorInvalid, shortFactorInvalid, "scaling.shortFactor", "a short_factor entry not finite or <= 0") \
+  X(kLongFactorInvalid, longFactorInvalid, "scaling.longFactor", "a long_factor entry not finite or <= 0") \
+  X(kDynamicRotaryDimTooSmall, dynamicRotaryDimTooSmall, "rotaryDim", "dynamic scaling needs rotary_dim >= 4 (exponent d / (d - 2))") \
+  X(kYarnBaseInvalid, yarnBaseInvalid, "base", "yarn needs base != 1 (its correction range divides by ln(base))") \
+  X(kOutOfMemory, outOfMemory, "memory", "a scratch allocation failed") \
+  X(kScalingOverflow, scalingOverflow, "scaling", "the scaling config makes an angle or the attention factor overflow") \
+  /* Array lengths against the shape, checked where arrays arrive with their lengths (the WASM seam). */ \
+  X(kXLength, xLength, "x", "x does not hold the elements the shape describes") \
+  X(kOutLength, outLength, "out", "out does not hold the elements the shape describes") \
+  X(kQLength, qLength, "q", "q does not hold the elements the shape describes") \
+  X(kKLength, kLength, "k", "k does not hold the elements the shape describes") \
+  X(kOutQLength, outQLength, "out.q", "out.q does not hold the elements the shape describes") \
+  X(kOutKLength, outKLength, "out.k", "out.k does not hold the elements the shape describes") \
+  X(kOutCosLength, outCosLength, "out.cos", "out.cos does not hold the elements the shape describes") \
+  X(kOutSinLength, outSinLength, "out.sin", "out.sin does not hold the elements the shape describes") \
+  X(kALength, aLength, "a", "a does not hold the elements the shape describes") \
+  X(kBLength, bLength, "b", "b does not hold the elements the shape describes") \
+  X(kWLength, wLength, "w", "w does not hold the elements the shape describes") \
+  X(kPositionsLength, positionsLength, "positions", "positions does not hold one position per row") \
+  X(kOffsetsLength, offsetsLength, "offset", "the per-sequence offset list does not hold one offset per sequence")
 
 enum class Status : int {
-#define POSENC_STATUS_ENUM(code, js_name, meaning) code,
+#define POSENC_STATUS_ENUM(code, js_name, parameter, meaning) code,
   POSENC_STATUS_LIST(POSENC_STATUS_ENUM)
 #undef POSENC_STATUS_ENUM
 };

@@ -1,95 +1,152 @@
-// Turns the core's Status codes into errors that name the parameter and the rule.
-// The rules themselves live in the C++ core (one place); this table only words them.
+import { isArray, typedArrayKind, typedArrayParts } from './intrinsics.js';
 
-/** @type {Record<string, [string, (limits: any, fn: string, values: any) => string]>} */
-const RULES = {
-  seqLenTooLarge: ['seqLen', (l) => `must be at most ${l.maxSeqLen}`],
-  dModelOdd: ['dModel', () => 'must be even (sin and cos come in pairs)'],
-  dModelTooSmall: ['dModel', (l, fn) => `must be at least ${fn === 'positionNumbers' ? 1 : 2}`],
-  dModelTooLarge: ['dModel', (l) => `must be at most ${l.maxDim}`],
-  headDimTooSmall: ['headDim', () => 'must be at least 2'],
-  headDimTooLarge: ['headDim', (l) => `must be at most ${l.maxDim}`],
-  numHeadsTooSmall: ['numHeads', () => 'must be at least 1'],
-  numHeadsTooLarge: ['numHeads', (l) => `must be at most ${l.maxDim}`],
-  rotaryDimOdd: ['rotaryDim', () => 'must be even (channels rotate in pairs)'],
-  rotaryDimTooSmall: ['rotaryDim', () => 'must be at least 2'],
-  rotaryDimTooLarge: ['rotaryDim', (l, fn, v) => (v.headDim !== undefined ? 'must be at most headDim' : `must be at most ${l.maxDim}`)],
-  baseInvalid: ['base', () => 'must be a finite number greater than 0, and not so small that position · frequency overflows'],
-  offsetTooLarge: ['offset', (l) => `plus seqLen - 1 must be at most ${l.maxPosition}`],
-  positionOutOfRange: ['positions', (l) => `must hold integers in [0, ${l.maxPosition}]`],
-  layoutInvalid: ['layout', () => 'is not a known layout'],
-  metricInvalid: ['metric', () => "must be 'dot' or 'cosine'"],
-  rowsTooLarge: ['rows', (l) => `must be at most ${l.maxSeqLen}`],
-  colsTooLarge: ['cols', (l) => `must be at most ${l.maxSeqLen}`],
-  dimTooSmall: ['dim', () => 'must be at least 1'],
-  dimTooLarge: ['dim', (l) => `must be at most ${l.maxDim}`],
-  sizeTooLarge: ['shape', (l) => `must describe at most ${l.maxElements} elements per array`],
-  nullPointer: ['array', () => 'is missing'],
-  scalingOverflow: ['scaling', () => 'makes an angle or the attention factor overflow (e.g. subnormal betas or factors, or a factor beyond 2^53)'],
-  outOfMemory: ['memory', () => 'ran out: WASM memory could not grow for the scratch space this call needs'],
-  batchTooLarge: ['batch', (l) => `times seqLen must be at most ${l.maxSeqLen}`],
-  numKvHeadsTooSmall: ['numKvHeads', () => 'must be at least 1'],
-  numKvHeadsTooLarge: ['numKvHeads', (l) => `must be at most ${l.maxDim}`],
-  orderInvalid: ['order', () => "must be 'tokens' or 'heads'"],
-  offsetNegative: ['offset', () => 'must hold integers >= 0'],
-  partialRotaryFactorInvalid: ['partialRotaryFactor', () => 'must be in (0, 1] and make int(headDim * partialRotaryFactor) an even number >= 2'],
-  hiddenTooSmall: ['hidden', () => 'must be at least 1'],
-  scalingTypeInvalid: ['scaling.type', () => 'is not a known scaling type'],
-  scalingFactorInvalid: ['scaling.factor', () => 'must be a finite number >= 1'],
-  originalMaxPositionInvalid: ['scaling.originalMaxPositionEmbeddings', () => 'must be at least 2'],
-  maxPositionEmbeddingsInvalid: ['scaling.maxPositionEmbeddings', () => 'must be at least originalMaxPositionEmbeddings'],
-  attentionFactorInvalid: ['scaling.attentionFactor', () => 'must be a finite number greater than 0'],
-  betaFastInvalid: ['scaling.betaFast', () => 'must be a finite number greater than 0 and at least betaSlow'],
-  betaSlowInvalid: ['scaling.betaSlow', () => 'must be a finite number greater than 0'],
-  mscaleInvalid: ['scaling.mscale', () => 'must be a finite number >= 0'],
-  mscaleAllDimInvalid: ['scaling.mscaleAllDim', () => 'must be a finite number >= 0'],
-  lowFreqFactorInvalid: ['scaling.lowFreqFactor', () => 'must be a finite number greater than 0'],
-  highFreqFactorInvalid: ['scaling.highFreqFactor', () => 'must be a finite number greater than lowFreqFactor'],
-  shortFactorLength: ['scaling.shortFactor', () => 'must hold rotaryDim / 2 numbers, one per rotary pair'],
-  longFactorLength: ['scaling.longFactor', () => 'must hold rotaryDim / 2 numbers, one per rotary pair'],
-  shortFactorInvalid: ['scaling.shortFactor', () => 'must hold finite numbers greater than 0'],
-  longFactorInvalid: ['scaling.longFactor', () => 'must hold finite numbers greater than 0'],
-  dynamicRotaryDimTooSmall: ['rotaryDim', () => 'must be at least 4 with dynamic scaling (its base grows by a power d / (d - 2))'],
-  yarnBaseInvalid: ['base', () => 'must not be 1 with yarn scaling (its correction range divides by ln(base))'],
-};
+// Errors that name the function, the parameter and the rule: TypeError for a wrong kind of
+// value, RangeError for a value outside the rules. The rules themselves live in the C++ core,
+// which returns a status code; which parameter each code names comes from the module
+// (seam.js). This file only words them.
 
-/** Error thrown as `new RangeError(message)`/`TypeError` carries these extra fields. */
-function decorate(error, fn, param) {
+/** The error posenc throws: `error.function` and `error.parameter` say where. */
+function decorate(error, fn, parameter) {
   error.function = fn;
-  error.parameter = param;
+  error.parameter = parameter;
   return error;
 }
 
-export function typeError(fn, param, rule) {
-  return decorate(new TypeError(`posenc.${fn}: ${param} ${rule}`), fn, param);
+export function typeError(fn, parameter, rule, options) {
+  return decorate(new TypeError(`posenc.${fn}: ${parameter} ${rule}`, options), fn, parameter);
 }
 
-export function rangeError(fn, param, rule) {
-  return decorate(new RangeError(`posenc.${fn}: ${param} ${rule}`), fn, param);
+export function rangeError(fn, parameter, rule) {
+  return decorate(new RangeError(`posenc.${fn}: ${parameter} ${rule}`), fn, parameter);
 }
 
-/** Describes a value for error messages without dumping large arrays. */
+/** Using a WasmArray or RopePlan after free(): the object itself (`this`) is the bad argument. */
+export function freedError(fn, what) {
+  return decorate(new RangeError(`posenc.${fn}: the ${what} was already freed`), fn, 'this');
+}
+
+/** What the caller's own code threw while posenc read a parameter (a getter, a Proxy trap). */
+export function readError(fn, parameter, cause) {
+  const what = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
+  return typeError(fn, parameter, `could not be read (${what})`, { cause });
+}
+
+/** Describes a value for messages without dumping large arrays. Runs no user code. */
 export function describe(value) {
   if (value === null) return 'null';
-  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
-  if (typeof value === 'bigint') return `${value}n (a BigInt)`;
-  if (typeof value === 'number' || typeof value === 'boolean' || value === undefined) return String(value);
-  if (typeof value === 'function') return 'a function';
-  if (ArrayBuffer.isView(value)) return `a ${value.constructor.name} of length ${value.length ?? value.byteLength}`;
-  if (Array.isArray(value)) return `an Array of length ${value.length}`;
-  return `an object (${value?.constructor?.name ?? 'null prototype'})`;
+  switch (typeof value) {
+    case 'string': return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+    case 'bigint': return `${value}n (a BigInt)`;
+    case 'number': case 'boolean': case 'undefined': return String(value);
+    case 'function': return 'a function';
+    case 'symbol': return 'a symbol';
+    default: {
+      const kind = typedArrayKind(value);
+      if (kind !== undefined) return `a ${kind} of length ${typedArrayParts(value).length}`;
+      return isArray(value) ? 'an Array' : 'an object';
+    }
+  }
+}
+
+// The wording of each rule, by status name. `c` holds limits, fn, given(name) (the caller's
+// value of a parameter), givenLength (of the array the status names) and expected (the length
+// the core wanted).
+const lengthRule = (c, noun = 'elements') => `must hold ${c.expected} ${noun} for the given shape (got ${c.givenLength})`;
+const WORDS = {
+  seqLenTooLarge: (c) => `must be at most ${c.limits.maxSeqLen}`,
+  dModelOdd: () => 'must be even (sin and cos come in pairs)',
+  dModelTooSmall: (c) => `must be at least ${c.fn === 'positionNumbers' ? 1 : 2}`,
+  dModelTooLarge: (c) => `must be at most ${c.limits.maxDim}`,
+  headDimTooSmall: () => 'must be at least 2',
+  headDimTooLarge: (c) => `must be at most ${c.limits.maxDim}`,
+  numHeadsTooSmall: () => 'must be at least 1',
+  numHeadsTooLarge: (c) => `must be at most ${c.limits.maxDim}`,
+  rotaryDimOdd: () => 'must be even (channels rotate in pairs)',
+  rotaryDimTooSmall: () => 'must be at least 2',
+  rotaryDimTooLarge: (c) => (c.given('headDim') !== undefined ? 'must be at most headDim' : `must be at most ${c.limits.maxDim}`),
+  baseInvalid: () => 'must be a finite number greater than 0, and not so small that position · frequency overflows',
+  offsetTooLarge: (c) => `plus seqLen - 1 must be at most ${c.limits.maxPosition}`,
+  positionOutOfRange: (c) => `must hold integers in [0, ${c.limits.maxPosition}]`,
+  layoutInvalid: () => 'is not a known layout',
+  metricInvalid: () => "must be 'dot' or 'cosine'",
+  rowsTooLarge: (c) => `must be at most ${c.limits.maxSeqLen}`,
+  colsTooLarge: (c) => `must be at most ${c.limits.maxSeqLen}`,
+  dimTooSmall: () => 'must be at least 1',
+  dimTooLarge: (c) => `must be at most ${c.limits.maxDim}`,
+  sizeTooLarge: (c) => `must describe at most ${c.limits.maxElements} elements per array`,
+  nullPointer: () => 'is missing',
+  scalingOverflow: () => 'makes an angle or the attention factor overflow (e.g. subnormal betas or factors, or a factor beyond 2^53)',
+  outOfMemory: () => 'ran out: WASM memory could not grow for the scratch space this call needs',
+  batchTooLarge: (c) => `times seqLen must be at most ${c.limits.maxSeqLen}`,
+  numKvHeadsTooSmall: () => 'must be at least 1',
+  numKvHeadsTooLarge: (c) => `must be at most ${c.limits.maxDim}`,
+  orderInvalid: () => "must be 'tokens' or 'heads'",
+  offsetNegative: () => 'must hold integers >= 0',
+  partialRotaryFactorInvalid: () => 'must be in (0, 1] and make int(headDim * partialRotaryFactor) an even number >= 2',
+  hiddenTooSmall: () => 'must be at least 1',
+  scalingTypeInvalid: () => 'is not a known scaling type',
+  scalingFactorInvalid: () => 'must be a finite number >= 1',
+  originalMaxPositionInvalid: () => 'must be at least 2',
+  maxPositionEmbeddingsInvalid: () => 'must be at least originalMaxPositionEmbeddings',
+  attentionFactorInvalid: () => 'must be a finite number greater than 0 and at most 3.4028234663852886e38 (cos and sin times it are float32)',
+  betaFastInvalid: () => 'must be a finite number greater than 0 and at least betaSlow',
+  betaSlowInvalid: () => 'must be a finite number greater than 0',
+  mscaleInvalid: () => 'must be a finite number >= 0',
+  mscaleAllDimInvalid: () => 'must be a finite number >= 0',
+  lowFreqFactorInvalid: () => 'must be a finite number greater than 0',
+  highFreqFactorInvalid: () => 'must be a finite number greater than lowFreqFactor',
+  shortFactorLength: () => 'must hold rotaryDim / 2 numbers, one per rotary pair',
+  longFactorLength: () => 'must hold rotaryDim / 2 numbers, one per rotary pair',
+  shortFactorInvalid: () => 'must hold finite numbers greater than 0',
+  longFactorInvalid: () => 'must hold finite numbers greater than 0',
+  dynamicRotaryDimTooSmall: () => 'must be at least 4 with dynamic scaling (its base grows by a power d / (d - 2))',
+  yarnBaseInvalid: () => 'must not be 1 with yarn scaling (its correction range divides by ln(base))',
+  xLength: (c) => (c.fn === 'convertLayout'
+    ? `must hold whole head vectors: a multiple of headDim = ${c.given('headDim')} elements (got ${c.givenLength})`
+    : lengthRule(c)),
+  outLength: lengthRule,
+  qLength: lengthRule,
+  kLength: lengthRule,
+  outQLength: lengthRule,
+  outKLength: lengthRule,
+  outCosLength: lengthRule,
+  outSinLength: lengthRule,
+  aLength: lengthRule,
+  bLength: lengthRule,
+  wLength: lengthRule,
+  positionsLength: (c) => `must hold ${c.given('batch') > 1 ? 'batch × seqLen' : 'seqLen'} = ${c.expected} positions (got ${c.givenLength})`,
+  offsetsLength: (c) => `must hold batch = ${c.expected} offsets, one per sequence (got ${c.givenLength})`,
+};
+
+/**
+ * The RangeError for a non-ok status of the core. `status` is { name, parameter } from the
+ * module; `values` holds the caller's values by parameter name (specs.js givenValues).
+ */
+export function statusError(status, { fn, limits, values, expected }) {
+  const words = WORDS[status.name];
+  if (!words) return new Error(`posenc.${fn}: internal error (status ${status.name})`);
+  const given = values[status.parameter];
+  const array = given !== null && typeof given === 'object'; // an Argument (memory.js) or a private list
+  if (array && Object.hasOwn(given, 'emptyBuffer') && given.emptyBuffer && expected > 0) return rangeError(fn, status.parameter, 'is backed by a detached ArrayBuffer');
+  const context = { fn, limits, expected, given: (name) => values[name], givenLength: array ? given.length : undefined };
+  const quoted = given === undefined || given === null || typeof given === 'object' || status.name.endsWith('Length')
+    ? '' : ` (got ${describe(given)})`;
+  return rangeError(fn, status.parameter, `${words(context)}${quoted}`);
 }
 
 /**
- * Throws the RangeError for a non-ok status returned by the core.
- * `names` maps status codes to names (read from the module's Status enum); `values` holds the
- * caller's values so the message can quote what was given.
+ * The caller's values by parameter name, for error messages: the snapshot's options, the
+ * scaling keys as 'scaling.<key>', and the array arguments.
  */
-export function throwStatus(code, names, limits, fn, values) {
-  const name = names[code];
-  const rule = RULES[name];
-  if (!rule) throw new Error(`posenc.${fn}: internal error (status ${code} ${name})`);
-  const [param, words] = rule;
-  const given = param in values ? ` (got ${describe(values[param])})` : '';
-  throw rangeError(fn, param, `${words(limits, fn, values)}${given}`);
+export function givenValues(o, args) {
+  const values = Object.create(null);
+  for (const [key, value] of Object.entries(o)) {
+    if (key === 'scaling' && value) for (const [k, v] of Object.entries(value)) values[`scaling.${k}`] = v;
+    else values[key] = value;
+  }
+  if (args) for (const argument of Object.values(args)) if (argument) values[argument.name] = argument;
+  return values;
 }
+/** The status names this file words
+, so a test can check it covers every code of the core. */
+export const WORDED_STATUSES = Object.freeze(Object.keys(WORDS));

@@ -160,7 +160,53 @@ export interface RopeQKOptions<Q extends FloatArray = FloatArray, K extends Floa
   out?: { q: Q; k: K };
 }
 
-export interface PairingOptions {
+/** The options of ropePlan: everything of rope but where the rows sit and out. */
+export interface RopePlanOptions extends Omit<RopeOptions, 'offset' | 'positions' | 'out'> {
+  /** Heads of k for applyQK (default numHeads). */
+  numKvHeads?: number;
+}
+
+/** Where one apply() puts its rows, and where it writes. */
+export interface RopePlanApplyOptions extends BatchPositionOptions {
+  /** Write here instead of rotating x in place; must not partly overlap x. */
+  out?: FloatArray;
+}
+
+export interface RopePlanApplyQKOptions<Q extends FloatArray = FloatArray, K extends FloatArray = FloatArray> extends BatchPositionOptions {
+  /** Write here instead of rotating q and k in place. */
+  out?: { q: Q; k: K };
+}
+
+/**
+ * A prepared rope call for hot loops (token-by-token decoding): validated once by
+ * posenc.ropePlan(); apply() passes only positions and arrays. Results are bit-identical to
+ * posenc.rope() with the same options.
+ */
+export class RopePlan {
+  private constructor();
+  readonly seqLen: number;
+  readonly batch: number;
+  readonly numHeads: number;
+  readonly numKvHeads: number;
+  readonly headDim: number;
+  /** The rotary dimension in use (from rotaryDim, headDim or partialRotaryFactor). */
+  readonly rotaryDim: number;
+  readonly layout: 'interleaved' | 'half';
+  readonly order: 'tokens' | 'heads';
+  /** What cos and sin are multiplied by (1 without YaRN/LongRoPE scaling). */
+  readonly attentionFactor: number;
+  readonly freed: boolean;
+  /** Rotates x ([batch, seqLen, numHeads, headDim] or heads-major) in place, or into options.out. */
+  apply<T extends FloatArray>(x: T, options?: RopePlanApplyOptions & { out?: undefined }): T;
+  apply<O extends FloatArray>(x: FloatArray, options: RopePlanApplyOptions & { out: O }): O;
+  /** Rotates queries (numHeads) and keys (numKvHeads) of the same rows, in place or into options.out. */
+  applyQK<Q extends FloatArray, K extends FloatArray>(q: Q, k: K, options?: RopePlanApplyQKOptions & { out?: undefined }): { q: Q; k: K };
+  applyQK<Q extends FloatArray, K extends FloatArray>(q: FloatArray, k: FloatArray, options: RopePlanApplyQKOptions<Q, K> & { out: { q: Q; k: K } }): { q: Q; k: K };
+  /** Releases the plan; using it afterwards throws a RangeError. */
+  free(): void;
+}
+
+export interface LayoutConversionOptions {
   from: 'interleaved' | 'half';
   to: 'interleaved' | 'half';
   headDim: number;
@@ -228,12 +274,14 @@ export class Posenc {
   /** Rotates queries (numHeads) and keys (numKvHeads) of the same rows in one call; in place or into options.out. */
   ropeQK<Q extends FloatArray, K extends FloatArray>(q: Q, k: K, options: RopeQKOptions & { out?: undefined }): { q: Q; k: K };
   ropeQK<Q extends FloatArray, K extends FloatArray>(q: FloatArray, k: FloatArray, options: RopeQKOptions<Q, K> & { out: { q: Q; k: K } }): { q: Q; k: K };
-  /** Head vectors ([..., headDim]: activations, a q/k bias) with their rotary channels moved to the other pairing. */
-  convertPairing<T extends FloatArray = Float32Array>(x: FloatArray, options: PairingOptions & { out?: T }): T;
-  /** q/k projection weights [numHeads * headDim, hidden] with each head's rotary rows moved to the other pairing (Hugging Face's permute). */
-  convertPairingWeights<T extends FloatArray = Float32Array>(
+  /** A prepared rope call for hot loops: validated once, then plan.apply(x, { offset }) per decoding step. */
+  ropePlan(options: RopePlanOptions): RopePlan;
+  /** Head vectors ([..., headDim]: activations, a q/k bias) with their rotary channels moved to the other layout. */
+  convertLayout<T extends FloatArray = Float32Array>(x: FloatArray, options: LayoutConversionOptions & { out?: T }): T;
+  /** q/k projection weights [numHeads * headDim, hidden] with each head's rotary rows moved to the other layout (Hugging Face's permute). */
+  convertLayoutWeights<T extends FloatArray = Float32Array>(
     w: FloatArray,
-    options: PairingOptions & { numHeads: number; hidden: number; out?: T },
+    options: LayoutConversionOptions & { numHeads: number; hidden: number; out?: T },
   ): T;
   /** The [rows, cols] matrix of dot products (or cosines) between rows of a ([rows, dim]) and b ([cols, dim]). */
   similarity<T extends FloatArray = Float32Array>(a: FloatArray, b: FloatArray, options: SimilarityOptions & { out?: T }): T;

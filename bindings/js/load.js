@@ -3,7 +3,7 @@
 //
 // Emscripten 3.1.6's own Node loader is broken under Node 20 (it emits __dirname into an ES
 // module), so the modules are built for the web environment and always handed their bytes.
-import { describe, rangeError, typeError } from './errors.js';
+import { rangeError } from './errors.js';
 import { readOptions } from './options.js';
 import { Posenc } from './posenc.js';
 import { simdSupported } from './simd-support.js';
@@ -33,26 +33,14 @@ async function readBytes(url) {
   return response.arrayBuffer();
 }
 
-function isBytes(value) {
-  return value instanceof ArrayBuffer || ArrayBuffer.isView(value);
-}
-
 /**
  * Loads a posenc instance.
  * @param {import('./index').LoadOptions} [options]
  */
-export async function loadPosenc(options = {}) {
+export async function loadPosenc(options) {
   const fn = 'loadPosenc';
-  readOptions(fn, options, ['simd', 'wasmBinary', 'locateWasm']);
-  const { simd = simdSupported(), wasmBinary, locateWasm } = options;
-  if (typeof simd !== 'boolean') throw typeError(fn, 'simd', `must be a boolean (got ${describe(simd)})`);
+  const { simd = simdSupported(), wasmBinary, locateWasm } = readOptions(fn, options, {});
   if (simd && !simdSupported()) throw rangeError(fn, 'simd', 'is true but this engine has no WebAssembly SIMD');
-  if (wasmBinary !== undefined && !isBytes(wasmBinary)) {
-    throw typeError(fn, 'wasmBinary', `must be an ArrayBuffer or a typed array of the .wasm bytes (got ${describe(wasmBinary)})`);
-  }
-  if (locateWasm !== undefined && typeof locateWasm !== 'function') {
-    throw typeError(fn, 'locateWasm', `must be a function (file name) => URL or string (got ${describe(locateWasm)})`);
-  }
 
   const variant = simd ? 'simd' : 'scalar';
   const build = BUILDS[variant];

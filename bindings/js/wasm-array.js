@@ -4,94 +4,125 @@
 // existing view of it. A WasmArray therefore stores only its address and length; `view()`
 // builds a fresh Float32Array over the current memory each time it is called. Keep a view
 // only until the next posenc call.
-import { describe, rangeError, typeError } from './errors.js';
+import { describe, freedError, rangeError, readError, typeError } from './errors.js';
+import { copyInto, isArray, typedArrayKind, typedArrayParts } from './intrinsics.js';
 
 // Only posenc.allocate() may create WasmArrays: an address and length made up by a caller
 // could reach past the allocation and corrupt the allocator's own data.
 const CREATE = Symbol('posenc.WasmArray');
 
+/** The state of a WasmArray (undefined for anything else), read without running user code. */
+export let wasmArrayState;
+
+/** Views made by view(), and their arrays: a view kept after free() is refused (memory.js). */
+export const viewOwners = new WeakMap();
+
 /** @internal Used by Posenc.allocate. */
-export function createWasmArray(instance, address, length) {
-  return new WasmArray(CREATE, instance, address, length);
+export function createWasmArray(instance, memory, address, length) {
+  return new WasmArray(CREATE, instance, memory, address, length);
 }
 
-/** Numbers only: a string or an object would silently become NaN in a Float32Array. */
-export function checkNumbers(fn, name, values) {
-  if (values instanceof Float32Array) return;
-  if (!Array.isArray(values)) {
-    throw typeError(fn, name, `must be a Float32Array or an Array of numbers (got ${describe(values)})`);
+/**
+ * Values for allocate()/set(): a Float32Array, or an Array of numbers, each element read once.
+ * A Float32Array over this instance's own memory is copied first: the allocation that follows
+ * may grow the memory and detach it.
+ */
+export function snapshotValues(fn, name, values, memory) {
+  if (typedArrayKind(values) === 'Float32Array') {
+    return typedArrayParts(values).buffer === memory.buffer ? new Float32Array(values) : values;
   }
-  for (let i = 0; i < values.length; i++) {
-    if (typeof values[i] !== 'number') throw typeError(fn, `${name}[${i}]`, `must be a number (got ${describe(values[i])})`);
+  let array = false;
+  try {
+    array = isArray(values);
+  } catch (error) {
+    throw readError(fn, name, error);
   }
+  if (!array) throw typeError(fn, name, `must be a Float32Array or an Array of numbers (got ${describe(values)})`);
+  const read = (key, at) => {
+    try {
+      return values[key];
+    } catch (error) {
+      throw readError(fn, at, error);
+    }
+  };
+  const length = read('length', name);
+  const copy = new Float32Array(length);
+  for (let i = 0; i < length; i++) {
+    const v = read(i, `${name}[${i}]`);
+    if (typeof v !== 'number') throw typeError(fn, `${name}[${i}]`, `must be a number (got ${describe(v)})`);
+    copy[i] = v;
+  }
+  return copy;
 }
 
 export class WasmArray {
-  #instance;
-  #address;
-  #length;
-  #freed = false;
+  #state; // { instance, memory, address, length, freed }
+
+  static {
+    wasmArrayState = (value) => (value !== null && typeof value === 'object' && #state in value ? value.#state : undefined);
+  }
 
   /** @internal Use `posenc.allocate(...)`. */
-  constructor(token, instance, address, length) {
+  constructor(token, instance, memory, address, length) {
     if (token !== CREATE) throw new TypeError('posenc: WasmArrays are made by posenc.allocate()');
-    this.#instance = instance;
-    this.#address = address;
-    this.#length = length;
+    this.#state = { instance, memory, address, length, freed: false };
+    memory.track(address, Math.max(length, 1) * 4);
   }
 
   /** The posenc instance whose memory holds the array. */
-  get instance() { return this.#instance; }
+  get instance() { return this.#state.instance; }
 
   /** Number of float32 elements. */
-  get length() { return this.#length; }
+  get length() { return this.#state.length; }
 
   /** Byte address in WASM memory. */
-  get address() { return this.#address; }
+  get address() { return this.#state.address; }
 
   /** True once free() was called. */
-  get freed() { return this.#freed; }
+  get freed() { return this.#state.freed; }
 
   /** A Float32Array over the current WASM memory: valid until the next posenc call. */
   view() {
     this.#assertLive('view');
-    return this.#instance._heapF32(this.#address, this.#length);
+    const { memory, address, length } = this.#state;
+    const view = new Float32Array(memory.buffer, address, length);
+    viewOwners.set(view, this);
+    return view;
   }
 
   /** Copies `values` in, starting at element `offset`. */
   set(values, offset = 0) {
     const fn = 'WasmArray.set';
     this.#assertLive('set');
-    checkNumbers(fn, 'values', values);
+    const copy = snapshotValues(fn, 'values', values, this.#state.memory);
     if (typeof offset !== 'number') throw typeError(fn, 'offset', `must be a number (got ${describe(offset)})`);
-    if (!Number.isInteger(offset) || offset < 0 || offset > this.#length) {
-      throw rangeError(fn, 'offset', `must be an integer in [0, ${this.#length}] (got ${describe(offset)})`);
+    this.#assertLive('set'); // reading the values may have run code that freed this array
+    const { length } = this.#state;
+    if (!Number.isInteger(offset) || offset < 0 || offset > length) {
+      throw rangeError(fn, 'offset', `must be an integer in [0, ${length}] (got ${describe(offset)})`);
     }
-    if (offset + values.length > this.#length) {
-      throw rangeError(fn, 'values', `do not fit: ${values.length} values from offset ${offset} exceed the length ${this.#length}`);
+    if (offset + copy.length > length) {
+      throw rangeError(fn, 'values', `do not fit: ${copy.length} values from offset ${offset} exceed the length ${length}`);
     }
-    this.view().set(values, offset);
+    copyInto(this.view(), copy, offset);
     return this;
   }
 
   /** A copy as a plain Float32Array that survives memory growth and free(). */
   toArray() {
-    return this.view().slice();
+    return new Float32Array(this.view());
   }
 
   /** Returns the memory to the instance. Using the array afterwards throws. */
   free() {
-    if (this.#freed) return;
-    this.#instance._free(this.#address);
-    this.#freed = true;
+    const state = this.#state;
+    if (state.freed) return;
+    state.freed = true;
+    state.memory.untrack(state.address);
+    state.memory.free(state.address);
   }
 
   #assertLive(method) {
-    if (this.freed) {
-      const error = new RangeError(`posenc.WasmArray.${method}: the array was already freed`);
-      error.function = `WasmArray.${method}`;
-      error.parameter = 'this';
-      throw error;
-    }
+    if (this.#state.freed) throw freedError(`WasmArray.${method}`, 'array');
   }
 }

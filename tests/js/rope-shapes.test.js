@@ -113,12 +113,12 @@ for (const posenc of await loadBothVariants()) {
       moved.forEach((v, i) => assert.ok(Math.abs(v - direct[i]) <= 6 * ROPE_EPS * (1 + Math.abs(x[i])), `moved [${i}]`));
     });
 
-    it('convertPairingWeights is Hugging Face\'s permute of Meta\'s q/k weights, and its inverse', () => {
+    it('convertLayoutWeights is Hugging Face\'s permute of Meta\'s q/k weights, and its inverse', () => {
       const [numHeads, headDim, hidden] = [4, 8, 6];
       const w = randomNormal(numHeads * headDim * hidden, 17);
-      const half = posenc.convertPairingWeights(w, { from: 'interleaved', to: 'half', numHeads, headDim, hidden });
+      const half = posenc.convertLayoutWeights(w, { from: 'interleaved', to: 'half', numHeads, headDim, hidden });
       assertIdentical(half, hfPermute(w, numHeads, numHeads * headDim, hidden), 'permute');
-      assertIdentical(posenc.convertPairingWeights(half, { from: 'half', to: 'interleaved', numHeads, headDim, hidden }), w, 'back');
+      assertIdentical(posenc.convertLayoutWeights(half, { from: 'half', to: 'interleaved', numHeads, headDim, hidden }), w, 'back');
       // A projection with converted weights is the converted projection.
       const h = randomNormal(hidden, 18);
       const project = (weights) => Float32Array.from({ length: numHeads * headDim }, (_, r) => {
@@ -126,7 +126,7 @@ for (const posenc of await loadBothVariants()) {
         for (let c = 0; c < hidden; c++) sum = Math.fround(sum + Math.fround(weights[r * hidden + c] * h[c]));
         return sum;
       });
-      assertIdentical(project(half), posenc.convertPairing(project(w), { from: 'interleaved', to: 'half', headDim }), 'W_half h');
+      assertIdentical(project(half), posenc.convertLayout(project(w), { from: 'interleaved', to: 'half', headDim }), 'W_half h');
     });
 
     it('interleaved RoPE on x = half RoPE on the converted x, converted back (full and partial rotary)', () => {
@@ -134,17 +134,17 @@ for (const posenc of await loadBothVariants()) {
         const options = { batch: 2, seqLen: 11, numHeads: 3, headDim, rotaryDim, offset: [7, 3000] };
         const x = randomNormal(2 * 11 * 3 * headDim, headDim + rotaryDim);
         const interleaved = posenc.rope(x.slice(), { ...options, layout: 'interleaved' });
-        const converted = posenc.convertPairing(x, { from: 'interleaved', to: 'half', headDim, rotaryDim });
+        const converted = posenc.convertLayout(x, { from: 'interleaved', to: 'half', headDim, rotaryDim });
         const half = posenc.rope(converted, { ...options, layout: 'half' });
-        assertIdentical(posenc.convertPairing(half, { from: 'half', to: 'interleaved', headDim, rotaryDim }), interleaved, `${headDim}/${rotaryDim}`);
+        assertIdentical(posenc.convertLayout(half, { from: 'half', to: 'interleaved', headDim, rotaryDim }), interleaved, `${headDim}/${rotaryDim}`);
       }
     });
 
-    it('convertPairing writes into out and works on WasmArrays', () => {
+    it('convertLayout writes into out and works on WasmArrays', () => {
       const x = posenc.allocate(Float32Array.from({ length: 16 }, (_, i) => i));
       const out = posenc.allocate(16);
       try {
-        assert.equal(posenc.convertPairing(x, { from: 'interleaved', to: 'half', headDim: 8, out }), out);
+        assert.equal(posenc.convertLayout(x, { from: 'interleaved', to: 'half', headDim: 8, out }), out);
         assert.deepEqual(Array.from(out.toArray()), [0, 2, 4, 6, 1, 3, 5, 7, 8, 10, 12, 14, 9, 11, 13, 15]);
       } finally {
         x.free();
@@ -177,18 +177,18 @@ for (const posenc of await loadBothVariants()) {
         ['ropeQK', () => posenc.ropeQK(f32(8), 'k', ROPE), TypeError, 'k'],
         ['ropeQK', () => { const a = f32(8); posenc.ropeQK(a, a, ROPE); }, RangeError, 'k'],
         ['ropeQK', () => { const a = f32(16); posenc.ropeQK(a.subarray(0, 8), a.subarray(4, 12), ROPE); }, RangeError, 'k'],
-        ['ropeQK', () => posenc.ropeQK(f32(8), f32(8), { ...ROPE, out: f32(8) }), TypeError, 'out.q'],
+        ['ropeQK', () => posenc.ropeQK(f32(8), f32(8), { ...ROPE, out: f32(8) }), TypeError, 'out'],
         ['ropeQK', () => { const o = f32(8); posenc.ropeQK(f32(8), f32(8), { ...ROPE, out: { q: o, k: o } }); }, RangeError, 'out.k'],
-        ['convertPairing', () => posenc.convertPairing(f32(8), { to: 'half', headDim: 4 }), TypeError, 'from'],
-        ['convertPairing', () => posenc.convertPairing(f32(8), { from: 'neox', to: 'half', headDim: 4 }), RangeError, 'from'],
-        ['convertPairing', () => posenc.convertPairing(f32(10), { from: 'half', to: 'interleaved', headDim: 4 }), RangeError, 'x'],
-        ['convertPairing', () => posenc.convertPairing(f32(8), { from: 'half', to: 'interleaved', headDim: 4, rotaryDim: 3 }), RangeError, 'rotaryDim'],
-        ['convertPairing', () => posenc.convertPairing(f32(8), { from: 'half', to: 'interleaved', headDim: 4, rotaryDim: 6 }), RangeError, 'rotaryDim'],
-        ['convertPairing', () => posenc.convertPairing([1, 2], { from: 'half', to: 'interleaved', headDim: 2 }), TypeError, 'x'],
-        ['convertPairing', () => { const a = f32(8); posenc.convertPairing(a, { from: 'half', to: 'interleaved', headDim: 4, out: a }); }, RangeError, 'out'],
-        ['convertPairingWeights', () => posenc.convertPairingWeights(f32(8), { from: 'half', to: 'interleaved', numHeads: 1, headDim: 4, hidden: 0 }), RangeError, 'hidden'],
-        ['convertPairingWeights', () => posenc.convertPairingWeights(f32(8), { from: 'half', to: 'interleaved', numHeads: 1, headDim: 4, hidden: 3 }), RangeError, 'w'],
-        ['convertPairingWeights', () => posenc.convertPairingWeights(f32(8), { from: 'half', to: 'interleaved', headDim: 4, hidden: 2 }), TypeError, 'numHeads'],
+        ['convertLayout', () => posenc.convertLayout(f32(8), { to: 'half', headDim: 4 }), TypeError, 'from'],
+        ['convertLayout', () => posenc.convertLayout(f32(8), { from: 'neox', to: 'half', headDim: 4 }), RangeError, 'from'],
+        ['convertLayout', () => posenc.convertLayout(f32(10), { from: 'half', to: 'interleaved', headDim: 4 }), RangeError, 'x'],
+        ['convertLayout', () => posenc.convertLayout(f32(8), { from: 'half', to: 'interleaved', headDim: 4, rotaryDim: 3 }), RangeError, 'rotaryDim'],
+        ['convertLayout', () => posenc.convertLayout(f32(8), { from: 'half', to: 'interleaved', headDim: 4, rotaryDim: 6 }), RangeError, 'rotaryDim'],
+        ['convertLayout', () => posenc.convertLayout([1, 2], { from: 'half', to: 'interleaved', headDim: 2 }), TypeError, 'x'],
+        ['convertLayout', () => { const a = f32(8); posenc.convertLayout(a, { from: 'half', to: 'interleaved', headDim: 4, out: a }); }, RangeError, 'out'],
+        ['convertLayoutWeights', () => posenc.convertLayoutWeights(f32(8), { from: 'half', to: 'interleaved', numHeads: 1, headDim: 4, hidden: 0 }), RangeError, 'hidden'],
+        ['convertLayoutWeights', () => posenc.convertLayoutWeights(f32(8), { from: 'half', to: 'interleaved', numHeads: 1, headDim: 4, hidden: 3 }), RangeError, 'w'],
+        ['convertLayoutWeights', () => posenc.convertLayoutWeights(f32(8), { from: 'half', to: 'interleaved', headDim: 4, hidden: 2 }), TypeError, 'numHeads'],
       ];
       for (const [fn, call, type, parameter] of cases) {
         const error = assertParameterError(call, type, parameter, `${fn}: ${parameter}`);
@@ -210,8 +210,8 @@ const freqs: Float64Array = posenc.ropeFrequencies({ headDim: 96, partialRotaryF
 const { cos, sin, attentionFactor } = posenc.ropeCache({ seqLen: 4, rotaryDim: 8, batch: 2, offset: [0, 9], scaling: yarn });
 const x: Float32Array = posenc.rope(new Float32Array(64), { batch: 2, seqLen: 4, headDim: 8, order: 'heads', inverse: true, positions: [0, 1, 2, 3, 9, 10, 11, 12] });
 const qk: { q: Float32Array; k: Float32Array } = posenc.ropeQK(new Float32Array(64), new Float32Array(32), { seqLen: 4, numHeads: 2, numKvHeads: 1, headDim: 8 });
-const w: Float32Array = posenc.convertPairingWeights(new Float32Array(32), { from: 'interleaved', to: 'half', numHeads: 1, headDim: 8, hidden: 4 });
-const a: Float32Array = posenc.convertPairing(new Float32Array(8), { from: 'half', to: 'interleaved', headDim: 8 });
+const w: Float32Array = posenc.convertLayoutWeights(new Float32Array(32), { from: 'interleaved', to: 'half', numHeads: 1, headDim: 8, hidden: 4 });
+const a: Float32Array = posenc.convertLayout(new Float32Array(8), { from: 'half', to: 'interleaved', headDim: 8 });
 // @ts-expect-error: scaling types are checked
 posenc.rope(new Float32Array(8), { seqLen: 1, headDim: 8, scaling: { type: 'ntk', factor: 2 } });
 // @ts-expect-error: yarn needs originalMaxPositionEmbeddings

@@ -1,0 +1,89 @@
+// A call's frame: the slots of one operation (bindings/wasm/frames.h) filled in JS, and the
+// arrays it names. Memory.run copies it into WASM memory, crosses once and reads the results
+// back. Each instance keeps one Frame per operation and refills it per call: filling it
+// allocates nothing, and its slots are looked up by name in a null-prototype index, so nothing
+// inherited (Object.prototype pollution) can reach a slot.
+
+/** How an array slot's data moves: read by the call, written by it, or both. */
+export const READ = 1;
+export const WRITE = 2;
+export const READ_WRITE = READ | WRITE;
+
+/** An array slot: a classified argument (memory.js), a private list, or an output to allocate. */
+class Entry {
+  constructor(at, lengthAt, argument, list, allocate, mode) {
+    this.at = at;
+    this.lengthAt = lengthAt;
+    this.argument = argument; // Argument, or null
+    this.list = list; // private Int32Array/Float64Array, or null
+    this.allocate = allocate; // Float32Array/Float64Array for outputs the call allocates, or null
+    this.mode = mode;
+    this.offset = -1; // where a list or JS-owned array goes in the scratch block (memory.js)
+    this.result = null; // the allocated output, once read back
+  }
+}
+
+export class Frame {
+  constructor(operation, slots) {
+    this.operation = operation;
+    this.index = Object.create(null);
+    slots.forEach((slot, i) => { this.index[slot] = i; });
+    this.values = new Float64Array(slots.length);
+    this.results = new Float64Array(slots.length);
+    this.entries = [];
+  }
+
+  /** Empties the frame for a new call. */
+  begin() {
+    this.values.fill(0);
+    this.entries.length = 0;
+    return this;
+  }
+
+  /** Drops the array slots (to refill them: rope's blocks of rows, streaming.js). */
+  clearArrays() {
+    this.entries.length = 0;
+    return this;
+  }
+
+  /** A number, enum value or 0/1 flag. */
+  set(slot, value) {
+    this.values[this.#at(slot)] = value;
+    return this;
+  }
+
+  /** A Float32Array/WasmArray argument (memory.js Argument), moved as `mode` says. */
+  data(slot, argument, mode) {
+    this.entries.push(new Entry(this.#at(slot), this.#at(`${slot}Length`), argument, null, null, mode));
+    return this;
+  }
+
+  /** A private list (positions, offsets, factor lists), read by the call. */
+  list(slot, list) {
+    this.entries.push(new Entry(this.#at(slot), this.#at(`${slot}Length`), null, list, null, READ));
+    return this;
+  }
+
+  /** An output the call allocates (its length slot -1), read back as a new `Type` array. */
+  allocate(slot, Type) {
+    this.entries.push(new Entry(this.#at(slot), this.#at(`${slot}Length`), null, null, Type, WRITE));
+    return this;
+  }
+
+  /** A slot's value after the call. */
+  result(slot) {
+    return this.results[this.#at(slot)];
+  }
+
+  /** The array an allocated output was read back into. */
+  output(slot) {
+    const at = this.#at(slot);
+    return this.entries.find((entry) => entry.at === at).result;
+  }
+
+  #at(slot) {
+    const at = this.index[slot];
+    if (at === undefined) throw new TypeError(`posenc: internal error: ${this.operation} has no frame slot ${slot}`);
+    return at;
+  }
+}

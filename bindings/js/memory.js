@@ -1,0 +1,267 @@
+// WASM memory as one posenc instance uses it: the allocations behind its WasmArrays, which
+// arrays may be used where they are, the scratch space of a call, and the call itself (frame
+// written, one crossing, outputs read back).
+//
+// Memory can grow during any allocation, and growth detaches every view of it made before: so
+// a call first takes all its scratch memory, then makes its views and writes, calls, and reads
+// back. No user code runs in between: arguments were snapshotted before (snapshot.js).
+import { givenValues, rangeError, typeError } from './errors.js';
+import { copyInto, isEmptyBuffer, typedArrayKind, typedArrayParts } from './intrinsics.js';
+import { errorForStatus } from './seam.js';
+import { Frame, READ, WRITE } from './frame.js';
+import { viewOwners, wasmArrayState } from './wasm-array.js';
+
+const ARENA_BYTES = 64 * 1024; // scratch kept for small calls (frames, lists, small JS arrays)
+const ARENA_MAX_BYTES = 1024 * 1024; // larger arenas are not kept: bigger calls allocate per call
+const ALIGN = 16;
+const WASM = 'wasm'; // the region key of WASM memory, whatever its current ArrayBuffer
+
+/**
+ * A Float32Array or WasmArray argument as classified: `address` is set for arrays in WASM
+ * memory, undefined for JS-owned ones (copied through scratch memory). Every field is own, so
+ * nothing inherited (Object.prototype pollution) can stand in for one.
+ */
+export class Argument {
+  constructor(name, array, length, address, region, buffer, byteOffset) {
+    this.name = name;
+    this.array = array;
+    this.length = length;
+    this.address = address;
+    this.region = region;
+    this.buffer = buffer;
+    this.byteOffset = byteOffset;
+    this.emptyBuffer = address === undefined && length === 0 && isEmptyBuffer(buffer);
+  }
+}
+
+const aligned = (bytes) => Math.ceil(bytes / ALIGN) * ALIGN;
+const overlaps = (a, b) => a.key === b.key && a.start < b.end && b.start < a.end;
+const sameRange = (a, b) => a.key === b.key && a.start === b.start && a.end === b.end;
+
+export class Memory {
+  #mod;
+  #description;
+  #frames = Object.create(null);
+  #live = new Map(); // address -> bytes, of live WasmArrays
+  #arena = 0;
+  #arenaBytes = 0;
+  #buffer = null; // the ArrayBuffer the views below were made over
+  #f64;
+
+  constructor(mod, description) {
+    this.#mod = mod;
+    this.#description = description;
+    for (const [operation, slots] of Object.entries(description.frames)) this.#frames[operation] = new Frame(operation, slots);
+    this.#arena = this.malloc('loadPosenc', ARENA_BYTES);
+    this.#arenaBytes = ARENA_BYTES;
+  }
+
+  get bytes() { return this.#mod.HEAPU8.length; }
+
+  get buffer() { return this.#mod.HEAPU8.buffer; }
+
+  malloc(fn, bytes) {
+    const address = this.#mod._malloc(bytes);
+    if (!address) throw rangeError(fn, 'memory', `cannot grow WASM memory by ${bytes} bytes (${this.bytes} in use)`);
+    return address;
+  }
+
+  free(address) { this.#mod._free(address); }
+
+  // ---- the allocations of WasmArrays -----------------------------------------------------------
+
+  track(address, bytes) { this.#live.set(address, bytes); }
+
+  untrack(address) { this.#live.delete(address); }
+
+  /** Whether [start, end) lies inside one live WasmArray allocation. */
+  #insideAllocation(start, end) {
+    for (const [address, bytes] of this.#live) if (start >= address && end <= address + bytes) return true;
+    return false;
+  }
+
+  // ---- arguments ------------------------------------------------------------------------------------
+
+  /** A Float32Array or WasmArray argument, classified once the snapshot is complete. */
+  argument(fn, name, value, instance) {
+    const state = wasmArrayState(value);
+    if (state) {
+      if (state.instance !== instance) throw typeError(fn, name, 'is a WasmArray of another posenc instance');
+      if (state.freed) throw rangeError(fn, name, 'is a WasmArray that was already freed');
+      const region = { key: WASM, start: state.address, end: state.address + state.length * 4 };
+      return new Argument(name, value, state.length, state.address, region);
+    }
+    if (typedArrayKind(value) !== 'Float32Array') {
+      throw typeError(fn, name, `must be a Float32Array or a WasmArray (got ${describeArgument(value)})`);
+    }
+    const { length, buffer, byteOffset } = typedArrayParts(value);
+    const end = byteOffset + length * 4;
+    if (buffer === this.buffer && length > 0) {
+      const owner = wasmArrayState(viewOwners.get(value));
+      if ((owner && owner.freed) || !this.#insideAllocation(byteOffset, end)) {
+        throw rangeError(fn, name, 'is a view of WASM memory outside any live WasmArray (a view from view() is valid only until its array is freed or memory grows)');
+      }
+      return new Argument(name, value, length, byteOffset, { key: WASM, start: byteOffset, end });
+    }
+    return new Argument(name, value, length, undefined, { key: buffer, start: byteOffset, end }, buffer, byteOffset);
+  }
+
+  /** `out` is `source` itself (in place, where `inPlace`) or shares no memory with it. */
+  assertSeparate(fn, source, out, inPlace) {
+    if (source.array === out.array || (source.length > 0 && sameRange(source.region, out.region))) {
+      if (!inPlace) throw rangeError(fn, out.name, 'must be a different array from the inputs');
+      return;
+    }
+    if (overlaps(source.region, out.region)) {
+      throw rangeError(fn, out.name, `must not overlap ${source.name}${inPlace ? ' (in place, pass the same array)' : ''}`);
+    }
+  }
+
+  /** a and b share no memory at all (queries and keys are rotated together). */
+  assertDisjoint(fn, a, b, name) {
+    if (a.array === b.array || overlaps(a.region, b.region)) {
+      throw rangeError(fn, name, 'must not share memory with the other tensor (queries and keys are rotated together)');
+    }
+  }
+
+  /** q, k and their outputs (in place, or out: { q, k }): no two of them may share memory. */
+  qkArguments(fn, q, k, out, instance) {
+    const args = { q: this.argument(fn, 'q', q, instance), k: this.argument(fn, 'k', k, instance), outQ: undefined, outK: undefined };
+    args.outQ = out === undefined ? args.q : this.argument(fn, 'out.q', out.q, instance);
+    args.outK = out === undefined ? args.k : this.argument(fn, 'out.k', out.k, instance);
+    this.assertSeparate(fn, args.q, args.outQ, true);
+    this.assertSeparate(fn, args.k, args.outK, true);
+    this.assertDisjoint(fn, args.q, args.k, 'k');
+    this.assertDisjoint(fn, args.outQ, args.outK, 'out.k');
+    this.assertDisjoint(fn, args.q, args.outK, 'out.k');
+    this.assertDisjoint(fn, args.k, args.outQ, 'out.q');
+    return args;
+  }
+
+  /** The frame slots of qkArguments: queries and keys read, their outputs written. */
+  writeQK(frame, { q, k, outQ, outK }) {
+    frame.data('q', q, READ).data('outQ', outQ, WRITE).data('k', k, READ).data('outK', outK, WRITE);
+  }
+
+  /** Releases a plan of the core (rope-plan.js). */
+  freePlan(handle) { this.#mod.ropePlanFree(handle); }
+
+  // ---- a call ------------------------------------------------------------------------------------
+
+  /** The frame of `operation`, emptied for a new call (frame.js). */
+  frame(operation) {
+    return this.#frames[operation].begin();
+  }
+
+  /**
+   * Runs a filled frame: takes the scratch memory its lists and JS-owned arrays need (the
+   * arena, or more), copies them and the frame in, crosses once, then copies outputs back and
+   * reads the frame's results. A non-ok status becomes the error `context` words:
+   * { fn, o (the options snapshot), args (the classified arguments) }.
+   */
+  run(frame, context) {
+    const bytes = this.#placeScratch(frame);
+    const block = bytes <= this.#arenaBytes ? this.#arena : this.#reserve(context.fn, bytes);
+    try {
+      this.#write(frame, block);
+      const status = this.#mod[frame.operation](block);
+      const f64 = this.#views();
+      frame.results.set(f64.subarray(block / 8, block / 8 + frame.results.length));
+      if (status !== 0) {
+        const values = givenValues(context.o, context.args);
+        throw errorForStatus(this.#description, status, { fn: context.fn, values, expected: frame.result('expectedLength') });
+      }
+      this.#readBack(frame, block);
+    } finally {
+      if (block !== this.#arena) this.free(block);
+    }
+  }
+
+  /** Gives each list and JS-owned array its offset in the scratch block (after the frame); returns the block's size. */
+  #placeScratch(frame) {
+    let bytes = aligned(frame.values.length * 8);
+    for (const entry of frame.entries) {
+      entry.offset = -1;
+      const data = entry.list ?? (entry.argument && entry.argument.address === undefined ? entry.argument.array : null);
+      if (data === null) continue;
+      const shared = frame.entries.find((other) => other !== entry && other.offset >= 0 && (other.list ?? other.argument?.array) === data);
+      if (shared) { // one JS array used twice (in place)
+        entry.offset = shared.offset;
+        continue;
+      }
+      entry.offset = bytes;
+      const elements = entry.list ? entry.list.length : entry.argument.length;
+      bytes += aligned(elements * (entry.list ? entry.list.BYTES_PER_ELEMENT : 4));
+    }
+    return bytes;
+  }
+
+  /** The scratch block of a call larger than the arena: a bigger arena, or its own block. */
+  #reserve(fn, bytes) {
+    if (bytes > ARENA_MAX_BYTES) return this.malloc(fn, bytes);
+    let size = this.#arenaBytes;
+    while (size < bytes) size *= 2;
+    const arena = this.malloc(fn, size);
+    this.free(this.#arena);
+    this.#arena = arena;
+    this.#arenaBytes = size;
+    return arena;
+  }
+
+  #views() {
+    if (this.#buffer !== this.buffer) {
+      this.#buffer = this.buffer;
+      this.#f64 = new Float64Array(this.#buffer);
+    }
+    return this.#f64;
+  }
+
+  #write(frame, block) {
+    const f64 = this.#views();
+    const base = block / 8;
+    f64.set(frame.values, base);
+    for (const entry of frame.entries) {
+      let address = 0;
+      let length;
+      if (entry.allocate) {
+        length = -1;
+      } else if (entry.list) {
+        length = entry.list.length;
+        if (length > 0) {
+          address = block + entry.offset;
+          const Type = entry.list instanceof Int32Array ? Int32Array : Float64Array;
+          copyInto(new Type(this.buffer, address, length), entry.list);
+        }
+      } else {
+        const { argument } = entry;
+        length = argument.length;
+        if (argument.address !== undefined) address = argument.address;
+        else if (length > 0) {
+          address = block + entry.offset;
+          if (entry.mode & READ) copyInto(new Float32Array(this.buffer, address, length), argument.array);
+        }
+      }
+      f64[base + entry.at] = address;
+      f64[base + entry.lengthAt] = length;
+    }
+  }
+
+  #readBack(frame, block) {
+    for (const entry of frame.entries) {
+      if (entry.allocate) {
+        const address = frame.results[entry.at];
+        entry.result = new entry.allocate(new entry.allocate(this.buffer, address, frame.results[entry.lengthAt])); // a copy
+        this.free(address);
+      } else if (entry.argument && entry.mode & WRITE && entry.argument.address === undefined && entry.argument.length > 0) {
+        copyInto(entry.argument.array, new Float32Array(this.buffer, block + entry.offset, entry.argument.length));
+      }
+    }
+  }
+}
+
+function describeArgument(value) {
+  if (value === null) return 'null';
+  if (typeof value !== 'object') return typeof value === 'string' ? 'a string' : String(value);
+  const kind = typedArrayKind(value);
+  return kind ? `a ${kind}` : (Array.isArray(value) ? 'an Array' : 'an object');
+}

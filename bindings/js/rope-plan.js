@@ -1,0 +1,97 @@
+// A prepared rope call for hot loops (token-by-token decoding): posenc.ropePlan() validates the
+// shape, layout, base and scaling once and keeps the core's prepared plan (its frequencies
+// computed); each apply() then passes only positions and addresses. A plan holds no object of
+// the caller's: its options were snapshotted.
+import { freedError } from './errors.js';
+import { READ, WRITE } from './frame.js';
+import { readOptions } from './options.js';
+import { writeRows } from './specs.js';
+
+const CREATE = Symbol('posenc.RopePlan');
+
+export class RopePlan {
+  #instance;
+  #memory;
+  #enums;
+  #handle; // the core's plan (an address in WASM memory), 0 once freed
+  #shape; // the options it was made with, plain and frozen
+
+  /** @internal Use `posenc.ropePlan(options)`. */
+  constructor(token, instance, memory, enums, handle, shape) {
+    if (token !== CREATE) throw new TypeError('posenc: RopePlans are made by posenc.ropePlan()');
+    this.#instance = instance;
+    this.#memory = memory;
+    this.#enums = enums;
+    this.#handle = handle;
+    this.#shape = shape;
+  }
+
+  /** @internal */
+  static create(instance, memory, enums, handle, shape) {
+    return new RopePlan(CREATE, instance, memory, enums, handle, shape);
+  }
+
+  get seqLen() { return this.#shape.seqLen; }
+  get batch() { return this.#shape.batch; }
+  get numHeads() { return this.#shape.numHeads; }
+  get numKvHeads() { return this.#shape.numKvHeads; }
+  get headDim() { return this.#shape.headDim; }
+  /** The rotary dimension in use (from rotaryDim, headDim or partialRotaryFactor). */
+  get rotaryDim() { return this.#shape.rotaryDim; }
+  get layout() { return this.#shape.layout; }
+  get order() { return this.#shape.order; }
+  /** What cos and sin are multiplied by (1 without YaRN/LongRoPE scaling). */
+  get attentionFactor() { return this.#shape.attentionFactor; }
+  get freed() { return this.#handle === 0; }
+
+  /** Rotates x at `offset` (or per-sequence offsets, or `positions`), in place or into `out`. */
+  apply(x, options) {
+    const fn = 'RopePlan.apply';
+    const o = this.#read(fn, options);
+    const args = { x: this.#memory.argument(fn, 'x', x, this.#instance), out: undefined };
+    args.out = o.out === undefined ? args.x : this.#memory.argument(fn, 'out', o.out, this.#instance);
+    this.#memory.assertSeparate(fn, args.x, args.out, true);
+    this.#run(this.#frame('ropePlanApply', fn, o).data('x', args.x, READ).data('out', args.out, WRITE), fn, o, args);
+    return args.out.array;
+  }
+
+  /** Rotates queries q and keys k (numKvHeads heads) of the same rows, in place or into `out: { q, k }`. */
+  applyQK(q, k, options) {
+    const fn = 'RopePlan.applyQK';
+    const o = this.#read(fn, options);
+    const args = this.#memory.qkArguments(fn, q, k, o.out, this.#instance);
+    const frame = this.#frame('ropePlanApplyQK', fn, o);
+    this.#memory.writeQK(frame, args);
+    this.#run(frame, fn, o, args);
+    return { q: args.outQ.array, k: args.outK.array };
+  }
+
+  /** Releases the core's plan. Using the plan afterwards throws; a second free() does nothing. */
+  free() {
+    if (this.#handle === 0) return;
+    this.#memory.freePlan(this.#handle);
+    this.#handle = 0;
+  }
+
+  #read(fn, options) {
+    this.#assertLive(fn);
+    const o = readOptions(fn, options, { enums: this.#enums });
+    this.#assertLive(fn); // reading the options may have run code that freed the plan
+    return o;
+  }
+
+  /** The frame of one of the plan's operations, with the plan and the rows filled in. */
+  #frame(operation, fn, o) {
+    const frame = this.#memory.frame(operation).set('plan', this.#handle);
+    writeRows(frame, fn, o);
+    return frame;
+  }
+
+  #run(frame, fn, o, args) {
+    this.#memory.run(frame, { fn, o: { ...o, batch: this.#shape.batch }, args });
+  }
+
+  #assertLive(fn) {
+    if (this.#handle === 0) throw freedError(fn, 'plan');
+  }
+}

@@ -1,0 +1,38 @@
+// The WASM module as the JS layer sees it. At load time the module describes itself (status
+// codes and the parameter each names, every operation's frame slots, the enums' names: see
+// bindings/wasm/describe.h); after that, a call is: write a frame in WASM memory, call the
+// operation with its address, get a status code back.
+import { statusError } from './errors.js';
+
+/** What the module says about itself, as lookup tables. */
+export function readDescription(mod) {
+  const statuses = [];
+  const frames = Object.create(null);
+  const enums = Object.create(null);
+  for (const line of mod.describe().split('\n')) {
+    const [kind, name, ...words] = line.split(' ');
+    if (kind === 'status') statuses.push(Object.freeze({ name, parameter: words[0] ?? '' }));
+    else if (kind === 'frame') frames[name] = Object.freeze(words);
+    else if (kind === 'enum') enums[name] = Object.freeze(words);
+  }
+  const limits = Object.freeze({
+    maxSeqLen: mod.maxSeqLen, maxDim: mod.maxDim, maxElements: mod.maxElements, maxPosition: mod.maxPosition,
+  });
+  return Object.freeze({ statuses: Object.freeze(statuses), frames: Object.freeze(frames), enums: Object.freeze(enums), limits });
+}
+
+/**
+ * Frame slot indices by name for one operation, for writing and reading its frame.
+ * `index[name]` is the slot's position; unknown names are a bug here, so they throw.
+ */
+export function frameLayout(slots) {
+  const index = Object.create(null);
+  slots.forEach((name, i) => { index[name] = i; });
+  return { slots, index, size: slots.length };
+}
+
+/** The error for a non-ok status: the parameter the module names, worded by errors.js. */
+export function errorForStatus(description, code, context) {
+  const status = description.statuses[code] ?? { name: `unknown status ${code}`, parameter: '' };
+  return statusError(status, { ...context, limits: description.limits });
+}

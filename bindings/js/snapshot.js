@@ -1,0 +1,165 @@
+// Reading the caller's arguments once. Each public call first turns its options object into a
+// snapshot: own properties only (anything inherited, e.g. through Object.prototype pollution, is
+// ignored), each read exactly once, into plain numbers, strings and private copies of every
+// list. Only the snapshot is validated and used afterwards, so no getter, Proxy trap or valueOf
+// can change an argument between its check and its use, and none runs once WASM memory is
+// touched. Whatever the caller's code throws while being read becomes a TypeError naming the
+// parameter.
+import { describe, rangeError, readError, typeError } from './errors.js';
+import { isArray, typedArrayKind, typedArrayParts } from './intrinsics.js';
+
+const UINT32_MAX = 0xffffffff;
+const INT32_MAX = 0x7fffffff;
+
+/** Runs `read`, turning anything the caller's code throws into an error naming `parameter`. */
+function guarded(fn, parameter, read) {
+  try {
+    return read();
+  } catch (error) {
+    throw readError(fn, parameter, error);
+  }
+}
+
+/** Whether a value is a plain options object (not null, an array, a typed array or a function). */
+function isOptionsObject(fn, name, value) {
+  if (value === null || typeof value !== 'object') return false;
+  return !guarded(fn, name, () => isArray(value)) && typedArrayKind(value) === undefined;
+}
+
+/**
+ * The own string-keyed properties of `object`, each read once, as a Map (which, unlike an
+ * object, has nothing inherited); keys not in `known` are a TypeError naming `name`.
+ */
+function readOwn(fn, name, object, known, what) {
+  const keys = guarded(fn, name, () => Reflect.ownKeys(object));
+  for (const key of keys) {
+    if (typeof key === 'string' && !known.includes(key)) {
+      throw typeError(fn, name, `has an unknown ${what} ${JSON.stringify(key)} (known: ${known.join(', ')})`);
+    }
+  }
+  const given = new Map();
+  for (const key of keys) {
+    if (typeof key === 'string') given.set(key, guarded(fn, name === 'options' ? key : `${name}.${key}`, () => Reflect.get(object, key)));
+  }
+  return given;
+}
+
+/** The error for a required key that is missing, saying so when an inherited one was ignored. */
+function missing(fn, parameter, object, key, rule) {
+  let inherited = false;
+  try {
+    inherited = key in object;
+  } catch {
+    // a Proxy whose `has` trap throws: nothing to add
+  }
+  const note = inherited ? ` (an inherited ${key} is ignored: options are read from the object's own properties)` : '';
+  return typeError(fn, parameter, `is required${rule ? ` ${rule}` : ''}${note}`);
+}
+
+// ---- kinds of values: each reads one given (defined) value --------------------------------------
+
+/** A non-negative integer that fits the core's uint32 fields; upper limits are the core's. */
+export function readSize(fn, name, value) {
+  if (typeof value !== 'number') throw typeError(fn, name, `must be a number (got ${describe(value)})`);
+  if (!Number.isInteger(value) || value < 0 || value > UINT32_MAX) {
+    throw rangeError(fn, name, `must be a non-negative integer (got ${describe(value)})`);
+  }
+  return value;
+}
+
+/** A number; which numbers are valid is the core's rule. */
+export function readNumber(fn, name, value) {
+  if (typeof value !== 'number') throw typeError(fn, name, `must be a number (got ${describe(value)})`);
+  return value;
+}
+
+export function readBoolean(fn, name, value) {
+  if (typeof value !== 'boolean') throw typeError(fn, name, `must be true or false (got ${describe(value)})`);
+  return value;
+}
+
+/** One of `names` (an enum of the core, by name). */
+export function readChoice(fn, name, value, names) {
+  if (typeof value !== 'string') throw typeError(fn, name, `must be a string (got ${describe(value)})`);
+  if (!names.includes(value)) throw rangeError(fn, name, `must be ${names.map((n) => `'${n}'`).join(' or ')} (got ${describe(value)})`);
+  return value;
+}
+
+/** Whether a value is a list of integers as positions and offsets take them. */
+export function isIntegerList(value) {
+  const kind = typedArrayKind(value);
+  return kind === 'Int32Array' || kind === 'Uint32Array' || (kind === undefined && isArray(value));
+}
+
+/**
+ * A private Int32Array copy of a list of integers in [0, 2^31 - 1] (Int32Array, Uint32Array or
+ * Array): its length read once, each element once.
+ */
+export function copyIntegers(fn, name, value) {
+  if (!isIntegerList(value)) {
+    throw typeError(fn, name, `must be an Int32Array, Uint32Array or Array of integers (got ${describe(value)})`);
+  }
+  const kind = typedArrayKind(value);
+  const length = kind === undefined ? guarded(fn, name, () => value.length) : typedArrayParts(value).length;
+  if (!Number.isInteger(length) || length < 0 || length > UINT32_MAX) throw rangeError(fn, name, `has an invalid length (got ${describe(length)})`);
+  const copy = new Int32Array(length);
+  for (let i = 0; i < length; i++) {
+    const p = kind === undefined ? guarded(fn, `${name}[${i}]`, () => value[i]) : value[i];
+    if (typeof p !== 'number' || !Number.isInteger(p) || p < 0 || p > INT32_MAX) {
+      const error = typeof p === 'number' ? rangeError : typeError;
+      throw error(fn, `${name}[${i}]`, `must be an integer in [0, ${INT32_MAX}] (got ${describe(p)})`);
+    }
+    copy[i] = p;
+  }
+  return copy;
+}
+
+/** A private Float64Array copy of a list of numbers (Array, Float64Array or Float32Array). */
+export function copyNumbers(fn, name, value) {
+  const kind = typedArrayKind(value);
+  if (kind === 'Float64Array' || kind === 'Float32Array') return new Float64Array(value); // element copy, no iterator
+  if (kind !== undefined || !isArray(value)) {
+    throw typeError(fn, name, `must be an Array, Float64Array or Float32Array of numbers (got ${describe(value)})`);
+  }
+  const length = guarded(fn, name, () => value.length);
+  const copy = new Float64Array(length);
+  for (let i = 0; i < length; i++) copy[i] = readNumber(fn, `${name}[${i}]`, guarded(fn, `${name}[${i}]`, () => value[i]));
+  return copy;
+}
+
+// ---- options objects ----------------------------------------------------------------------------
+
+const schemaParts = new WeakMap(); // schema -> { keys, entries }, made once
+
+/**
+ * The snapshot of `options` by `schema`: { name: { read(fn, name, value, context), fallback,
+ * required } }. Absent options take their fallback (undefined when they have none); required
+ * ones are a TypeError. The snapshot holds every key of the schema as its own property (so no
+ * read of a schema key can reach an inherited one) and nothing else.
+ */
+export function snapshot(fn, options, schema, context, name = 'options') {
+  if (options === undefined && name === 'options') options = {};
+  if (!isOptionsObject(fn, name, options)) {
+    throw typeError(fn, name, `must be an object (got ${describe(options)})`);
+  }
+  let parts = schemaParts.get(schema);
+  if (!parts) schemaParts.set(schema, parts = { keys: Object.keys(schema), entries: Object.entries(schema) });
+  const { keys, entries } = parts;
+  const given = readOwn(fn, name, options, keys, name === 'options' ? 'option' : 'key');
+  const result = {};
+  for (const [key, kind] of entries) {
+    const parameter = name === 'options' ? key : `${name}.${key}`;
+    const value = given.get(key);
+    if (value !== undefined) result[key] = kind.read(fn, parameter, value, context);
+    else if (kind.required) throw missing(fn, parameter, options, key, kind.required === true ? '' : kind.required);
+    else result[key] = kind.fallback;
+  }
+  return result;
+}
+
+/** A nested options object (scaling, out: { cos, sin }) read with its own schema. */
+export function readObject(fn, name, value, schema, context) {
+  return snapshot(fn, value, schema, context, name);
+}
+
+export { isOptionsObject };

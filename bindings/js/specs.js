@@ -1,0 +1,77 @@
+// From option snapshots to the core's frames (bindings/wasm/frames.h): the rules that combine
+// options (offset or positions, rotaryDim or partialRotaryFactor) and the defaults that depend
+// on other options. Every numeric rule is the core's, checked in the call itself.
+import { typeError } from './errors.js';
+
+const flag = (value) => (value ? 1 : 0);
+
+/** Where the rows sit: `offset` (a number; rope functions: or one per sequence) or `positions`. */
+export function writeRows(frame, fn, o) {
+  if (o.positions !== undefined) {
+    if (o.offset !== undefined) throw typeError(fn, 'offset', 'cannot be combined with positions (give one of them)');
+    frame.list('positions', o.positions);
+  } else if (o.offset instanceof Int32Array) {
+    frame.list('offsets', o.offset); // one per sequence (a private copy)
+  } else {
+    frame.set('offset', o.offset ?? 0);
+  }
+}
+
+export function writeTable(frame, fn, o, enums) {
+  writeRows(frame, fn, o);
+  frame.set('seqLen', o.seqLen).set('dModel', o.dModel).set('base', o.base)
+    .set('layout', enums.sinusoidalLayout.indexOf(o.layout));
+}
+
+/** A scaling snapshot (none: Hugging Face's 'default'). */
+export function writeScaling(frame, scaling, enums) {
+  if (scaling === undefined) return; // every slot 0 is 'default'
+  const given = (key, fallback) => (scaling[key] === undefined ? fallback : scaling[key]);
+  frame.set('scalingType', enums.scalingType.indexOf(scaling.type))
+    .set('factor', given('factor', 1)).set('hasFactor', flag(scaling.factor !== undefined))
+    .set('originalMaxPositionEmbeddings', given('originalMaxPositionEmbeddings', 0))
+    .set('maxPositionEmbeddings', given('maxPositionEmbeddings', 0))
+    .set('attentionFactor', given('attentionFactor', 1)).set('hasAttentionFactor', flag(scaling.attentionFactor !== undefined))
+    .set('betaFast', given('betaFast', 32)).set('betaSlow', given('betaSlow', 1))
+    .set('mscale', given('mscale', 0)).set('mscaleAllDim', given('mscaleAllDim', 0))
+    .set('truncate', flag(given('truncate', true)))
+    .set('lowFreqFactor', given('lowFreqFactor', 1)).set('highFreqFactor', given('highFreqFactor', 4));
+  if (scaling.shortFactor !== undefined) frame.list('shortFactor', scaling.shortFactor);
+  if (scaling.longFactor !== undefined) frame.list('longFactor', scaling.longFactor);
+}
+
+/**
+ * rotaryDim (default headDim), or Hugging Face's partialRotaryFactor instead, never both.
+ * Returns the rotaryDim written (0 with a factor), for messages.
+ */
+function writeRotary(frame, fn, o, headDim) {
+  if (o.partialRotaryFactor === undefined) {
+    const rotaryDim = o.rotaryDim ?? headDim;
+    frame.set('rotaryDim', rotaryDim);
+    return rotaryDim;
+  }
+  if (o.rotaryDim !== undefined) throw typeError(fn, 'rotaryDim', 'cannot be combined with partialRotaryFactor (give one of them)');
+  frame.set('hasPartialRotaryFactor', 1).set('partialRotaryFactor', o.partialRotaryFactor);
+  return undefined;
+}
+
+/** A RopeSpec (rope, ropeQK, ropePlan); returns the rotaryDim it uses (undefined with a factor). */
+export function writeRopeSpec(frame, fn, o, enums) {
+  const rotaryDim = writeRotary(frame, fn, o, o.headDim);
+  writeScaling(frame, o.scaling, enums);
+  frame.set('seqLen', o.seqLen).set('numHeads', o.numHeads).set('headDim', o.headDim).set('base', o.base)
+    .set('layout', enums.ropeLayout.indexOf(o.layout)).set('batch', o.batch)
+    .set('order', enums.order.indexOf(o.order)).set('inverse', flag(o.inverse));
+  return rotaryDim;
+}
+
+/** ropeSchedule / ropeFrequencies: rotaryDim, or headDim (with or without partialRotaryFactor). */
+export function writeSchedule(frame, fn, o, enums) {
+  if (o.rotaryDim === undefined && o.headDim === undefined && o.partialRotaryFactor === undefined) {
+    throw typeError(fn, 'rotaryDim', 'is required (or headDim, with or without partialRotaryFactor)');
+  }
+  const headDim = o.headDim ?? 0;
+  writeRotary(frame, fn, o, headDim);
+  writeScaling(frame, o.scaling, enums);
+  frame.set('headDim', headDim).set('base', o.base).set('seqLen', o.seqLen);
+}

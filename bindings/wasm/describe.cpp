@@ -1,0 +1,35 @@
+#include "describe.h"
+
+#include "frames.h"
+#include "posenc.h"
+
+namespace posenc::bindings {
+
+#define POSENC_STATUS_LINE(code, js_name, parameter, meaning) "status " #js_name " " parameter "\n"
+#define POSENC_FRAME_LINE(operation, slots) "frame " #operation slots "\n"
+#define X_(name) " " #name
+
+const char kDescription[] =
+    POSENC_STATUS_LIST(POSENC_STATUS_LINE)
+    POSENC_FRAMES(POSENC_FRAME_LINE)
+    // The enums' names in the order of their values (checked below).
+    "enum sinusoidalLayout interleaved concat\n"
+    "enum ropeLayout interleaved half\n"
+    "enum order tokens heads\n"
+    "enum scalingType default linear dynamic yarn llama3 longrope\n"
+    "enum metric dot cosine\n";
+
+#undef X_
+#undef POSENC_FRAME_LINE
+#undef POSENC_STATUS_LINE
+
+static_assert(static_cast<int>(SinusoidalLayout::kConcat) == 1 && static_cast<int>(RopeLayout::kHalf) == 1 &&
+                  static_cast<int>(RopeOrder::kHeads) == 1 && static_cast<int>(Metric::kCosine) == 1,
+              "enum names above are listed in value order");
+static_assert(static_cast<int>(RopeScalingType::kNone) == 0 && static_cast<int>(RopeScalingType::kLinear) == 1 &&
+                  static_cast<int>(RopeScalingType::kDynamic) == 2 && static_cast<int>(RopeScalingType::kYarn) == 3 &&
+                  static_cast<int>(RopeScalingType::kLlama3) == 4 &&
+                  static_cast<int>(RopeScalingType::kLongrope) == 5,
+              "scaling type names above are listed in value order");
+
+}  // namespace posenc::bindings

@@ -1,0 +1,12 @@
+// What the JS layer learns from the module once, at load time: every status code with the
+// parameter it names, every operation's frame slots and the enums' names, as lines of words
+// ("status <name> <parameter>", "frame <operation> <slot>...", "enum <name> <value name>...").
+// One source for each of these facts: the JS layer never restates them.
+#pragma once
+
+namespace posenc::bindings {
+
+// A string literal made at compile time (a JSON writer would add more code than the whole core).
+extern const char kDescription[];
+
+}  // namespace posenc::bindings

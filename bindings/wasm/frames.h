@@ -1,0 +1,75 @@
+// The arguments of each operation as the JS layer hands them over: a frame of float64 slots in
+// WASM memory, written once per call after the JS layer has snapshotted and type-checked the
+// caller's options. A slot holds a number, an enum value, a boolean (0/1) or an address; every
+// array comes with its length in elements, so the length rules are checked here, in the same
+// call that computes. Output slots (expectedLength, plan, resolvedRotaryDim,
+// appliedAttentionFactor) are written back.
+//
+// Each frame is listed once: the C++ struct and the slot names the JS layer reads at load time
+// (describe.cpp) are generated from the same list. Slot names are the JS API's own words.
+#pragma once
+
+// Rows at offset, offset + 1, ... or at an explicit list of int32 positions.
+#define POSENC_FRAME_POSITIONS(X) X(offset) X(positions) X(positionsLength)
+// One offset per sequence of a batch (an int32 list), instead of a shared offset.
+#define POSENC_FRAME_OFFSETS(X) X(offsets) X(offsetsLength)
+
+// A RopeScaling config; the longrope factor lists are float64 arrays.
+#define POSENC_FRAME_SCALING(X)                                                                          \
+  X(scalingType) X(factor) X(hasFactor) X(originalMaxPositionEmbeddings) X(maxPositionEmbeddings)      \
+  X(attentionFactor) X(hasAttentionFactor) X(betaFast) X(betaSlow) X(mscale) X(mscaleAllDim) X(truncate) \
+  X(lowFreqFactor) X(highFreqFactor) X(shortFactor) X(shortFactorLength) X(longFactor) X(longFactorLength)
+
+// A RopeSpec.
+#define POSENC_FRAME_ROPE_SPEC(X)                                                                     \
+  X(seqLen) X(numHeads) X(headDim) X(rotaryDim) X(hasPartialRotaryFactor) X(partialRotaryFactor) X(base) \
+  X(layout) X(batch) X(order) X(inverse) POSENC_FRAME_SCALING(X)
+
+// Queries and keys of one rope_qk call, with their outputs.
+#define POSENC_FRAME_QK(X) X(q) X(qLength) X(outQ) X(outQLength) X(k) X(kLength) X(outK) X(outKLength)
+
+// X(operation, its slots). An output array whose length slot is -1 is allocated by the call
+// and handed to the JS layer, which copies it out and frees it. Every frame ends with
+// expectedLength: on a length error, the length the shape wants.
+#define POSENC_FRAMES(X)                                                                                         \
+  X(sinusoidal, X_(seqLen) X_(dModel) X_(base) X_(layout) POSENC_FRAME_POSITIONS(X_) X_(out) X_(outLength)        \
+                    X_(expectedLength))                                                                          \
+  X(addSinusoidal, X_(seqLen) X_(dModel) X_(base) X_(layout) POSENC_FRAME_POSITIONS(X_) X_(x) X_(xLength)         \
+                       X_(expectedLength))                                                                       \
+  X(positionNumbers, X_(seqLen) X_(dModel) X_(offset) X_(out) X_(outLength) X_(expectedLength))                  \
+  X(ropeSchedule, X_(rotaryDim) X_(headDim) X_(hasPartialRotaryFactor) X_(partialRotaryFactor) X_(base)           \
+                      POSENC_FRAME_SCALING(X_) X_(seqLen) X_(invFreq) X_(invFreqLength) X_(resolvedRotaryDim)                      \
+                          X_(appliedAttentionFactor) X_(expectedLength))                                                            \
+  X(ropeCache, X_(seqLen) X_(rotaryDim) X_(base) X_(batch) POSENC_FRAME_POSITIONS(X_) POSENC_FRAME_OFFSETS(X_)   \
+                   POSENC_FRAME_SCALING(X_) X_(outCos) X_(outCosLength) X_(outSin) X_(outSinLength)              \
+                       X_(appliedAttentionFactor) X_(expectedLength))                                            \
+  X(rope, POSENC_FRAME_ROPE_SPEC(X_) POSENC_FRAME_POSITIONS(X_) POSENC_FRAME_OFFSETS(X_) X_(x) X_(xLength)        \
+              X_(out) X_(outLength) X_(expectedLength))                                                          \
+  X(ropeQK, POSENC_FRAME_ROPE_SPEC(X_) X_(numKvHeads) POSENC_FRAME_POSITIONS(X_) POSENC_FRAME_OFFSETS(X_)        \
+                POSENC_FRAME_QK(X_) X_(expectedLength))                                                          \
+  X(ropePlanCreate, POSENC_FRAME_ROPE_SPEC(X_) X_(numKvHeads) X_(plan) X_(resolvedRotaryDim)                     \
+                        X_(appliedAttentionFactor) X_(expectedLength))                                                              \
+  X(ropePlanApply, X_(plan) POSENC_FRAME_POSITIONS(X_) POSENC_FRAME_OFFSETS(X_) X_(x) X_(xLength) X_(out)        \
+                       X_(outLength) X_(expectedLength))                                                         \
+  X(ropePlanApplyQK, X_(plan) POSENC_FRAME_POSITIONS(X_) POSENC_FRAME_OFFSETS(X_) POSENC_FRAME_QK(X_)            \
+                         X_(expectedLength))                                                                     \
+  X(convertLayout, X_(from) X_(to) X_(headDim) X_(rotaryDim) X_(weights) X_(numHeads) X_(hidden) X_(x)           \
+                       X_(xLength) X_(out) X_(outLength) X_(expectedLength))                                     \
+  X(similarity, X_(rows) X_(cols) X_(dim) X_(metric) X_(a) X_(aLength) X_(b) X_(bLength) X_(out) X_(outLength)   \
+                    X_(expectedLength))
+
+// frames::rope is the frame of the JS layer's rope call, and so on.
+namespace posenc::bindings::frames {
+
+#define POSENC_FRAME_SLOT(name) double name;
+#define POSENC_FRAME_STRUCT(operation, slots) \
+  struct operation {                          \
+    slots                                     \
+  };
+#define X_ POSENC_FRAME_SLOT
+POSENC_FRAMES(POSENC_FRAME_STRUCT)
+#undef X_
+#undef POSENC_FRAME_STRUCT
+#undef POSENC_FRAME_SLOT
+
+}  // namespace posenc::bindings::frames

@@ -1,0 +1,329 @@
+#include "operations.h"
+
+#include <cstdlib>
+#include <new>
+#include <type_traits>
+
+#include "posenc.h"
+
+namespace posenc::bindings {
+
+namespace {
+
+// ---- reading slots ----------------------------------------------------------------------------
+
+template <class T>
+T* address_of(double slot) {
+  return reinterpret_cast<T*>(static_cast<std::uintptr_t>(slot));
+}
+
+// The JS layer sends integers in [0, 2^32); anything else saturates, so the core's limits refuse it.
+std::uint32_t u32(double slot) { return slot >= 0.0 && slot <= 4294967295.0 ? static_cast<std::uint32_t>(slot) : ~0u; }
+
+template <class Enum>
+Enum enum_of(double slot) {
+  return static_cast<Enum>(static_cast<int>(u32(slot)));  // out-of-range values fail the core's enum checks
+}
+
+bool flag(double slot) { return slot != 0.0; }
+
+template <class Frame>
+Positions positions_of(const Frame& f) {
+  return Positions{address_of<const std::int32_t>(f.positions), u32(f.offset)};
+}
+
+template <class Frame>
+BatchPositions batch_positions_of(const Frame& f) {
+  return BatchPositions{positions_of(f), address_of<const std::int32_t>(f.offsets)};
+}
+
+template <class Frame>
+RopeScaling scaling_of(const Frame& f) {
+  RopeScaling s;
+  s.type = enum_of<RopeScalingType>(f.scalingType);
+  s.factor = f.factor;
+  s.has_factor = flag(f.hasFactor);
+  s.original_max_position_embeddings = u32(f.originalMaxPositionEmbeddings);
+  s.max_position_embeddings = u32(f.maxPositionEmbeddings);
+  s.attention_factor = f.attentionFactor;
+  s.has_attention_factor = flag(f.hasAttentionFactor);
+  s.beta_fast = f.betaFast;
+  s.beta_slow = f.betaSlow;
+  s.mscale = f.mscale;
+  s.mscale_all_dim = f.mscaleAllDim;
+  s.truncate = flag(f.truncate);
+  s.low_freq_factor = f.lowFreqFactor;
+  s.high_freq_factor = f.highFreqFactor;
+  s.short_factor = address_of<const double>(f.shortFactor);
+  s.short_factor_count = u32(f.shortFactorLength);
+  s.long_factor = address_of<const double>(f.longFactor);
+  s.long_factor_count = u32(f.longFactorLength);
+  return s;
+}
+
+template <class Frame>
+RopeSpec rope_spec_of(const Frame& f) {
+  RopeSpec spec;
+  spec.seq_len = u32(f.seqLen);
+  spec.num_heads = u32(f.numHeads);
+  spec.head_dim = u32(f.headDim);
+  spec.rotary_dim = u32(f.rotaryDim);
+  spec.has_partial_rotary_factor = flag(f.hasPartialRotaryFactor);
+  spec.partial_rotary_factor = f.partialRotaryFactor;
+  spec.base = f.base;
+  spec.layout = enum_of<RopeLayout>(f.layout);
+  spec.batch = u32(f.batch);
+  spec.order = enum_of<RopeOrder>(f.order);
+  spec.inverse = flag(f.inverse);
+  spec.scaling = scaling_of(f);
+  return spec;
+}
+
+// ---- lengths and outputs ----------------------------------------------------------------------
+
+// An array of the call: `given` elements, `wanted` by the (checked) shape. On a mismatch the
+// frame's expectedLength receives what was wanted, for the JS layer's message.
+template <class Frame>
+Status check_length(Frame& f, double given, std::uint64_t wanted, Status wrong) {
+  if (given == static_cast<double>(wanted)) return Status::kOk;
+  f.expectedLength = static_cast<double>(wanted);
+  return wrong;
+}
+
+// A list of positions, where the frame gives one: one per row of the batch.
+template <class Frame>
+Status check_positions_length(Frame& f, std::uint32_t batch, std::uint32_t seq_len) {
+  if (f.positions == 0.0) return Status::kOk;
+  return check_length(f, f.positionsLength, std::uint64_t{batch} * seq_len, Status::kPositionsLength);
+}
+
+// Positions or per-sequence offsets, where the frame gives them.
+template <class Frame>
+Status check_batch_positions_length(Frame& f, std::uint32_t batch, std::uint32_t seq_len) {
+  if (const Status s = check_positions_length(f, batch, seq_len); s != Status::kOk) return s;
+  if (f.offsets == 0.0) return Status::kOk;
+  return check_length(f, f.offsetsLength, batch, Status::kOffsetsLength);
+}
+
+// The outputs a call allocates (a length slot of -1 asks for one): freed again unless the call
+// succeeds, when the JS layer takes them over.
+class Outputs {
+ public:
+  Outputs() = default;
+  Outputs(const Outputs&) = delete;
+  Outputs& operator=(const Outputs&) = delete;
+  ~Outputs() {
+    for (int i = 0; i < count_; ++i) {
+      std::free(blocks_[i]);
+      *slots_[i] = 0.0;
+    }
+  }
+
+  // A new block of `count` elements of T for the output in `slot`, its length in `length`.
+  template <class T>
+  Status allocate(double& slot, double& length, std::uint64_t count, T** out) {
+    void* block = std::malloc(count == 0 ? 1 : static_cast<std::size_t>(count) * sizeof(T));
+    if (block == nullptr) return Status::kOutOfMemory;
+    blocks_[count_] = block;
+    slots_[count_++] = &slot;
+    slot = static_cast<double>(reinterpret_cast<std::uintptr_t>(block));
+    length = static_cast<double>(count);
+    *out = static_cast<T*>(block);
+    return Status::kOk;
+  }
+
+  // The status of the computation; on success the blocks are the JS layer's.
+  Status finish(Status status) {
+    if (status == Status::kOk) count_ = 0;
+    return status;
+  }
+
+ private:
+  void* blocks_[2] = {};
+  double* slots_[2] = {};
+  int count_ = 0;
+};
+
+// The output in `slot`: the caller's array (its length checked against `wanted`) or, when its
+// length slot is -1, a new one.
+template <class Frame>
+Status output(Frame& f, Outputs& outputs, double& slot, double& length, std::uint64_t wanted, Status wrong,
+              float** out) {
+  if (length < 0.0) return outputs.allocate(slot, length, wanted, out);
+  *out = address_of<float>(slot);
+  return check_length(f, length, wanted, wrong);
+}
+
+int result(Status status) { return static_cast<int>(status); }
+
+// Early returns of the operations below: a non-ok status ends the call.
+#define POSENC_TRY(expression)                                       \
+  if (const Status status_ = (expression); status_ != Status::kOk) { \
+    return result(status_);                                          \
+  }
+
+// The rope and rope_qk calls of a made plan, with every array's length checked.
+template <class Frame>
+int apply_plan(const RopePlan& plan, Frame& f) {
+  const RopeSpec& spec = plan.spec();
+  POSENC_TRY(check_batch_positions_length(f, spec.batch, spec.seq_len));
+  const BatchPositions where = batch_positions_of(f);
+  const std::uint64_t rows = std::uint64_t{spec.batch} * spec.seq_len;
+  const std::uint64_t queries = rows * spec.num_heads * spec.head_dim;
+  if constexpr (std::is_same_v<Frame, frames::ropeQK> || std::is_same_v<Frame, frames::ropePlanApplyQK>) {
+    const std::uint64_t keys = rows * plan.num_kv_heads() * spec.head_dim;
+    POSENC_TRY(check_length(f, f.qLength, queries, Status::kQLength));
+    POSENC_TRY(check_length(f, f.outQLength, queries, Status::kOutQLength));
+    POSENC_TRY(check_length(f, f.kLength, keys, Status::kKLength));
+    POSENC_TRY(check_length(f, f.outKLength, keys, Status::kOutKLength));
+    return result(plan.apply_qk(where, address_of<const float>(f.q), address_of<float>(f.outQ),
+                                address_of<const float>(f.k), address_of<float>(f.outK)));
+  } else {
+    POSENC_TRY(check_length(f, f.xLength, queries, Status::kXLength));
+    POSENC_TRY(check_length(f, f.outLength, queries, Status::kOutLength));
+    return result(plan.apply(where, address_of<const float>(f.x), address_of<float>(f.out)));
+  }
+}
+
+}  // namespace
+
+int sinusoidal(frames::sinusoidal& f) {
+  const SinusoidalSpec spec{u32(f.seqLen), u32(f.dModel), f.base, enum_of<SinusoidalLayout>(f.layout)};
+  const Positions where = positions_of(f);
+  POSENC_TRY(check_positions_length(f, 1, spec.seq_len));  // before the core reads the list
+  POSENC_TRY(check(spec, where));
+  Outputs outputs;
+  float* out = nullptr;
+  POSENC_TRY(output(f, outputs, f.out, f.outLength, element_count(spec.seq_len, spec.d_model), Status::kOutLength, &out));
+  return result(outputs.finish(sinusoidal_table(spec, where, out)));
+}
+
+int addSinusoidal(frames::addSinusoidal& f) {
+  const SinusoidalSpec spec{u32(f.seqLen), u32(f.dModel), f.base, enum_of<SinusoidalLayout>(f.layout)};
+  const Positions where = positions_of(f);
+  POSENC_TRY(check_positions_length(f, 1, spec.seq_len));  // before the core reads the list
+  POSENC_TRY(check(spec, where));
+  POSENC_TRY(check_length(f, f.xLength, element_count(spec.seq_len, spec.d_model), Status::kXLength));
+  return result(add_sinusoidal(spec, where, address_of<float>(f.x)));
+}
+
+int positionNumbers(frames::positionNumbers& f) {
+  const PositionNumbersSpec spec{u32(f.seqLen), u32(f.dModel), u32(f.offset)};
+  POSENC_TRY(check(spec));
+  Outputs outputs;
+  float* out = nullptr;
+  POSENC_TRY(output(f, outputs, f.out, f.outLength, element_count(spec.seq_len, spec.d_model), Status::kOutLength, &out));
+  return result(outputs.finish(position_numbers(spec, out)));
+}
+
+int ropeSchedule(frames::ropeSchedule& f) {
+  RopeScheduleSpec spec;
+  spec.rotary_dim = u32(f.rotaryDim);
+  spec.head_dim = u32(f.headDim);
+  spec.has_partial_rotary_factor = flag(f.hasPartialRotaryFactor);
+  spec.partial_rotary_factor = f.partialRotaryFactor;
+  spec.base = f.base;
+  spec.scaling = scaling_of(f);
+  spec.seq_len = u32(f.seqLen);
+  POSENC_TRY(check(spec));
+  std::uint32_t rotary_dim = 0;
+  resolve_rotary_dim(spec.head_dim, spec.rotary_dim, spec.has_partial_rotary_factor, spec.partial_rotary_factor,
+                     &rotary_dim);
+  Outputs outputs;
+  double* inv_freq = nullptr;
+  POSENC_TRY(outputs.allocate(f.invFreq, f.invFreqLength, rotary_dim / 2, &inv_freq));
+  double attention_factor = 1.0;
+  POSENC_TRY(outputs.finish(rope_schedule(spec, inv_freq, &attention_factor)));
+  f.resolvedRotaryDim = rotary_dim;
+  f.appliedAttentionFactor = attention_factor;
+  return result(Status::kOk);
+}
+
+int ropeCache(frames::ropeCache& f) {
+  RopeCacheSpec spec;
+  spec.seq_len = u32(f.seqLen);
+  spec.rotary_dim = u32(f.rotaryDim);
+  spec.base = f.base;
+  spec.batch = u32(f.batch);
+  spec.scaling = scaling_of(f);
+  const BatchPositions where = batch_positions_of(f);
+  POSENC_TRY(check_batch_positions_length(f, spec.batch, spec.seq_len));  // before the core reads the lists
+  POSENC_TRY(check(spec, where));
+  const std::uint64_t length = element_count(spec.batch, spec.seq_len, spec.rotary_dim / 2);
+  Outputs outputs;
+  float* cos = nullptr;
+  float* sin = nullptr;
+  POSENC_TRY(output(f, outputs, f.outCos, f.outCosLength, length, Status::kOutCosLength, &cos));
+  POSENC_TRY(output(f, outputs, f.outSin, f.outSinLength, length, Status::kOutSinLength, &sin));
+  double attention_factor = 1.0;
+  POSENC_TRY(outputs.finish(rope_cache(spec, where, cos, sin, &attention_factor)));
+  f.appliedAttentionFactor = attention_factor;
+  return result(Status::kOk);
+}
+
+int rope(frames::rope& f) {
+  const RopeSpec spec = rope_spec_of(f);
+  RopePlan plan;
+  POSENC_TRY(RopePlan::create(spec, spec.num_heads, &plan));
+  return apply_plan(plan, f);
+}
+
+int ropeQK(frames::ropeQK& f) {
+  RopePlan plan;
+  POSENC_TRY(RopePlan::create(rope_spec_of(f), u32(f.numKvHeads), &plan));
+  return apply_plan(plan, f);
+}
+
+int ropePlanCreate(frames::ropePlanCreate& f) {
+  RopePlan* plan = new (std::nothrow) RopePlan;
+  if (plan == nullptr) return result(Status::kOutOfMemory);
+  if (const Status status = RopePlan::create(rope_spec_of(f), u32(f.numKvHeads), plan); status != Status::kOk) {
+    delete plan;
+    return result(status);
+  }
+  f.plan = static_cast<double>(reinterpret_cast<std::uintptr_t>(plan));
+  f.resolvedRotaryDim = plan->rotary_dim();
+  f.appliedAttentionFactor = plan->attention_factor();
+  return result(Status::kOk);
+}
+
+int ropePlanApply(frames::ropePlanApply& f) { return apply_plan(*address_of<const RopePlan>(f.plan), f); }
+
+int ropePlanApplyQK(frames::ropePlanApplyQK& f) { return apply_plan(*address_of<const RopePlan>(f.plan), f); }
+
+void ropePlanFree(std::uintptr_t plan) { delete reinterpret_cast<RopePlan*>(plan); }
+
+int convertLayout(frames::convertLayout& f) {
+  LayoutConversionSpec spec;
+  spec.head_dim = u32(f.headDim);
+  spec.rotary_dim = u32(f.rotaryDim);
+  spec.from = enum_of<RopeLayout>(f.from);
+  spec.to = enum_of<RopeLayout>(f.to);
+  const bool weights = flag(f.weights);
+  // Activations: every head vector of x, one float per channel. Weights: num_heads heads of
+  // head_dim rows of `hidden` floats.
+  spec.hidden = weights ? u32(f.hidden) : 1;
+  spec.heads = weights ? u32(f.numHeads) : (spec.head_dim > 0 ? u32(f.xLength) / spec.head_dim : 0);
+  POSENC_TRY(check(spec));
+  const std::uint64_t length = element_count(spec.heads, spec.head_dim, spec.hidden);
+  POSENC_TRY(check_length(f, f.xLength, length, weights ? Status::kWLength : Status::kXLength));
+  Outputs outputs;
+  float* out = nullptr;
+  POSENC_TRY(output(f, outputs, f.out, f.outLength, length, Status::kOutLength, &out));
+  return result(outputs.finish(convert_layout(spec, address_of<const float>(f.x), out)));
+}
+
+int similarity(frames::similarity& f) {
+  const SimilaritySpec spec{u32(f.rows), u32(f.cols), u32(f.dim), enum_of<Metric>(f.metric)};
+  POSENC_TRY(check(spec));
+  POSENC_TRY(check_length(f, f.aLength, element_count(spec.rows, spec.dim), Status::kALength));
+  POSENC_TRY(check_length(f, f.bLength, element_count(spec.cols, spec.dim), Status::kBLength));
+  Outputs outputs;
+  float* out = nullptr;
+  POSENC_TRY(output(f, outputs, f.out, f.outLength, element_count(spec.rows, spec.cols), Status::kOutLength, &out));
+  return result(outputs.finish(posenc::similarity(spec, address_of<const float>(f.a), address_of<const float>(f.b), out)));
+}
+
+#undef POSENC_TRY
+
+}  // namespace posenc::bindings

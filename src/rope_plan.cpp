@@ -1,0 +1,157 @@
+#include "rope_plan.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <new>
+
+#include "kernels/dispatch.h"
+#include "phases.h"
+#include "rope_scaling.h"
+
+namespace posenc {
+
+struct RopePlan::Tensor {
+  const float* src;
+  float* dst;
+  std::uint32_t num_heads;
+};
+
+namespace {
+
+// A nothrow array: allocation failure is a status, never an exception or an abort.
+std::unique_ptr<double[]> allocate_doubles(std::size_t count) {
+  return std::unique_ptr<double[]>(new (std::nothrow) double[count == 0 ? 1 : count]);
+}
+
+// Per-channel cos/sin for interleaved pairs, built once per position and reused by every head.
+struct InterleavedPhases {
+  float cos_dup[2 * PhaseBlock::kCapacity];
+  float sin_signed[2 * PhaseBlock::kCapacity];
+
+  void expand(const PhaseBlock& phases) {
+    for (std::uint32_t i = 0; i < phases.size(); ++i) {
+      cos_dup[2 * i] = cos_dup[2 * i + 1] = phases.cos()[i];
+      sin_signed[2 * i] = -phases.sin()[i];
+      sin_signed[2 * i + 1] = phases.sin()[i];
+    }
+  }
+};
+
+bool has_rows(const RopeSpec& spec) { return spec.batch > 0 && spec.seq_len > 0; }
+
+}  // namespace
+
+Status RopePlan::create(const RopeSpec& spec, std::uint32_t num_kv_heads, RopePlan* plan) {
+  if (const Status status = check_qk(spec, num_kv_heads, Positions{}); status != Status::kOk) return status;
+  RopePlan made;
+  made.spec_ = spec;
+  made.num_kv_heads_ = num_kv_heads;
+  resolve_rotary_dim(spec.head_dim, spec.rotary_dim, spec.has_partial_rotary_factor, spec.partial_rotary_factor,
+                     &made.rotary_dim_);
+  const std::uint32_t pairs = made.rotary_dim_ / 2;
+  RopeScaling& scaling = made.spec_.scaling;
+  if (scaling.type == RopeScalingType::kLongrope) {
+    made.factor_lists_ = allocate_doubles(2 * std::size_t{pairs});
+    if (!made.factor_lists_) return Status::kOutOfMemory;
+    std::copy(scaling.short_factor, scaling.short_factor + pairs, made.factor_lists_.get());
+    std::copy(scaling.long_factor, scaling.long_factor + pairs, made.factor_lists_.get() + pairs);
+    scaling.short_factor = made.factor_lists_.get();
+    scaling.long_factor = made.factor_lists_.get() + pairs;
+  }
+  const FrequencySchedule schedule(scaling, made.rotary_dim_, spec.base, 0);
+  made.attention_factor_ = schedule.attention_factor();  // the same at every length
+  if (!depends_on_length(scaling)) {
+    made.inv_freq_ = allocate_doubles(pairs);
+    if (!made.inv_freq_) return Status::kOutOfMemory;
+    schedule.fill(0, pairs, made.inv_freq_.get());
+  }
+  *plan = std::move(made);
+  return Status::kOk;
+}
+
+Status RopePlan::apply(const BatchPositions& positions, const float* x, float* out) const {
+  if (const Status status = positions.check(spec_.batch, spec_.seq_len); status != Status::kOk) return status;
+  if ((x == nullptr || out == nullptr) && has_rows(spec_)) return Status::kNullPointer;
+  const Tensor tensor{x, out, spec_.num_heads};
+  return rotate(positions, &tensor, 1);
+}
+
+Status RopePlan::apply_qk(const BatchPositions& positions, const float* q, float* q_out, const float* k,
+                          float* k_out) const {
+  if (const Status status = positions.check(spec_.batch, spec_.seq_len); status != Status::kOk) return status;
+  if ((q == nullptr || q_out == nullptr || k == nullptr || k_out == nullptr) && has_rows(spec_))
+    return Status::kNullPointer;
+  const Tensor tensors[2] = {{q, q_out, spec_.num_heads}, {k, k_out, num_kv_heads_}};
+  return rotate(positions, tensors, 2);
+}
+
+// Rotates every tensor at the checked positions: pair blocks outermost, so each block's phases
+// advance once per row and serve every head of every tensor.
+Status RopePlan::rotate(const BatchPositions& positions, const Tensor* tensors, std::size_t count) const {
+  if (!has_rows(spec_)) return Status::kOk;
+  const std::size_t head_dim = spec_.head_dim, half = rotary_dim_ / 2, seq_len = spec_.seq_len;
+  const bool interleaved = spec_.layout == RopeLayout::kInterleaved;
+  const bool tokens = spec_.order == RopeOrder::kTokens;
+
+  // Dynamic and longrope schedules go by this call's length: the largest position + 1.
+  std::unique_ptr<double[]> per_call;
+  const double* inv_freq = inv_freq_.get();
+  if (inv_freq == nullptr) {
+    per_call = allocate_doubles(half);
+    if (!per_call) return Status::kOutOfMemory;
+    const FrequencySchedule schedule(spec_.scaling, rotary_dim_, spec_.base,
+                                     positions.length(spec_.batch, spec_.seq_len));
+    schedule.fill(0, static_cast<std::uint32_t>(half), per_call.get());
+    inv_freq = per_call.get();
+  }
+
+  for_each_pair_block(static_cast<std::uint32_t>(half), [&](std::uint32_t first, std::uint32_t pairs) {
+    double block_freq[PhaseBlock::kCapacity];
+    for (std::uint32_t i = 0; i < pairs; ++i)  // inverse: -theta, negated exactly
+      block_freq[i] = spec_.inverse ? -inv_freq[first + i] : inv_freq[first + i];
+    PhaseBlock phases(block_freq, pairs, attention_factor_);
+    InterleavedPhases expanded;
+    for (std::size_t b = 0; b < spec_.batch; ++b) {
+      const Positions sequence = positions.sequence(b, seq_len);
+      for (std::size_t t = 0; t < seq_len; ++t) {
+        phases.advance_to(sequence.at(t));
+        if (interleaved) expanded.expand(phases);
+        for (std::size_t n = 0; n < count; ++n) {
+          const Tensor& tensor = tensors[n];
+          // Head vectors are contiguous; tokens-major rows hold all heads of a token,
+          // heads-major rows all tokens of a head.
+          const std::size_t batch_start = b * seq_len * tensor.num_heads * head_dim;
+          const std::size_t row_start = batch_start + t * (tokens ? tensor.num_heads * head_dim : head_dim);
+          const std::size_t head_stride = tokens ? head_dim : seq_len * head_dim;
+          for (std::size_t head = 0; head < tensor.num_heads; ++head) {
+            const std::size_t at = row_start + head * head_stride;
+            const float* x = tensor.src + at;
+            float* out = tensor.dst + at;
+            if (interleaved) {
+              kernels::rotate_interleaved(expanded.cos_dup, expanded.sin_signed, x + 2 * first, out + 2 * first,
+                                          2 * pairs);
+            } else {
+              kernels::rotate_half(phases.cos(), phases.sin(), x + first, x + half + first, out + first,
+                                   out + half + first, pairs);
+            }
+          }
+        }
+      }
+    }
+  });
+
+  // Partial rotary: channels from rotary_dim on pass through (every head vector is contiguous,
+  // whatever the order).
+  for (std::size_t n = 0; n < count; ++n) {
+    const Tensor& tensor = tensors[n];
+    if (tensor.dst == tensor.src || rotary_dim_ == head_dim) continue;
+    const std::size_t vectors = std::size_t{spec_.batch} * seq_len * tensor.num_heads;
+    for (std::size_t v = 0; v < vectors; ++v) {
+      const float* src = tensor.src + v * head_dim;
+      std::copy(src + rotary_dim_, src + head_dim, tensor.dst + v * head_dim + rotary_dim_);
+    }
+  }
+  return Status::kOk;
+}
+
+}  // namespace posenc

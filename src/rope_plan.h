@@ -1,0 +1,55 @@
+// A RoPE call prepared once: the spec validated, its rotary dimension resolved, its inverse
+// frequencies and attention factor computed (and longrope's factor lists copied in). apply()
+// then takes only positions and arrays, which is what a decoding loop needs: it rotates one
+// token per call, many times, with the same shape. rope() and rope_qk() are a plan made and
+// applied once.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "batch_positions.h"
+#include "rope.h"
+#include "status.h"
+
+namespace posenc {
+
+class RopePlan {
+ public:
+  RopePlan() = default;
+
+  // Checks every rule of `spec` (its positions aside) and of num_kv_heads, the head count of
+  // the keys apply_qk() rotates, then prepares the plan. kOutOfMemory if its tables cannot be
+  // allocated.
+  static Status create(const RopeSpec& spec, std::uint32_t num_kv_heads, RopePlan* plan);
+
+  // x, out: [batch, seq_len, num_heads, head_dim] (order kTokens) or [batch, num_heads,
+  // seq_len, head_dim] (kHeads). out may equal x (in place) but must not otherwise overlap it.
+  Status apply(const BatchPositions& positions, const float* x, float* out) const;
+
+  // Queries (num_heads heads) and keys (num_kv_heads heads) of the same rows, each position's
+  // cos/sin computed once for both. Each output may equal its input; otherwise no two of q,
+  // q_out, k, k_out may overlap.
+  Status apply_qk(const BatchPositions& positions, const float* q, float* q_out, const float* k,
+                  float* k_out) const;
+
+  const RopeSpec& spec() const { return spec_; }
+  std::uint32_t rotary_dim() const { return rotary_dim_; }
+  std::uint32_t num_kv_heads() const { return num_kv_heads_; }
+  double attention_factor() const { return attention_factor_; }
+
+ private:
+  struct Tensor;  // one tensor of heads rotated at the plan's rows
+  Status rotate(const BatchPositions& positions, const Tensor* tensors, std::size_t count) const;
+
+  RopeSpec spec_;
+  std::uint32_t rotary_dim_ = 0;
+  std::uint32_t num_kv_heads_ = 0;
+  double attention_factor_ = 1.0;
+  // rotary_dim/2 inverse frequencies, when they do not depend on the sequence length (all
+  // schedules but dynamic and longrope, which are computed per call from the positions).
+  std::unique_ptr<double[]> inv_freq_;
+  std::unique_ptr<double[]> factor_lists_;  // longrope: short then long factors; spec_.scaling points here
+};
+
+}  // namespace posenc
