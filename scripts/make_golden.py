@@ -10,14 +10,14 @@ arrays are flat, row-major, float64 written with 17 significant digits and float
 (both round-trip exactly through JSON.parse). Each file records its shape fields next to
 the arrays. What is computed:
 
-  seed000-sinusoidal.json   seed 000's sinusoidal snippet, verbatim (d_model 2, seq_len 32), in
+  explained-sinusoidal.json   the 'Positional Embeddings Explained' post's sinusoidal snippet, verbatim (d_model 2, seq_len 32), in
                             float32 (its default dtype) and the same code with float64 as
                             torch's default dtype; "wide": the same code at d_model 64, seq_len
                             32768 (sampled rows kept), where its float32 angles are inexact.
-  seed000-rope.json         seed 000's RoPE snippet, verbatim (d_model 2, seq_len 1000), on
+  explained-rope.json         the 'Positional Embeddings Explained' post's RoPE snippet, verbatim (d_model 2, seq_len 1000), on
                             seeded random tokens, in float32 and float64; "wide": d_model 64,
                             seq_len 4096 (sampled rows kept).
-  seed001-worked-example.json  seed 001's d=4 example ("The" at 0, "cat" at 1) in float64,
+  jaitly-worked-example.json  Jaitly's d=4 example ("The" at 0, "cat" at 1) in float64,
                             next to the truncated numbers the post prints.
   sinusoidal-reference.json the PyTorch tutorial's PositionalEncoding (interleaved) and the
                             concat layout, float64, d_model 64 and 512, sampled positions,
@@ -25,7 +25,7 @@ the arrays. What is computed:
   rope-reference.json       Hugging Face's rotate_half RoPE (GPT-NeoX/HF LLaMA "half" pairing,
                             with GPT-NeoX's partial rotary) and Meta LLaMA's complex RoPE
                             (interleaved), float64, on seeded random q; plus the cos/sin cache.
-  float32-error.json        how far the seed's float32 sinusoidal code is from float64, for the
+  float32-error.json        how far the post's float32 sinusoidal code is from float64, for the
                             README (positions < 2048, < 32768, < 2^20; d_model 2, 64, 512).
 """
 import json
@@ -91,7 +91,7 @@ def write(name, content):
 
 
 class default_dtype:
-    """Runs code with torch's default float dtype set (the seeds' code relies on the default)."""
+    """Runs code with torch's default float dtype set (the posts' code relies on the default)."""
 
     def __init__(self, dtype):
         self.dtype = dtype
@@ -104,12 +104,12 @@ class default_dtype:
         torch.set_default_dtype(self.saved)
 
 
-# ---- seed 000's own code ------------------------------------------------------------------------
-# The bodies below are the snippets of seed 000 ("Positional Embeddings Explained") copied
+# ---- the 'Positional Embeddings Explained' post's own code ------------------------------------------------------------------------
+# The bodies below are the snippets of the post "Positional Embeddings Explained", copied
 # verbatim; only their constants (d_model, seq_len, n) became arguments, so the same code can
 # also run with a larger seq_len for the float32 error measurement.
 
-def seed000_sinusoidal(d_model, seq_len, n):
+def explained_sinusoidal(d_model, seq_len, n):
     idx = torch.arange(0, d_model, 2)
     dnom = 1/n**(idx/d_model)
     pos = torch.arange(0, seq_len).unsqueeze(1)
@@ -120,7 +120,7 @@ def seed000_sinusoidal(d_model, seq_len, n):
     return pe
 
 
-def seed000_rope(tokens, n, d_model, seq_len):
+def explained_rope(tokens, n, d_model, seq_len):
     idx = torch.arange(0, d_model, 2)
     dnom = n ** -(torch.arange(0, d_model, 2)/d_model)
 
@@ -141,14 +141,14 @@ def seed000_rope(tokens, n, d_model, seq_len):
     return x
 
 
-def make_seed000_sinusoidal():
+def make_explained_sinusoidal():
     d_model, seq_len, n = 2, 32, 10000
-    table32 = seed000_sinusoidal(d_model, seq_len, n)
+    table32 = explained_sinusoidal(d_model, seq_len, n)
     with default_dtype(torch.float64):
-        table64 = seed000_sinusoidal(d_model, seq_len, n)
+        table64 = explained_sinusoidal(d_model, seq_len, n)
     assert table32.dtype == torch.float32 and table64.dtype == torch.float64
-    write("seed000-sinusoidal.json", {
-        "description": "seed 000's sinusoidal snippet verbatim: float32 (its default dtype) and "
+    write("explained-sinusoidal.json", {
+        "description": "the 'Positional Embeddings Explained' post's sinusoidal snippet verbatim: float32 (its default dtype) and "
                        "the same code with torch.float64 as default dtype; [seqLen, dModel] "
                        "interleaved. wide: the same code at dModel 64, seqLen 32768, rows kept "
                        "at the listed positions",
@@ -159,26 +159,26 @@ def make_seed000_sinusoidal():
 
 
 def seed000_sinusoidal_wide():
-    """With d_model 2 the seed's float32 angles pos * 1 are exact; at a real width they are not."""
+    """With d_model 2 the post's float32 angles pos * 1 are exact; at a real width they are not."""
     d_model, seq_len, n = 64, 32768, 10000
     rows = [p for p in SAMPLED_POSITIONS if p < seq_len] + [seq_len - 1]
-    table32 = seed000_sinusoidal(d_model, seq_len, n)
+    table32 = explained_sinusoidal(d_model, seq_len, n)
     with default_dtype(torch.float64):
-        table64 = seed000_sinusoidal(d_model, seq_len, n)
+        table64 = explained_sinusoidal(d_model, seq_len, n)
     return {"dModel": d_model, "seqLen": seq_len, "positions": rows,
             "float32": f32(table32[rows]), "float64": f64(table64[rows])}
 
 
-def make_seed000_rope():
+def make_explained_rope():
     n, d_model, seq_len = 10000, 2, 1000
     generator = torch.Generator().manual_seed(0)
     tokens = torch.randn(seq_len, d_model, generator=generator)  # float32
-    rotated32 = seed000_rope(tokens, n, d_model, seq_len)
+    rotated32 = explained_rope(tokens, n, d_model, seq_len)
     with default_dtype(torch.float64):
-        rotated64 = seed000_rope(tokens.double(), n, d_model, seq_len)  # same values, exactly
+        rotated64 = explained_rope(tokens.double(), n, d_model, seq_len)  # same values, exactly
     assert rotated32.dtype == torch.float32 and rotated64.dtype == torch.float64
-    write("seed000-rope.json", {
-        "description": "seed 000's RoPE snippet verbatim (interleaved pairs) on tokens = "
+    write("explained-rope.json", {
+        "description": "the 'Positional Embeddings Explained' post's RoPE snippet verbatim (interleaved pairs) on tokens = "
                        "torch.randn(1000, 2) with seed 0: float32 and float64 results. wide: "
                        "the same code at dModel 64, seqLen 4096 (tokens from seed 2), rows kept "
                        "at the listed positions",
@@ -191,15 +191,15 @@ def make_seed000_rope():
 def seed000_rope_wide():
     n, d_model, seq_len = 10000, 64, 4096
     tokens = torch.randn(seq_len, d_model, generator=torch.Generator().manual_seed(2))
-    rotated32 = seed000_rope(tokens, n, d_model, seq_len)
+    rotated32 = explained_rope(tokens, n, d_model, seq_len)
     with default_dtype(torch.float64):
-        rotated64 = seed000_rope(tokens.double(), n, d_model, seq_len)
+        rotated64 = explained_rope(tokens.double(), n, d_model, seq_len)
     rows = [p for p in SAMPLED_POSITIONS if p < seq_len] + [seq_len - 1]
     return {"dModel": d_model, "seqLen": seq_len, "positions": rows, "tokens": f32(tokens[rows]),
             "float32": f32(rotated32[rows]), "float64": f64(rotated64[rows])}
 
 
-# ---- seed 001's worked example ----------------------------------------------------------------
+# ---- Jaitly's worked example ----------------------------------------------------------------
 
 def make_seed001_example():
     d = 4
@@ -210,9 +210,9 @@ def make_seed001_example():
     pe[:, 0::2] = torch.sin(angle)
     pe[:, 1::2] = torch.cos(angle)
     embeddings = torch.tensor([[0.5, 0.1, 0.8, 0.3], [0.2, 0.9, 0.4, 0.6]], dtype=torch.float64)
-    write("seed001-worked-example.json", {
-        "description": "seed 001's worked example, d = 4, 'The' at position 0 and 'cat' at 1, "
-                       "in float64; 'printed' holds the seed's truncated numbers",
+    write("jaitly-worked-example.json", {
+        "description": "Jaitly's worked example, d = 4, 'The' at position 0 and 'cat' at 1, "
+                       "in float64; 'printed' holds the post's truncated numbers",
         "dModel": d, "seqLen": 2, "base": 10000, "tokens": ["The", "cat"],
         "embeddings": f64(embeddings), "pe": f64(pe), "sums": f64(embeddings + pe),
         "printed": {"pe": [0, 1, 0, 1, 0.841, 0.540, 0.01, 0.999],
@@ -386,7 +386,7 @@ def make_rope_reference():
     })
 
 
-# ---- the float32 error of the seed's own code, for the README -----------------------------------
+# ---- the float32 error of the post's own code, for the README -----------------------------------
 
 def max_error(table32, table64, below):
     error = (table32[:below].double() - table64[:below]).abs()
@@ -397,19 +397,19 @@ def max_error(table32, table64, below):
 def make_float32_error():
     bounds = [2048, 32768, 2**20]
     measured = []
-    # d_model 2 is the seed's own setting; 64 and 512 show what real widths do (the float32
+    # d_model 2 is the post's own setting; 64 and 512 show what real widths do (the float32
     # product pos * dnom is exact for d_model 2, whose only frequency is 1). d_model 512 stops
     # at 32768 positions to keep memory use modest.
     for d_model, seq_len in ((2, 2**20), (64, 2**20), (512, 32768)):
-        table32 = seed000_sinusoidal(d_model, seq_len, 10000)
+        table32 = explained_sinusoidal(d_model, seq_len, 10000)
         with default_dtype(torch.float64):
-            table64 = seed000_sinusoidal(d_model, seq_len, 10000)
+            table64 = explained_sinusoidal(d_model, seq_len, 10000)
         measured.append({"dModel": d_model, "maxAbsError": {
             f"positionsBelow{below}": max_error(table32, table64, below)
             for below in bounds if below <= seq_len}})
         del table32, table64
     write("float32-error.json", {
-        "description": "max |float32 - float64| of seed 000's sinusoidal snippet run in "
+        "description": "max |float32 - float64| of the 'Positional Embeddings Explained' post's sinusoidal snippet run in "
                        "float32 (verbatim) vs float64, over positions below each bound",
         "measured": measured,
     })
@@ -419,8 +419,8 @@ def main():
     torch.manual_seed(0)
     torch.set_num_threads(1)  # reductions do not depend on the thread count
     os.makedirs(OUT_DIR, exist_ok=True)
-    make_seed000_sinusoidal()
-    make_seed000_rope()
+    make_explained_sinusoidal()
+    make_explained_rope()
     make_seed001_example()
     make_sinusoidal_reference()
     make_rope_reference()

@@ -1,4 +1,4 @@
-// The naive encoding seed 000 starts from: add the position number itself to every channel.
+// The naive encoding tutorials start from: add the position number itself to every channel.
 // It grows without bound with position, which is why sinusoidal encodings replaced it; the
 // tutorial plots it against the others.
 #pragma once

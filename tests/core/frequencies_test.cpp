@@ -46,12 +46,13 @@ TEST_CASE("rope_frequencies match base^(-2i/dim) to 1e-15 relative", "[frequenci
 }
 
 TEST_CASE("the frequency schedule: pair 0 turns at 1 rad/position, later pairs slower", "[frequencies]") {
-  // Seed 000 gets this right and seed 001 the other way round: low channels oscillate fastest.
+  // Low channels oscillate fastest ('Positional Embeddings Explained' gets this right, Jaitly's
+  // 'Absolute Positional Embeddings' post the other way round).
   const std::uint32_t dim = 512;
   CHECK(posenc::inverse_frequency(0, dim, 10000.0) == 1.0);
   for (std::uint32_t i = 1; i < dim / 2; ++i)
     REQUIRE(posenc::inverse_frequency(i, dim, 10000.0) < posenc::inverse_frequency(i - 1, dim, 10000.0));
-  // Seed 001's d = 4 example: pair 1 turns at 1/10000^(2/4) = 0.01.
+  // Jaitly's d = 4 example: pair 1 turns at 1/10000^(2/4) = 0.01.
   CHECK(std::fabs(posenc::inverse_frequency(1, 4, 10000.0) - 0.01) <= 0.01 * 1e-15);
   // Base 1 makes every pair turn at the same rate.
   for (std::uint32_t i = 0; i < 8; ++i) REQUIRE(posenc::inverse_frequency(i, 16, 1.0) == 1.0);

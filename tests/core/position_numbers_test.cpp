@@ -1,4 +1,4 @@
-// position_numbers (the naive "add the position number" encoding of seed 000) against the
+// position_numbers (the naive "add the position number" encoding) against the
 // reference: exact below 2^24, the nearest float32 above.
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/generators/catch_generators.hpp>

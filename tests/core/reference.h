@@ -1,4 +1,4 @@
-// An independent reference for the core, written from the formulas (seed 000/001, the
+// An independent reference for the core, written from the formulas (the tutorial posts, the
 // "Attention Is All You Need" table, RoFormer's rotation), in long double (x87 80-bit on
 // x86-64: 64-bit mantissa) so that its own error is far below float32 rounding. It shares no
 // code with src/: the tests compare the core against it, never the core against itself.

@@ -552,7 +552,7 @@ TEST_CASE("every scaling rule has its Status, from rope, rope_cache and rope_sch
   CHECK(posenc::check(unread, 8, 10000.0) == Status::kOk);
 }
 
-TEST_CASE("the codes added for issue 5 have their own names", "[status]") {
+TEST_CASE("the scaling and batch codes have their own names", "[status]") {
   std::vector<std::string> names;
   for (int code = static_cast<int>(Status::kBatchTooLarge); code <= static_cast<int>(Status::kYarnBaseInvalid); ++code) {
     const std::string name = posenc::status_name(static_cast<Status>(code));

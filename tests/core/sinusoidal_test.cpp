@@ -1,5 +1,5 @@
 // sinusoidal_table / add_sinusoidal against the long-double reference: both layouts, offsets,
-// explicit positions, seed 001's worked example, every small d_model, and the precision
+// explicit positions, Jaitly's worked example, every small d_model, and the precision
 // contract (|value - float64| <= 2.5e-7 for positions < 2^24 and d_model <= 8192).
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/generators/catch_generators.hpp>
@@ -81,7 +81,7 @@ const auto kBothLayouts = {TableLayout::kInterleaved, TableLayout::kConcat};
 
 }  // namespace
 
-TEST_CASE("sinusoidal_table reproduces seed 001's worked example (d = 4)", "[sinusoidal]") {
+TEST_CASE("sinusoidal_table reproduces Jaitly's worked example (d = 4)", "[sinusoidal]") {
   // "The" at position 0, "cat" at position 1; pair 1 turns at 1/10000^(2/4) = 0.01.
   const std::vector<float> table = table_from(0, 2, 4, TableLayout::kInterleaved);
   // Position 0 is exact: sin 0 = 0, cos 0 = 1.
@@ -97,12 +97,12 @@ TEST_CASE("sinusoidal_table reproduces seed 001's worked example (d = 4)", "[sin
   }
 }
 
-TEST_CASE("add_sinusoidal reproduces seed 001's 'The' and 'cat' sums, untruncated", "[sinusoidal]") {
+TEST_CASE("add_sinusoidal reproduces Jaitly's 'The' and 'cat' sums, untruncated", "[sinusoidal]") {
   std::vector<float> x = {0.5f, 0.1f, 0.8f, 0.3f,    // "The", position 0
                           0.2f, 0.9f, 0.4f, 0.6f};   // "cat", position 1
   REQUIRE(posenc::add_sinusoidal(spec_of(2, 4, TableLayout::kInterleaved), from_offset(0), x.data()) ==
           posenc::Status::kOk);
-  // Seed 001 prints 0.999 and 1.599 for cos(0.01) and 0.6 + cos(0.01); the exact values are
+  // Jaitly's post prints 0.999 and 1.599 for cos(0.01) and 0.6 + cos(0.01); the exact values are
   // 0.99995 and 1.59995. fl(fl(x) + fl(pe)) is within 2 roundings (2 * 2^-24 relative) of x + pe.
   const double want[8] = {0.5, 1.1, 0.8, 1.3, 1.0414709848078965, 1.4403023058681398, 0.4099998333341667,
                           1.5999500004166653};

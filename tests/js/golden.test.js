@@ -1,5 +1,5 @@
-// posenc against the PyTorch golden vectors of tests/golden (scripts/make_golden.py): the seeds'
-// own code run verbatim in float32 and float64, seed 001's worked example, and float64
+// posenc against the PyTorch golden vectors of tests/golden (scripts/make_golden.py): the tutorial posts'
+// own code run verbatim in float32 and float64, Jaitly's worked example, and float64
 // references written the way the PyTorch tutorial, Hugging Face and Meta LLaMA write them.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -13,9 +13,9 @@ import {
 // the exact float32 value PyTorch produced.
 const float32 = (values) => Float32Array.from(values);
 
-const seedTable = readGolden('seed000-sinusoidal.json');
-const seedRope = readGolden('seed000-rope.json');
-const workedExample = readGolden('seed001-worked-example.json');
+const seedTable = readGolden('explained-sinusoidal.json');
+const seedRope = readGolden('explained-rope.json');
+const workedExample = readGolden('jaitly-worked-example.json');
 const tableReference = readGolden('sinusoidal-reference.json');
 const ropeGolden = readGolden('rope-reference.json');
 const float32Error = readGolden('float32-error.json');
@@ -62,7 +62,7 @@ describe('the JS reference agrees with PyTorch float64 (so it can stand in for i
 
 for (const posenc of await loadBothVariants()) {
   describe(`golden vectors (${posenc.variant})`, () => {
-    describe("seed 000's sinusoidal snippet (d_model 2, seq_len 32)", () => {
+    describe("'Positional Embeddings Explained' sinusoidal snippet (d_model 2, seq_len 32)", () => {
       const { seqLen, dModel } = seedTable;
       const seed32 = float32(seedTable.float32);
 
@@ -99,7 +99,7 @@ for (const posenc of await loadBothVariants()) {
       });
     });
 
-    describe("seed 000's RoPE snippet (d_model 2, seq_len 1000)", () => {
+    describe("'Positional Embeddings Explained' RoPE snippet (d_model 2, seq_len 1000)", () => {
       const { seqLen, dModel } = seedRope;
       const tokens = float32(seedRope.tokens);
       const seed32 = float32(seedRope.float32);
@@ -147,7 +147,7 @@ for (const posenc of await loadBothVariants()) {
       });
     });
 
-    describe("seed 001's worked example (d = 4, 'The' at 0, 'cat' at 1)", () => {
+    describe("Jaitly's worked example (d = 4, 'The' at 0, 'cat' at 1)", () => {
       const { pe, sums, embeddings, printed } = workedExample;
 
       it('posenc gives the exact encodings: cos(0.01) = 0.99995..., not the 0.999 the post prints', (t) => {

@@ -1,4 +1,4 @@
-// Leaks (issue 6): 100,000 calls of every public function on small inputs, and 10,000 calls
+// Leaks: 100,000 calls of every public function on small inputs, and 10,000 calls
 // of each with bad arguments, leave the WASM heap where it started, in both builds.
 //
 // "Where it started" is measured twice: posenc.memoryBytes (the WASM memory never grows) and

@@ -1,4 +1,4 @@
-// posenc.positionNumbers, the naive encoding seed 000 starts from: row p filled with offset + p.
+// posenc.positionNumbers, the naive encoding tutorials start from: row p filled with offset + p.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 

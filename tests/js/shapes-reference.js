@@ -1,4 +1,4 @@
-// Float64 references for RoPE as models call it (issue 5), in plain JavaScript numbers and
+// Float64 references for RoPE as models call it (batches, head orders, GQA, scaling), in plain JavaScript numbers and
 // sharing no code with bindings/ or src/: batches of sequences at their own positions, the two
 // head orders, any frequency schedule (e.g. a scaled one from the golden file) with its
 // attention factor, the inverse rotation, and Hugging Face's permute of q/k weights.

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { loadPosenc } from '../../bindings/js/index.js';
 import { forEachRopePair } from './reference.js';
 
-// ---- the precision contract (README / issue 2) ------------------------------------------------
+// ---- the precision contract (README, Precision) ------------------------------------------------
 /** Every sinusoidal (and cos/sin cache) value is within this of the float64 value. */
 export const TABLE_BOUND = 2.5e-7;
 /** Every rotated RoPE component is within ROPE_EPS * (|x_a| + |x_b|) of float64, per pair. */

@@ -1,4 +1,4 @@
-// 5. Seed 001's worked example (d = 4, "The" at position 0, "cat" at position 1), computed live
+// 5. Jaitly's worked example (d = 4, "The" at position 0, "cat" at position 1), computed live
 // with exact float32 values, next to what the seed printed, flagging where it truncated.
 import { controlRow, numbersControl } from '../controls.js';
 import { byId, h } from '../dom.js';
@@ -12,7 +12,7 @@ const D = 4;
 const BASE = 10000;
 const WORDS = [{ word: 'The', key: 'we.the', position: 0 }, { word: 'cat', key: 'we.cat', position: 1 }];
 const SEED_EMBEDDINGS = { 'we.the': [0.5, 0.1, 0.8, 0.3], 'we.cat': [0.2, 0.9, 0.4, 0.6] };
-// What seed 001 printed, as text (its number of decimals is its claimed precision).
+// What Jaitly's post printed, as text (its number of decimals is its claimed precision).
 const SEED_PE = { The: ['0', '1', '0', '1'], cat: ['0.841', '0.540', '0.01', '0.999'] };
 const SEED_SUMS = { The: ['0.5', '1.1', '0.8', '1.3'], cat: ['1.041', '1.44', '0.41', '1.599'] };
 
