@@ -39,6 +39,29 @@ struct InterleavedPhases {
 
 bool has_rows(const RopeSpec& spec) { return spec.batch > 0 && spec.seq_len > 0; }
 
+// The schedule's frequencies into `out`. The last unscaled schedule is kept: a decoding loop
+// that calls rope() token by token asks for the same dimension and base each time, and one
+// pow() per pair is then most of a one-row call. The values are the same either way.
+void fill_frequencies(const FrequencySchedule& schedule, const RopeScaling& scaling, std::uint32_t rotary_dim,
+                      double base, double* out) {
+  const std::uint32_t pairs = rotary_dim / 2;
+  if (scaling.type != RopeScalingType::kNone) return schedule.fill(0, pairs, out);
+  thread_local std::uint32_t kept_dim = 0;
+  thread_local double kept_base = 0.0;
+  thread_local std::unique_ptr<double[]> kept;
+  if (kept_dim != rotary_dim || !(kept_base == base)) {  // NaN never reaches here: bases are checked
+    kept = allocate_doubles(pairs);
+    if (!kept) {
+      kept_dim = 0;
+      return schedule.fill(0, pairs, out);
+    }
+    schedule.fill(0, pairs, kept.get());
+    kept_dim = rotary_dim;
+    kept_base = base;
+  }
+  std::copy(kept.get(), kept.get() + pairs, out);
+}
+
 }  // namespace
 
 Status RopePlan::create(const RopeSpec& spec, std::uint32_t num_kv_heads, RopePlan* plan) {
@@ -63,7 +86,7 @@ Status RopePlan::create(const RopeSpec& spec, std::uint32_t num_kv_heads, RopePl
   if (!depends_on_length(scaling)) {
     made.inv_freq_ = allocate_doubles(pairs);
     if (!made.inv_freq_) return Status::kOutOfMemory;
-    schedule.fill(0, pairs, made.inv_freq_.get());
+    fill_frequencies(schedule, scaling, made.rotary_dim_, spec.base, made.inv_freq_.get());
   }
   *plan = std::move(made);
   return Status::kOk;

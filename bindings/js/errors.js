@@ -135,11 +135,12 @@ export function statusError(status, { fn, limits, values, expected }) {
 }
 
 /**
- * The caller's values by parameter name, for error messages: the snapshot's options, the
- * scaling keys as 'scaling.<key>', and the array arguments.
+ * The caller's values by parameter name, for error messages: a plan's options, the snapshot's
+ * options, the scaling keys as 'scaling.<key>', and the array arguments.
  */
-export function givenValues(o, args) {
+export function givenValues(o, args, shape) {
   const values = Object.create(null);
+  if (shape) Object.assign(values, shape); // a plan's own options
   for (const [key, value] of Object.entries(o)) {
     if (key === 'scaling' && value) for (const [k, v] of Object.entries(value)) values[`scaling.${k}`] = v;
     else values[key] = value;

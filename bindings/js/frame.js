@@ -24,8 +24,9 @@ class Entry {
 }
 
 export class Frame {
-  constructor(operation, slots) {
+  constructor(operation, slots, call) {
     this.operation = operation;
+    this.call = call; // the module's function for this operation: (frame address) => status
     this.index = Object.create(null);
     slots.forEach((slot, i) => { this.index[slot] = i; });
     this.values = new Float64Array(slots.length);
@@ -36,13 +37,13 @@ export class Frame {
   /** Empties the frame for a new call. */
   begin() {
     this.values.fill(0);
-    this.entries.length = 0;
+    if (this.entries.length > 0) this.entries = [];
     return this;
   }
 
   /** Drops the array slots (to refill them: rope's blocks of rows, streaming.js). */
   clearArrays() {
-    this.entries.length = 0;
+    this.entries = [];
     return this;
   }
 

@@ -45,20 +45,20 @@ export class Memory {
   #live = new Map(); // address -> bytes, of live WasmArrays
   #arena = 0;
   #arenaBytes = 0;
-  #buffer = null; // the ArrayBuffer the views below were made over
-  #f64;
+  #f64; // over all of WASM memory
 
   constructor(mod, description) {
     this.#mod = mod;
     this.#description = description;
-    for (const [operation, slots] of Object.entries(description.frames)) this.#frames[operation] = new Frame(operation, slots);
+    for (const [operation, slots] of Object.entries(description.frames)) this.#frames[operation] = new Frame(operation, slots, mod[operation]);
     this.#arena = this.malloc('loadPosenc', ARENA_BYTES);
     this.#arenaBytes = ARENA_BYTES;
   }
 
   get bytes() { return this.#mod.HEAPU8.length; }
 
-  get buffer() { return this.#mod.HEAPU8.buffer; }
+  /** The current ArrayBuffer of WASM memory (a new one after every growth). */
+  get buffer() { return this.#views().buffer; }
 
   malloc(fn, bytes) {
     const address = this.#mod._malloc(bytes);
@@ -157,18 +157,18 @@ export class Memory {
    * Runs a filled frame: takes the scratch memory its lists and JS-owned arrays need (the
    * arena, or more), copies them and the frame in, crosses once, then copies outputs back and
    * reads the frame's results. A non-ok status becomes the error `context` words:
-   * { fn, o (the options snapshot), args (the classified arguments) }.
+   * { fn, o (the options snapshot), args (the classified arguments), shape (a plan's options) }.
    */
   run(frame, context) {
     const bytes = this.#placeScratch(frame);
     const block = bytes <= this.#arenaBytes ? this.#arena : this.#reserve(context.fn, bytes);
     try {
       this.#write(frame, block);
-      const status = this.#mod[frame.operation](block);
+      const status = frame.call(block);
       const f64 = this.#views();
       frame.results.set(f64.subarray(block / 8, block / 8 + frame.results.length));
       if (status !== 0) {
-        const values = givenValues(context.o, context.args);
+        const values = givenValues(context.o, context.args, context.shape);
         throw errorForStatus(this.#description, status, { fn: context.fn, values, expected: frame.result('expectedLength') });
       }
       this.#readBack(frame, block);
@@ -208,11 +208,9 @@ export class Memory {
     return arena;
   }
 
+  /** A Float64Array over all of WASM memory, made again once growth has detached the last one. */
   #views() {
-    if (this.#buffer !== this.buffer) {
-      this.#buffer = this.buffer;
-      this.#f64 = new Float64Array(this.#buffer);
-    }
+    if (this.#f64 === undefined || this.#f64.length === 0) this.#f64 = new Float64Array(this.#mod.HEAPU8.buffer);
     return this.#f64;
   }
 

@@ -16,12 +16,14 @@ import { createWasmArray, snapshotValues } from './wasm-array.js';
 export class Posenc {
   #memory;
   #enums;
+  #context; // what reading options needs: the enums
 
   /** @internal Use `loadPosenc()`. */
   constructor(mod, variant) {
     const description = readDescription(mod);
     this.#memory = new Memory(mod, description);
     this.#enums = description.enums;
+    this.#context = { enums: description.enums };
     this.variant = variant;
     this.simd = variant === 'simd';
     this.limits = description.limits;
@@ -220,7 +222,7 @@ export class Posenc {
   // ---- plumbing ---------------------------------------------------------------------------------
 
   #read(fn, options) {
-    return readOptions(fn, options, { enums: this.#enums });
+    return readOptions(fn, options, this.#context);
   }
 
   /** An optional array option, classified (undefined when not given). */

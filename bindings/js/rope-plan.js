@@ -12,7 +12,7 @@ const CREATE = Symbol('posenc.RopePlan');
 export class RopePlan {
   #instance;
   #memory;
-  #enums;
+  #context; // what reading options needs: the enums
   #handle; // the core's plan (an address in WASM memory), 0 once freed
   #shape; // the options it was made with, plain and frozen
 
@@ -21,7 +21,7 @@ export class RopePlan {
     if (token !== CREATE) throw new TypeError('posenc: RopePlans are made by posenc.ropePlan()');
     this.#instance = instance;
     this.#memory = memory;
-    this.#enums = enums;
+    this.#context = { enums };
     this.#handle = handle;
     this.#shape = shape;
   }
@@ -75,7 +75,7 @@ export class RopePlan {
 
   #read(fn, options) {
     this.#assertLive(fn);
-    const o = readOptions(fn, options, { enums: this.#enums });
+    const o = readOptions(fn, options, this.#context);
     this.#assertLive(fn); // reading the options may have run code that freed the plan
     return o;
   }
@@ -88,7 +88,7 @@ export class RopePlan {
   }
 
   #run(frame, fn, o, args) {
-    this.#memory.run(frame, { fn, o: { ...o, batch: this.#shape.batch }, args });
+    this.#memory.run(frame, { fn, o, args, shape: this.#shape });
   }
 
   #assertLive(fn) {

@@ -1,6 +1,6 @@
 // Reading the caller's arguments once. Each public call first turns its options object into a
-// snapshot: own properties only (anything inherited, e.g. through Object.prototype pollution, is
-// ignored), each read exactly once, into plain numbers, strings and private copies of every
+// snapshot: own enumerable properties only (anything inherited, e.g. through Object.prototype
+// pollution, is ignored), each read exactly once, into plain numbers, strings and private copies of every
 // list. Only the snapshot is validated and used afterwards, so no getter, Proxy trap or valueOf
 // can change an argument between its check and its use, and none runs once WASM memory is
 // touched. Whatever the caller's code throws while being read becomes a TypeError naming the
@@ -11,37 +11,55 @@ import { isArray, typedArrayKind, typedArrayParts } from './intrinsics.js';
 const UINT32_MAX = 0xffffffff;
 const INT32_MAX = 0x7fffffff;
 
-/** Runs `read`, turning anything the caller's code throws into an error naming `parameter`. */
-function guarded(fn, parameter, read) {
+/** value[key], turning anything the caller's code throws (a getter, a Proxy trap) into an error naming `parameter`. */
+function readProperty(fn, parameter, value, key) {
   try {
-    return read();
+    return value[key];
   } catch (error) {
     throw readError(fn, parameter, error);
   }
 }
 
+/** The error naming element i of list `name` (made only when needed). */
+const element = (name, i) => `${name}[${i}]`;
+
 /** Whether a value is a plain options object (not null, an array, a typed array or a function). */
 function isOptionsObject(fn, name, value) {
   if (value === null || typeof value !== 'object') return false;
-  return !guarded(fn, name, () => isArray(value)) && typedArrayKind(value) === undefined;
+  let array;
+  try {
+    array = isArray(value); // throws for a revoked Proxy
+  } catch (error) {
+    throw readError(fn, name, error);
+  }
+  return !array && typedArrayKind(value) === undefined;
 }
 
 /**
- * The own string-keyed properties of `object`, each read once, as a Map (which, unlike an
- * object, has nothing inherited); keys not in `known` are a TypeError naming `name`.
+ * Reads the own enumerable string-keyed properties of `object` (as Object.assign and spread
+ * do) once each into `record`, which already holds every known key as its own property (so
+ * nothing inherited is ever read from it); a key not in `known` (a Set) is a TypeError naming
+ * `name`.
  */
-function readOwn(fn, name, object, known, what) {
-  const keys = guarded(fn, name, () => Reflect.ownKeys(object));
+function readOwn(fn, name, object, record, known, what) {
+  let keys;
+  try {
+    keys = Object.keys(object);
+  } catch (error) {
+    throw readError(fn, name, error);
+  }
   for (const key of keys) {
-    if (typeof key === 'string' && !known.includes(key)) {
-      throw typeError(fn, name, `has an unknown ${what} ${JSON.stringify(key)} (known: ${known.join(', ')})`);
+    if (!known.has(key)) {
+      throw typeError(fn, name, `has an unknown ${what} ${JSON.stringify(key)} (known: ${[...known].join(', ')})`);
     }
   }
-  const given = new Map();
   for (const key of keys) {
-    if (typeof key === 'string') given.set(key, guarded(fn, name === 'options' ? key : `${name}.${key}`, () => Reflect.get(object, key)));
+    try {
+      record[key] = object[key];
+    } catch (error) {
+      throw readError(fn, name === 'options' ? key : `${name}.${key}`, error);
+    }
   }
-  return given;
 }
 
 /** The error for a required key that is missing, saying so when an inherited one was ignored. */
@@ -100,14 +118,19 @@ export function copyIntegers(fn, name, value) {
     throw typeError(fn, name, `must be an Int32Array, Uint32Array or Array of integers (got ${describe(value)})`);
   }
   const kind = typedArrayKind(value);
-  const length = kind === undefined ? guarded(fn, name, () => value.length) : typedArrayParts(value).length;
+  const length = kind === undefined ? readProperty(fn, name, value, 'length') : typedArrayParts(value).length;
   if (!Number.isInteger(length) || length < 0 || length > UINT32_MAX) throw rangeError(fn, name, `has an invalid length (got ${describe(length)})`);
   const copy = new Int32Array(length);
   for (let i = 0; i < length; i++) {
-    const p = kind === undefined ? guarded(fn, `${name}[${i}]`, () => value[i]) : value[i];
+    let p;
+    try {
+      p = value[i]; // a getter or Proxy trap for an Array; an element read for a typed array
+    } catch (error) {
+      throw readError(fn, element(name, i), error);
+    }
     if (typeof p !== 'number' || !Number.isInteger(p) || p < 0 || p > INT32_MAX) {
       const error = typeof p === 'number' ? rangeError : typeError;
-      throw error(fn, `${name}[${i}]`, `must be an integer in [0, ${INT32_MAX}] (got ${describe(p)})`);
+      throw error(fn, element(name, i), `must be an integer in [0, ${INT32_MAX}] (got ${describe(p)})`);
     }
     copy[i] = p;
   }
@@ -121,15 +144,25 @@ export function copyNumbers(fn, name, value) {
   if (kind !== undefined || !isArray(value)) {
     throw typeError(fn, name, `must be an Array, Float64Array or Float32Array of numbers (got ${describe(value)})`);
   }
-  const length = guarded(fn, name, () => value.length);
+  const length = readProperty(fn, name, value, 'length');
+  if (!Number.isInteger(length) || length < 0 || length > UINT32_MAX) throw rangeError(fn, name, `has an invalid length (got ${describe(length)})`);
   const copy = new Float64Array(length);
-  for (let i = 0; i < length; i++) copy[i] = readNumber(fn, `${name}[${i}]`, guarded(fn, `${name}[${i}]`, () => value[i]));
+  for (let i = 0; i < length; i++) {
+    let v;
+    try {
+      v = value[i];
+    } catch (error) {
+      throw readError(fn, element(name, i), error);
+    }
+    if (typeof v !== 'number') throw typeError(fn, element(name, i), `must be a number (got ${describe(v)})`);
+    copy[i] = v;
+  }
   return copy;
 }
 
 // ---- options objects ----------------------------------------------------------------------------
 
-const schemaParts = new WeakMap(); // schema -> { keys, entries }, made once
+const schemaParts = new WeakMap(); // schema -> { entries: [key, kind][], known: Set of keys }, made once
 
 /**
  * The snapshot of `options` by `schema`: { name: { read(fn, name, value, context), fallback,
@@ -143,13 +176,14 @@ export function snapshot(fn, options, schema, context, name = 'options') {
     throw typeError(fn, name, `must be an object (got ${describe(options)})`);
   }
   let parts = schemaParts.get(schema);
-  if (!parts) schemaParts.set(schema, parts = { keys: Object.keys(schema), entries: Object.entries(schema) });
-  const { keys, entries } = parts;
-  const given = readOwn(fn, name, options, keys, name === 'options' ? 'option' : 'key');
+  if (!parts) schemaParts.set(schema, parts = { entries: Object.entries(schema), known: new Set(Object.keys(schema)) });
+  const { entries, known } = parts;
   const result = {};
+  for (const [key] of entries) result[key] = undefined; // every key own, in one order (one hidden class)
+  readOwn(fn, name, options, result, known, name === 'options' ? 'option' : 'key');
   for (const [key, kind] of entries) {
+    const value = result[key];
     const parameter = name === 'options' ? key : `${name}.${key}`;
-    const value = given.get(key);
     if (value !== undefined) result[key] = kind.read(fn, parameter, value, context);
     else if (kind.required) throw missing(fn, parameter, options, key, kind.required === true ? '' : kind.required);
     else result[key] = kind.fallback;
