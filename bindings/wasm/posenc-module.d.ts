@@ -1,0 +1,48 @@
+// The Embind surface of posenc-simd.mjs and posenc-scalar.mjs (bindings.cpp), as the JS layer
+// (bindings/js) uses it. One function per operation: it takes the address of the operation's
+// frame in WASM memory (bindings/wasm/frames.h) and returns a status code (0 = ok). The frames'
+// slots, the status codes and the enums are read once from describe().
+
+/** The name of each operation: one frame layout and one function each. */
+export type Operation =
+  | 'sinusoidal'
+  | 'addSinusoidal'
+  | 'positionNumbers'
+  | 'ropeSchedule'
+  | 'ropeCache'
+  | 'rope'
+  | 'ropeQK'
+  | 'ropePlanCreate'
+  | 'ropePlanApply'
+  | 'ropePlanApplyQK'
+  | 'convertLayout'
+  | 'similarity';
+
+export type PosencModule = {
+  /**
+   * Lines of words: `status <name> <parameter>` (one per status code, in code order),
+   * `frame <operation> <slot>...` (slot i is float64 i of the frame), `enum <name> <value>...`
+   * (names in the order of their values).
+   */
+  describe(): string;
+  /** Releases a plan made by ropePlanCreate (the address its frame's `plan` slot received). */
+  ropePlanFree(plan: number): void;
+
+  readonly maxSeqLen: number;
+  readonly maxDim: number;
+  readonly maxElements: number;
+  readonly maxPosition: number;
+  /** Whether this is the SIMD128 build. */
+  readonly simdBuild: boolean;
+
+  /** WASM memory; replaced (and the previous one detached) whenever memory grows. */
+  readonly HEAPU8: Uint8Array;
+  _malloc(bytes: number): number;
+  _free(address: number): void;
+} & { [operation in Operation]: (frame: number) => number };
+
+/** The factory Emscripten generates (-sMODULARIZE -sEXPORT_ES6); the JS layer hands it the .wasm bytes. */
+export default function createPosencModule(options: {
+  wasmBinary: ArrayBuffer | ArrayBufferView;
+  printErr?: (text: string) => void;
+}): Promise<PosencModule>;
