@@ -65,7 +65,7 @@ for (const posenc of await loadBothVariants()) {
       assert.ok(Math.abs(result[2] - 6 / Math.sqrt(14 * 3)) <= 8 * U32, `cos = ${result[2]}`);
     });
 
-    it('the RoPE score of the same vector is a function of m - n (the RoPE heat map of 'Positional Embeddings Explained')', () => {
+    it('the RoPE score of the same vector is a function of m - n (the RoPE heat map of "Positional Embeddings Explained")', () => {
       // Same q rotated to positions 0..15 as rows and as columns: diagonals are constant up to
       // float32 error. Bound per entry, S = Σ_pairs (|q_a| + |q_b|)^2: the rotations' contract
       // error (4 eps + 2 eps^2) S (see the relative property in rope.test.js) plus the float32 dot
