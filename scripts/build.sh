@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds everything the tests and the page need: the native core + Catch2 tests (build/native)
-# and the two WebAssembly modules (dist/posenc-simd.*, dist/posenc-scalar.*).
+# and the two WebAssembly modules (dist/posenc-simd.*, dist/posenc-scalar.*), through the
+# presets of CMakePresets.json.
 # Usage: scripts/build.sh [native|wasm]...   (default: both)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -14,12 +15,12 @@ targets=("$@")
 for target in "${targets[@]}"; do
   case "$target" in
     native)
-      cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
-      cmake --build build/native -j"$jobs"
+      cmake --preset native >/dev/null
+      cmake --build --preset native -j"$jobs"
       ;;
     wasm)
-      emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release -DPOSENC_DIST_DIR="$root/dist" >/dev/null
-      cmake --build build/wasm -j"$jobs"
+      emcmake cmake --preset wasm >/dev/null
+      cmake --build --preset wasm -j"$jobs"
       ;;
     *) echo "build.sh: unknown target $target" >&2; exit 2 ;;
   esac

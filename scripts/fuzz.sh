@@ -34,8 +34,7 @@ fi
 if [ "$mode" = wasm ]; then
   export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}  # Emscripten 3.1.6 needs Debian's acorn
   mkdir -p build/fuzz-wasm
-  emcmake cmake -S . -B build/fuzz-wasm -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" -DPOSENC_FUZZ=ON >build/fuzz-wasm/configure.log 2>&1 || {
+  emcmake cmake --preset fuzz-wasm >build/fuzz-wasm/configure.log 2>&1 || {
     cat build/fuzz-wasm/configure.log >&2
     exit 1
   }
@@ -81,7 +80,7 @@ if [ -z "$clangxx" ]; then
   exit 1
 fi
 
-cmake -S . -B build/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER="$clangxx" -DPOSENC_FUZZ=ON >/dev/null
+cmake --preset fuzz -DCMAKE_CXX_COMPILER="$clangxx" >/dev/null
 cmake --build build/fuzz --target "${targets[@]}" -j"$jobs" >build/fuzz/build.log 2>&1 || {
   cat build/fuzz/build.log >&2
   echo "fuzz: FAILED to build" >&2

@@ -15,10 +15,10 @@ if [ -z "$clangxx" ]; then
 fi
 
 start=$(date +%s)
-# -O1 -g1: fast to compile, readable stack traces, sanitizers still see every access.
-cmake -S . -B build/sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER="$clangxx" \
-  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DPOSENC_SANITIZE=address,undefined >/dev/null
-cmake --build build/sanitize --target posenc_tests -j"$jobs" >build/sanitize/build.log 2>&1 || {
+# The `sanitize` preset builds at -O1 -g1: fast to compile, readable stack traces, and the
+# sanitizers still see every access.
+cmake --preset sanitize -DCMAKE_CXX_COMPILER="$clangxx" >/dev/null
+cmake --build --preset sanitize -j"$jobs" >build/sanitize/build.log 2>&1 || {
   cat build/sanitize/build.log >&2
   echo "sanitize: FAILED to build" >&2
   exit 1

@@ -15,7 +15,7 @@ bash scripts/setup.sh --browser
 bash scripts/build.sh
 
 echo "== C++ core (Catch2, native)"
-ctest --test-dir build/native --output-on-failure
+ctest --preset native
 
 echo "== C++ core under ASan + UBSan + LSan (Catch2, clang)"
 bash scripts/sanitize.sh
