@@ -479,137 +479,28 @@ class HostileCall {
 
   /** The object for one array, hostile or plain (plain: hostile kinds become JS arrays). */
   materialize(spec, plain) {
-    const posenc = this.posenc;
-    const r = this.r;
-    let kind = spec.kind;
-    if (plain && ['static', 'straddle', 'stale', 'detached'].includes(kind)) kind = 'js';
-    if (plain && kind === 'overlap') kind = 'js';
-    const remember = (value, where) => {
-      this.values.set(spec.name, value);
-      this.where.set(spec.name, where);
-      return value;
-    };
-    switch (kind) {
-      case 'js': {
-        const value = Float32Array.from(spec.data);
-        this.backs(value.buffer, spec.name);
-        return remember(value, { kind });
-      }
-      case 'wasm': {
-        const w = this.own(posenc.allocate(spec.data));
-        this.uses(w, spec.name);
-        return remember(w, { kind, holder: w });
-      }
-      case 'view': {
-        const before = plain ? 1 : r.int(0, 3);
-        const holder = this.own(posenc.allocate(spec.length + before + (plain ? 1 : r.int(0, 3))));
-        holder.set(spec.data, before);
-        this.uses(holder, spec.name);
-        this.rawViews.add(spec.name);
-        const slot = { kind, holder, element: before };
-        this.pendingViews.push([spec.name, slot, spec.length]);
-        return remember(null, slot);
-      }
-      case 'static': {
-        if (spec.length > 4096) return this.materialize(Object.assign(spec, { kind: 'straddle' }), plain);
-        this.rawViews.add(spec.name);
-        this.mustError.push({ names: [spec.name], types: [RangeError], why: `${spec.name} is a view of static data`, requires: [spec.name] });
-        this.note(`raw-view-static ${spec.name}`);
-        const slot = { kind, byteOffset: 4096 };
-        this.pendingViews.push([spec.name, slot, spec.length]);
-        return remember(null, slot);
-      }
-      case 'straddle': {
-        if (spec.length < 2) return this.materialize(Object.assign(spec, { kind: 'static' }), plain);
-        const holder = this.own(posenc.allocate(spec.length - 1));
-        this.uses(holder, spec.name);
-        this.rawViews.add(spec.name);
-        this.mustError.push({ names: [spec.name], types: [RangeError], why: `${spec.name} runs past the end of a WasmArray`, requires: [spec.name] });
-        this.note(`raw-view-straddling ${spec.name}`);
-        const slot = { kind, holder, element: 0 };
-        this.pendingViews.push([spec.name, slot, spec.length]);
-        return remember(null, slot);
-      }
-      case 'stale': {
-        this.rawViews.add(spec.name);
-        this.noReallocation = true; // a WasmArray reallocated there would make the view live again
-        this.mustError.push({ names: [spec.name], types: [RangeError], why: `${spec.name} is a view kept after free()`, requires: [spec.name] });
-        this.note(`raw-view-stale ${spec.name}`);
-        const slot = { kind, length: spec.length };
-        this.pendingStale.push([spec.name, slot, spec.length]);
-        return remember(null, slot);
-      }
-      case 'detached': {
-        const value = detach(Float32Array.from(spec.data));
-        if (spec.length > 0) this.mustError.push({ names: [spec.name], types: [RangeError], why: `${spec.name} is detached`, requires: [spec.name] });
-        this.note(`detached ${spec.name}`);
-        return remember(value, { kind });
-      }
-      case 'wrong': {
-        // The same wrong value in the plain call: its error is the expected one.
-        const makers = [
-          () => new Float64Array(spec.length), () => Array.from(spec.data), () => null, () => 'x'.repeat(spec.length),
-          () => new Int32Array(spec.length), () => ({ length: spec.length }), () => Object.create(Float32Array.prototype),
-          () => revoked(new Float32Array(spec.length)), () => new Proxy(new Float32Array(spec.length), {}),
-        ];
-        const pick = spec.wrongPick ??= r.int(0, makers.length - 1);
-        if (!plain) this.note(`wrong-type ${spec.name}`);
-        return remember(makers[pick](), { kind });
-      }
-      case 'alias': {
-        const value = this.values.get(spec.aliasOf.name);
-        const slot = this.where.get(spec.aliasOf.name);
-        if (!plain) this.note(`in-place ${spec.name}=${spec.aliasOf.name}`);
-        if (slot.kind === 'view') {
-          // A second view object over the same range: still in place.
-          this.pendingViews.push([spec.name, slot, spec.length]);
-          for (const [w, names] of this.usedWasm) if (names.includes(spec.aliasOf.name)) names.push(spec.name);
-          this.rawViews.add(spec.name);
-          return remember(null, slot);
-        }
-        for (const [w, names] of this.usedWasm) if (names.includes(spec.aliasOf.name)) names.push(spec.name);
-        for (const [b, names] of this.jsBuffers) if (names.includes(spec.aliasOf.name)) names.push(spec.name);
-        return remember(value, { ...slot, aliasOf: spec.aliasOf.name });
-      }
-      case 'overlap': {
-        // Partly overlapping its partner (materialized before it): shifted by a few elements.
-        const partner = spec.overlapWith;
-        if (Math.min(partner.length, spec.length) < 2) {
-          spec.kind = 'js'; // one element cannot overlap partly
-          return this.materialize(spec, plain);
-        }
-        const shift = r.int(1, Math.min(partner.length, spec.length) - 1);
-        const overlapped = () => {
-          this.mustError.push({ names: this.call.arrays.map((s) => s.name), types: [RangeError], why: `${spec.name} partly overlaps ${partner.name}`, requires: [spec.name, partner.name] });
-          this.note(`overlap ${spec.name}/${partner.name}`);
-        };
-        const partnerSlot = this.where.get(partner.name);
-        if (partnerSlot.kind === 'view') {
-          const holder = partnerSlot.holder;
-          if (partnerSlot.element + shift + spec.length > holder.length) {
-            spec.kind = 'js'; // no room in the block: no overlap after all
-            return this.materialize(spec, plain);
-          }
-          overlapped();
-          this.uses(holder, spec.name);
-          this.rawViews.add(spec.name);
-          const slot = { kind: 'view', holder, element: partnerSlot.element + shift };
-          this.pendingViews.push([spec.name, slot, spec.length]);
-          return remember(null, slot);
-        }
-        overlapped();
-        const partnerValue = this.values.get(partner.name);
-        const buffer = new Float32Array(Math.max(partner.length, shift + spec.length));
-        buffer.set(partnerValue);
-        this.values.set(partner.name, new Float32Array(buffer.buffer, 0, partner.length));
-        this.jsBuffers.delete(partnerValue.buffer);
-        this.backs(buffer.buffer, partner.name);
-        this.backs(buffer.buffer, spec.name);
-        return remember(new Float32Array(buffer.buffer, shift * 4, spec.length), { kind: 'js' });
-      }
-      default:
-        throw new Error(`fuzzer: unknown kind ${kind}`);
-    }
+    const kind = plain && ['static', 'straddle', 'stale', 'detached', 'overlap'].includes(spec.kind) ? 'js' : spec.kind;
+    return ARRAY_KINDS[kind](this, spec, plain);
+  }
+
+  /** Records the object passed for a parameter and where it lives. */
+  remember(spec, value, slot) {
+    this.values.set(spec.name, value);
+    this.where.set(spec.name, slot);
+    return value;
+  }
+
+  /** A raw view made last (finishViews): [parameter, slot, length]. */
+  viewLater(spec, slot) {
+    this.pendingViews.push([spec.name, slot, spec.length]);
+    this.rawViews.add(spec.name);
+    return this.remember(spec, null, slot);
+  }
+
+  /** An argument that must make the call throw a RangeError naming it (when posenc reads it). */
+  refused(spec, why, ingredient) {
+    this.mustError.push({ names: [spec.name], types: [RangeError], why: `${spec.name} ${why}`, requires: [spec.name] });
+    this.note(`${ingredient} ${spec.name}`);
   }
 
   uses(w, name) {
@@ -776,18 +667,16 @@ class HostileCall {
     });
   }
 
-  /** An accessor for `path` returning `value`, with one effect on its first run. */
+  /** An accessor for `path` returning `value`, with one GETTER_EFFECTS effect on its first run. */
   getter(path, value) {
-    const r = this.r;
-    const effects = [
+    const effect = this.r.weighted([
       [4, 'log'], [2, 'fickle'], [1, 'throw'], [2, 'freeUsed'], [1, 'freeBystander'],
       [this.fuzz.mayGrow() ? 2 : 0, 'grow'], [1, 'detach'], [1, 'shrinkList'],
-    ];
-    const effect = r.weighted(effects);
+    ]);
     const handle = { label: `getter ${path} (${effect})`, counts: new Map([['get', 0]]) };
     this.handles.push(handle);
     this.fuzz.count('getters', effect);
-    const run = this.effect(effect, path);
+    const run = GETTER_EFFECTS[effect](this, path);
     this.note(`getter-${effect} ${path}${run.detail ? ` ${run.detail}` : ''}`);
     return () => {
       const n = handle.counts.get('get') + 1;
@@ -796,91 +685,6 @@ class HostileCall {
       if (n === 1) run.first();
       return effect === 'fickle' && n > 1 ? alternative(value) : value;
     };
-  }
-
-  /** What a getter does on its first run. */
-  effect(effect, path) {
-    const posenc = this.posenc;
-    const r = this.r;
-    const none = { first: () => {} };
-    switch (effect) {
-      case 'throw': {
-        const thrown = r.chance(0.7) ? new Error(`thrown by the getter of ${path}`) : 42;
-        return { first: () => { this.events.push({ type: 'throw', path, thrown }); throw thrown; } };
-      }
-      case 'freeUsed': {
-        const targets = [...this.usedWasm.keys()];
-        if (targets.length === 0) return none;
-        const target = r.pick(targets);
-        const reallocate = !this.noReallocation && r.chance(0.5);
-        return {
-          detail: `(frees ${this.usedWasm.get(target).join('/')}${reallocate ? ', reallocates' : ''})`,
-          first: () => {
-            if (target.freed) return;
-            const names = this.usedWasm.get(target);
-            // A WasmArray allocated where a raw view's block was would make the view live
-            // again (indistinguishable from a fresh view of it): no reallocation after that.
-            if (names.some((name) => this.rawViews.has(name))) this.noReallocation = true;
-            target.free();
-            this.fuzz.count('inside getters', 'frees');
-            this.events.push({ type: 'free', names: [...names], target });
-            if (reallocate && !this.noReallocation) this.bystander(Float32Array.from({ length: target.length }, (_, i) => 500 + i));
-          },
-        };
-      }
-      case 'freeBystander': {
-        const targets = [...this.bystanders.keys()];
-        if (targets.length === 0) return none;
-        const target = r.pick(targets);
-        return {
-          detail: '(frees a bystander)',
-          first: () => {
-            if (target.freed) return;
-            this.bystanders.delete(target);
-            target.free();
-            this.fuzz.count('inside getters', 'frees');
-            this.events.push({ type: 'free', names: [], target });
-          },
-        };
-      }
-      case 'grow':
-        return {
-          first: () => {
-            if (!this.fuzz.mayGrow()) return;
-            this.fuzz.growths++;
-            growMemory(posenc);
-            this.fuzz.count('inside getters', 'memory growths');
-            this.events.push({ type: 'grow' });
-          },
-        };
-      case 'detach': {
-        const buffers = [...this.jsBuffers.keys()];
-        if (buffers.length === 0) return none;
-        const buffer = r.pick(buffers);
-        return {
-          detail: `(detaches ${this.jsBuffers.get(buffer).join('/')})`,
-          first: () => {
-            if (buffer.byteLength === 0) return;
-            structuredClone(buffer, { transfer: [buffer] });
-            this.events.push({ type: 'detach', names: [...this.jsBuffers.get(buffer)] });
-          },
-        };
-      }
-      case 'shrinkList': {
-        if (this.lists.length === 0) return none;
-        const { list, array } = r.pick(this.lists);
-        const length = r.int(0, Math.max(0, list.values.length - 1));
-        return {
-          detail: `(cuts ${list.path} to ${length})`,
-          first: () => {
-            array.length = length;
-            this.events.push({ type: 'shrink', path: list.path });
-          },
-        };
-      }
-      default:
-        return none;
-    }
   }
 
   /** An element getter that cuts its own list right after itself (or before) when read. */
@@ -903,6 +707,223 @@ class HostileCall {
 }
 
 const INHERITED = Symbol('keys inherited through Object.create');
+
+// ---- where an array lives: one small generator per kind ---------------------------------------------
+// Each makes the object passed for `spec` in `call` (raw views are made last, by finishViews).
+
+const ARRAY_KINDS = {
+  /** A JS Float32Array. */
+  js(call, spec) {
+    const value = Float32Array.from(spec.data);
+    call.backs(value.buffer, spec.name);
+    return call.remember(spec, value, { kind: 'js' });
+  },
+
+  /** A WasmArray. */
+  wasm(call, spec) {
+    const w = call.own(call.posenc.allocate(spec.data));
+    call.uses(w, spec.name);
+    return call.remember(spec, w, { kind: 'wasm', holder: w });
+  },
+
+  /** A Float32Array view inside a live WasmArray, a few elements in: used in place. */
+  view(call, spec, plain) {
+    const { r } = call;
+    const before = plain ? 1 : r.int(0, 3);
+    const holder = call.own(call.posenc.allocate(spec.length + before + (plain ? 1 : r.int(0, 3))));
+    holder.set(spec.data, before);
+    call.uses(holder, spec.name);
+    return call.viewLater(spec, { kind: 'view', holder, element: before });
+  },
+
+  /** Hostile: a view of the module's static data (byte 4096 on). */
+  static(call, spec) {
+    if (spec.length > 4096) return ARRAY_KINDS.straddle(call, Object.assign(spec, { kind: 'straddle' }));
+    call.refused(spec, 'is a view of static data', 'raw-view-static');
+    return call.viewLater(spec, { kind: 'static', byteOffset: 4096 });
+  },
+
+  /** Hostile: a view that starts in a live WasmArray and runs past its end. */
+  straddle(call, spec) {
+    if (spec.length < 2) return ARRAY_KINDS.static(call, Object.assign(spec, { kind: 'static' }));
+    const holder = call.own(call.posenc.allocate(spec.length - 1));
+    call.uses(holder, spec.name);
+    call.refused(spec, 'runs past the end of a WasmArray', 'raw-view-straddling');
+    return call.viewLater(spec, { kind: 'straddle', holder, element: 0 });
+  },
+
+  /** Hostile: a view of a WasmArray kept after its free(). */
+  stale(call, spec) {
+    call.noReallocation = true; // a WasmArray reallocated there would make the view live again
+    call.rawViews.add(spec.name);
+    call.refused(spec, 'is a view kept after free()', 'raw-view-stale');
+    const slot = { kind: 'stale' };
+    call.pendingStale.push([spec.name, slot, spec.length]);
+    return call.remember(spec, null, slot);
+  },
+
+  /** Hostile: a JS Float32Array whose buffer was transferred away. */
+  detached(call, spec) {
+    call.refused(spec, 'is detached', 'detached');
+    return call.remember(spec, detach(Float32Array.from(spec.data)), { kind: 'detached' });
+  },
+
+  /** A wrong type (the same in the plain call, whose error is then the expected one). */
+  wrong(call, spec, plain) {
+    const makers = [
+      () => new Float64Array(spec.length), () => Array.from(spec.data), () => null, () => 'x'.repeat(spec.length),
+      () => new Int32Array(spec.length), () => ({ length: spec.length }), () => Object.create(Float32Array.prototype),
+      () => revoked(new Float32Array(spec.length)), () => new Proxy(new Float32Array(spec.length), {}),
+    ];
+    spec.wrongPick ??= call.r.int(0, makers.length - 1);
+    if (!plain) call.note(`wrong-type ${spec.name}`);
+    return call.remember(spec, makers[spec.wrongPick](), { kind: 'wrong' });
+  },
+
+  /** An output that is its input (the same object, or a second view of the same range): in place. */
+  alias(call, spec, plain) {
+    const partner = spec.aliasOf.name;
+    const slot = call.where.get(partner);
+    if (!plain) call.note(`in-place ${spec.name}=${partner}`);
+    for (const names of [...call.usedWasm.values(), ...call.jsBuffers.values()]) if (names.includes(partner)) names.push(spec.name);
+    if (slot.kind === 'view') return call.viewLater(spec, slot);
+    return call.remember(spec, call.values.get(partner), { ...slot, aliasOf: partner });
+  },
+
+  /** Hostile: an output partly overlapping an earlier array (in one JS buffer or one WasmArray). */
+  overlap(call, spec, plain) {
+    const partner = spec.overlapWith;
+    const shift = call.r.int(1, Math.max(1, Math.min(partner.length, spec.length) - 1));
+    const partnerSlot = call.where.get(partner.name);
+    const fits = partnerSlot.kind !== 'view' || partnerSlot.element + shift + spec.length <= partnerSlot.holder.length;
+    if (Math.min(partner.length, spec.length) < 2 || !fits) {
+      spec.kind = 'js'; // one element cannot overlap partly; or no room in the block
+      return ARRAY_KINDS.js(call, spec, plain);
+    }
+    call.mustError.push({
+      names: call.call.arrays.map((s) => s.name), types: [RangeError], why: `${spec.name} partly overlaps ${partner.name}`, requires: [spec.name, partner.name],
+    });
+    call.note(`overlap ${spec.name}/${partner.name}`);
+    if (partnerSlot.kind === 'view') {
+      call.uses(partnerSlot.holder, spec.name);
+      return call.viewLater(spec, { kind: 'view', holder: partnerSlot.holder, element: partnerSlot.element + shift });
+    }
+    // Both in one new JS buffer: the partner at 0, this `shift` elements on.
+    const partnerValue = call.values.get(partner.name);
+    const buffer = new Float32Array(Math.max(partner.length, shift + spec.length));
+    buffer.set(partnerValue);
+    call.values.set(partner.name, new Float32Array(buffer.buffer, 0, partner.length));
+    call.jsBuffers.delete(partnerValue.buffer);
+    call.backs(buffer.buffer, partner.name);
+    call.backs(buffer.buffer, spec.name);
+    return call.remember(spec, new Float32Array(buffer.buffer, shift * 4, spec.length), { kind: 'js' });
+  },
+};
+
+// ---- what a hostile getter does on its first run: one small generator per effect --------------------
+// Each returns { detail, first } for a getter of `path` in `call`; events record what happened.
+
+const NOTHING = { first: () => {} };
+
+const GETTER_EFFECTS = {
+  /** Only logs its runs (counted by the getter itself). */
+  log: () => NOTHING,
+
+  /** Answers the value first, something else on later runs (see HostileCall.getter). */
+  fickle: () => NOTHING,
+
+  /** Throws an Error, or a number. */
+  throw(call, path) {
+    const thrown = call.r.chance(0.7) ? new Error(`thrown by the getter of ${path}`) : 42;
+    return {
+      first: () => {
+        call.events.push({ type: 'throw', path, thrown });
+        throw thrown;
+      },
+    };
+  },
+
+  /** Frees a WasmArray the call uses; maybe allocates another one at once (at its address). */
+  freeUsed(call) {
+    const targets = [...call.usedWasm.keys()];
+    if (targets.length === 0) return NOTHING;
+    const target = call.r.pick(targets);
+    const reallocate = !call.noReallocation && call.r.chance(0.5);
+    return {
+      detail: `(frees ${call.usedWasm.get(target).join('/')}${reallocate ? ', reallocates' : ''})`,
+      first: () => {
+        if (target.freed) return;
+        const names = call.usedWasm.get(target);
+        // A WasmArray allocated where a raw view's block was would make the view live again
+        // (indistinguishable from a fresh view of it): no reallocation after that.
+        if (names.some((name) => call.rawViews.has(name))) call.noReallocation = true;
+        target.free();
+        call.fuzz.count('inside getters', 'frees');
+        call.events.push({ type: 'free', names: [...names] });
+        if (reallocate && !call.noReallocation) call.bystander(Float32Array.from({ length: target.length }, (_, i) => 500 + i));
+      },
+    };
+  },
+
+  /** Frees a live WasmArray the call does not use. */
+  freeBystander(call) {
+    const targets = [...call.bystanders.keys()];
+    if (targets.length === 0) return NOTHING;
+    const target = call.r.pick(targets);
+    return {
+      detail: '(frees a bystander)',
+      first: () => {
+        if (target.freed) return;
+        call.bystanders.delete(target);
+        target.free();
+        call.fuzz.count('inside getters', 'frees');
+        call.events.push({ type: 'free', names: [] });
+      },
+    };
+  },
+
+  /** Grows the WASM memory (within the run's budget): every raw view is detached. */
+  grow(call) {
+    return {
+      first: () => {
+        if (!call.fuzz.mayGrow()) return;
+        call.fuzz.growths++;
+        growMemory(call.posenc);
+        call.fuzz.count('inside getters', 'memory growths');
+        call.events.push({ type: 'grow' });
+      },
+    };
+  },
+
+  /** Detaches the buffer of a JS array the call uses. */
+  detach(call) {
+    const buffers = [...call.jsBuffers.keys()];
+    if (buffers.length === 0) return NOTHING;
+    const buffer = call.r.pick(buffers);
+    return {
+      detail: `(detaches ${call.jsBuffers.get(buffer).join('/')})`,
+      first: () => {
+        if (buffer.byteLength === 0) return;
+        structuredClone(buffer, { transfer: [buffer] });
+        call.events.push({ type: 'detach', names: [...call.jsBuffers.get(buffer)] });
+      },
+    };
+  },
+
+  /** Cuts a list of the call (positions, offsets, factors, values) short. */
+  shrinkList(call) {
+    if (call.lists.length === 0) return NOTHING;
+    const { list, array } = call.r.pick(call.lists);
+    const length = call.r.int(0, Math.max(0, list.values.length - 1));
+    return {
+      detail: `(cuts ${list.path} to ${length})`,
+      first: () => {
+        array.length = length;
+        call.events.push({ type: 'shrink', path: list.path });
+      },
+    };
+  },
+};
 
 // ---- running one call and checking it ------------------------------------------------------------
 
