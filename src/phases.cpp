@@ -1,5 +1,7 @@
 #include "phases.h"
 
+#include <algorithm>
+
 #include "frequencies.h"
 #include "kernels/dispatch.h"
 
@@ -36,6 +38,24 @@ void PhaseBlock::advance_to(std::int64_t position) {
     steps_since_anchor_ = 0;
   }
   position_ = position;
+}
+
+// carry: [position + 1 (0: none), steps since the anchor, cos64[count], sin64[count]].
+void PhaseBlock::save(double* carry) const {
+  carry[0] = static_cast<double>(position_ + 1);
+  carry[1] = steps_since_anchor_;
+  std::copy(cos64_, cos64_ + count_, carry + 2);
+  std::copy(sin64_, sin64_ + count_, carry + 2 + count_);
+}
+
+void PhaseBlock::restore(const double* carry) {
+  if (carry[0] == 0.0) return;
+  position_ = static_cast<std::int64_t>(carry[0]) - 1;
+  steps_since_anchor_ = static_cast<std::uint32_t>(carry[1]);
+  std::copy(carry + 2, carry + 2 + count_, cos64_);
+  std::copy(carry + 2 + count_, carry + 2 + 2 * count_, sin64_);
+  kernels::narrow(cos64_, cos_, count_);
+  kernels::narrow(sin64_, sin_, count_);
 }
 
 template <bool Accumulate>

@@ -44,6 +44,13 @@ class PhaseBlock {
   template <bool Accumulate>
   void write_rows(const Positions& positions, std::size_t seq_len, kernels::RowsOut out);
 
+  // The per-row state between calls that rotate consecutive pieces of one sequence: a piece
+  // that carries on from where the last one stopped steps on exactly as one call would have.
+  // carry_doubles(count) doubles per block; a zeroed carry means "no previous piece".
+  static constexpr std::size_t carry_doubles(std::uint32_t count) { return 2 + 2 * std::size_t{count}; }
+  void save(double* carry) const;
+  void restore(const double* carry);
+
   const float* cos() const { return cos_; }
   const float* sin() const { return sin_; }
   std::uint32_t size() const { return count_; }

@@ -41,25 +41,24 @@ bool has_rows(const RopeSpec& spec) { return spec.batch > 0 && spec.seq_len > 0;
 
 // The schedule's frequencies into `out`. The last unscaled schedule is kept: a decoding loop
 // that calls rope() token by token asks for the same dimension and base each time, and one
-// pow() per pair is then most of a one-row call. The values are the same either way.
+// pow() per pair is then most of a one-row call. The values are the same either way. The copy
+// lives in static storage (head dimensions up to 2 * kKeptPairs), so keeping it allocates
+// nothing.
+constexpr std::uint32_t kKeptPairs = 512;
+
 void fill_frequencies(const FrequencySchedule& schedule, const RopeScaling& scaling, std::uint32_t rotary_dim,
                       double base, double* out) {
   const std::uint32_t pairs = rotary_dim / 2;
-  if (scaling.type != RopeScalingType::kNone) return schedule.fill(0, pairs, out);
+  if (scaling.type != RopeScalingType::kNone || pairs > kKeptPairs) return schedule.fill(0, pairs, out);
   thread_local std::uint32_t kept_dim = 0;
   thread_local double kept_base = 0.0;
-  thread_local std::unique_ptr<double[]> kept;
-  if (kept_dim != rotary_dim || !(kept_base == base)) {  // NaN never reaches here: bases are checked
-    kept = allocate_doubles(pairs);
-    if (!kept) {
-      kept_dim = 0;
-      return schedule.fill(0, pairs, out);
-    }
-    schedule.fill(0, pairs, kept.get());
+  thread_local double kept[kKeptPairs];
+  if (kept_dim != rotary_dim || !(kept_base == base)) {
+    schedule.fill(0, pairs, kept);
     kept_dim = rotary_dim;
     kept_base = base;
   }
-  std::copy(kept.get(), kept.get() + pairs, out);
+  std::copy(kept, kept + pairs, out);
 }
 
 }  // namespace
@@ -96,7 +95,7 @@ Status RopePlan::apply(const BatchPositions& positions, const float* x, float* o
   if (const Status status = positions.check(spec_.batch, spec_.seq_len); status != Status::kOk) return status;
   if ((x == nullptr || out == nullptr) && has_rows(spec_)) return Status::kNullPointer;
   const Tensor tensor{x, out, spec_.num_heads};
-  return rotate(positions, &tensor, 1);
+  return rotate(spec_, positions, &tensor, 1, nullptr);
 }
 
 Status RopePlan::apply_qk(const BatchPositions& positions, const float* q, float* q_out, const float* k,
@@ -105,16 +104,36 @@ Status RopePlan::apply_qk(const BatchPositions& positions, const float* q, float
   if ((q == nullptr || q_out == nullptr || k == nullptr || k_out == nullptr) && has_rows(spec_))
     return Status::kNullPointer;
   const Tensor tensors[2] = {{q, q_out, spec_.num_heads}, {k, k_out, num_kv_heads_}};
-  return rotate(positions, tensors, 2);
+  return rotate(spec_, positions, tensors, 2, nullptr);
+}
+
+std::size_t RopePlan::carry_doubles() const {
+  std::size_t doubles = 0;
+  for_each_pair_block(rotary_dim_ / 2, [&](std::uint32_t, std::uint32_t pairs) { doubles += PhaseBlock::carry_doubles(pairs); });
+  return doubles;
+}
+
+Status RopePlan::apply_piece(const Positions& positions, std::uint32_t rows, const float* x, float* out,
+                             double* carry) const {
+  if (depends_on_length(spec_.scaling)) return Status::kScalingTypeInvalid;
+  if (const Status status = positions.check(rows); status != Status::kOk) return status;
+  if ((x == nullptr || out == nullptr || carry == nullptr) && rows > 0) return Status::kNullPointer;
+  RopeSpec shape = spec_;
+  shape.batch = 1;
+  shape.seq_len = rows;
+  shape.order = RopeOrder::kTokens;
+  const Tensor tensor{x, out, spec_.num_heads};
+  return rotate(shape, positions, &tensor, 1, carry);
 }
 
 // Rotates every tensor at the checked positions: pair blocks outermost, so each block's phases
 // advance once per row and serve every head of every tensor.
-Status RopePlan::rotate(const BatchPositions& positions, const Tensor* tensors, std::size_t count) const {
-  if (!has_rows(spec_)) return Status::kOk;
-  const std::size_t head_dim = spec_.head_dim, half = rotary_dim_ / 2, seq_len = spec_.seq_len;
+Status RopePlan::rotate(const RopeSpec& shape, const BatchPositions& positions, const Tensor* tensors,
+                        std::size_t count, double* carry) const {
+  if (!has_rows(shape)) return Status::kOk;
+  const std::size_t head_dim = spec_.head_dim, half = rotary_dim_ / 2, seq_len = shape.seq_len;
   const bool interleaved = spec_.layout == RopeLayout::kInterleaved;
-  const bool tokens = spec_.order == RopeOrder::kTokens;
+  const bool tokens = shape.order == RopeOrder::kTokens;
 
   // Dynamic and longrope schedules go by this call's length: the largest position + 1.
   std::unique_ptr<double[]> per_call;
@@ -122,19 +141,20 @@ Status RopePlan::rotate(const BatchPositions& positions, const Tensor* tensors, 
   if (inv_freq == nullptr) {
     per_call = allocate_doubles(half);
     if (!per_call) return Status::kOutOfMemory;
-    const FrequencySchedule schedule(spec_.scaling, rotary_dim_, spec_.base,
-                                     positions.length(spec_.batch, spec_.seq_len));
+    const FrequencySchedule schedule(spec_.scaling, rotary_dim_, spec_.base, positions.length(shape.batch, shape.seq_len));
     schedule.fill(0, static_cast<std::uint32_t>(half), per_call.get());
     inv_freq = per_call.get();
   }
 
+  std::size_t carried = 0;  // where this pair block's state sits in `carry`
   for_each_pair_block(static_cast<std::uint32_t>(half), [&](std::uint32_t first, std::uint32_t pairs) {
     double block_freq[PhaseBlock::kCapacity];
     for (std::uint32_t i = 0; i < pairs; ++i)  // inverse: -theta, negated exactly
       block_freq[i] = spec_.inverse ? -inv_freq[first + i] : inv_freq[first + i];
     PhaseBlock phases(block_freq, pairs, attention_factor_);
+    if (carry != nullptr) phases.restore(carry + carried);
     InterleavedPhases expanded;
-    for (std::size_t b = 0; b < spec_.batch; ++b) {
+    for (std::size_t b = 0; b < shape.batch; ++b) {
       const Positions sequence = positions.sequence(b, seq_len);
       for (std::size_t t = 0; t < seq_len; ++t) {
         phases.advance_to(sequence.at(t));
@@ -161,6 +181,10 @@ Status RopePlan::rotate(const BatchPositions& positions, const Tensor* tensors, 
         }
       }
     }
+    if (carry != nullptr) {
+      phases.save(carry + carried);
+      carried += PhaseBlock::carry_doubles(pairs);
+    }
   });
 
   // Partial rotary: channels from rotary_dim on pass through (every head vector is contiguous,
@@ -168,7 +192,7 @@ Status RopePlan::rotate(const BatchPositions& positions, const Tensor* tensors, 
   for (std::size_t n = 0; n < count; ++n) {
     const Tensor& tensor = tensors[n];
     if (tensor.dst == tensor.src || rotary_dim_ == head_dim) continue;
-    const std::size_t vectors = std::size_t{spec_.batch} * seq_len * tensor.num_heads;
+    const std::size_t vectors = std::size_t{shape.batch} * seq_len * tensor.num_heads;
     for (std::size_t v = 0; v < vectors; ++v) {
       const float* src = tensor.src + v * head_dim;
       std::copy(src + rotary_dim_, src + head_dim, tensor.dst + v * head_dim + rotary_dim_);

@@ -33,6 +33,16 @@ class RopePlan {
   Status apply_qk(const BatchPositions& positions, const float* q, float* q_out, const float* k,
                   float* k_out) const;
 
+  // Rows of one long sequence rotated a piece at a time, as when a JS array is streamed through
+  // WASM memory a block of rows at a time: x and out hold `rows` rows ([rows, num_heads,
+  // head_dim], whatever the plan's batch and order) at `positions`. `carry` (carry_doubles()
+  // doubles, zeroed before the first piece) takes each pair block's recurrence from one piece
+  // to the next, so consecutive pieces give the bits of one apply() over the whole sequence.
+  // Schedules that depend on the sequence length (dynamic, longrope) cannot be cut into pieces:
+  // kScalingTypeInvalid.
+  std::size_t carry_doubles() const;
+  Status apply_piece(const Positions& positions, std::uint32_t rows, const float* x, float* out, double* carry) const;
+
   const RopeSpec& spec() const { return spec_; }
   std::uint32_t rotary_dim() const { return rotary_dim_; }
   std::uint32_t num_kv_heads() const { return num_kv_heads_; }
@@ -40,7 +50,10 @@ class RopePlan {
 
  private:
   struct Tensor;  // one tensor of heads rotated at the plan's rows
-  Status rotate(const BatchPositions& positions, const Tensor* tensors, std::size_t count) const;
+  // Rotates `tensors` with the rows `shape` gives (its batch, seq_len and order; every other
+  // field is the plan's), continuing and saving the recurrence in `carry` when it is set.
+  Status rotate(const RopeSpec& shape, const BatchPositions& positions, const Tensor* tensors, std::size_t count,
+                double* carry) const;
 
   RopeSpec spec_;
   std::uint32_t rotary_dim_ = 0;

@@ -43,7 +43,11 @@ export function describe(value) {
     default: {
       const kind = typedArrayKind(value);
       if (kind !== undefined) return `a ${kind} of length ${typedArrayParts(value).length}`;
-      return isArray(value) ? 'an Array' : 'an object';
+      try {
+        return isArray(value) ? 'an Array' : 'an object';
+      } catch {
+        return 'a revoked Proxy';
+      }
     }
   }
 }
@@ -127,7 +131,6 @@ export function statusError(status, { fn, limits, values, expected }) {
   if (!words) return new Error(`posenc.${fn}: internal error (status ${status.name})`);
   const given = values[status.parameter];
   const array = given !== null && typeof given === 'object'; // an Argument (memory.js) or a private list
-  if (array && Object.hasOwn(given, 'emptyBuffer') && given.emptyBuffer && expected > 0) return rangeError(fn, status.parameter, 'is backed by a detached ArrayBuffer');
   const context = { fn, limits, expected, given: (name) => values[name], givenLength: array ? given.length : undefined };
   const quoted = given === undefined || given === null || typeof given === 'object' || status.name.endsWith('Length')
     ? '' : ` (got ${describe(given)})`;

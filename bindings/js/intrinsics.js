@@ -8,7 +8,6 @@ const tagOf = getter(Symbol.toStringTag);
 const lengthOf = getter('length');
 const bufferOf = getter('buffer');
 const byteOffsetOf = getter('byteOffset');
-const byteLengthOf = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength').get;
 const typedArraySet = TypedArrayPrototype.set;
 const { isArray } = Array;
 const { apply } = Reflect;
@@ -24,14 +23,18 @@ export function typedArrayParts(value) {
 }
 
 /**
- * Whether an ArrayBuffer is empty, as a detached one (transferred away) reads. Node 20 has no
- * `detached` getter yet; callers ask only about arrays that should hold elements.
+ * Whether a typed array's buffer was detached (transferred away, or WASM memory that grew).
+ * Node 20 has no `detached` getter yet, and a detached buffer reads as empty like a new one of
+ * 0 bytes; only constructing a view over it tells them apart (and runs no user code).
  */
-export function isEmptyBuffer(buffer) {
+export function isDetached(typedArray) {
+  const { length, buffer } = typedArrayParts(typedArray);
+  if (length > 0) return false;
   try {
-    return apply(byteLengthOf, buffer, []) === 0;
+    new Uint8Array(buffer, 0, 0);
+    return false;
   } catch {
-    return false; // a SharedArrayBuffer: never detached
+    return true;
   }
 }
 

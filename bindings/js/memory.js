@@ -5,14 +5,15 @@
 // Memory can grow during any allocation, and growth detaches every view of it made before: so
 // a call first takes all its scratch memory, then makes its views and writes, calls, and reads
 // back. No user code runs in between: arguments were snapshotted before (snapshot.js).
-import { givenValues, rangeError, typeError } from './errors.js';
-import { copyInto, isEmptyBuffer, typedArrayKind, typedArrayParts } from './intrinsics.js';
+import { describe, givenValues, rangeError, typeError } from './errors.js';
+import { copyInto, isDetached, typedArrayKind, typedArrayParts } from './intrinsics.js';
 import { errorForStatus } from './seam.js';
 import { Frame, READ, WRITE } from './frame.js';
 import { viewOwners, wasmArrayState } from './wasm-array.js';
 
-const ARENA_BYTES = 64 * 1024; // scratch kept for small calls (frames, lists, small JS arrays)
-const ARENA_MAX_BYTES = 1024 * 1024; // larger arenas are not kept: bigger calls allocate per call
+// Scratch kept for small calls (frames, lists, small JS arrays), taken once at load; a larger
+// call allocates its own block and frees it, so the heap is the same after every call.
+const ARENA_BYTES = 64 * 1024;
 const ALIGN = 16;
 const WASM = 'wasm'; // the region key of WASM memory, whatever its current ArrayBuffer
 
@@ -30,7 +31,6 @@ export class Argument {
     this.region = region;
     this.buffer = buffer;
     this.byteOffset = byteOffset;
-    this.emptyBuffer = address === undefined && length === 0 && isEmptyBuffer(buffer);
   }
 }
 
@@ -43,8 +43,7 @@ export class Memory {
   #description;
   #frames = Object.create(null);
   #live = new Map(); // address -> bytes, of live WasmArrays
-  #arena = 0;
-  #arenaBytes = 0;
+  #arena = 0; // ARENA_BYTES of scratch
   #f64; // over all of WASM memory
 
   constructor(mod, description) {
@@ -52,7 +51,6 @@ export class Memory {
     this.#description = description;
     for (const [operation, slots] of Object.entries(description.frames)) this.#frames[operation] = new Frame(operation, slots, mod[operation]);
     this.#arena = this.malloc('loadPosenc', ARENA_BYTES);
-    this.#arenaBytes = ARENA_BYTES;
   }
 
   get bytes() { return this.#mod.HEAPU8.length; }
@@ -92,8 +90,9 @@ export class Memory {
       return new Argument(name, value, state.length, state.address, region);
     }
     if (typedArrayKind(value) !== 'Float32Array') {
-      throw typeError(fn, name, `must be a Float32Array or a WasmArray (got ${describeArgument(value)})`);
+      throw typeError(fn, name, `must be a Float32Array or a WasmArray (got ${describe(value)})`);
     }
+    if (isDetached(value)) throw rangeError(fn, name, 'is backed by a detached ArrayBuffer');
     const { length, buffer, byteOffset } = typedArrayParts(value);
     const end = byteOffset + length * 4;
     if (buffer === this.buffer && length > 0) {
@@ -161,7 +160,7 @@ export class Memory {
    */
   run(frame, context) {
     const bytes = this.#placeScratch(frame);
-    const block = bytes <= this.#arenaBytes ? this.#arena : this.#reserve(context.fn, bytes);
+    const block = bytes <= ARENA_BYTES ? this.#arena : this.malloc(context.fn, bytes);
     try {
       this.#write(frame, block);
       const status = frame.call(block);
@@ -196,18 +195,6 @@ export class Memory {
     return bytes;
   }
 
-  /** The scratch block of a call larger than the arena: a bigger arena, or its own block. */
-  #reserve(fn, bytes) {
-    if (bytes > ARENA_MAX_BYTES) return this.malloc(fn, bytes);
-    let size = this.#arenaBytes;
-    while (size < bytes) size *= 2;
-    const arena = this.malloc(fn, size);
-    this.free(this.#arena);
-    this.#arena = arena;
-    this.#arenaBytes = size;
-    return arena;
-  }
-
   /** A Float64Array over all of WASM memory, made again once growth has detached the last one. */
   #views() {
     if (this.#f64 === undefined || this.#f64.length === 0) this.#f64 = new Float64Array(this.#mod.HEAPU8.buffer);
@@ -224,9 +211,10 @@ export class Memory {
       if (entry.allocate) {
         length = -1;
       } else if (entry.list) {
+        // An empty list still is one (its address must not read as "no list"): it points at the block.
         length = entry.list.length;
+        address = length > 0 ? block + entry.offset : block;
         if (length > 0) {
-          address = block + entry.offset;
           const Type = entry.list instanceof Int32Array ? Int32Array : Float64Array;
           copyInto(new Type(this.buffer, address, length), entry.list);
         }
@@ -255,11 +243,4 @@ export class Memory {
       }
     }
   }
-}
-
-function describeArgument(value) {
-  if (value === null) return 'null';
-  if (typeof value !== 'object') return typeof value === 'string' ? 'a string' : String(value);
-  const kind = typedArrayKind(value);
-  return kind ? `a ${kind}` : (Array.isArray(value) ? 'an Array' : 'an object');
 }

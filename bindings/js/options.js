@@ -16,7 +16,7 @@ const boolean = readBoolean;
 const choice = (enumName) => (fn, name, value, context) => readChoice(fn, name, value, context.enums[enumName]);
 const positions = copyIntegers;
 /** One offset for every sequence, or (rope functions) a list of one offset per sequence. */
-const batchOffset = (fn, name, value) => (typeof value !== 'number' && isIntegerList(value) ? copyIntegers(fn, name, value) : readSize(fn, name, value));
+const batchOffset = (fn, name, value) => (typeof value !== 'number' && isIntegerList(fn, name, value) ? copyIntegers(fn, name, value) : readSize(fn, name, value));
 /** A Float32Array or WasmArray: classified (memory.js) once the whole snapshot is taken. */
 const array = (fn, name, value) => value;
 const pair = (first, second) => (fn, name, value, context) => {

@@ -10,7 +10,7 @@ import { RopePlan } from './rope-plan.js';
 import { readDescription } from './seam.js';
 import { readSize } from './snapshot.js';
 import { writeRopeSpec, writeRows, writeScaling, writeSchedule, writeTable } from './specs.js';
-import { ropeInBlocks } from './streaming.js';
+import { ropeInBlocks, streams } from './streaming.js';
 import { createWasmArray, snapshotValues } from './wasm-array.js';
 
 export class Posenc {
@@ -142,13 +142,20 @@ export class Posenc {
     const args = { x: this.#memory.argument(fn, 'x', x, this), out: undefined };
     args.out = o.out === undefined ? args.x : this.#memory.argument(fn, 'out', o.out, this);
     this.#memory.assertSeparate(fn, args.x, args.out, true);
+    if (streams(o, o, args)) {
+      const plan = this.#makePlan(fn, o, o.numHeads);
+      try {
+        ropeInBlocks(this.#memory, plan, o, o.offset ?? 0, args, { fn, o, args });
+      } finally {
+        this.#memory.freePlan(plan.handle);
+      }
+      return args.out.array;
+    }
     const frame = this.#memory.frame('rope');
     o.rotaryDim = writeRopeSpec(frame, fn, o, this.#enums);
     writeRows(frame, fn, o);
-    if (!ropeInBlocks(this.#memory, frame, fn, o, args, this.#enums)) {
-      frame.data('x', args.x, READ).data('out', args.out, WRITE);
-      this.#run(frame, fn, o, args);
-    }
+    frame.data('x', args.x, READ).data('out', args.out, WRITE);
+    this.#run(frame, fn, o, args);
     return args.out.array;
   }
 
@@ -173,14 +180,20 @@ export class Posenc {
     const fn = 'ropePlan';
     const o = this.#read(fn, options);
     const numKvHeads = o.numKvHeads ?? o.numHeads;
+    return RopePlan.create(this, this.#memory, this.#enums, Object.freeze({ ...o, numKvHeads }), this.#makePlan(fn, o, numKvHeads));
+  }
+
+  /** The core's plan of rope options `o`: { handle, rotaryDim, attentionFactor, carryLength }. */
+  #makePlan(fn, o, numKvHeads) {
     const frame = this.#memory.frame('ropePlanCreate').set('numKvHeads', numKvHeads);
     o.rotaryDim = writeRopeSpec(frame, fn, o, this.#enums);
     this.#run(frame, fn, o, null);
-    return RopePlan.create(this, this.#memory, this.#enums, frame.result('plan'), Object.freeze({
-      seqLen: o.seqLen, batch: o.batch, numHeads: o.numHeads, numKvHeads, headDim: o.headDim,
-      rotaryDim: frame.result('resolvedRotaryDim'), layout: o.layout, order: o.order,
+    return {
+      handle: frame.result('plan'),
+      rotaryDim: frame.result('resolvedRotaryDim'),
       attentionFactor: frame.result('appliedAttentionFactor'),
-    }));
+      carryLength: frame.result('carryLength'),
+    };
   }
 
   // ---- layout conversion ------------------------------------------------------------------------

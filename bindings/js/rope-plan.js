@@ -6,6 +6,7 @@ import { freedError } from './errors.js';
 import { READ, WRITE } from './frame.js';
 import { readOptions } from './options.js';
 import { writeRows } from './specs.js';
+import { ropeInBlocks, streams } from './streaming.js';
 
 const CREATE = Symbol('posenc.RopePlan');
 
@@ -13,22 +14,22 @@ export class RopePlan {
   #instance;
   #memory;
   #context; // what reading options needs: the enums
-  #handle; // the core's plan (an address in WASM memory), 0 once freed
-  #shape; // the options it was made with, plain and frozen
+  #shape; // the options it was made with (a snapshot: plain and frozen)
+  #made; // the core's plan: { handle (an address in WASM memory, 0 once freed), rotaryDim, attentionFactor, carryLength }
 
   /** @internal Use `posenc.ropePlan(options)`. */
-  constructor(token, instance, memory, enums, handle, shape) {
+  constructor(token, instance, memory, enums, shape, made) {
     if (token !== CREATE) throw new TypeError('posenc: RopePlans are made by posenc.ropePlan()');
     this.#instance = instance;
     this.#memory = memory;
     this.#context = { enums };
-    this.#handle = handle;
     this.#shape = shape;
+    this.#made = made;
   }
 
   /** @internal */
-  static create(instance, memory, enums, handle, shape) {
-    return new RopePlan(CREATE, instance, memory, enums, handle, shape);
+  static create(instance, memory, enums, shape, made) {
+    return new RopePlan(CREATE, instance, memory, enums, shape, made);
   }
 
   get seqLen() { return this.#shape.seqLen; }
@@ -37,12 +38,12 @@ export class RopePlan {
   get numKvHeads() { return this.#shape.numKvHeads; }
   get headDim() { return this.#shape.headDim; }
   /** The rotary dimension in use (from rotaryDim, headDim or partialRotaryFactor). */
-  get rotaryDim() { return this.#shape.rotaryDim; }
+  get rotaryDim() { return this.#made.rotaryDim; }
   get layout() { return this.#shape.layout; }
   get order() { return this.#shape.order; }
   /** What cos and sin are multiplied by (1 without YaRN/LongRoPE scaling). */
-  get attentionFactor() { return this.#shape.attentionFactor; }
-  get freed() { return this.#handle === 0; }
+  get attentionFactor() { return this.#made.attentionFactor; }
+  get freed() { return this.#made.handle === 0; }
 
   /** Rotates x at `offset` (or per-sequence offsets, or `positions`), in place or into `out`. */
   apply(x, options) {
@@ -51,7 +52,8 @@ export class RopePlan {
     const args = { x: this.#memory.argument(fn, 'x', x, this.#instance), out: undefined };
     args.out = o.out === undefined ? args.x : this.#memory.argument(fn, 'out', o.out, this.#instance);
     this.#memory.assertSeparate(fn, args.x, args.out, true);
-    this.#run(this.#frame('ropePlanApply', fn, o).data('x', args.x, READ).data('out', args.out, WRITE), fn, o, args);
+    if (streams(this.#shape, o, args)) ropeInBlocks(this.#memory, this.#made, this.#shape, o.offset ?? 0, args, this.#errorContext(fn, o, args));
+    else this.#run(this.#frame('ropePlanApply', fn, o).data('x', args.x, READ).data('out', args.out, WRITE), fn, o, args);
     return args.out.array;
   }
 
@@ -68,9 +70,9 @@ export class RopePlan {
 
   /** Releases the core's plan. Using the plan afterwards throws; a second free() does nothing. */
   free() {
-    if (this.#handle === 0) return;
-    this.#memory.freePlan(this.#handle);
-    this.#handle = 0;
+    if (this.#made.handle === 0) return;
+    this.#memory.freePlan(this.#made.handle);
+    this.#made.handle = 0;
   }
 
   #read(fn, options) {
@@ -82,16 +84,21 @@ export class RopePlan {
 
   /** The frame of one of the plan's operations, with the plan and the rows filled in. */
   #frame(operation, fn, o) {
-    const frame = this.#memory.frame(operation).set('plan', this.#handle);
+    const frame = this.#memory.frame(operation).set('plan', this.#made.handle);
     writeRows(frame, fn, o);
     return frame;
   }
 
   #run(frame, fn, o, args) {
-    this.#memory.run(frame, { fn, o, args, shape: this.#shape });
+    this.#memory.run(frame, this.#errorContext(fn, o, args));
+  }
+
+  /** What errors quote: the apply options, the arguments, and the plan's own options. */
+  #errorContext(fn, o, args) {
+    return { fn, o, args, shape: this.#shape };
   }
 
   #assertLive(fn) {
-    if (this.#handle === 0) throw freedError(fn, 'plan');
+    if (this.#made.handle === 0) throw freedError(fn, 'plan');
   }
 }

@@ -6,7 +6,7 @@
 // touched. Whatever the caller's code throws while being read becomes a TypeError naming the
 // parameter.
 import { describe, rangeError, readError, typeError } from './errors.js';
-import { isArray, typedArrayKind, typedArrayParts } from './intrinsics.js';
+import { isArray, isDetached, typedArrayKind, typedArrayParts } from './intrinsics.js';
 
 const UINT32_MAX = 0xffffffff;
 const INT32_MAX = 0x7fffffff;
@@ -26,13 +26,7 @@ const element = (name, i) => `${name}[${i}]`;
 /** Whether a value is a plain options object (not null, an array, a typed array or a function). */
 function isOptionsObject(fn, name, value) {
   if (value === null || typeof value !== 'object') return false;
-  let array;
-  try {
-    array = isArray(value); // throws for a revoked Proxy
-  } catch (error) {
-    throw readError(fn, name, error);
-  }
-  return !array && typedArrayKind(value) === undefined;
+  return !isArrayValue(fn, name, value) && typedArrayKind(value) === undefined;
 }
 
 /**
@@ -103,10 +97,19 @@ export function readChoice(fn, name, value, names) {
   return value;
 }
 
+/** Array.isArray, whose check of a revoked Proxy throws: an error naming `name`. */
+function isArrayValue(fn, name, value) {
+  try {
+    return isArray(value);
+  } catch (error) {
+    throw readError(fn, name, error);
+  }
+}
+
 /** Whether a value is a list of integers as positions and offsets take them. */
-export function isIntegerList(value) {
+export function isIntegerList(fn, name, value) {
   const kind = typedArrayKind(value);
-  return kind === 'Int32Array' || kind === 'Uint32Array' || (kind === undefined && isArray(value));
+  return kind === 'Int32Array' || kind === 'Uint32Array' || (kind === undefined && isArrayValue(fn, name, value));
 }
 
 /**
@@ -114,10 +117,11 @@ export function isIntegerList(value) {
  * Array): its length read once, each element once.
  */
 export function copyIntegers(fn, name, value) {
-  if (!isIntegerList(value)) {
+  if (!isIntegerList(fn, name, value)) {
     throw typeError(fn, name, `must be an Int32Array, Uint32Array or Array of integers (got ${describe(value)})`);
   }
   const kind = typedArrayKind(value);
+  if (kind !== undefined && isDetached(value)) throw rangeError(fn, name, 'is backed by a detached ArrayBuffer');
   const length = kind === undefined ? readProperty(fn, name, value, 'length') : typedArrayParts(value).length;
   if (!Number.isInteger(length) || length < 0 || length > UINT32_MAX) throw rangeError(fn, name, `has an invalid length (got ${describe(length)})`);
   const copy = new Int32Array(length);
@@ -140,8 +144,11 @@ export function copyIntegers(fn, name, value) {
 /** A private Float64Array copy of a list of numbers (Array, Float64Array or Float32Array). */
 export function copyNumbers(fn, name, value) {
   const kind = typedArrayKind(value);
-  if (kind === 'Float64Array' || kind === 'Float32Array') return new Float64Array(value); // element copy, no iterator
-  if (kind !== undefined || !isArray(value)) {
+  if (kind === 'Float64Array' || kind === 'Float32Array') {
+    if (isDetached(value)) throw rangeError(fn, name, 'is backed by a detached ArrayBuffer');
+    return new Float64Array(value); // element copy, no iterator
+  }
+  if (kind !== undefined || !isArrayValue(fn, name, value)) {
     throw typeError(fn, name, `must be an Array, Float64Array or Float32Array of numbers (got ${describe(value)})`);
   }
   const length = readProperty(fn, name, value, 'length');

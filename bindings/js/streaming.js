@@ -1,51 +1,56 @@
 // rope on large JS-owned arrays, a block of rows at a time. Copying a whole tensor into WASM
 // memory, rotating it and copying it back crosses main memory three times; a block of rows
 // stays in cache from its copy in through its rotation to its copy out, and the scratch stays
-// small. Only the common shape splits that simply: one sequence of rows at offset, offset + 1,
-// ... in token order, with a schedule that does not depend on the sequence length.
+// small. The blocks are pieces of one call of the core's plan (RopePlan::apply_piece): the
+// recurrence carries on from block to block, so the result has the same bits as the arrays
+// would get in WASM memory. Only one sequence of rows at offset, offset + 1, ... in token order
+// splits that simply, with a schedule that does not depend on the sequence length.
 import { READ, WRITE } from './frame.js';
 import { copyInto } from './intrinsics.js';
 import { Argument } from './memory.js';
-import { writeRopeSpec } from './specs.js';
 
 const BLOCK_FLOATS = 65536; // 256 KiB per block: well inside L2 together with its copy
+const LENGTH_DEPENDENT = ['dynamic', 'longrope'];
+
+const rowsPerBlock = (shape) => Math.max(1, Math.floor(BLOCK_FLOATS / (shape.numHeads * shape.headDim)));
 
 /**
- * Rotates JS-owned args.x into args.out block by block through `frame` (rope's, its spec and
- * rows filled), when the call has that shape and its arrays match it. Returns false (nothing
- * done) otherwise: the caller then makes the one-crossing call, whose checks word any error.
+ * Whether a rope call on `shape` (its options: seqLen, numHeads, headDim, batch, order,
+ * scaling) with where-the-rows-sit options `rows` and arguments x/out goes block by block:
+ * both arrays JS-owned, of the shape's length, larger than a block.
  */
-export function ropeInBlocks(memory, frame, fn, o, args, enums) {
-  const rowLength = o.numHeads * o.headDim;
-  const rowsPerBlock = Math.max(1, Math.floor(BLOCK_FLOATS / rowLength));
-  const simple = o.batch === 1 && o.order === 'tokens' && o.positions === undefined && typeof (o.offset ?? 0) === 'number'
-    && (o.scaling === undefined || o.scaling.type === 'default');
-  const length = o.seqLen * rowLength;
-  if (!simple || o.seqLen <= rowsPerBlock || args.x.address !== undefined || args.out.address !== undefined
-      || args.x.length !== length || args.out.length !== length) {
-    return false;
-  }
-  // Every rule of the whole call first: its plan is made (and dropped) by the core.
-  const plan = memory.frame('ropePlanCreate').set('numKvHeads', o.numHeads);
-  writeRopeSpec(plan, fn, o, enums);
-  memory.run(plan, { fn, o, args });
-  memory.freePlan(plan.result('plan'));
+export function streams(shape, rows, { x, out }) {
+  const length = shape.seqLen * shape.numHeads * shape.headDim;
+  return shape.batch === 1 && shape.order === 'tokens' && rows.positions === undefined
+    && typeof (rows.offset ?? 0) === 'number' && !LENGTH_DEPENDENT.includes(shape.scaling?.type)
+    && shape.seqLen > rowsPerBlock(shape) && x.address === undefined && out.address === undefined
+    && x.length === length && out.length === length;
+}
 
-  const offset = o.offset ?? 0;
-  const block = memory.malloc(fn, rowsPerBlock * rowLength * 4);
+/**
+ * Rotates args.x into args.out a block of rows at a time through the core's plan `plan`
+ * ({ handle, carryLength }); `context` words errors.
+ */
+export function ropeInBlocks(memory, plan, shape, offset, { x, out }, context) {
+  const rowLength = shape.numHeads * shape.headDim;
+  const blockRows = rowsPerBlock(shape);
+  const carryBytes = Math.ceil(plan.carryLength / 2) * 16; // float64s, keeping the rows 16-byte aligned
+  const block = memory.malloc(context.fn, carryBytes + blockRows * rowLength * 4);
+  const rowsAt = block + carryBytes;
   try {
-    for (let row = 0; row < o.seqLen; row += rowsPerBlock) {
-      const rows = Math.min(rowsPerBlock, o.seqLen - row);
-      const start = row * rowLength;
+    new Float64Array(memory.buffer, block, plan.carryLength).fill(0); // no piece before the first
+    for (let row = 0; row < shape.seqLen; row += blockRows) {
+      const rows = Math.min(blockRows, shape.seqLen - row);
       const count = rows * rowLength;
-      copyInto(new Float32Array(memory.buffer, block, count), new Float32Array(args.x.buffer, args.x.byteOffset + start * 4, count));
-      const rowsInWasm = new Argument('x', null, count, block, null);
-      frame.clearArrays().set('seqLen', rows).set('offset', offset + row).data('x', rowsInWasm, READ).data('out', rowsInWasm, WRITE);
-      memory.run(frame, { fn, o, args });
-      copyInto(args.out.array, new Float32Array(memory.buffer, block, count), start);
+      copyInto(new Float32Array(memory.buffer, rowsAt, count), new Float32Array(x.buffer, x.byteOffset + row * rowLength * 4, count));
+      const rowsInWasm = new Argument('x', null, count, rowsAt, null);
+      const frame = memory.frame('ropePlanApply').set('plan', plan.handle).set('offset', offset + row)
+        .set('pieceRows', rows).set('carry', block).set('carryLength', plan.carryLength)
+        .data('x', rowsInWasm, READ).data('out', rowsInWasm, WRITE);
+      memory.run(frame, context);
+      copyInto(out.array, new Float32Array(memory.buffer, rowsAt, count), row * rowLength);
     }
   } finally {
     memory.free(block);
   }
-  return true;
 }

@@ -5,7 +5,7 @@
 // builds a fresh Float32Array over the current memory each time it is called. Keep a view
 // only until the next posenc call.
 import { describe, freedError, rangeError, readError, typeError } from './errors.js';
-import { copyInto, isArray, typedArrayKind, typedArrayParts } from './intrinsics.js';
+import { copyInto, isArray, isDetached, typedArrayKind, typedArrayParts } from './intrinsics.js';
 
 // Only posenc.allocate() may create WasmArrays: an address and length made up by a caller
 // could reach past the allocation and corrupt the allocator's own data.
@@ -29,6 +29,7 @@ export function createWasmArray(instance, memory, address, length) {
  */
 export function snapshotValues(fn, name, values, memory) {
   if (typedArrayKind(values) === 'Float32Array') {
+    if (isDetached(values)) throw rangeError(fn, name, 'is backed by a detached ArrayBuffer');
     return typedArrayParts(values).buffer === memory.buffer ? new Float32Array(values) : values;
   }
   let array = false;

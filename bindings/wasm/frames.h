@@ -30,7 +30,8 @@
 
 // X(operation, its slots). An output array whose length slot is -1 is allocated by the call
 // and handed to the JS layer, which copies it out and frees it. Every frame ends with
-// expectedLength: on a length error, the length the shape wants.
+// expectedLength: on a length error, the length the shape wants. ropePlanApply with a carry
+// rotates a piece of pieceRows rows of one long sequence (RopePlan::apply_piece).
 #define POSENC_FRAMES(X)                                                                                         \
   X(sinusoidal, X_(seqLen) X_(dModel) X_(base) X_(layout) POSENC_FRAME_POSITIONS(X_) X_(out) X_(outLength)        \
                     X_(expectedLength))                                                                          \
@@ -48,9 +49,9 @@
   X(ropeQK, POSENC_FRAME_ROPE_SPEC(X_) X_(numKvHeads) POSENC_FRAME_POSITIONS(X_) POSENC_FRAME_OFFSETS(X_)        \
                 POSENC_FRAME_QK(X_) X_(expectedLength))                                                          \
   X(ropePlanCreate, POSENC_FRAME_ROPE_SPEC(X_) X_(numKvHeads) X_(plan) X_(resolvedRotaryDim)                     \
-                        X_(appliedAttentionFactor) X_(expectedLength))                                                              \
+                        X_(appliedAttentionFactor) X_(carryLength) X_(expectedLength))                                                              \
   X(ropePlanApply, X_(plan) POSENC_FRAME_POSITIONS(X_) POSENC_FRAME_OFFSETS(X_) X_(x) X_(xLength) X_(out)        \
-                       X_(outLength) X_(expectedLength))                                                         \
+                       X_(outLength) X_(pieceRows) X_(carry) X_(carryLength) X_(expectedLength))                                                         \
   X(ropePlanApplyQK, X_(plan) POSENC_FRAME_POSITIONS(X_) POSENC_FRAME_OFFSETS(X_) POSENC_FRAME_QK(X_)            \
                          X_(expectedLength))                                                                     \
   X(convertLayout, X_(from) X_(to) X_(headDim) X_(rotaryDim) X_(weights) X_(numHeads) X_(hidden) X_(x)           \

@@ -284,10 +284,22 @@ int ropePlanCreate(frames::ropePlanCreate& f) {
   f.plan = static_cast<double>(reinterpret_cast<std::uintptr_t>(plan));
   f.resolvedRotaryDim = plan->rotary_dim();
   f.appliedAttentionFactor = plan->attention_factor();
+  f.carryLength = static_cast<double>(plan->carry_doubles());
   return result(Status::kOk);
 }
 
-int ropePlanApply(frames::ropePlanApply& f) { return apply_plan(*address_of<const RopePlan>(f.plan), f); }
+int ropePlanApply(frames::ropePlanApply& f) {
+  const RopePlan& plan = *address_of<const RopePlan>(f.plan);
+  if (f.carry == 0.0) return apply_plan(plan, f);
+  // A piece of one long sequence (a JS array streamed a block of rows at a time).
+  const std::uint32_t rows = u32(f.pieceRows);
+  const std::uint64_t length = std::uint64_t{rows} * plan.spec().num_heads * plan.spec().head_dim;
+  POSENC_TRY(check_length(f, f.carryLength, plan.carry_doubles(), Status::kNullPointer));
+  POSENC_TRY(check_length(f, f.xLength, length, Status::kXLength));
+  POSENC_TRY(check_length(f, f.outLength, length, Status::kOutLength));
+  return result(plan.apply_piece(positions_of(f), rows, address_of<const float>(f.x), address_of<float>(f.out),
+                                 address_of<double>(f.carry)));
+}
 
 int ropePlanApplyQK(frames::ropePlanApplyQK& f) { return apply_plan(*address_of<const RopePlan>(f.plan), f); }
 

@@ -1,10 +1,11 @@
-// Large JS-owned arrays go through WASM memory a block of rows at a time (posenc.js,
-// #ropeJsArraysInBlocks). The blocks must join seamlessly: every row, including the first
-// and last of each block and a short last block, as the float64 reference has it.
+// Large JS-owned arrays go through WASM memory a block of rows at a time (streaming.js). The
+// blocks are pieces of one call of the core's plan, so they join seamlessly: every row,
+// including the first and last of each block and a short last block, as the float64 reference
+// has it, and with the very bits the same array gets in WASM memory in one piece.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { assertRopeClose, loadBothVariants, randomNormal } from './support.js';
+import { assertIdentical, assertRopeClose, loadBothVariants, randomNormal } from './support.js';
 import { ropeReference } from './reference.js';
 
 const variants = await loadBothVariants();
@@ -29,10 +30,10 @@ for (const posenc of variants) {
         const out = new Float32Array(x.length);
         assert.equal(posenc.rope(x, { ...options, out }), out);
         assert.deepEqual(out, inPlace, 'out and in place agree bit for bit');
-        // Through WASM memory in one piece: the same numbers within the contract.
+        // Through WASM memory in one piece: the same bits.
         const resident = posenc.allocate(x);
         try {
-          assertRopeClose(posenc.rope(resident, options).toArray(), x, expected, options, `${label} (WasmArray)`);
+          assertIdentical(posenc.rope(resident, options).toArray(), inPlace, `${label}: WasmArray and streamed JS array`);
         } finally {
           resident.free();
         }

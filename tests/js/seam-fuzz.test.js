@@ -1072,7 +1072,9 @@ function runCall(fuzz, r, call, label, { cleanInvoke = call.invoke, cleanOptions
   } else if (expectError || must.length) {
     problem(2, `returned; expected ${(expectError ? [expectError] : must).map(describeEntry).join('; or ')}`);
   } else if (clean.error !== undefined) {
-    problem(2, `returned; the plain call gave ${describeError(clean.error)}`);
+    // A list cut short before posenc read it can make a call with a wrong-length list valid:
+    // then posenc computed from what it read, which the plain call never had.
+    if (may.length === 0) problem(2, `returned; the plain call gave ${describeError(clean.error)}`);
   } else {
     const difference = compareResults(results(call, hostile, got.returned), cleanResults);
     if (difference) problem(2, `the result differs from the plain call's: ${difference}`);
