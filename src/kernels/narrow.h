@@ -9,11 +9,7 @@
 #include "simd.h"
 
 namespace posenc::kernels {
-namespace {  // internal linkage: each architecture's translation unit keeps its own copy
-
-inline void narrow_scalar(const double* in, float* out, std::size_t begin, std::size_t end) {
-  for (std::size_t i = begin; i < end; ++i) out[i] = static_cast<float>(in[i]);
-}
+namespace {  // internal linkage, as for static functions: a kernel with one caller is inlined into it
 
 #if POSENC_SIMD
 
@@ -46,20 +42,29 @@ xsimd::batch<float, Arch> narrow_pair(const xsimd::batch<double, Arch>& lo,
   return xsimd::batch<float, Arch>::load_aligned(f);
 }
 
-template <class Arch>
-void narrow_simd(const double* in, float* out, std::size_t n) {
-  using floats = xsimd::batch<float, Arch>;
-  using doubles = xsimd::batch<double, Arch>;
-  const std::size_t whole = n - n % floats::size;
-  for (std::size_t i = 0; i < whole; i += floats::size) {
-    narrow_pair<Arch>(doubles::load_unaligned(in + i),
-                      doubles::load_unaligned(in + i + doubles::size))
-        .store_unaligned(out + i);
-  }
-  narrow_scalar(in, out, whole, n);
-}
-
 #endif  // POSENC_SIMD
+
+struct Narrow {
+  static void scalar(std::size_t begin, const double* in, float* out, std::size_t n) {
+    for (std::size_t i = begin; i < n; ++i) out[i] = static_cast<float>(in[i]);
+  }
+
+#if POSENC_SIMD
+  template <class Arch>
+  static void simd(const double* in, float* out, std::size_t n) {
+    using floats = xsimd::batch<float, Arch>;
+    using doubles = xsimd::batch<double, Arch>;
+    const std::size_t whole = n - n % floats::size;
+    for (std::size_t i = 0; i < whole; i += floats::size) {
+      narrow_pair<Arch>(doubles::load_unaligned(in + i),
+                        doubles::load_unaligned(in + i + doubles::size))
+          .store_unaligned(out + i);
+    }
+    scalar(whole, in, out, n);
+  }
+#endif
+};
+inline constexpr Kernel<Narrow> narrow{};
 
 }  // namespace
 }  // namespace posenc::kernels

@@ -12,87 +12,89 @@
 #include "simd.h"
 
 namespace posenc::kernels {
-namespace {  // internal linkage: each architecture's translation unit keeps its own copy
+namespace {  // internal linkage, as for static functions: a kernel with one caller is inlined into it
 
-template <bool Accumulate>
-inline void put(float* at, float value) {
-  if constexpr (Accumulate) *at += value;
-  else *at = value;
-}
-
-// Pairs [begin, end): rows at consecutive positions starting from the state in cos/sin;
+// Rows at consecutive positions, starting from the state in cos/sin (one entry per pair);
 // the state is left at the position after the last row.
 template <bool Accumulate>
-void phase_rows_scalar(double* cos, double* sin, const double* step_cos, const double* step_sin,
-                       std::size_t begin, std::size_t end, std::size_t rows, const RowsOut& out) {
-  const std::size_t pair_stride = out.interleaved ? 2 : 1;
-  for (std::size_t i = begin; i < end; ++i) {
-    double c = cos[i], s = sin[i];
-    const double wc = step_cos[i], ws = step_sin[i];
-    float* s_at = out.sin + i * pair_stride;
-    float* c_at = out.cos + i * pair_stride;
-    for (std::size_t r = 0; r < rows; ++r, s_at += out.row_stride, c_at += out.row_stride) {
-      put<Accumulate>(s_at, static_cast<float>(s));
-      put<Accumulate>(c_at, static_cast<float>(c));
-      const double next_c = c * wc - s * ws;
-      s = s * wc + c * ws;
-      c = next_c;
+struct PhaseRows {
+  static void scalar(std::size_t begin, double* cos, double* sin, const double* step_cos,
+                     const double* step_sin, std::size_t pairs, std::size_t rows, const RowsOut& out) {
+    const std::size_t pair_stride = out.interleaved ? 2 : 1;
+    for (std::size_t i = begin; i < pairs; ++i) {
+      double c = cos[i], s = sin[i];
+      const double wc = step_cos[i], ws = step_sin[i];
+      float* s_at = out.sin + i * pair_stride;
+      float* c_at = out.cos + i * pair_stride;
+      for (std::size_t r = 0; r < rows; ++r, s_at += out.row_stride, c_at += out.row_stride) {
+        put(s_at, static_cast<float>(s));
+        put(c_at, static_cast<float>(c));
+        const double next_c = c * wc - s * ws;
+        s = s * wc + c * ws;
+        c = next_c;
+      }
+      cos[i] = c;
+      sin[i] = s;
     }
-    cos[i] = c;
-    sin[i] = s;
   }
-}
+
+  // Writes one value into the table, or adds it to what is there.
+  static void put(float* at, float value) {
+    if constexpr (Accumulate) *at += value;
+    else *at = value;
+  }
 
 #if POSENC_SIMD
-
-template <bool Accumulate, class Arch>
-void put(float* at, const xsimd::batch<float, Arch>& value) {
-  using batch = xsimd::batch<float, Arch>;
-  if constexpr (Accumulate) (batch::load_unaligned(at) + value).store_unaligned(at);
-  else value.store_unaligned(at);
-}
-
-template <bool Accumulate, class Arch>
-void phase_rows_simd(double* cos, double* sin, const double* step_cos, const double* step_sin,
-                     std::size_t pairs, std::size_t rows, const RowsOut& out) {
-  using doubles = xsimd::batch<double, Arch>;
-  using floats = xsimd::batch<float, Arch>;
-  constexpr std::size_t group = floats::size;  // pairs per group: two float64 batches
-  constexpr std::size_t half = doubles::size;
-  const std::size_t whole = pairs - pairs % group;
-  for (std::size_t i = 0; i < whole; i += group) {
-    doubles c0 = doubles::load_unaligned(cos + i), c1 = doubles::load_unaligned(cos + i + half);
-    doubles s0 = doubles::load_unaligned(sin + i), s1 = doubles::load_unaligned(sin + i + half);
-    const doubles wc0 = doubles::load_unaligned(step_cos + i);
-    const doubles wc1 = doubles::load_unaligned(step_cos + i + half);
-    const doubles ws0 = doubles::load_unaligned(step_sin + i);
-    const doubles ws1 = doubles::load_unaligned(step_sin + i + half);
-    float* s_at = out.sin + (out.interleaved ? 2 * i : i);
-    float* c_at = out.cos + i;
-    for (std::size_t r = 0; r < rows; ++r, s_at += out.row_stride, c_at += out.row_stride) {
-      const floats s = narrow_pair<Arch>(s0, s1), c = narrow_pair<Arch>(c0, c1);
-      if (out.interleaved) {
-        put<Accumulate, Arch>(s_at, xsimd::zip_lo(s, c));
-        put<Accumulate, Arch>(s_at + group, xsimd::zip_hi(s, c));
-      } else {
-        put<Accumulate, Arch>(s_at, s);
-        put<Accumulate, Arch>(c_at, c);
+  template <class Arch>
+  static void simd(double* cos, double* sin, const double* step_cos, const double* step_sin,
+                   std::size_t pairs, std::size_t rows, const RowsOut& out) {
+    using doubles = xsimd::batch<double, Arch>;
+    using floats = xsimd::batch<float, Arch>;
+    constexpr std::size_t group = floats::size;  // pairs per group: two float64 batches
+    constexpr std::size_t half = doubles::size;
+    const std::size_t whole = pairs - pairs % group;
+    for (std::size_t i = 0; i < whole; i += group) {
+      doubles c0 = doubles::load_unaligned(cos + i), c1 = doubles::load_unaligned(cos + i + half);
+      doubles s0 = doubles::load_unaligned(sin + i), s1 = doubles::load_unaligned(sin + i + half);
+      const doubles wc0 = doubles::load_unaligned(step_cos + i);
+      const doubles wc1 = doubles::load_unaligned(step_cos + i + half);
+      const doubles ws0 = doubles::load_unaligned(step_sin + i);
+      const doubles ws1 = doubles::load_unaligned(step_sin + i + half);
+      float* s_at = out.sin + (out.interleaved ? 2 * i : i);
+      float* c_at = out.cos + i;
+      for (std::size_t r = 0; r < rows; ++r, s_at += out.row_stride, c_at += out.row_stride) {
+        const floats s = narrow_pair<Arch>(s0, s1), c = narrow_pair<Arch>(c0, c1);
+        if (out.interleaved) {
+          put<Arch>(s_at, xsimd::zip_lo(s, c));
+          put<Arch>(s_at + group, xsimd::zip_hi(s, c));
+        } else {
+          put<Arch>(s_at, s);
+          put<Arch>(c_at, c);
+        }
+        const doubles n0 = c0 * wc0 - s0 * ws0, n1 = c1 * wc1 - s1 * ws1;
+        s0 = s0 * wc0 + c0 * ws0;
+        s1 = s1 * wc1 + c1 * ws1;
+        c0 = n0;
+        c1 = n1;
       }
-      const doubles n0 = c0 * wc0 - s0 * ws0, n1 = c1 * wc1 - s1 * ws1;
-      s0 = s0 * wc0 + c0 * ws0;
-      s1 = s1 * wc1 + c1 * ws1;
-      c0 = n0;
-      c1 = n1;
+      c0.store_unaligned(cos + i);
+      c1.store_unaligned(cos + i + half);
+      s0.store_unaligned(sin + i);
+      s1.store_unaligned(sin + i + half);
     }
-    c0.store_unaligned(cos + i);
-    c1.store_unaligned(cos + i + half);
-    s0.store_unaligned(sin + i);
-    s1.store_unaligned(sin + i + half);
+    scalar(whole, cos, sin, step_cos, step_sin, pairs, rows, out);
   }
-  phase_rows_scalar<Accumulate>(cos, sin, step_cos, step_sin, whole, pairs, rows, out);
-}
 
-#endif  // POSENC_SIMD
+  template <class Arch>
+  static void put(float* at, const xsimd::batch<float, Arch>& value) {
+    using batch = xsimd::batch<float, Arch>;
+    if constexpr (Accumulate) (batch::load_unaligned(at) + value).store_unaligned(at);
+    else value.store_unaligned(at);
+  }
+#endif
+};
+template <bool Accumulate>
+inline constexpr Kernel<PhaseRows<Accumulate>> phase_rows{};
 
 }  // namespace
 }  // namespace posenc::kernels

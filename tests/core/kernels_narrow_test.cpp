@@ -1,5 +1,5 @@
-// float64 -> float32 conversion of arrays (kernels/narrow.h): narrow_simd against
-// narrow_scalar (bit for bit) and round-to-nearest, for every length 0..67 and a few large,
+// float64 -> float32 conversion of arrays (kernels/narrow.h): the SIMD version against
+// the scalar loop (bit for bit) and round-to-nearest, for every length 0..67 and a few large,
 // at unaligned addresses, including ties, subnormals, overflow, signed zeros and NaN.
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/generators/catch_generators.hpp>
@@ -17,8 +17,7 @@ namespace {
 
 using namespace test_support;
 using Arch = xsimd::default_arch;
-using posenc::kernels::narrow_scalar;
-using posenc::kernels::narrow_simd;
+using posenc::kernels::Narrow;
 
 // Random doubles of every magnitude plus the special cases, cycled.
 std::vector<double> awkward_doubles(std::size_t n) {
@@ -39,7 +38,7 @@ std::vector<double> awkward_doubles(std::size_t n) {
 
 }  // namespace
 
-TEST_CASE("narrow_simd equals narrow_scalar bit for bit, for every n", "[kernels]") {
+TEST_CASE("Narrow: simd equals scalar bit for bit, for every n", "[kernels]") {
   const std::size_t n = GENERATE(range<std::size_t>(0, 68), 128, 129, 1001);
   const std::size_t shift = GENERATE(0, 1);
   INFO("n " << n << ", shift " << shift);
@@ -47,9 +46,9 @@ TEST_CASE("narrow_simd equals narrow_scalar bit for bit, for every n", "[kernels
   Guarded<double> source(n, shift);
   GuardedBuffer out(n, shift);
   source.assign(in);
-  narrow_simd<Arch>(source.data(), out.data(), n);
+  Narrow::simd<Arch>(source.data(), out.data(), n);
   std::vector<float> want(n);
-  narrow_scalar(in.data(), want.data(), 0, n);
+  Narrow::scalar(0, in.data(), want.data(), n);
   CHECK(first_difference(out.values(), want) == n);
   CHECK(out.guards_intact());
   CHECK(source.guards_intact());
@@ -66,7 +65,7 @@ TEST_CASE("narrow_simd equals narrow_scalar bit for bit, for every n", "[kernels
 TEST_CASE("narrow rounds the awkward cases as float32 conversion does", "[kernels]") {
   const std::vector<double> in = {1.0 + 0x1p-24, 1.0 + 3 * 0x1p-24, 0x1p-151, -0.0, 1e39, 0x1p-140};
   std::vector<float> out(in.size());
-  narrow_simd<Arch>(in.data(), out.data(), in.size());
+  Narrow::simd<Arch>(in.data(), out.data(), in.size());
   CHECK(out[0] == 1.0f);
   CHECK(out[1] == 1.0f + 0x1p-22f);
   CHECK(out[2] == 0.0f);

@@ -1,7 +1,7 @@
-// Table rows from the register-resident float64 recurrence (kernels/phase_rows.h):
-// phase_rows_simd against phase_rows_scalar, bit for bit, in the three layouts the core
-// writes (interleaved sin/cos, [sin | cos] halves, separate cos and sin arrays), writing and
-// adding, for every pair count 0..67 and a few large, any row count, at unaligned addresses.
+// Table rows from the register-resident float64 recurrence (kernels/phase_rows.h): PhaseRows,
+// SIMD against scalar, bit for bit, in the three layouts the core writes (interleaved sin/cos,
+// [sin | cos] halves, separate cos and sin arrays), writing and adding, for every pair count
+// 0..67 and a few large, any row count, at unaligned addresses.
 // Every other slot of the table, and the guards around it, must stay untouched.
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/generators/catch_generators.hpp>
@@ -19,8 +19,7 @@ namespace {
 
 using namespace test_support;
 using Arch = xsimd::default_arch;
-using posenc::kernels::phase_rows_scalar;
-using posenc::kernels::phase_rows_simd;
+using posenc::kernels::PhaseRows;
 using posenc::kernels::RowsOut;
 
 enum class Layout { kInterleaved, kHalves, kSeparateArrays };
@@ -74,7 +73,7 @@ const char* name(Layout layout) {
 
 }  // namespace
 
-TEST_CASE("phase_rows_simd equals phase_rows_scalar bit for bit and writes only its slots", "[kernels]") {
+TEST_CASE("PhaseRows: simd equals scalar bit for bit and writes only its slots", "[kernels]") {
   const std::size_t pairs = GENERATE(range<std::size_t>(0, 68), 128);
   const std::size_t rows = GENERATE(0, 1, 3, 4, 7);
   const Layout layout = GENERATE(Layout::kInterleaved, Layout::kHalves, Layout::kSeparateArrays);
@@ -108,12 +107,12 @@ TEST_CASE("phase_rows_simd equals phase_rows_scalar bit for bit and writes only 
   ws.assign(step_sin);
   std::vector<double> scalar_cos = cos0, scalar_sin = sin0;
   if (accumulate) {
-    phase_rows_simd<true, Arch>(cos.data(), sin.data(), wc.data(), ws.data(), pairs, rows, simd.out());
-    phase_rows_scalar<true>(scalar_cos.data(), scalar_sin.data(), step_cos.data(), step_sin.data(), 0, pairs, rows,
+    PhaseRows<true>::simd<Arch>(cos.data(), sin.data(), wc.data(), ws.data(), pairs, rows, simd.out());
+    PhaseRows<true>::scalar(0, scalar_cos.data(), scalar_sin.data(), step_cos.data(), step_sin.data(), pairs, rows,
                             scalar.out());
   } else {
-    phase_rows_simd<false, Arch>(cos.data(), sin.data(), wc.data(), ws.data(), pairs, rows, simd.out());
-    phase_rows_scalar<false>(scalar_cos.data(), scalar_sin.data(), step_cos.data(), step_sin.data(), 0, pairs, rows,
+    PhaseRows<false>::simd<Arch>(cos.data(), sin.data(), wc.data(), ws.data(), pairs, rows, simd.out());
+    PhaseRows<false>::scalar(0, scalar_cos.data(), scalar_sin.data(), step_cos.data(), step_sin.data(), pairs, rows,
                              scalar.out());
   }
 

@@ -17,10 +17,8 @@ namespace {
 
 using namespace test_support;
 using Arch = xsimd::default_arch;
-using posenc::kernels::rotate_half_scalar;
-using posenc::kernels::rotate_half_simd;
-using posenc::kernels::rotate_interleaved_scalar;
-using posenc::kernels::rotate_interleaved_simd;
+using posenc::kernels::RotateHalf;
+using posenc::kernels::RotateInterleaved;
 
 constexpr std::size_t kLanes = xsimd::batch<float, Arch>::size;
 
@@ -35,7 +33,7 @@ long double rounding_ratio(float got, long double p, long double q, long double 
 
 }  // namespace
 
-TEST_CASE("rotate_half_simd equals rotate_half_scalar bit for bit, for every n", "[kernels]") {
+TEST_CASE("RotateHalf: simd equals scalar bit for bit, for every n", "[kernels]") {
   const std::size_t n = GENERATE(range<std::size_t>(0, 68), 127, 128, 129, 1000, 4099);
   const std::size_t shift = GENERATE(0, 1);  // 1: every pointer one float off the alignment
   const Target target = GENERATE(Target::kInPlace, Target::kSeparateOut);
@@ -51,10 +49,10 @@ TEST_CASE("rotate_half_simd equals rotate_half_scalar bit for bit, for every n",
   src_b.assign(b);
   GuardedBuffer& dst_a = target == Target::kInPlace ? src_a : out_a;
   GuardedBuffer& dst_b = target == Target::kInPlace ? src_b : out_b;
-  rotate_half_simd<Arch>(c.data(), s.data(), src_a.data(), src_b.data(), dst_a.data(), dst_b.data(), n);
+  RotateHalf::simd<Arch>(c.data(), s.data(), src_a.data(), src_b.data(), dst_a.data(), dst_b.data(), n);
 
   std::vector<float> want_a(n), want_b(n);
-  rotate_half_scalar(cos.data(), sin.data(), a.data(), b.data(), want_a.data(), want_b.data(), 0, n);
+  RotateHalf::scalar(0, cos.data(), sin.data(), a.data(), b.data(), want_a.data(), want_b.data(), n);
   CHECK(first_difference(dst_a.values(), want_a) == n);
   CHECK(first_difference(dst_b.values(), want_b) == n);
 
@@ -76,8 +74,7 @@ TEST_CASE("rotate_half_simd equals rotate_half_scalar bit for bit, for every n",
   }
 }
 
-TEST_CASE("rotate_interleaved_simd equals rotate_interleaved_scalar bit for bit, for every even n",
-          "[kernels]") {
+TEST_CASE("RotateInterleaved: simd equals scalar bit for bit, for every even n", "[kernels]") {
   // n counts channels of whole (x[2i], x[2i+1]) pairs, so it is even.
   const std::size_t n = GENERATE(range<std::size_t>(0, 68, 2), 126, 128, 130, 1000, 4098);
   const std::size_t shift = GENERATE(0, 1);
@@ -94,10 +91,10 @@ TEST_CASE("rotate_interleaved_simd equals rotate_interleaved_scalar bit for bit,
   s.assign(sin_signed);
   src.assign(x);
   GuardedBuffer& dst = target == Target::kInPlace ? src : out;
-  rotate_interleaved_simd<Arch>(c.data(), s.data(), src.data(), dst.data(), n);
+  RotateInterleaved::simd<Arch>(c.data(), s.data(), src.data(), dst.data(), n);
 
   std::vector<float> want(n);
-  rotate_interleaved_scalar(cos_dup.data(), sin_signed.data(), x.data(), want.data(), 0, n);
+  RotateInterleaved::scalar(0, cos_dup.data(), sin_signed.data(), x.data(), want.data(), n);
   CHECK(first_difference(dst.values(), want) == n);
 
   WorstError worst;
@@ -125,13 +122,13 @@ TEST_CASE("rotate_interleaved with expanded cos/sin is the half kernel's rotatio
     sin_signed[2 * i] = -sin[i];
     sin_signed[2 * i + 1] = sin[i];
   }
-  rotate_interleaved_simd<Arch>(cos_dup.data(), sin_signed.data(), x.data(), out.data(), 2 * pairs);
+  RotateInterleaved::simd<Arch>(cos_dup.data(), sin_signed.data(), x.data(), out.data(), 2 * pairs);
   std::vector<float> a(pairs), b(pairs), half_a(pairs), half_b(pairs);
   for (std::size_t i = 0; i < pairs; ++i) {
     a[i] = x[2 * i];
     b[i] = x[2 * i + 1];
   }
-  rotate_half_scalar(cos.data(), sin.data(), a.data(), b.data(), half_a.data(), half_b.data(), 0, pairs);
+  RotateHalf::scalar(0, cos.data(), sin.data(), a.data(), b.data(), half_a.data(), half_b.data(), pairs);
   std::vector<float> regrouped(2 * pairs);  // half kernel's output interleaved again
   for (std::size_t i = 0; i < pairs; ++i) {
     regrouped[2 * i] = half_a[i];

@@ -1,7 +1,8 @@
-// libFuzzer target: every SIMD kernel table this CPU can run (kernels/dispatch.h: SSE2, AVX2)
-// against the scalar table, on fuzzer-chosen lengths, data (NaN, infinities, subnormals, huge
-// values) and addresses that are off the vector alignment by 0..7 elements, in place and out
-// of place.
+// libFuzzer target: the kernels the core calls (kernels/dispatch.h: the xsimd versions for the
+// build's architecture, SSE2 natively and SIMD128 in the wasm replay; the scalar loops
+// themselves in the scalar wasm replay) against their scalar loops, on fuzzer-chosen lengths,
+// data (NaN, infinities, subnormals, huge values) and addresses that are off the vector
+// alignment by 0..7 elements, in place and out of place.
 //
 // The core is built with -ffp-contract=off, so the SIMD paths and the scalar loops must round
 // identically: rotations, narrowing, the recurrence step and the table rows (phase_rows, every
@@ -16,7 +17,6 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <vector>
 
 #include "fuzz_expect.h"
@@ -26,8 +26,15 @@
 namespace {
 
 using namespace fuzz;
-using posenc::kernels::KernelTable;
 using posenc::kernels::RowsOut;
+namespace k = posenc::kernels;
+
+// The version k::rotate_half(...) and the others run, for messages.
+#if POSENC_SIMD
+constexpr const char* kVersion = xsimd::default_arch::name();
+#else
+constexpr const char* kVersion = "scalar";
+#endif
 
 constexpr std::size_t kMaxLength = 259;
 
@@ -68,50 +75,34 @@ Shifted<T> input(FuzzInput& in, std::size_t n) {
 }
 
 template <class T>
-void expect_same(const KernelTable& simd_table, const char* what, const Shifted<T>& simd, const Shifted<T>& scalar) {
-  FUZZ_EXPECT(simd.prefix_intact() && scalar.prefix_intact(), "%s %s wrote before its array", simd_table.name, what);
+void expect_same(const char* what, const Shifted<T>& simd, const Shifted<T>& scalar) {
+  FUZZ_EXPECT(simd.prefix_intact() && scalar.prefix_intact(), "%s %s wrote before its array", kVersion, what);
   for (std::size_t i = 0; i < simd.size(); ++i) {
-    FUZZ_EXPECT(same_value(simd[i], scalar[i]), "%s %s: element %zu of %zu: simd %.17g, scalar %.17g", simd_table.name,
+    FUZZ_EXPECT(same_value(simd[i], scalar[i]), "%s %s: element %zu of %zu: simd %.17g, scalar %.17g", kVersion,
                 what, i, simd.size(), static_cast<double>(simd[i]), static_cast<double>(scalar[i]));
   }
 }
 
-// Every table but the scalar one, each with its own misalignment byte.
-template <class Fn>
-void for_each_simd_table(FuzzInput& in, Fn&& fn) {
-  const KernelTable* tables[8];
-  const std::size_t count = posenc::kernels::available_kernel_tables(tables, 8);
-  for (std::size_t t = 0; t < count && t < 8; ++t)
-    if (std::strcmp(tables[t]->name, "scalar") != 0) fn(*tables[t], in.byte() % 8);
-}
-
-const KernelTable& scalar_table() {
-  const KernelTable* tables[8];
-  const std::size_t count = posenc::kernels::available_kernel_tables(tables, 8);
-  for (std::size_t t = 0; t < count && t < 8; ++t)
-    if (std::strcmp(tables[t]->name, "scalar") == 0) return *tables[t];
-  FUZZ_EXPECT(false, "no scalar kernel table");
-  std::abort();
-}
+// The misalignment of the kernel's copies of the arrays.
+std::size_t simd_shift(FuzzInput& in) { return in.byte() % 8; }
 
 void fuzz_rotate_half(FuzzInput& in, std::size_t n, bool in_place) {
   const Shifted<float> cos = input<float>(in, n), sin = input<float>(in, n);
   const Shifted<float> a = input<float>(in, n), b = input<float>(in, n);
   Shifted<float> want_a = in_place ? a.moved(0) : Shifted<float>(n, 0);
   Shifted<float> want_b = in_place ? b.moved(0) : Shifted<float>(n, 0);
-  scalar_table().rotate_half(cos.data(), sin.data(), in_place ? want_a.data() : a.data(),
-                             in_place ? want_b.data() : b.data(), want_a.data(), want_b.data(), n);
-  for_each_simd_table(in, [&](const KernelTable& table, std::size_t shift) {
-    Shifted<float> src_a = a.moved(shift), src_b = b.moved(shift);
-    Shifted<float> out_a = in_place ? a.moved(shift) : Shifted<float>(n, shift);
-    Shifted<float> out_b = in_place ? b.moved(shift) : Shifted<float>(n, shift);
-    table.rotate_half(cos.data(), sin.data(), in_place ? out_a.data() : src_a.data(),
-                      in_place ? out_b.data() : src_b.data(), out_a.data(), out_b.data(), n);
-    expect_same(table, "rotate_half a", out_a, want_a);
-    expect_same(table, "rotate_half b", out_b, want_b);
-    if (!in_place) expect_same(table, "rotate_half source a", src_a, a);
-    if (!in_place) expect_same(table, "rotate_half source b", src_b, b);
-  });
+  k::RotateHalf::scalar(0, cos.data(), sin.data(), in_place ? want_a.data() : a.data(),
+                        in_place ? want_b.data() : b.data(), want_a.data(), want_b.data(), n);
+  const std::size_t shift = simd_shift(in);
+  Shifted<float> src_a = a.moved(shift), src_b = b.moved(shift);
+  Shifted<float> out_a = in_place ? a.moved(shift) : Shifted<float>(n, shift);
+  Shifted<float> out_b = in_place ? b.moved(shift) : Shifted<float>(n, shift);
+  k::rotate_half(cos.data(), sin.data(), in_place ? out_a.data() : src_a.data(), in_place ? out_b.data() : src_b.data(),
+                 out_a.data(), out_b.data(), n);
+  expect_same("rotate_half a", out_a, want_a);
+  expect_same("rotate_half b", out_b, want_b);
+  if (!in_place) expect_same("rotate_half source a", src_a, a);
+  if (!in_place) expect_same("rotate_half source b", src_b, b);
 }
 
 void fuzz_rotate_interleaved(FuzzInput& in, std::size_t n, bool in_place) {
@@ -119,21 +110,18 @@ void fuzz_rotate_interleaved(FuzzInput& in, std::size_t n, bool in_place) {
   const Shifted<float> cos_dup = input<float>(in, n), sin_signed = input<float>(in, n);
   const Shifted<float> x = input<float>(in, n);
   Shifted<float> want = in_place ? x.moved(0) : Shifted<float>(n, 0);
-  scalar_table().rotate_interleaved(cos_dup.data(), sin_signed.data(), in_place ? want.data() : x.data(),
-                                    want.data(), n);
-  for_each_simd_table(in, [&](const KernelTable& table, std::size_t shift) {
-    Shifted<float> src = x.moved(shift);
-    Shifted<float> out = in_place ? x.moved(shift) : Shifted<float>(n, shift);
-    table.rotate_interleaved(cos_dup.data(), sin_signed.data(), in_place ? out.data() : src.data(), out.data(), n);
-    expect_same(table, "rotate_interleaved", out, want);
-    if (!in_place) expect_same(table, "rotate_interleaved source", src, x);
-  });
+  k::RotateInterleaved::scalar(0, cos_dup.data(), sin_signed.data(), in_place ? want.data() : x.data(), want.data(), n);
+  const std::size_t shift = simd_shift(in);
+  Shifted<float> src = x.moved(shift);
+  Shifted<float> out = in_place ? x.moved(shift) : Shifted<float>(n, shift);
+  k::rotate_interleaved(cos_dup.data(), sin_signed.data(), in_place ? out.data() : src.data(), out.data(), n);
+  expect_same("rotate_interleaved", out, want);
+  if (!in_place) expect_same("rotate_interleaved source", src, x);
 }
 
 // |simd - scalar| for two sums of the same n products in different orders: each is within
 // (n + 1) u sum|a_i b_i| of the exact sum (plus subnormal rounding).
-void expect_dot_close(const KernelTable& table, const float* a, const float* b, std::size_t n, float simd,
-                      float scalar) {
+void expect_dot_close(const float* a, const float* b, std::size_t n, float simd, float scalar) {
   long double scale = 0;
   bool finite = true, nan = false;
   for (std::size_t i = 0; i < n; ++i) {
@@ -141,20 +129,19 @@ void expect_dot_close(const KernelTable& table, const float* a, const float* b, 
     nan = nan || std::isnan(a[i]) || std::isnan(b[i]);
     scale += std::fabs(static_cast<long double>(a[i]) * b[i]);
   }
-  if (nan) FUZZ_EXPECT(std::isnan(simd) && std::isnan(scalar), "%s dot with a NaN input: simd %.9g, scalar %.9g", table.name, simd, scalar);
+  if (nan) FUZZ_EXPECT(std::isnan(simd) && std::isnan(scalar), "%s dot with a NaN input: simd %.9g, scalar %.9g", kVersion, simd, scalar);
   if (!finite || scale > 1e37L) return;  // infinities, or a sum that may overflow float32
   const long double bound = 2 * (n + 1) * 0x1p-24L * scale + 2 * n * 0x1p-149L;
   FUZZ_EXPECT(std::fabs(static_cast<long double>(simd) - scalar) <= bound,
-              "%s dot of %zu: simd %.9g, scalar %.9g, bound %.3Lg", table.name, n, simd, scalar, bound);
+              "%s dot of %zu: simd %.9g, scalar %.9g, bound %.3Lg", kVersion, n, simd, scalar, bound);
 }
 
 void fuzz_dot(FuzzInput& in, std::size_t n) {
   const Shifted<float> a = input<float>(in, n), b = input<float>(in, n);
-  const float want = scalar_table().dot(a.data(), b.data(), n);
-  for_each_simd_table(in, [&](const KernelTable& table, std::size_t shift) {
-    const Shifted<float> a2 = a.moved(shift), b2 = b.moved(shift);
-    expect_dot_close(table, a.data(), b.data(), n, table.dot(a2.data(), b2.data(), n), want);
-  });
+  const float want = k::Dot::scalar(0, a.data(), b.data(), n);
+  const std::size_t shift = simd_shift(in);
+  const Shifted<float> a2 = a.moved(shift), b2 = b.moved(shift);
+  expect_dot_close(a.data(), b.data(), n, k::dot(a2.data(), b2.data(), n), want);
 }
 
 // One similarity row: a against `cols` rows of b, blocks of lanes columns at a time.
@@ -162,48 +149,42 @@ void fuzz_dot_row(FuzzInput& in, std::size_t dim) {
   const std::size_t cols = in.byte() % 20;
   const Shifted<float> a = input<float>(in, dim), b = input<float>(in, cols * dim);
   Shifted<float> want(cols, 0);
-  scalar_table().dot_row(a.data(), b.data(), dim, cols, want.data());
-  for_each_simd_table(in, [&](const KernelTable& table, std::size_t shift) {
-    Shifted<float> out(cols, shift);
-    table.dot_row(a.data(), b.data(), dim, cols, out.data());
-    FUZZ_EXPECT(out.prefix_intact(), "%s dot_row wrote before its output", table.name);
-    for (std::size_t c = 0; c < cols; ++c)
-      expect_dot_close(table, a.data(), b.data() + c * dim, dim, out[c], want[c]);
-  });
+  k::DotRow::scalar(0, a.data(), b.data(), dim, cols, want.data());
+  Shifted<float> out(cols, simd_shift(in));
+  k::dot_row(a.data(), b.data(), dim, cols, out.data());
+  FUZZ_EXPECT(out.prefix_intact(), "%s dot_row wrote before its output", kVersion);
+  for (std::size_t c = 0; c < cols; ++c) expect_dot_close(a.data(), b.data() + c * dim, dim, out[c], want[c]);
 }
 
 void fuzz_narrow(FuzzInput& in, std::size_t n) {
   const Shifted<double> source = input<double>(in, n);
   Shifted<float> want(n, 0);
-  scalar_table().narrow(source.data(), want.data(), n);
-  for_each_simd_table(in, [&](const KernelTable& table, std::size_t shift) {
-    Shifted<float> out(n, shift);
-    table.narrow(source.data(), out.data(), n);
-    expect_same(table, "narrow", out, want);
-  });
+  k::Narrow::scalar(0, source.data(), want.data(), n);
+  Shifted<float> out(n, simd_shift(in));
+  k::narrow(source.data(), out.data(), n);
+  expect_same("narrow", out, want);
 }
 
 void fuzz_sincos(FuzzInput& in, std::size_t n) {
   const Shifted<double> angle = input<double>(in, n);
-  for_each_simd_table(in, [&](const KernelTable& table, std::size_t shift) {
-    Shifted<double> sin(n, shift), cos(n, (shift + 3) % 8);
-    table.sincos(angle.data(), sin.data(), cos.data(), n);
-    FUZZ_EXPECT(sin.prefix_intact() && cos.prefix_intact(), "%s sincos wrote before its array", table.name);
-    for (std::size_t i = 0; i < n; ++i) {
-      const double x = angle[i];
-      if (!std::isfinite(x)) {
-        FUZZ_EXPECT(std::isnan(sin[i]) && std::isnan(cos[i]), "%s sincos(%.17g) = (%.17g, %.17g), want NaN",
-                    table.name, x, sin[i], cos[i]);
-        continue;
-      }
-      FUZZ_EXPECT(std::fabs(sin[i]) <= 1 && std::fabs(cos[i]) <= 1, "%s sincos(%.17g) = (%.17g, %.17g)", table.name,
+  const std::size_t shift = simd_shift(in);
+  Shifted<double> sin(n, shift), cos(n, (shift + 3) % 8);
+  k::sincos(angle.data(), sin.data(), cos.data(), n);
+  FUZZ_EXPECT(sin.prefix_intact() && cos.prefix_intact(), "%s sincos wrote before its array", kVersion);
+  for (std::size_t i = 0; i < n; ++i) {
+    const double x = angle[i];
+    if (!std::isfinite(x)) {
+      FUZZ_EXPECT(std::isnan(sin[i]) && std::isnan(cos[i]), "%s sincos(%.17g) = (%.17g, %.17g), want NaN", kVersion,
                   x, sin[i], cos[i]);
-      if (std::fabs(x) > 0x1p31) continue;
-      const double error = std::fmax(std::fabs(sin[i] - std::sin(x)), std::fabs(cos[i] - std::cos(x)));
-      FUZZ_EXPECT(error <= 1e-15, "%s sincos(%.17g) = (%.17g, %.17g), std (%.17g, %.17g)", table.name, x, sin[i],
-                  cos[i], std::sin(x), std::cos(x));
+      continue;
     }
-  });
+    FUZZ_EXPECT(std::fabs(sin[i]) <= 1 && std::fabs(cos[i]) <= 1, "%s sincos(%.17g) = (%.17g, %.17g)", kVersion, x,
+                sin[i], cos[i]);
+    if (std::fabs(x) > 0x1p31) continue;
+    const double error = std::fmax(std::fabs(sin[i] - std::sin(x)), std::fabs(cos[i] - std::cos(x)));
+    FUZZ_EXPECT(error <= 1e-15, "%s sincos(%.17g) = (%.17g, %.17g), std (%.17g, %.17g)", kVersion, x, sin[i], cos[i],
+                std::sin(x), std::cos(x));
+  }
 }
 
 void fuzz_rotate_step(FuzzInput& in, std::size_t n) {
@@ -211,17 +192,16 @@ void fuzz_rotate_step(FuzzInput& in, std::size_t n) {
   const Shifted<double> step_cos = input<double>(in, n), step_sin = input<double>(in, n);
   Shifted<double> want_cos = cos.moved(0), want_sin = sin.moved(0);
   Shifted<float> want_cos32(n, 0), want_sin32(n, 0);
-  scalar_table().rotate_step(want_cos.data(), want_sin.data(), step_cos.data(), step_sin.data(), want_cos32.data(),
-                             want_sin32.data(), n);
-  for_each_simd_table(in, [&](const KernelTable& table, std::size_t shift) {
-    Shifted<double> c = cos.moved(shift), s = sin.moved((shift + 1) % 8);
-    Shifted<float> c32(n, (shift + 2) % 8), s32(n, (shift + 5) % 8);
-    table.rotate_step(c.data(), s.data(), step_cos.data(), step_sin.data(), c32.data(), s32.data(), n);
-    expect_same(table, "rotate_step cos", c, want_cos);
-    expect_same(table, "rotate_step sin", s, want_sin);
-    expect_same(table, "rotate_step cos32", c32, want_cos32);
-    expect_same(table, "rotate_step sin32", s32, want_sin32);
-  });
+  k::RotateStep::scalar(0, want_cos.data(), want_sin.data(), step_cos.data(), step_sin.data(), want_cos32.data(),
+                        want_sin32.data(), n);
+  const std::size_t shift = simd_shift(in);
+  Shifted<double> c = cos.moved(shift), s = sin.moved((shift + 1) % 8);
+  Shifted<float> c32(n, (shift + 2) % 8), s32(n, (shift + 5) % 8);
+  k::rotate_step(c.data(), s.data(), step_cos.data(), step_sin.data(), c32.data(), s32.data(), n);
+  expect_same("rotate_step cos", c, want_cos);
+  expect_same("rotate_step sin", s, want_sin);
+  expect_same("rotate_step cos32", c32, want_cos32);
+  expect_same("rotate_step sin32", s32, want_sin32);
 }
 
 // Where phase_rows writes: the table layouts of sinusoidal (interleaved, concat halves of
@@ -248,13 +228,10 @@ void fuzz_phase_rows(FuzzInput& in, std::size_t pairs, bool accumulate) {
       default: return RowsOut{row, u.data(), stride, false};
     }
   };
-  const auto run = [&](const KernelTable& table, Shifted<double>& c, Shifted<double>& s, const RowsOut& to) {
-    (accumulate ? table.phase_rows_add : table.phase_rows_store)(c.data(), s.data(), step_cos.data(), step_sin.data(),
-                                                                 pairs, rows, to);
-  };
   Shifted<double> want_cos = cos.moved(0), want_sin = sin.moved(0);
   Shifted<float> want_first = first.moved(0), want_second = second.moved(0);
-  run(scalar_table(), want_cos, want_sin, out(want_first, want_second));
+  (accumulate ? k::PhaseRows<true>::scalar : k::PhaseRows<false>::scalar)(
+      0, want_cos.data(), want_sin.data(), step_cos.data(), step_sin.data(), pairs, rows, out(want_first, want_second));
   // Elements past a row's width (stride gaps) and an unused second array keep their values.
   for (std::size_t i = 0; i < size; ++i) {
     const bool gap = i % stride >= row_width;
@@ -264,15 +241,18 @@ void fuzz_phase_rows(FuzzInput& in, std::size_t pairs, bool accumulate) {
                 i, stride, row_width);
     FUZZ_EXPECT(layout == RowsLayout::kSeparate || second_kept, "phase_rows wrote into an unused array at %zu", i);
   }
-  for_each_simd_table(in, [&](const KernelTable& table, std::size_t shift) {
-    Shifted<double> c = cos.moved(shift), s = sin.moved((shift + 1) % 8);
-    Shifted<float> t = first.moved((shift + 2) % 8), u = second.moved((shift + 3) % 8);
-    run(table, c, s, out(t, u));
-    expect_same(table, "phase_rows cos state", c, want_cos);
-    expect_same(table, "phase_rows sin state", s, want_sin);
-    expect_same(table, "phase_rows table", t, want_first);
-    expect_same(table, "phase_rows second table", u, want_second);
-  });
+  const std::size_t shift = simd_shift(in);
+  Shifted<double> c = cos.moved(shift), s = sin.moved((shift + 1) % 8);
+  Shifted<float> t = first.moved((shift + 2) % 8), u = second.moved((shift + 3) % 8);
+  if (accumulate) {
+    k::phase_rows<true>(c.data(), s.data(), step_cos.data(), step_sin.data(), pairs, rows, out(t, u));
+  } else {
+    k::phase_rows<false>(c.data(), s.data(), step_cos.data(), step_sin.data(), pairs, rows, out(t, u));
+  }
+  expect_same("phase_rows cos state", c, want_cos);
+  expect_same("phase_rows sin state", s, want_sin);
+  expect_same("phase_rows table", t, want_first);
+  expect_same("phase_rows second table", u, want_second);
 }
 
 }  // namespace
