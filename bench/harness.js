@@ -1,20 +1,19 @@
 // The timing harness, shared by Node and Chromium (plain ESM, no Node or DOM APIs beyond
 // `performance.now()` and `setTimeout`).
 //
-// For each case: set up every variant (copy, js, scalar, simd), check each variant's first
-// result against the float64 reference, warm every variant up, then time them side by side
-// in interleaved rounds (so a burst of load from other jobs hits all of them alike). Each
-// sample times a batch of calls long enough for a coarse browser clock. In-place cases also
-// watch the SIMD instance's WASM memory over `memoryCalls` calls.
+// For each case: set up every variant the case names (big arrays: copy, js, scalar, simd),
+// check each variant's first result against the float64 reference, warm every variant up,
+// then time them side by side in interleaved rounds (so a burst of load from other jobs hits
+// all of them alike). Each sample times a batch of calls long enough for a coarse browser
+// clock. In-place big-array cases also watch the SIMD instance's WASM memory over
+// `memoryCalls` calls.
 // Times are reported, never asserted on.
 import { loadPosenc } from '../bindings/js/index.js';
-import { CASES } from './cases.js';
+import { selectCases } from './cases.js';
 import { summarize } from './stats.js';
 
-export const VARIANTS = ['copy', 'js', 'scalar', 'simd'];
-
 const DEFAULTS = {
-  only: null, // case ids to run (default: all)
+  only: null, // case ids or section names to run (default: all; see selectCases in cases.js)
   budgetMs: 1000, // timed milliseconds per variant and case
   rounds: 10, // the budget is split into this many interleaved rounds
   warmupMs: 150, // per variant, after the correctness check
@@ -36,7 +35,7 @@ export async function runSuite(options = {}) {
     scalar: await loadPosenc({ simd: false }),
     simd: await loadPosenc({ simd: true }),
   };
-  const cases = settings.only ? CASES.filter((c) => settings.only.includes(c.id)) : CASES;
+  const cases = selectCases(settings.only);
   const results = [];
   for (const benchCase of cases) {
     collectGarbage();
@@ -51,21 +50,24 @@ export async function runSuite(options = {}) {
 
 function describeTimes(result) {
   if (result.error) return `error: ${result.error.split('\n')[0]}`;
-  return VARIANTS.map((name) => {
+  return result.variantNames.map((name) => {
     const v = result.variants[name];
     if (!v) return null;
     if (v.error) return `${name} error`;
     const check = v.check && !v.check.ok ? ' WRONG' : '';
-    return `${name} ${v.medianMs.toPrecision(3)} ms${check}`;
+    const time = v.medianMs < 0.1 ? `${(v.medianMs * 1000).toPrecision(3)} µs` : `${v.medianMs.toPrecision(3)} ms`;
+    return `${name} ${time}${check}`;
   }).filter(Boolean).join(', ');
 }
 
 async function runCase(benchCase, instances, settings) {
   const result = {
     id: benchCase.id,
+    section: benchCase.section,
     title: benchCase.title,
     size: benchCase.size,
     targets: benchCase.targets,
+    variantNames: benchCase.variants,
     variants: {},
     memory: null,
   };
@@ -79,9 +81,7 @@ async function runCase(benchCase, instances, settings) {
 
   const runners = {}; // variant -> { run, free, batch, samples }
   try {
-    runners.copy = copyRunner(setup.copyLength);
-    result.variants.copy = { check: null };
-    for (const name of ['js', 'scalar', 'simd']) {
+    for (const name of benchCase.variants) {
       try {
         const watchMemory = name === 'simd' && benchCase.inPlace;
         runners[name] = prepare(name, setup, instances, result, watchMemory);
@@ -111,16 +111,9 @@ async function runCase(benchCase, instances, settings) {
   return result;
 }
 
-/** The bandwidth limit: one Float32Array.prototype.set of a buffer of the output's size. */
-function copyRunner(length) {
-  const source = new Float32Array(length).fill(0.5);
-  const target = new Float32Array(length);
-  return { run: () => target.set(source) };
-}
-
-/** Creates a variant, makes its first call and checks that call's result. */
+/** Creates a variant, makes its first call and checks that call's result (if it has one). */
 function prepare(name, setup, instances, result, watchMemory) {
-  const variant = name === 'js' ? setup.js() : setup.posenc(instances[name]);
+  const variant = setup.variants[name](instances);
   const runner = { run: variant.run, free: variant.free };
   if (watchMemory) {
     const memory = { before: instances.simd.memoryBytes, afterFirstCall: 0, after: 0, calls: 0 };
@@ -131,7 +124,7 @@ function prepare(name, setup, instances, result, watchMemory) {
   runner.run();
   const firstCallMs = now() - started;
   if (result.memory && watchMemory) result.memory.afterFirstCall = instances.simd.memoryBytes;
-  result.variants[name] = { firstCallMs, check: setup.check(variant.result()) };
+  result.variants[name] = { firstCallMs, check: variant.result ? setup.check(variant.result()) : null };
   return runner;
 }
 

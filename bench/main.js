@@ -2,17 +2,17 @@
 // `npm run bench` (through scripts/bench.sh): the harness in Node, then in headless Chromium,
 // then one report printed and written to bench/results/bench.{md,json}.
 //
-//   node --expose-gc bench/main.js [--env=node|chromium|both] [--only=<case id>,...]
+//   node --expose-gc bench/main.js [--env=node|chromium|both] [--only=<section or case id>,...]
 //                                  [--budget=<ms per variant>] [--memory-calls=<n>] [--load-reps=<n>]
-// Case ids: see bench/cases.js (rope-wasm-interleaved, rope-wasm-half, rope-js-owned,
-// rope-positions-partial, sinusoidal, addSinusoidal, ropeCache, similarity-dot).
+// Sections and case ids: see bench/cases.js. big-arrays: rope-wasm-interleaved, rope-wasm-half,
+// rope-js-owned, rope-positions-partial, sinusoidal, addSinusoidal, ropeCache, similarity-dot.
 // Exits 1 when a result was wrong or a case failed to run; never because of a time.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { CASES } from './cases.js';
+import { selectCases } from './cases.js';
 import { runInChromium } from './chromium-runner.js';
 import { runSuite } from './harness.js';
 import { machineInfo } from './machine.js';
@@ -35,9 +35,7 @@ function parseArguments(argv) {
     }
   }
   if (!['node', 'chromium', 'both'].includes(options.env)) throw new Error(`bench: --env must be node, chromium or both (got ${options.env})`);
-  const known = CASES.map((c) => c.id);
-  const unknown = options.only?.filter((id) => !known.includes(id)) ?? [];
-  if (unknown.length) throw new Error(`bench: unknown case ${unknown.join(', ')} (known: ${known.join(', ')})`);
+  selectCases(options.only); // throws on an unknown name
   return options;
 }
 

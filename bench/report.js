@@ -1,7 +1,7 @@
-// Turns the Node and Chromium results into one markdown report: the results table (median
-// times, ratios, targets, PASS/MISS), then the spread of every timing and the check margins.
-// Padded markdown reads in a terminal and pastes into the README unchanged.
-import { VARIANTS } from './harness.js';
+// Turns the Node and Chromium results into one markdown report: the big-array results table
+// (median times, ratios, targets, PASS/MISS), then the spread of every timing and the check
+// margins. Padded markdown reads in a terminal and pastes into the README unchanged.
+import { BIG_ARRAY_VARIANTS } from './cases.js';
 
 const ENVS = ['node', 'chromium'];
 const WASM_SIZE_TARGET_BYTES = 150_000; // issue 4: .wasm <= 150 KB
@@ -31,26 +31,28 @@ function markdownTable(headers, rows, rightAligned = new Set()) {
 
 // ---- ratios and targets --------------------------------------------------------------------
 
-function ratios(variants) {
-  const median = (name) => variants[name]?.medianMs;
-  return {
-    'simd/copy': median('simd') / median('copy'),
-    'js/simd': median('js') / median('simd'),
-    'scalar/simd': median('scalar') / median('simd'),
-  };
+/** 'a/b': the median time of variant a over that of variant b. */
+function ratio(variants, name) {
+  const [a, b] = name.split('/');
+  return variants[a]?.medianMs / variants[b]?.medianMs;
 }
 
-function describeTarget({ ratio, max, min }) {
-  return max !== undefined ? `${ratio} ≤ ${max}` : `${ratio} ≥ ${min}`;
+function describeTarget({ ratio: name, max, min }) {
+  return max !== undefined ? `${name} ≤ ${max}` : `${name} ≥ ${min}`;
 }
 
-/** PASS, MISS with how far off (the factor the SIMD build must still gain), or n/a. */
-function judgeTargets(targets, values) {
+/** The factor a ratio is off its target by: ≤ 1 meets it. */
+function targetOff({ max, min }, value) {
+  return max !== undefined ? value / max : min / value;
+}
+
+/** PASS, MISS with how far off (the factor the measured variant must still gain), or n/a. */
+function judgeTargets(targets, variants) {
   const misses = [];
   for (const target of targets) {
-    const value = values[target.ratio];
+    const value = ratio(variants, target.ratio);
     if (!Number.isFinite(value)) return 'n/a (not measured)';
-    const off = target.max !== undefined ? value / target.max : target.min / value;
+    const off = targetOff(target, value);
     if (off > 1) {
       const relation = target.max !== undefined ? `> ${target.max}` : `< ${target.min}`;
       misses.push(`${target.ratio} ${value.toFixed(2)} ${relation} (${off.toFixed(2)}× off)`);
@@ -59,13 +61,19 @@ function judgeTargets(targets, values) {
   return misses.length ? `MISS: ${misses.join('; ')}` : 'PASS';
 }
 
-function caseVerdict(result, values) {
+/** ERROR or WRONG naming the variants, or null when every variant ran and was right. */
+function failure(result) {
   if (result.error) return `ERROR: ${result.error.split('\n')[0]}`;
-  const errors = VARIANTS.filter((name) => result.variants[name]?.error);
+  const names = result.variantNames;
+  const errors = names.filter((name) => result.variants[name]?.error);
   if (errors.length) return `ERROR in ${errors.join(', ')}: ${result.variants[errors[0]].error.split('\n')[0]}`;
-  const wrong = VARIANTS.filter((name) => result.variants[name]?.check && !result.variants[name].check.ok);
+  const wrong = names.filter((name) => result.variants[name]?.check && !result.variants[name].check.ok);
   if (wrong.length) return `WRONG result: ${wrong.join(', ')} (see check margins)`;
-  return judgeTargets(result.targets, values);
+  return null;
+}
+
+function caseVerdict(result) {
+  return failure(result) ?? judgeTargets(result.targets, result.variants);
 }
 
 // ---- rows ------------------------------------------------------------------------------------
@@ -74,12 +82,10 @@ const MAIN_HEADERS = ['case', 'env', 'size', 'copy ms', 'js ms', 'scalar ms', 's
 const MAIN_NUMERIC = new Set([3, 4, 5, 6, 7, 8, 9]);
 
 function caseRow(result, env) {
-  const values = ratios(result.variants);
-  const times = VARIANTS.map((name) => formatMs(result.variants[name]?.medianMs));
+  const times = BIG_ARRAY_VARIANTS.map((name) => formatMs(result.variants[name]?.medianMs));
   const targets = result.targets.map(describeTarget).join(', ');
-  return [result.title, env, result.size, ...times,
-    formatRatio(values['simd/copy']), formatRatio(values['js/simd']), formatRatio(values['scalar/simd']),
-    targets, caseVerdict(result, values)];
+  const ratios = ['simd/copy', 'js/simd', 'scalar/simd'].map((name) => formatRatio(ratio(result.variants, name)));
+  return [result.title, env, result.size, ...times, ...ratios, targets, caseVerdict(result)];
 }
 
 function memoryRow(result, env) {
@@ -117,10 +123,12 @@ function pageRow(pageHeatmap) {
   return [title, 'chromium', size, '', '', '', formatMs(pageHeatmap.medianMs), '', '', '', `median ≤ ${PAGE_TARGET_MS} ms`, verdict];
 }
 
-function resultsByCase(runs) {
+/** Case id -> { node, chromium } results, for the cases of one section. */
+function resultsByCase(runs, section) {
   const byCase = new Map();
   for (const env of ENVS) {
     for (const result of runs[env]?.suite?.cases ?? []) {
+      if (result.section !== section) continue;
       if (!byCase.has(result.id)) byCase.set(result.id, {});
       byCase.get(result.id)[env] = result;
     }
@@ -129,7 +137,7 @@ function resultsByCase(runs) {
 }
 
 export function mainTable(runs, wasmSizes) {
-  const byCase = resultsByCase(runs);
+  const byCase = resultsByCase(runs, 'big-arrays');
   const rows = [];
   for (const perEnv of byCase.values()) {
     for (const env of ENVS) if (perEnv[env]) rows.push(caseRow(perEnv[env], env));
@@ -137,7 +145,7 @@ export function mainTable(runs, wasmSizes) {
   for (const perEnv of byCase.values()) {
     for (const env of ENVS) if (perEnv[env]?.memory) rows.push(memoryRow(perEnv[env], env));
   }
-  if (runs.chromium && !runs.chromium.error) {
+  if (runs.chromium && !runs.chromium.error && runs.chromium.moduleLoad) {
     rows.push(moduleLoadRow(runs.chromium.moduleLoad, wasmSizes));
     rows.push(pageRow(runs.chromium.pageHeatmap));
   }
@@ -155,15 +163,16 @@ function marginCell(variant) {
   return `${worst.toFixed(2)} (${maxAbsError.toExponential(1)})`;
 }
 
-export function spreadTable(runs) {
-  const headers = ['case', 'env', ...VARIANTS.map((v) => `${v} p10–p90 ms`), ...['js', 'scalar', 'simd'].map((v) => `${v} err/bound`)];
+/** Spread of the times and check margins of one section's cases. */
+export function spreadTable(runs, { section, variants, checked }) {
+  const headers = ['case', 'env', ...variants.map((v) => `${v} p10–p90 ms`), ...checked.map((v) => `${v} err/bound`)];
   const rows = [];
-  for (const perEnv of resultsByCase(runs).values()) {
+  for (const perEnv of resultsByCase(runs, section).values()) {
     for (const env of ENVS) {
       const result = perEnv[env];
       if (!result) continue;
-      rows.push([result.title, env, ...VARIANTS.map((v) => spreadCell(result.variants[v])),
-        ...['js', 'scalar', 'simd'].map((v) => marginCell(result.variants[v]))]);
+      rows.push([result.title, env, ...variants.map((v) => spreadCell(result.variants[v])),
+        ...checked.map((v) => marginCell(result.variants[v]))]);
     }
   }
   return markdownTable(headers, rows);
@@ -171,16 +180,29 @@ export function spreadTable(runs) {
 
 /** True when some result was wrong or some case failed to run (times never fail a run). */
 export function hasFailures(runs) {
-  for (const env of ENVS) {
-    for (const result of runs[env]?.suite?.cases ?? []) {
-      if (result.error) return true;
-      for (const name of VARIANTS) {
-        const variant = result.variants[name];
-        if (variant?.error || (variant?.check && !variant.check.ok)) return true;
-      }
-    }
+  return ENVS.some((env) => (runs[env]?.suite?.cases ?? []).some((result) => failure(result) !== null));
+}
+
+function bigArraySection(runs, wasmSizes) {
+  const browserRows = runs.chromium && !runs.chromium.error && runs.chromium.moduleLoad;
+  if (!resultsByCase(runs, 'big-arrays').size && !browserRows) return [];
+  return [
+    mainTable(runs, wasmSizes),
+    '',
+    'Times are medians in ms per call. `copy` = Float32Array.prototype.set of a buffer of the output\'s size (the',
+    'bandwidth limit); `js` = plain JavaScript as a careful demo author writes it (bench/js-baseline.js);',
+    '`scalar`/`simd` = posenc\'s two WASM builds. Ratios are the result; absolute times depend on the machine',
+    'and its load. "N× off" = the factor the SIMD build still has to gain to meet the target.',
+    '',
+  ];
+}
+
+function spreadSections(runs) {
+  const sections = [];
+  if (resultsByCase(runs, 'big-arrays').size) {
+    sections.push(spreadTable(runs, { section: 'big-arrays', variants: BIG_ARRAY_VARIANTS, checked: ['js', 'scalar', 'simd'] }), '');
   }
-  return false;
+  return sections;
 }
 
 export function renderReport({ date, machine, git, chromiumVersion, settings, runs, wasmSizes }) {
@@ -196,17 +218,10 @@ export function renderReport({ date, machine, git, chromiumVersion, settings, ru
     '',
     env,
     '',
-    mainTable(runs, wasmSizes),
-    '',
-    'Times are medians in ms per call. `copy` = Float32Array.prototype.set of a buffer of the output\'s size (the',
-    'bandwidth limit); `js` = plain JavaScript as a careful demo author writes it (bench/js-baseline.js);',
-    '`scalar`/`simd` = posenc\'s two WASM builds. Ratios are the result; absolute times depend on the machine',
-    'and its load. "N× off" = the factor the SIMD build still has to gain to meet the target.',
-    '',
+    ...bigArraySection(runs, wasmSizes),
     '### Spread and correctness margins',
     '',
-    spreadTable(runs),
-    '',
+    ...spreadSections(runs),
     'p10–p90 of per-call times (n samples × calls per sample). err/bound = the largest error over the allowed',
     'error of the precision contract (≤ 1 passes), with the largest absolute error in parentheses.',
     '',
