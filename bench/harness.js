@@ -5,8 +5,8 @@
 // check each variant's first result against the float64 reference, warm every variant up,
 // then time them side by side in interleaved rounds (so a burst of load from other jobs hits
 // all of them alike). Each sample times a batch of calls long enough for a coarse browser
-// clock. In-place big-array cases also watch the SIMD instance's WASM memory over
-// `memoryCalls` calls.
+// clock (sized on warm code), and counts as the batch's time / its number of calls. In-place
+// big-array cases also watch the SIMD instance's WASM memory over `memoryCalls` calls.
 // Times are reported, never asserted on.
 import { loadPosenc } from '../bindings/js/index.js';
 import { selectCases } from './cases.js';
@@ -17,7 +17,9 @@ const DEFAULTS = {
   budgetMs: 1000, // timed milliseconds per variant and case
   rounds: 10, // the budget is split into this many interleaved rounds
   warmupMs: 150, // per variant, after the correctness check
-  minSampleMs: 5, // batch calls so a sample lasts this long (browser clocks tick in 0.1 ms)
+  minSampleMs: 5, // batch calls so a sample lasts this long ...
+  minSampleTicks: 100, // ... and at least this many clock ticks (browser clocks tick in 0.1 ms)
+  clockSpinMs: 20, // how long to watch performance.now() for its resolution
   memoryCalls: 1000, // calls of each in-place case before memory is read again
   memoryBudgetMs: 8000, // ... unless that takes longer than this (the count is reported)
 };
@@ -36,16 +38,34 @@ export async function runSuite(options = {}) {
     simd: await loadPosenc({ simd: true }),
   };
   const cases = selectCases(settings.only);
+  // A sample is a batch of calls lasting 100 ticks at least: its time is then off by at most
+  // 1% from rounding to ticks, even for microsecond calls under a 0.1 ms browser clock.
+  const clockResolutionMs = clockResolution(settings);
+  const sampleMs = Math.max(settings.minSampleMs, settings.minSampleTicks * (Number.isFinite(clockResolutionMs) ? clockResolutionMs : 0));
+  log(`clock: performance.now() ticks in ${clockResolutionMs.toPrecision(2)} ms; samples last ≥ ${sampleMs.toPrecision(2)} ms`);
   const results = [];
   for (const benchCase of cases) {
     collectGarbage();
     await idle();
     const started = now();
-    const result = await runCase(benchCase, instances, settings);
+    const result = await runCase(benchCase, instances, { ...settings, sampleMs });
     log(`${benchCase.id}: ${describeTimes(result)} (${((now() - started) / 1000).toFixed(1)} s)`);
     results.push(result);
   }
-  return { settings: { ...settings, log: undefined }, cases: results };
+  return { settings: { ...settings, log: undefined }, clockResolutionMs, sampleMs, cases: results };
+}
+
+/** The smallest step of performance.now() seen while spinning on it (browsers coarsen it). */
+function clockResolution({ clockSpinMs }) {
+  const started = now();
+  let smallest = Infinity;
+  let last = started;
+  while (last - started < clockSpinMs) {
+    const t = now();
+    if (t > last && t - last < smallest) smallest = t - last;
+    last = t;
+  }
+  return smallest;
 }
 
 function describeTimes(result) {
@@ -128,16 +148,30 @@ function prepare(name, setup, instances, result, watchMemory) {
   return runner;
 }
 
-/** Runs until warm; returns how many calls one sample needs to last minSampleMs. */
-function warmUp(run, { warmupMs, minSampleMs }) {
+/**
+ * Runs until warm, then returns how many calls one sample needs to last sampleMs: the
+ * batch grows until it does, timed on warm code (an average over the warm-up would count the
+ * slow first calls and make the batches of microsecond calls too short for a 0.1 ms clock).
+ */
+function warmUp(run, { warmupMs, sampleMs }) {
   const started = now();
   let calls = 0;
   do {
     run();
     calls++;
   } while (calls < 2 || now() - started < warmupMs);
-  const perCall = (now() - started) / calls;
-  return Math.max(1, Math.ceil(minSampleMs / Math.max(perCall, 1e-3)));
+  for (let batch = 1; ;) {
+    const ms = timeBatch(run, batch);
+    if (ms >= sampleMs) return batch;
+    batch = ms >= sampleMs / 10 ? Math.ceil(1.2 * batch * sampleMs / ms) : 10 * batch;
+  }
+}
+
+/** Milliseconds that `batch` back-to-back calls of run() take: one sample. */
+function timeBatch(run, batch) {
+  const started = now();
+  for (let i = 0; i < batch; i++) run();
+  return now() - started;
 }
 
 async function timeInRounds(runners, result, { budgetMs, rounds }) {
@@ -153,9 +187,7 @@ async function timeInRounds(runners, result, { budgetMs, rounds }) {
       try {
         const end = now() + slice;
         do {
-          const started = now();
-          for (let i = 0; i < runner.batch; i++) runner.run();
-          runner.samples.push((now() - started) / runner.batch);
+          runner.samples.push(timeBatch(runner.run, runner.batch) / runner.batch);
         } while (now() < end);
       } catch (error) {
         result.variants[name] = { error: message(error) };

@@ -17,6 +17,7 @@ export function formatMs(ms) {
   return ms.toFixed(3);
 }
 
+const twoDigits = (value) => String(Number(value.toPrecision(2)));
 const formatRatio = (value) => (Number.isFinite(value) ? value.toFixed(2) : '');
 const kilobytes = (bytes) => `${(bytes / 1000).toFixed(1)} KB`;
 const mebibytes = (bytes) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
@@ -205,12 +206,20 @@ function spreadSections(runs) {
   return sections;
 }
 
+/** How finely each environment's clock ticks, and how long its samples (batches) last. */
+function clockLine(runs) {
+  const ticks = ENVS.filter((env) => Number.isFinite(runs[env]?.suite?.clockResolutionMs))
+    .map((env) => `${env} ${twoDigits(runs[env].suite.clockResolutionMs * 1000)} µs (samples ≥ ${twoDigits(runs[env].suite.sampleMs)} ms)`);
+  return ticks.length ? `- performance.now() ticks: ${ticks.join(', ')}` : null;
+}
+
 export function renderReport({ date, machine, git, chromiumVersion, settings, runs, wasmSizes }) {
   const env = [
     `- date: ${date}; commit ${git}`,
     `- machine: ${machine.cpu} (${machine.cpuFlags.join(', ') || 'no x86 SIMD flags read'}), ${machine.cores} cores, ${machine.memoryGiB} GiB, load average at start ${machine.loadAverage.join(' / ')}; ${machine.os}`,
     `- Node ${machine.node} (V8 ${machine.v8})${chromiumVersion ? `; Chromium ${chromiumVersion} (headless)` : ''}`,
-    settings && `- timing: ${settings.budgetMs} ms per variant and case in ${settings.rounds} interleaved rounds after ${settings.warmupMs} ms warm-up; medians of per-call times`,
+    settings && `- timing: ${settings.budgetMs} ms per variant and case in ${settings.rounds} interleaved rounds after ${settings.warmupMs} ms warm-up; medians of per-call times (a sample = a batch of calls / its number of calls)`,
+    clockLine(runs),
     runs.chromium?.error && `- **the Chromium run failed**: ${runs.chromium.error}`,
   ].filter(Boolean).join('\n');
   return [
