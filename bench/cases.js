@@ -1,5 +1,7 @@
-// The benchmark cases: sizes, targets, and how each variant runs one call. Sections:
+// The benchmark cases: sizes, targets, and how each variant runs one call. Two sections:
 //   big-arrays  issue 4: throughput on large arrays, variants copy, js, scalar, simd
+//   per-call    issue 9: the fixed cost of one call, rope at 1 ... 4096 rows through a plan,
+//               rope() on a WasmArray and on a Float32Array, and a JS loop with a cos/sin table
 //
 // A case is { id, section, title, size, variants (names, in report order), targets, setup(),
 // inPlace (watch the simd variant's WASM heap) }. Its setup() returns
@@ -13,11 +15,13 @@
 // that of variant b (big arrays: on the SIMD build, 'simd/copy' or 'js/simd').
 import { randomFloat32 } from './random.js';
 import {
-  checkAddSinusoidal, checkRope, checkRopeCache, checkSimilarityDot, checkSinusoidal, sinusoidalTable,
+  checkAddSinusoidal, checkRopeCache, checkSimilarityDot, checkSinusoidal, ropeChecker, sinusoidalTable,
 } from './reference.js';
-import { addSinusoidalJs, ropeCacheJs, ropeJs, similarityDotJs, sinusoidalJs } from './js-baseline.js';
+import {
+  addSinusoidalJs, ropeCacheJs, ropeJs, ropeTableJs, ropeWithTableJs, similarityDotJs, sinusoidalJs,
+} from './js-baseline.js';
 
-export const SECTIONS = ['big-arrays'];
+export const SECTIONS = ['big-arrays', 'per-call'];
 export const BIG_ARRAY_VARIANTS = ['copy', 'js', 'scalar', 'simd'];
 
 const ROPE_SHAPE = { seqLen: 2048, numHeads: 32, headDim: 128 };
@@ -29,6 +33,7 @@ const atMostCopy = (max) => ({ ratio: 'simd/copy', max });
 const fasterThanJs = (min) => ({ ratio: 'js/simd', min });
 
 function mebibytes(elements) {
+  if (elements * 4 < 2 ** 20) return `${elements * 4 / 2 ** 10} KiB`;
   return `${(elements * 4 / 2 ** 20).toFixed(elements * 4 >= 2 ** 24 ? 0 : 1)} MiB`;
 }
 
@@ -69,7 +74,7 @@ function ropeCase({ id, title, options, wasmResident, targets, inPlace }) {
     setup() {
       const x0 = randomFloat32(ROPE_LENGTH, 1);
       return {
-        check: (got) => checkRope(got, x0, options),
+        check: ropeChecker(x0, options),
         variants: bigArrayVariants({
           copyLength: ROPE_LENGTH,
           js() {
@@ -216,6 +221,88 @@ const similarityCase = bigArrayCase({
   },
 });
 
+// ---- per-call cost (issue 9) ----------------------------------------------------------------
+// rope in place on [rows, 32, 128] (interleaved, base 10000) at positions 1000, 1001, ...: the
+// shape of one decode step (rows = 1) up to a prompt. Every variant runs on the SIMD build and
+// gets what it needs (plan, options object, WasmArray, cos/sin table) before the clock starts,
+// as a decode loop would; only the call itself is timed.
+
+export const PER_CALL_ROWS = [1, 8, 64, 512, 4096];
+export const PER_CALL_VARIANTS = ['plan', 'rope-wasm', 'rope-f32', 'js'];
+export const PER_CALL_SHAPE = { numHeads: 32, headDim: 128, layout: 'interleaved', base: 10000, offset: 1000 };
+const atMostJs = (variant, max) => ({ ratio: `${variant}/js`, max });
+const rope = (posenc, x, options) => posenc.rope(x, options);
+
+/**
+ * A variant's run(): fn(a, b, c), the arguments read from an array at every call. A closure
+ * that captures its arrays directly lets V8 fold them into constants when it optimizes the
+ * first closure made at that spot (known lengths, no bounds checks, known shape options): the
+ * JS loop ran 2× faster in whichever per-call case happened to run first. V8 does not fold
+ * array elements (they may change), so every case and variant runs code compiled for arrays it
+ * reads at run time, as a decode loop's own code does.
+ */
+function unfoldedCall(fn, ...args) {
+  const slots = args;
+  return () => fn(slots[0], slots[1], slots[2]);
+}
+
+/** plan.apply through posenc.ropePlan (the 0.2 seam contract); no fallback when it is missing. */
+function planVariant(posenc, x0, { offset, ...planOptions }) {
+  if (typeof posenc.ropePlan !== 'function') {
+    throw new TypeError('posenc.ropePlan is not a function: this posenc build predates the prepared rope plans of the 0.2 seam contract (issue 9)');
+  }
+  const plan = posenc.ropePlan(planOptions);
+  let x;
+  try {
+    x = posenc.allocate(x0);
+  } catch (error) {
+    plan.free();
+    throw error;
+  }
+  return {
+    run: unfoldedCall((p, array, where) => p.apply(array, where), plan, x, { offset }),
+    result: () => x.view(),
+    free: () => { x.free(); plan.free(); },
+  };
+}
+
+function perCallCase(rows) {
+  const options = { seqLen: rows, ...PER_CALL_SHAPE };
+  const { numHeads, headDim, base, offset } = options;
+  const length = rows * numHeads * headDim;
+  return {
+    id: `per-call-${rows}`,
+    section: 'per-call',
+    rows,
+    title: `rope per call, ${rows} row${rows === 1 ? '' : 's'}`,
+    size: `${rows}×${numHeads}×${headDim} f32, ${mebibytes(length)}`,
+    variants: PER_CALL_VARIANTS,
+    targets: rows === 1 ? [atMostJs('plan', 0.5), atMostJs('rope-wasm', 1), atMostJs('rope-f32', 1.5)] : [],
+    setup() {
+      const x0 = randomFloat32(length, 10 + rows);
+      return {
+        check: ropeChecker(x0, options),
+        variants: {
+          plan: ({ simd }) => planVariant(simd, x0, options),
+          'rope-wasm': ({ simd }) => {
+            const x = simd.allocate(x0);
+            return { run: unfoldedCall(rope, simd, x, options), result: () => x.view(), free: () => x.free() };
+          },
+          'rope-f32': ({ simd }) => {
+            const x = x0.slice();
+            return { run: unfoldedCall(rope, simd, x, options), result: () => x };
+          },
+          js: () => {
+            const table = ropeTableJs({ positions: offset + rows, rotaryDim: headDim, base });
+            const x = x0.slice();
+            return { run: unfoldedCall(ropeWithTableJs, x, table, options), result: () => x };
+          },
+        },
+      };
+    },
+  };
+}
+
 export const CASES = [
   ropeCase({
     id: 'rope-wasm-interleaved',
@@ -253,6 +340,7 @@ export const CASES = [
   addSinusoidalCase,
   ropeCacheCase,
   similarityCase,
+  ...PER_CALL_ROWS.map(perCallCase),
 ];
 
 /** The cases --only names, by case id or section name; all cases when only is null. */

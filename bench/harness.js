@@ -1,12 +1,13 @@
 // The timing harness, shared by Node and Chromium (plain ESM, no Node or DOM APIs beyond
 // `performance.now()` and `setTimeout`).
 //
-// For each case: set up every variant the case names (big arrays: copy, js, scalar, simd),
-// check each variant's first result against the float64 reference, warm every variant up,
-// then time them side by side in interleaved rounds (so a burst of load from other jobs hits
-// all of them alike). Each sample times a batch of calls long enough for a coarse browser
-// clock (sized on warm code), and counts as the batch's time / its number of calls. In-place
-// big-array cases also watch the SIMD instance's WASM memory over `memoryCalls` calls.
+// For each case: set up every variant the case names (big arrays: copy, js, scalar, simd;
+// per call: plan, rope-wasm, rope-f32, js), check each variant's first result against the
+// float64 reference, warm every variant up, then time them side by side in interleaved rounds
+// (so a burst of load from other jobs hits all of them alike). Each sample times a batch of
+// calls long enough for a coarse browser clock (sized on warm code), and counts as the batch's
+// time / its number of calls. In-place big-array cases also watch the SIMD instance's WASM
+// memory over `memoryCalls` calls.
 // Times are reported, never asserted on.
 import { loadPosenc } from '../bindings/js/index.js';
 import { selectCases } from './cases.js';
@@ -84,6 +85,7 @@ async function runCase(benchCase, instances, settings) {
   const result = {
     id: benchCase.id,
     section: benchCase.section,
+    rows: benchCase.rows,
     title: benchCase.title,
     size: benchCase.size,
     targets: benchCase.targets,

@@ -1,9 +1,17 @@
 // Turns the Node and Chromium results into one markdown report: the big-array results table
-// (median times, ratios, targets, PASS/MISS), then the spread of every timing and the check
-// margins. Padded markdown reads in a terminal and pastes into the README unchanged.
-import { BIG_ARRAY_VARIANTS } from './cases.js';
+// (median times, ratios, targets, PASS/MISS), the per-call cost table (µs per call by rows,
+// ratios to the JS loop at 1 row, the fixed cost), then the spread of every timing and the
+// check margins. Padded markdown reads in a terminal and pastes into the README unchanged.
+import { BIG_ARRAY_VARIANTS, PER_CALL_ROWS, PER_CALL_SHAPE, PER_CALL_VARIANTS } from './cases.js';
+import { fitLine } from './stats.js';
 
 const ENVS = ['node', 'chromium'];
+// The fixed cost is the intercept of time = fixed + perRow * rows fitted to the sizes up to
+// this many rows (1 MiB): there the arrays stay in cache, so the per-row cost is one constant,
+// and the fixed cost is a large share of each time. Beyond, the arrays outgrow the caches
+// (the per-row cost rises) and a 1% wobble of a 4096-row time is larger than the fixed cost
+// itself: an intercept fitted through them is mostly noise.
+const FIT_MAX_ROWS = 64;
 const WASM_SIZE_TARGET_BYTES = 150_000; // issue 4: .wasm <= 150 KB
 const PAGE_TARGET_MS = 50; // issue 4: slider -> heatmap redrawn, median <= 50 ms
 
@@ -17,6 +25,7 @@ export function formatMs(ms) {
   return ms.toFixed(3);
 }
 
+const microseconds = (ms) => formatMs(ms * 1000);
 const twoDigits = (value) => String(Number(value.toPrecision(2)));
 const formatRatio = (value) => (Number.isFinite(value) ? value.toFixed(2) : '');
 const kilobytes = (bytes) => `${(bytes / 1000).toFixed(1)} KB`;
@@ -153,9 +162,10 @@ export function mainTable(runs, wasmSizes) {
   return markdownTable(MAIN_HEADERS, rows, MAIN_NUMERIC);
 }
 
-function spreadCell(variant) {
+/** p10–p90 (n samples × calls per sample), in ms or (scale 1000) µs. */
+function spreadCell(variant, scale = 1) {
   if (!variant || !Number.isFinite(variant.medianMs)) return variant?.error ? 'error' : '';
-  return `${formatMs(variant.p10Ms)}–${formatMs(variant.p90Ms)} (n=${variant.samples}${variant.batch > 1 ? `×${variant.batch}` : ''})`;
+  return `${formatMs(variant.p10Ms * scale)}–${formatMs(variant.p90Ms * scale)} (n=${variant.samples}${variant.batch > 1 ? `×${variant.batch}` : ''})`;
 }
 
 function marginCell(variant) {
@@ -164,15 +174,15 @@ function marginCell(variant) {
   return `${worst.toFixed(2)} (${maxAbsError.toExponential(1)})`;
 }
 
-/** Spread of the times and check margins of one section's cases. */
-export function spreadTable(runs, { section, variants, checked }) {
-  const headers = ['case', 'env', ...variants.map((v) => `${v} p10–p90 ms`), ...checked.map((v) => `${v} err/bound`)];
+/** Spread of the times (ms, or µs with scale 1000) and check margins of one section's cases. */
+export function spreadTable(runs, { section, variants, checked, unit = 'ms', scale = 1 }) {
+  const headers = ['case', 'env', ...variants.map((v) => `${v} p10–p90 ${unit}`), ...checked.map((v) => `${v} err/bound`)];
   const rows = [];
   for (const perEnv of resultsByCase(runs, section).values()) {
     for (const env of ENVS) {
       const result = perEnv[env];
       if (!result) continue;
-      rows.push([result.title, env, ...variants.map((v) => spreadCell(result.variants[v])),
+      rows.push([result.title, env, ...variants.map((v) => spreadCell(result.variants[v], scale)),
         ...checked.map((v) => marginCell(result.variants[v]))]);
     }
   }
@@ -182,6 +192,113 @@ export function spreadTable(runs, { section, variants, checked }) {
 /** True when some result was wrong or some case failed to run (times never fail a run). */
 export function hasFailures(runs) {
   return ENVS.some((env) => (runs[env]?.suite?.cases ?? []).some((result) => failure(result) !== null));
+}
+
+// ---- per-call cost (issue 9) -----------------------------------------------------------------
+
+/** env -> rows -> result, for the per-call cases that ran. */
+function perCallResults(runs) {
+  const byEnv = {};
+  for (const env of ENVS) {
+    const cases = (runs[env]?.suite?.cases ?? []).filter((result) => result.section === 'per-call');
+    if (cases.length) byEnv[env] = new Map(cases.map((result) => [result.rows, result]));
+  }
+  return byEnv;
+}
+
+function perCallTimeCell(result, variant) {
+  if (!result) return '';
+  if (result.error) return 'error';
+  const v = result.variants[variant];
+  if (!v) return '';
+  if (v.error) return 'error';
+  const wrong = v.check && !v.check.ok ? ' WRONG' : '';
+  return `${microseconds(v.medianMs)}${wrong}`;
+}
+
+/** time = fixed + perRow * rows, least squares over the measured sizes up to FIT_MAX_ROWS. */
+function perCallFit(byRows, variant) {
+  const points = [...byRows.values()]
+    .filter((result) => result.rows <= FIT_MAX_ROWS && Number.isFinite(result.variants[variant]?.medianMs))
+    .map((result) => [result.rows, result.variants[variant].medianMs]);
+  const line = fitLine(points);
+  return line && { fixedMs: line.intercept, perRowMs: line.slope };
+}
+
+/** Rows × variant -> median µs per call, each variant's Node and Chromium columns side by side. */
+export function perCallTable(runs) {
+  const byEnv = perCallResults(runs);
+  const envs = ENVS.filter((env) => byEnv[env]);
+  const columns = PER_CALL_VARIANTS.flatMap((variant) => envs.map((env) => ({ variant, env })));
+  const headers = ['rows', 'size', ...columns.map(({ variant, env }) => `${variant} ${env}`)];
+  const rows = [];
+  const measured = PER_CALL_ROWS.filter((n) => envs.some((env) => byEnv[env].has(n)));
+  for (const n of measured) {
+    const any = envs.map((env) => byEnv[env].get(n)).find(Boolean);
+    rows.push([String(n), any.size,
+      ...columns.map(({ variant, env }) => perCallTimeCell(byEnv[env].get(n), variant))]);
+  }
+  const fits = columns.map(({ variant, env }) => perCallFit(byEnv[env], variant));
+  rows.push([`fixed (fit ≤ ${FIT_MAX_ROWS} rows)`, '', ...fits.map((fit) => (fit ? microseconds(fit.fixedMs) : 'n/a'))]);
+  rows.push([`per row (fit ≤ ${FIT_MAX_ROWS} rows)`, '', ...fits.map((fit) => (fit ? microseconds(fit.perRowMs) : 'n/a'))]);
+  return markdownTable(headers, rows, new Set(columns.map((_, c) => c + 2)));
+}
+
+/** The targets of the 1-row case: each ratio to js in Node and Chromium, PASS or MISS. */
+export function perCallTargetTable(runs) {
+  const byEnv = perCallResults(runs);
+  const envs = ENVS.filter((env) => byEnv[env]?.has(1));
+  const oneRow = envs.map((env) => byEnv[env].get(1));
+  const targets = oneRow[0]?.targets ?? [];
+  const headers = ['1 row', 'target', ...envs];
+  const rows = targets.map((target) => [target.ratio, describeTarget(target).replace(`${target.ratio} `, ''),
+    ...oneRow.map((result) => {
+      const value = ratio(result.variants, target.ratio);
+      if (!Number.isFinite(value)) return failure(result) ? 'n/a (error)' : 'n/a';
+      const off = targetOff(target, value);
+      return `${formatRatio(value)} ${off <= 1 ? 'PASS' : `MISS (${off.toFixed(2)}× off)`}`;
+    })]);
+  return markdownTable(headers, rows);
+}
+
+/** One line per failed or wrong per-call variant (a missing ropePlan shows up here). */
+function perCallFailures(runs) {
+  const lines = [];
+  for (const [env, byRows] of Object.entries(perCallResults(runs))) {
+    for (const result of byRows.values()) {
+      const where = `${env}, ${result.title}`;
+      if (result.error) lines.push(`- ${where}: ERROR ${result.error.split('\n')[0]}`);
+      for (const name of result.variantNames ?? []) {
+        const v = result.variants[name];
+        if (v?.error) lines.push(`- ${where}, ${name}: ERROR ${v.error.split('\n')[0]}`);
+        else if (v?.check && !v.check.ok) lines.push(`- ${where}, ${name}: WRONG result (err/bound ${v.check.worst.toFixed(2)})`);
+      }
+    }
+  }
+  return lines;
+}
+
+function perCallSection(runs) {
+  if (!Object.keys(perCallResults(runs)).length) return [];
+  const { numHeads, headDim, layout, base, offset } = PER_CALL_SHAPE;
+  const failures = perCallFailures(runs);
+  return [
+    '### Per-call cost (issue 9)',
+    '',
+    `rope in place on [rows, ${numHeads}, ${headDim}] f32 (${layout}, base ${base}, positions ${offset}, ${offset} + 1, ...), SIMD build.`,
+    'Median µs per call. `plan` = `plan.apply(x, { offset })` of one `posenc.ropePlan(...)` on a WasmArray;',
+    '`rope-wasm` / `rope-f32` = `posenc.rope(x, options)` on a WasmArray / a Float32Array; `js` = a JS loop',
+    'rotating in place with a cos/sin table precomputed for every position it sees (bench/js-baseline.js).',
+    '',
+    perCallTable(runs),
+    '',
+    `fixed / per row: least-squares fit of time = fixed + perRow · rows to the sizes up to ${FIT_MAX_ROWS} rows (in cache;`,
+    "larger arrays leave the caches, and their noise alone exceeds the fixed cost). js's fixed cost should be ≈ 0.",
+    '',
+    perCallTargetTable(runs),
+    '',
+    ...(failures.length ? ['Failed variants:', ...failures, ''] : []),
+  ];
 }
 
 function bigArraySection(runs, wasmSizes) {
@@ -202,6 +319,9 @@ function spreadSections(runs) {
   const sections = [];
   if (resultsByCase(runs, 'big-arrays').size) {
     sections.push(spreadTable(runs, { section: 'big-arrays', variants: BIG_ARRAY_VARIANTS, checked: ['js', 'scalar', 'simd'] }), '');
+  }
+  if (resultsByCase(runs, 'per-call').size) {
+    sections.push(spreadTable(runs, { section: 'per-call', variants: PER_CALL_VARIANTS, checked: PER_CALL_VARIANTS, unit: 'µs', scale: 1000 }), '');
   }
   return sections;
 }
@@ -228,6 +348,7 @@ export function renderReport({ date, machine, git, chromiumVersion, settings, ru
     env,
     '',
     ...bigArraySection(runs, wasmSizes),
+    ...perCallSection(runs),
     '### Spread and correctness margins',
     '',
     ...spreadSections(runs),
