@@ -98,7 +98,7 @@ async function main() {
   process.stdout.write(`\n${markdown}\n`);
   log(`bench: done in ${((Date.now() - started) / 1000).toFixed(0)} s; written to bench/results/bench.md and bench.json`);
   if (hasFailures(runs) || runs.chromium?.error) {
-    log('bench: some result was wrong or some case failed (see the result column)');
+    log('bench: some result was wrong or some case failed (ERROR / WRONG in the report)');
     process.exitCode = 1;
   }
 }

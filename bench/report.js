@@ -289,6 +289,8 @@ function perCallSection(runs) {
     'Median µs per call. `plan` = `plan.apply(x, { offset })` of one `posenc.ropePlan(...)` on a WasmArray;',
     '`rope-wasm` / `rope-f32` = `posenc.rope(x, options)` on a WasmArray / a Float32Array; `js` = a JS loop',
     'rotating in place with a cos/sin table precomputed for every position it sees (bench/js-baseline.js).',
+    'All in a process that has detached an ArrayBuffer, as WASM memory growth does: in Node 20 that alone makes',
+    'typed-array JS (the js loop) up to 1.3× slower than in a process that never detached one (bench/README.md).',
     '',
     perCallTable(runs),
     '',
