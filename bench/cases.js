@@ -1,19 +1,28 @@
-// The benchmark cases of issue 4: sizes, targets, and how each variant runs one call.
+// The benchmark cases: sizes, targets, and how each variant runs one call. Two sections:
+//   big-arrays  issue 4: throughput on large arrays, variants copy, js, scalar, simd
+//   per-call    issue 9: the fixed cost of one call, rope at 1 ... 4096 rows through a plan,
+//               rope() on a WasmArray and on a Float32Array, and a JS loop with a cos/sin table
 //
-// A case's setup() returns
-//   copyLength       float32 elements the `copy` baseline moves (the case's output size)
-//   check(result)    compares a variant's first result with the float64 reference
-//   js()             the plain-JS baseline: { run, result }
-//   posenc(p)        posenc on instance p (scalar or SIMD build): { run, result, free? }
+// A case is { id, section, title, size, variants (names, in report order), targets, setup(),
+// inPlace (watch the simd variant's WASM heap) }. Its setup() returns
+//   check(result)               compares a variant's first result with the float64 reference
+//   variants[name](instances)   makes variant `name` on the posenc instances { scalar, simd }:
+//                               { run, result?, free? }; one without result() is not checked
 // In-place variants are checked after their first call, from the initial input; later
 // calls keep rotating/adding, which costs the same.
 //
-// Targets (on the SIMD build): { ratio: 'simd/copy', max } or { ratio: 'js/simd', min }.
+// Targets: { ratio: 'a/b', max } or { ratio: 'a/b', min }, a/b = median time of variant a over
+// that of variant b (big arrays: on the SIMD build, 'simd/copy' or 'js/simd').
 import { randomFloat32 } from './random.js';
 import {
-  checkAddSinusoidal, checkRope, checkRopeCache, checkSimilarityDot, checkSinusoidal, sinusoidalTable,
+  checkAddSinusoidal, checkRopeCache, checkSimilarityDot, checkSinusoidal, ropeChecker, sinusoidalTable,
 } from './reference.js';
-import { addSinusoidalJs, ropeCacheJs, ropeJs, similarityDotJs, sinusoidalJs } from './js-baseline.js';
+import {
+  addSinusoidalJs, ropeCacheJs, ropeJs, ropeTableJs, ropeWithTableJs, similarityDotJs, sinusoidalJs,
+} from './js-baseline.js';
+
+export const SECTIONS = ['big-arrays', 'per-call'];
+export const BIG_ARRAY_VARIANTS = ['copy', 'js', 'scalar', 'simd'];
 
 const ROPE_SHAPE = { seqLen: 2048, numHeads: 32, headDim: 128 };
 const ROPE_LENGTH = ROPE_SHAPE.seqLen * ROPE_SHAPE.numHeads * ROPE_SHAPE.headDim;
@@ -24,13 +33,39 @@ const atMostCopy = (max) => ({ ratio: 'simd/copy', max });
 const fasterThanJs = (min) => ({ ratio: 'js/simd', min });
 
 function mebibytes(elements) {
+  if (elements * 4 < 2 ** 20) return `${elements * 4 / 2 ** 10} KiB`;
   return `${(elements * 4 / 2 ** 20).toFixed(elements * 4 >= 2 ** 24 ? 0 : 1)} MiB`;
+}
+
+/** The bandwidth limit: one Float32Array.prototype.set of a buffer of the output's size. */
+function copyVariant(length) {
+  const source = new Float32Array(length).fill(0.5);
+  const target = new Float32Array(length);
+  return { run: () => target.set(source) };
+}
+
+/**
+ * The four variants of a big-array case: copy (of copyLength floats), js() (plain JS), and
+ * posenc(p) on the scalar and on the SIMD build.
+ */
+function bigArrayVariants({ copyLength, js, posenc }) {
+  return {
+    copy: () => copyVariant(copyLength),
+    js,
+    scalar: ({ scalar }) => posenc(scalar),
+    simd: ({ simd }) => posenc(simd),
+  };
+}
+
+/** A case of the big-arrays section. */
+function bigArrayCase(fields) {
+  return { section: 'big-arrays', variants: BIG_ARRAY_VARIANTS, ...fields };
 }
 
 /** rope on x [2048, 32, 128], kept in WASM memory (a WasmArray) or in a JS Float32Array. */
 function ropeCase({ id, title, options, wasmResident, targets, inPlace }) {
   const shape = `${ROPE_SHAPE.seqLen}×${ROPE_SHAPE.numHeads}×${ROPE_SHAPE.headDim}`;
-  return {
+  return bigArrayCase({
     id,
     title,
     size: `${shape} f32, ${mebibytes(ROPE_LENGTH)}`,
@@ -39,23 +74,25 @@ function ropeCase({ id, title, options, wasmResident, targets, inPlace }) {
     setup() {
       const x0 = randomFloat32(ROPE_LENGTH, 1);
       return {
-        copyLength: ROPE_LENGTH,
-        check: (got) => checkRope(got, x0, options),
-        js() {
-          const x = x0.slice();
-          return { run: () => ropeJs(x, options), result: () => x };
-        },
-        posenc(posenc) {
-          if (!wasmResident) {
+        check: ropeChecker(x0, options),
+        variants: bigArrayVariants({
+          copyLength: ROPE_LENGTH,
+          js() {
             const x = x0.slice();
-            return { run: () => posenc.rope(x, options), result: () => x };
-          }
-          const x = posenc.allocate(x0);
-          return { run: () => posenc.rope(x, options), result: () => x.view(), free: () => x.free() };
-        },
+            return { run: () => ropeJs(x, options), result: () => x };
+          },
+          posenc(posenc) {
+            if (!wasmResident) {
+              const x = x0.slice();
+              return { run: () => posenc.rope(x, options), result: () => x };
+            }
+            const x = posenc.allocate(x0);
+            return { run: () => posenc.rope(x, options), result: () => x.view(), free: () => x.free() };
+          },
+        }),
       };
     },
-  };
+  });
 }
 
 /** Packed batch: four documents of 512 tokens, positions restart at 0 for each. */
@@ -65,7 +102,7 @@ function packedPositions(seqLen, documentLength) {
   return positions;
 }
 
-const sinusoidalCase = {
+const sinusoidalCase = bigArrayCase({
   id: 'sinusoidal',
   title: 'sinusoidal table (out: WasmArray)',
   size: `${TABLE_SHAPE.seqLen}×${TABLE_SHAPE.dModel} f32, ${mebibytes(TABLE_LENGTH)}`,
@@ -74,22 +111,24 @@ const sinusoidalCase = {
   setup() {
     const table = sinusoidalTable(TABLE_SHAPE);
     return {
-      copyLength: TABLE_LENGTH,
       check: (got) => checkSinusoidal(got, table),
-      js() {
-        const out = new Float32Array(TABLE_LENGTH);
-        return { run: () => sinusoidalJs(out, TABLE_SHAPE), result: () => out };
-      },
-      posenc(posenc) {
-        const out = posenc.allocate(TABLE_LENGTH);
-        const options = { ...TABLE_SHAPE, out };
-        return { run: () => posenc.sinusoidal(options), result: () => out.view(), free: () => out.free() };
-      },
+      variants: bigArrayVariants({
+        copyLength: TABLE_LENGTH,
+        js() {
+          const out = new Float32Array(TABLE_LENGTH);
+          return { run: () => sinusoidalJs(out, TABLE_SHAPE), result: () => out };
+        },
+        posenc(posenc) {
+          const out = posenc.allocate(TABLE_LENGTH);
+          const options = { ...TABLE_SHAPE, out };
+          return { run: () => posenc.sinusoidal(options), result: () => out.view(), free: () => out.free() };
+        },
+      }),
     };
   },
-};
+});
 
-const addSinusoidalCase = {
+const addSinusoidalCase = bigArrayCase({
   id: 'addSinusoidal',
   title: 'addSinusoidal in place (WasmArray)',
   size: `${TABLE_SHAPE.seqLen}×${TABLE_SHAPE.dModel} f32, ${mebibytes(TABLE_LENGTH)}`,
@@ -99,24 +138,26 @@ const addSinusoidalCase = {
     const table = sinusoidalTable(TABLE_SHAPE);
     const x0 = randomFloat32(TABLE_LENGTH, 2);
     return {
-      copyLength: TABLE_LENGTH,
       check: (got) => checkAddSinusoidal(got, x0, table),
-      js() {
-        const x = x0.slice();
-        return { run: () => addSinusoidalJs(x, TABLE_SHAPE), result: () => x };
-      },
-      posenc(posenc) {
-        const x = posenc.allocate(x0);
-        return { run: () => posenc.addSinusoidal(x, TABLE_SHAPE), result: () => x.view(), free: () => x.free() };
-      },
+      variants: bigArrayVariants({
+        copyLength: TABLE_LENGTH,
+        js() {
+          const x = x0.slice();
+          return { run: () => addSinusoidalJs(x, TABLE_SHAPE), result: () => x };
+        },
+        posenc(posenc) {
+          const x = posenc.allocate(x0);
+          return { run: () => posenc.addSinusoidal(x, TABLE_SHAPE), result: () => x.view(), free: () => x.free() };
+        },
+      }),
     };
   },
-};
+});
 
 const ROPE_CACHE = { seqLen: 8192, rotaryDim: 128 };
 const ROPE_CACHE_LENGTH = ROPE_CACHE.seqLen * (ROPE_CACHE.rotaryDim / 2);
 
-const ropeCacheCase = {
+const ropeCacheCase = bigArrayCase({
   id: 'ropeCache',
   title: 'ropeCache (out: WasmArrays)',
   size: `2×${ROPE_CACHE.seqLen}×${ROPE_CACHE.rotaryDim / 2} f32, ${mebibytes(2 * ROPE_CACHE_LENGTH)}`,
@@ -124,27 +165,29 @@ const ropeCacheCase = {
   inPlace: false,
   setup() {
     return {
-      copyLength: 2 * ROPE_CACHE_LENGTH,
       check: (got) => checkRopeCache(got, ROPE_CACHE),
-      js() {
-        const out = { cos: new Float32Array(ROPE_CACHE_LENGTH), sin: new Float32Array(ROPE_CACHE_LENGTH) };
-        return { run: () => ropeCacheJs(out, ROPE_CACHE), result: () => out };
-      },
-      posenc(posenc) {
-        const out = { cos: posenc.allocate(ROPE_CACHE_LENGTH), sin: posenc.allocate(ROPE_CACHE_LENGTH) };
-        return {
-          run: () => posenc.ropeCache({ ...ROPE_CACHE, out }),
-          result: () => ({ cos: out.cos.view(), sin: out.sin.view() }),
-          free: () => { out.cos.free(); out.sin.free(); },
-        };
-      },
+      variants: bigArrayVariants({
+        copyLength: 2 * ROPE_CACHE_LENGTH,
+        js() {
+          const out = { cos: new Float32Array(ROPE_CACHE_LENGTH), sin: new Float32Array(ROPE_CACHE_LENGTH) };
+          return { run: () => ropeCacheJs(out, ROPE_CACHE), result: () => out };
+        },
+        posenc(posenc) {
+          const out = { cos: posenc.allocate(ROPE_CACHE_LENGTH), sin: posenc.allocate(ROPE_CACHE_LENGTH) };
+          return {
+            run: () => posenc.ropeCache({ ...ROPE_CACHE, out }),
+            result: () => ({ cos: out.cos.view(), sin: out.sin.view() }),
+            free: () => { out.cos.free(); out.sin.free(); },
+          };
+        },
+      }),
     };
   },
-};
+});
 
 const SIMILARITY = { rows: 1001, cols: 1001, dim: 64 };
 
-const similarityCase = {
+const similarityCase = bigArrayCase({
   id: 'similarity-dot',
   title: 'similarity dot, dim 64 (WasmArrays)',
   size: `${SIMILARITY.rows}×${SIMILARITY.cols} f32, ${mebibytes(SIMILARITY.rows * SIMILARITY.cols)}`,
@@ -155,26 +198,110 @@ const similarityCase = {
     const b = randomFloat32(SIMILARITY.cols * SIMILARITY.dim, 4);
     const length = SIMILARITY.rows * SIMILARITY.cols;
     return {
-      copyLength: length,
       check: (got) => checkSimilarityDot(got, a, b, SIMILARITY),
-      js() {
-        const out = new Float32Array(length);
-        return { run: () => similarityDotJs(out, a, b, SIMILARITY), result: () => out };
-      },
-      posenc(posenc) {
-        const wa = posenc.allocate(a);
-        const wb = posenc.allocate(b);
-        const out = posenc.allocate(length);
-        const options = { ...SIMILARITY, out };
-        return {
-          run: () => posenc.similarity(wa, wb, options),
-          result: () => out.view(),
-          free: () => { wa.free(); wb.free(); out.free(); },
-        };
-      },
+      variants: bigArrayVariants({
+        copyLength: length,
+        js() {
+          const out = new Float32Array(length);
+          return { run: () => similarityDotJs(out, a, b, SIMILARITY), result: () => out };
+        },
+        posenc(posenc) {
+          const wa = posenc.allocate(a);
+          const wb = posenc.allocate(b);
+          const out = posenc.allocate(length);
+          const options = { ...SIMILARITY, out };
+          return {
+            run: () => posenc.similarity(wa, wb, options),
+            result: () => out.view(),
+            free: () => { wa.free(); wb.free(); out.free(); },
+          };
+        },
+      }),
     };
   },
-};
+});
+
+// ---- per-call cost (issue 9) ----------------------------------------------------------------
+// rope in place on [rows, 32, 128] (interleaved, base 10000) at positions 1000, 1001, ...: the
+// shape of one decode step (rows = 1) up to a prompt. Every variant runs on the SIMD build and
+// gets what it needs (plan, options object, WasmArray, cos/sin table) before the clock starts,
+// as a decode loop would; only the call itself is timed.
+
+export const PER_CALL_ROWS = [1, 8, 64, 512, 4096];
+export const PER_CALL_VARIANTS = ['plan', 'rope-wasm', 'rope-f32', 'js'];
+export const PER_CALL_SHAPE = { numHeads: 32, headDim: 128, layout: 'interleaved', base: 10000, offset: 1000 };
+const atMostJs = (variant, max) => ({ ratio: `${variant}/js`, max });
+const rope = (posenc, x, options) => posenc.rope(x, options);
+
+/**
+ * A variant's run(): fn(a, b, c), the arguments read from an array at every call. A closure
+ * that captures its arrays directly lets V8 fold them into constants when it optimizes the
+ * first closure made at that spot (known lengths, no bounds checks, known shape options): the
+ * JS loop ran 2× faster in whichever per-call case happened to run first. V8 does not fold
+ * array elements (they may change), so every case and variant runs code compiled for arrays it
+ * reads at run time, as a decode loop's own code does.
+ */
+function unfoldedCall(fn, ...args) {
+  const slots = args;
+  return () => fn(slots[0], slots[1], slots[2]);
+}
+
+/** plan.apply through posenc.ropePlan (the 0.2 seam contract); no fallback when it is missing. */
+function planVariant(posenc, x0, { offset, ...planOptions }) {
+  if (typeof posenc.ropePlan !== 'function') {
+    throw new TypeError('posenc.ropePlan is not a function: this posenc build predates the prepared rope plans of the 0.2 seam contract (issue 9)');
+  }
+  const plan = posenc.ropePlan(planOptions);
+  let x;
+  try {
+    x = posenc.allocate(x0);
+  } catch (error) {
+    plan.free();
+    throw error;
+  }
+  return {
+    run: unfoldedCall((p, array, where) => p.apply(array, where), plan, x, { offset }),
+    result: () => x.view(),
+    free: () => { x.free(); plan.free(); },
+  };
+}
+
+function perCallCase(rows) {
+  const options = { seqLen: rows, ...PER_CALL_SHAPE };
+  const { numHeads, headDim, base, offset } = options;
+  const length = rows * numHeads * headDim;
+  return {
+    id: `per-call-${rows}`,
+    section: 'per-call',
+    rows,
+    title: `rope per call, ${rows} row${rows === 1 ? '' : 's'}`,
+    size: `${rows}×${numHeads}×${headDim} f32, ${mebibytes(length)}`,
+    variants: PER_CALL_VARIANTS,
+    targets: rows === 1 ? [atMostJs('plan', 0.5), atMostJs('rope-wasm', 1), atMostJs('rope-f32', 1.5)] : [],
+    setup() {
+      const x0 = randomFloat32(length, 10 + rows);
+      return {
+        check: ropeChecker(x0, options),
+        variants: {
+          plan: ({ simd }) => planVariant(simd, x0, options),
+          'rope-wasm': ({ simd }) => {
+            const x = simd.allocate(x0);
+            return { run: unfoldedCall(rope, simd, x, options), result: () => x.view(), free: () => x.free() };
+          },
+          'rope-f32': ({ simd }) => {
+            const x = x0.slice();
+            return { run: unfoldedCall(rope, simd, x, options), result: () => x };
+          },
+          js: () => {
+            const table = ropeTableJs({ positions: offset + rows, rotaryDim: headDim, base });
+            const x = x0.slice();
+            return { run: unfoldedCall(ropeWithTableJs, x, table, options), result: () => x };
+          },
+        },
+      };
+    },
+  };
+}
 
 export const CASES = [
   ropeCase({
@@ -213,4 +340,15 @@ export const CASES = [
   addSinusoidalCase,
   ropeCacheCase,
   similarityCase,
+  ...PER_CALL_ROWS.map(perCallCase),
 ];
+
+/** The cases --only names, by case id or section name; all cases when only is null. */
+export function selectCases(only) {
+  if (!only) return CASES;
+  const unknown = only.filter((name) => !SECTIONS.includes(name) && !CASES.some((c) => c.id === name));
+  if (unknown.length) {
+    throw new Error(`bench: unknown case or section ${unknown.join(', ')} (sections: ${SECTIONS.join(', ')}; cases: ${CASES.map((c) => c.id).join(', ')})`);
+  }
+  return CASES.filter((c) => only.includes(c.id) || only.includes(c.section));
+}

@@ -1,6 +1,7 @@
 // Runs the shared harness inside headless Chromium (the system /usr/bin/chromium driven by
-// playwright-core), plus the browser-only rows: cold module load + instantiate, and the
-// tutorial page's slider -> heatmap redraw.
+// playwright-core), plus the browser-only rows of the big-arrays table: cold module load +
+// instantiate, and the tutorial page's slider -> heatmap redraw. They run when that section
+// runs whole: no --only, or --only naming big-arrays (not with e.g. --only=per-call).
 import { chromium } from 'playwright-core';
 import { measurePageHeatmap } from './page-heatmap.js';
 import { ORIGIN, serveRepo } from './serve-repo.js';
@@ -66,6 +67,7 @@ export async function runInChromium({ root, suiteOptions, loadReps = 5, log }) {
     const version = browser.version();
     log(`[chromium] ${version}: running the harness`);
     const suite = await runSuiteInPage(browser, root, suiteOptions, log);
+    if (suiteOptions.only && !suiteOptions.only.includes('big-arrays')) return { env: 'chromium', version, suite };
     log('[chromium] module load + instantiate, cold');
     const moduleLoad = await measureModuleLoads(browser, root, loadReps, log);
     log('[chromium] page: slider -> heatmap');

@@ -1,24 +1,26 @@
 // The timing harness, shared by Node and Chromium (plain ESM, no Node or DOM APIs beyond
 // `performance.now()` and `setTimeout`).
 //
-// For each case: set up every variant (copy, js, scalar, simd), check each variant's first
-// result against the float64 reference, warm every variant up, then time them side by side
-// in interleaved rounds (so a burst of load from other jobs hits all of them alike). Each
-// sample times a batch of calls long enough for a coarse browser clock. In-place cases also
-// watch the SIMD instance's WASM memory over `memoryCalls` calls.
+// For each case: set up every variant the case names (big arrays: copy, js, scalar, simd;
+// per call: plan, rope-wasm, rope-f32, js), check each variant's first result against the
+// float64 reference, warm every variant up, then time them side by side in interleaved rounds
+// (so a burst of load from other jobs hits all of them alike). Each sample times a batch of
+// calls long enough for a coarse browser clock (sized on warm code), and counts as the batch's
+// time / its number of calls. In-place big-array cases also watch the SIMD instance's WASM
+// memory over `memoryCalls` calls.
 // Times are reported, never asserted on.
 import { loadPosenc } from '../bindings/js/index.js';
-import { CASES } from './cases.js';
+import { selectCases } from './cases.js';
 import { summarize } from './stats.js';
 
-export const VARIANTS = ['copy', 'js', 'scalar', 'simd'];
-
 const DEFAULTS = {
-  only: null, // case ids to run (default: all)
+  only: null, // case ids or section names to run (default: all; see selectCases in cases.js)
   budgetMs: 1000, // timed milliseconds per variant and case
   rounds: 10, // the budget is split into this many interleaved rounds
   warmupMs: 150, // per variant, after the correctness check
-  minSampleMs: 5, // batch calls so a sample lasts this long (browser clocks tick in 0.1 ms)
+  minSampleMs: 5, // batch calls so a sample lasts this long ...
+  minSampleTicks: 100, // ... and at least this many clock ticks (browser clocks tick in 0.1 ms)
+  clockSpinMs: 20, // how long to watch performance.now() for its resolution
   memoryCalls: 1000, // calls of each in-place case before memory is read again
   memoryBudgetMs: 8000, // ... unless that takes longer than this (the count is reported)
 };
@@ -36,36 +38,73 @@ export async function runSuite(options = {}) {
     scalar: await loadPosenc({ simd: false }),
     simd: await loadPosenc({ simd: true }),
   };
-  const cases = settings.only ? CASES.filter((c) => settings.only.includes(c.id)) : CASES;
+  const cases = selectCases(settings.only);
+  detachAnArrayBuffer();
+  // A sample is a batch of calls lasting 100 ticks at least: its time is then off by at most
+  // 1% from rounding to ticks, even for microsecond calls under a 0.1 ms browser clock.
+  const clockResolutionMs = clockResolution(settings);
+  const sampleMs = Math.max(settings.minSampleMs, settings.minSampleTicks * (Number.isFinite(clockResolutionMs) ? clockResolutionMs : 0));
+  log(`clock: performance.now() ticks in ${clockResolutionMs.toPrecision(2)} ms; samples last ≥ ${sampleMs.toPrecision(2)} ms`);
   const results = [];
   for (const benchCase of cases) {
     collectGarbage();
     await idle();
     const started = now();
-    const result = await runCase(benchCase, instances, settings);
+    const result = await runCase(benchCase, instances, { ...settings, sampleMs });
     log(`${benchCase.id}: ${describeTimes(result)} (${((now() - started) / 1000).toFixed(1)} s)`);
     results.push(result);
   }
-  return { settings: { ...settings, log: undefined }, cases: results };
+  return { settings: { ...settings, log: undefined }, clockResolutionMs, sampleMs, cases: results };
+}
+
+/**
+ * V8 in Node 20 compiles typed-array accesses to faster code until the first ArrayBuffer of
+ * the process is detached, which WASM memory growth does (posenc's memory grows to hold big
+ * arrays): from then on the same JS loop runs up to 1.3× slower (Chromium 156: no change).
+ * Which cases ran before the first growth would decide how fast the JS baselines look; so a
+ * buffer is detached before anything runs, and every case is timed in the state of an app
+ * whose WASM memory has grown.
+ */
+function detachAnArrayBuffer() {
+  const buffer = new ArrayBuffer(8);
+  structuredClone(buffer, { transfer: [buffer] });
+  if (buffer.byteLength !== 0) throw new Error('bench: could not detach an ArrayBuffer');
+}
+
+/** The smallest step of performance.now() seen while spinning on it (browsers coarsen it). */
+function clockResolution({ clockSpinMs }) {
+  const started = now();
+  let smallest = Infinity;
+  let last = started;
+  while (last - started < clockSpinMs) {
+    const t = now();
+    if (t > last && t - last < smallest) smallest = t - last;
+    last = t;
+  }
+  return smallest;
 }
 
 function describeTimes(result) {
   if (result.error) return `error: ${result.error.split('\n')[0]}`;
-  return VARIANTS.map((name) => {
+  return result.variantNames.map((name) => {
     const v = result.variants[name];
     if (!v) return null;
     if (v.error) return `${name} error`;
     const check = v.check && !v.check.ok ? ' WRONG' : '';
-    return `${name} ${v.medianMs.toPrecision(3)} ms${check}`;
+    const time = v.medianMs < 0.1 ? `${(v.medianMs * 1000).toPrecision(3)} µs` : `${v.medianMs.toPrecision(3)} ms`;
+    return `${name} ${time}${check}`;
   }).filter(Boolean).join(', ');
 }
 
 async function runCase(benchCase, instances, settings) {
   const result = {
     id: benchCase.id,
+    section: benchCase.section,
+    rows: benchCase.rows,
     title: benchCase.title,
     size: benchCase.size,
     targets: benchCase.targets,
+    variantNames: benchCase.variants,
     variants: {},
     memory: null,
   };
@@ -79,9 +118,7 @@ async function runCase(benchCase, instances, settings) {
 
   const runners = {}; // variant -> { run, free, batch, samples }
   try {
-    runners.copy = copyRunner(setup.copyLength);
-    result.variants.copy = { check: null };
-    for (const name of ['js', 'scalar', 'simd']) {
+    for (const name of benchCase.variants) {
       try {
         const watchMemory = name === 'simd' && benchCase.inPlace;
         runners[name] = prepare(name, setup, instances, result, watchMemory);
@@ -111,16 +148,9 @@ async function runCase(benchCase, instances, settings) {
   return result;
 }
 
-/** The bandwidth limit: one Float32Array.prototype.set of a buffer of the output's size. */
-function copyRunner(length) {
-  const source = new Float32Array(length).fill(0.5);
-  const target = new Float32Array(length);
-  return { run: () => target.set(source) };
-}
-
-/** Creates a variant, makes its first call and checks that call's result. */
+/** Creates a variant, makes its first call and checks that call's result (if it has one). */
 function prepare(name, setup, instances, result, watchMemory) {
-  const variant = name === 'js' ? setup.js() : setup.posenc(instances[name]);
+  const variant = setup.variants[name](instances);
   const runner = { run: variant.run, free: variant.free };
   if (watchMemory) {
     const memory = { before: instances.simd.memoryBytes, afterFirstCall: 0, after: 0, calls: 0 };
@@ -131,20 +161,34 @@ function prepare(name, setup, instances, result, watchMemory) {
   runner.run();
   const firstCallMs = now() - started;
   if (result.memory && watchMemory) result.memory.afterFirstCall = instances.simd.memoryBytes;
-  result.variants[name] = { firstCallMs, check: setup.check(variant.result()) };
+  result.variants[name] = { firstCallMs, check: variant.result ? setup.check(variant.result()) : null };
   return runner;
 }
 
-/** Runs until warm; returns how many calls one sample needs to last minSampleMs. */
-function warmUp(run, { warmupMs, minSampleMs }) {
+/**
+ * Runs until warm, then returns how many calls one sample needs to last sampleMs: the
+ * batch grows until it does, timed on warm code (an average over the warm-up would count the
+ * slow first calls and make the batches of microsecond calls too short for a 0.1 ms clock).
+ */
+function warmUp(run, { warmupMs, sampleMs }) {
   const started = now();
   let calls = 0;
   do {
     run();
     calls++;
   } while (calls < 2 || now() - started < warmupMs);
-  const perCall = (now() - started) / calls;
-  return Math.max(1, Math.ceil(minSampleMs / Math.max(perCall, 1e-3)));
+  for (let batch = 1; ;) {
+    const ms = timeBatch(run, batch);
+    if (ms >= sampleMs) return batch;
+    batch = ms >= sampleMs / 10 ? Math.ceil(1.2 * batch * sampleMs / ms) : 10 * batch;
+  }
+}
+
+/** Milliseconds that `batch` back-to-back calls of run() take: one sample. */
+function timeBatch(run, batch) {
+  const started = now();
+  for (let i = 0; i < batch; i++) run();
+  return now() - started;
 }
 
 async function timeInRounds(runners, result, { budgetMs, rounds }) {
@@ -160,9 +204,7 @@ async function timeInRounds(runners, result, { budgetMs, rounds }) {
       try {
         const end = now() + slice;
         do {
-          const started = now();
-          for (let i = 0; i < runner.batch; i++) runner.run();
-          runner.samples.push((now() - started) / runner.batch);
+          runner.samples.push(timeBatch(runner.run, runner.batch) / runner.batch);
         } while (now() < end);
       } catch (error) {
         result.variants[name] = { error: message(error) };

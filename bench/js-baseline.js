@@ -2,6 +2,8 @@
 // hoisted out of the loops, cos/sin of a position are computed once and reused for every
 // head, outputs are preallocated by the caller, Math.sin/Math.cos do the trigonometry.
 // No SIMD tricks, no angle recurrences: the code people write today without posenc.
+// For per-call costs (many small calls, as in a decode loop) the careful version is another:
+// cos/sin of every position precomputed once, each call only looks them up (ropeWithTableJs).
 import { inverseFrequencies } from './reference.js';
 
 /** Rotates x [seqLen, numHeads, headDim] in place. */
@@ -28,6 +30,45 @@ export function ropeJs(x, { seqLen, numHeads = 1, headDim, rotaryDim = headDim, 
         const xb = x[b];
         x[a] = xa * cos[i] - xb * sin[i];
         x[b] = xa * sin[i] + xb * cos[i];
+      }
+    }
+  }
+  return x;
+}
+
+/**
+ * A decode loop's cos/sin table: cos and sin of every position below `positions`, for each of
+ * the rotaryDim/2 pairs ([positions, rotaryDim/2] each), computed once before the loop.
+ * Float32, like the caches models ship (and half the bytes of float64 to read per call).
+ */
+export function ropeTableJs({ positions, rotaryDim, base = 10000 }) {
+  const half = rotaryDim / 2;
+  const table = { cos: new Float32Array(positions * half), sin: new Float32Array(positions * half) };
+  ropeCacheJs(table, { seqLen: positions, rotaryDim, base });
+  return { ...table, half };
+}
+
+/**
+ * Rotates x [seqLen, numHeads, headDim] in place at positions offset, offset + 1, ..., reading
+ * cos/sin from a ropeTableJs table that covers them: no trigonometry per call, only the
+ * multiply-adds. What a demo author writes for the hot loop of token-by-token decoding.
+ */
+export function ropeWithTableJs(x, { cos, sin, half }, { seqLen, numHeads = 1, headDim, layout = 'interleaved', offset = 0 }) {
+  const step = layout === 'interleaved' ? 2 : 1; // distance between consecutive pairs
+  const partner = layout === 'interleaved' ? 1 : half; // distance from x_a to x_b
+  for (let t = 0; t < seqLen; t++) {
+    const row = (offset + t) * half;
+    for (let h = 0; h < numHeads; h++) {
+      const start = (t * numHeads + h) * headDim;
+      for (let i = 0; i < half; i++) {
+        const a = start + i * step;
+        const b = a + partner;
+        const c = cos[row + i];
+        const s = sin[row + i];
+        const xa = x[a];
+        const xb = x[b];
+        x[a] = xa * c - xb * s;
+        x[b] = xa * s + xb * c;
       }
     }
   }

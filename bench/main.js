@@ -2,17 +2,18 @@
 // `npm run bench` (through scripts/bench.sh): the harness in Node, then in headless Chromium,
 // then one report printed and written to bench/results/bench.{md,json}.
 //
-//   node --expose-gc bench/main.js [--env=node|chromium|both] [--only=<case id>,...]
+//   node --expose-gc bench/main.js [--env=node|chromium|both] [--only=<section or case id>,...]
 //                                  [--budget=<ms per variant>] [--memory-calls=<n>] [--load-reps=<n>]
-// Case ids: see bench/cases.js (rope-wasm-interleaved, rope-wasm-half, rope-js-owned,
-// rope-positions-partial, sinusoidal, addSinusoidal, ropeCache, similarity-dot).
+// Sections and case ids: see bench/cases.js. big-arrays: rope-wasm-interleaved, rope-wasm-half,
+// rope-js-owned, rope-positions-partial, sinusoidal, addSinusoidal, ropeCache, similarity-dot.
+// per-call: per-call-1, per-call-8, per-call-64, per-call-512, per-call-4096.
 // Exits 1 when a result was wrong or a case failed to run; never because of a time.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { CASES } from './cases.js';
+import { selectCases } from './cases.js';
 import { runInChromium } from './chromium-runner.js';
 import { runSuite } from './harness.js';
 import { machineInfo } from './machine.js';
@@ -35,9 +36,7 @@ function parseArguments(argv) {
     }
   }
   if (!['node', 'chromium', 'both'].includes(options.env)) throw new Error(`bench: --env must be node, chromium or both (got ${options.env})`);
-  const known = CASES.map((c) => c.id);
-  const unknown = options.only?.filter((id) => !known.includes(id)) ?? [];
-  if (unknown.length) throw new Error(`bench: unknown case ${unknown.join(', ')} (known: ${known.join(', ')})`);
+  selectCases(options.only); // throws on an unknown name
   return options;
 }
 
@@ -99,7 +98,7 @@ async function main() {
   process.stdout.write(`\n${markdown}\n`);
   log(`bench: done in ${((Date.now() - started) / 1000).toFixed(0)} s; written to bench/results/bench.md and bench.json`);
   if (hasFailures(runs) || runs.chromium?.error) {
-    log('bench: some result was wrong or some case failed (see the result column)');
+    log('bench: some result was wrong or some case failed (ERROR / WRONG in the report)');
     process.exitCode = 1;
   }
 }

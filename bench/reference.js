@@ -40,8 +40,7 @@ class ErrorTally {
  * component within 5e-7 (|x_a| + |x_b|) of its pair's float64 result; channels at or beyond
  * rotaryDim passed through unchanged.
  */
-export function checkRope(got, x0, options) {
-  const expected = ropeReference(x0, options);
+export function checkRope(got, x0, options, expected = ropeReference(x0, options)) {
   const rotated = new Uint8Array(x0.length);
   const tally = new ErrorTally();
   forEachRopePair(options, (a, b) => {
@@ -52,6 +51,12 @@ export function checkRope(got, x0, options) {
   });
   for (let i = 0; i < x0.length; i++) if (!rotated[i]) tally.add(got[i], x0[i], 0);
   return tally.result();
+}
+
+/** checkRope for every variant of a case: the float64 rotation is computed once, on first use. */
+export function ropeChecker(x0, options) {
+  let expected = null;
+  return (got) => checkRope(got, x0, options, expected ??= ropeReference(x0, options));
 }
 
 /** The float64 sinusoidal table [seqLen, dModel], interleaved (sin at 2i, cos at 2i+1). */

@@ -1,9 +1,17 @@
-// Turns the Node and Chromium results into one markdown report: the results table (median
-// times, ratios, targets, PASS/MISS), then the spread of every timing and the check margins.
-// Padded markdown reads in a terminal and pastes into the README unchanged.
-import { VARIANTS } from './harness.js';
+// Turns the Node and Chromium results into one markdown report: the big-array results table
+// (median times, ratios, targets, PASS/MISS), the per-call cost table (µs per call by rows,
+// ratios to the JS loop at 1 row, the fixed cost), then the spread of every timing and the
+// check margins. Padded markdown reads in a terminal and pastes into the README unchanged.
+import { BIG_ARRAY_VARIANTS, PER_CALL_ROWS, PER_CALL_SHAPE, PER_CALL_VARIANTS } from './cases.js';
+import { fitLine } from './stats.js';
 
 const ENVS = ['node', 'chromium'];
+// The fixed cost is the intercept of time = fixed + perRow * rows fitted to the sizes up to
+// this many rows (1 MiB): there the arrays stay in cache, so the per-row cost is one constant,
+// and the fixed cost is a large share of each time. Beyond, the arrays outgrow the caches
+// (the per-row cost rises) and a 1% wobble of a 4096-row time is larger than the fixed cost
+// itself: an intercept fitted through them is mostly noise.
+const FIT_MAX_ROWS = 64;
 const WASM_SIZE_TARGET_BYTES = 150_000; // issue 4: .wasm <= 150 KB
 const PAGE_TARGET_MS = 50; // issue 4: slider -> heatmap redrawn, median <= 50 ms
 
@@ -17,6 +25,8 @@ export function formatMs(ms) {
   return ms.toFixed(3);
 }
 
+const microseconds = (ms) => formatMs(ms * 1000);
+const twoDigits = (value) => String(Number(value.toPrecision(2)));
 const formatRatio = (value) => (Number.isFinite(value) ? value.toFixed(2) : '');
 const kilobytes = (bytes) => `${(bytes / 1000).toFixed(1)} KB`;
 const mebibytes = (bytes) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
@@ -31,26 +41,28 @@ function markdownTable(headers, rows, rightAligned = new Set()) {
 
 // ---- ratios and targets --------------------------------------------------------------------
 
-function ratios(variants) {
-  const median = (name) => variants[name]?.medianMs;
-  return {
-    'simd/copy': median('simd') / median('copy'),
-    'js/simd': median('js') / median('simd'),
-    'scalar/simd': median('scalar') / median('simd'),
-  };
+/** 'a/b': the median time of variant a over that of variant b. */
+function ratio(variants, name) {
+  const [a, b] = name.split('/');
+  return variants[a]?.medianMs / variants[b]?.medianMs;
 }
 
-function describeTarget({ ratio, max, min }) {
-  return max !== undefined ? `${ratio} ≤ ${max}` : `${ratio} ≥ ${min}`;
+function describeTarget({ ratio: name, max, min }) {
+  return max !== undefined ? `${name} ≤ ${max}` : `${name} ≥ ${min}`;
 }
 
-/** PASS, MISS with how far off (the factor the SIMD build must still gain), or n/a. */
-function judgeTargets(targets, values) {
+/** The factor a ratio is off its target by: ≤ 1 meets it. */
+function targetOff({ max, min }, value) {
+  return max !== undefined ? value / max : min / value;
+}
+
+/** PASS, MISS with how far off (the factor the measured variant must still gain), or n/a. */
+function judgeTargets(targets, variants) {
   const misses = [];
   for (const target of targets) {
-    const value = values[target.ratio];
+    const value = ratio(variants, target.ratio);
     if (!Number.isFinite(value)) return 'n/a (not measured)';
-    const off = target.max !== undefined ? value / target.max : target.min / value;
+    const off = targetOff(target, value);
     if (off > 1) {
       const relation = target.max !== undefined ? `> ${target.max}` : `< ${target.min}`;
       misses.push(`${target.ratio} ${value.toFixed(2)} ${relation} (${off.toFixed(2)}× off)`);
@@ -59,13 +71,19 @@ function judgeTargets(targets, values) {
   return misses.length ? `MISS: ${misses.join('; ')}` : 'PASS';
 }
 
-function caseVerdict(result, values) {
+/** ERROR or WRONG naming the variants, or null when every variant ran and was right. */
+function failure(result) {
   if (result.error) return `ERROR: ${result.error.split('\n')[0]}`;
-  const errors = VARIANTS.filter((name) => result.variants[name]?.error);
+  const names = result.variantNames;
+  const errors = names.filter((name) => result.variants[name]?.error);
   if (errors.length) return `ERROR in ${errors.join(', ')}: ${result.variants[errors[0]].error.split('\n')[0]}`;
-  const wrong = VARIANTS.filter((name) => result.variants[name]?.check && !result.variants[name].check.ok);
+  const wrong = names.filter((name) => result.variants[name]?.check && !result.variants[name].check.ok);
   if (wrong.length) return `WRONG result: ${wrong.join(', ')} (see check margins)`;
-  return judgeTargets(result.targets, values);
+  return null;
+}
+
+function caseVerdict(result) {
+  return failure(result) ?? judgeTargets(result.targets, result.variants);
 }
 
 // ---- rows ------------------------------------------------------------------------------------
@@ -74,12 +92,10 @@ const MAIN_HEADERS = ['case', 'env', 'size', 'copy ms', 'js ms', 'scalar ms', 's
 const MAIN_NUMERIC = new Set([3, 4, 5, 6, 7, 8, 9]);
 
 function caseRow(result, env) {
-  const values = ratios(result.variants);
-  const times = VARIANTS.map((name) => formatMs(result.variants[name]?.medianMs));
+  const times = BIG_ARRAY_VARIANTS.map((name) => formatMs(result.variants[name]?.medianMs));
   const targets = result.targets.map(describeTarget).join(', ');
-  return [result.title, env, result.size, ...times,
-    formatRatio(values['simd/copy']), formatRatio(values['js/simd']), formatRatio(values['scalar/simd']),
-    targets, caseVerdict(result, values)];
+  const ratios = ['simd/copy', 'js/simd', 'scalar/simd'].map((name) => formatRatio(ratio(result.variants, name)));
+  return [result.title, env, result.size, ...times, ...ratios, targets, caseVerdict(result)];
 }
 
 function memoryRow(result, env) {
@@ -117,10 +133,12 @@ function pageRow(pageHeatmap) {
   return [title, 'chromium', size, '', '', '', formatMs(pageHeatmap.medianMs), '', '', '', `median ≤ ${PAGE_TARGET_MS} ms`, verdict];
 }
 
-function resultsByCase(runs) {
+/** Case id -> { node, chromium } results, for the cases of one section. */
+function resultsByCase(runs, section) {
   const byCase = new Map();
   for (const env of ENVS) {
     for (const result of runs[env]?.suite?.cases ?? []) {
+      if (result.section !== section) continue;
       if (!byCase.has(result.id)) byCase.set(result.id, {});
       byCase.get(result.id)[env] = result;
     }
@@ -129,7 +147,7 @@ function resultsByCase(runs) {
 }
 
 export function mainTable(runs, wasmSizes) {
-  const byCase = resultsByCase(runs);
+  const byCase = resultsByCase(runs, 'big-arrays');
   const rows = [];
   for (const perEnv of byCase.values()) {
     for (const env of ENVS) if (perEnv[env]) rows.push(caseRow(perEnv[env], env));
@@ -137,16 +155,17 @@ export function mainTable(runs, wasmSizes) {
   for (const perEnv of byCase.values()) {
     for (const env of ENVS) if (perEnv[env]?.memory) rows.push(memoryRow(perEnv[env], env));
   }
-  if (runs.chromium && !runs.chromium.error) {
+  if (runs.chromium && !runs.chromium.error && runs.chromium.moduleLoad) {
     rows.push(moduleLoadRow(runs.chromium.moduleLoad, wasmSizes));
     rows.push(pageRow(runs.chromium.pageHeatmap));
   }
   return markdownTable(MAIN_HEADERS, rows, MAIN_NUMERIC);
 }
 
-function spreadCell(variant) {
+/** p10–p90 (n samples × calls per sample), in ms or (scale 1000) µs. */
+function spreadCell(variant, scale = 1) {
   if (!variant || !Number.isFinite(variant.medianMs)) return variant?.error ? 'error' : '';
-  return `${formatMs(variant.p10Ms)}–${formatMs(variant.p90Ms)} (n=${variant.samples}${variant.batch > 1 ? `×${variant.batch}` : ''})`;
+  return `${formatMs(variant.p10Ms * scale)}–${formatMs(variant.p90Ms * scale)} (n=${variant.samples}${variant.batch > 1 ? `×${variant.batch}` : ''})`;
 }
 
 function marginCell(variant) {
@@ -155,15 +174,16 @@ function marginCell(variant) {
   return `${worst.toFixed(2)} (${maxAbsError.toExponential(1)})`;
 }
 
-export function spreadTable(runs) {
-  const headers = ['case', 'env', ...VARIANTS.map((v) => `${v} p10–p90 ms`), ...['js', 'scalar', 'simd'].map((v) => `${v} err/bound`)];
+/** Spread of the times (ms, or µs with scale 1000) and check margins of one section's cases. */
+export function spreadTable(runs, { section, variants, checked, unit = 'ms', scale = 1 }) {
+  const headers = ['case', 'env', ...variants.map((v) => `${v} p10–p90 ${unit}`), ...checked.map((v) => `${v} err/bound`)];
   const rows = [];
-  for (const perEnv of resultsByCase(runs).values()) {
+  for (const perEnv of resultsByCase(runs, section).values()) {
     for (const env of ENVS) {
       const result = perEnv[env];
       if (!result) continue;
-      rows.push([result.title, env, ...VARIANTS.map((v) => spreadCell(result.variants[v])),
-        ...['js', 'scalar', 'simd'].map((v) => marginCell(result.variants[v]))]);
+      rows.push([result.title, env, ...variants.map((v) => spreadCell(result.variants[v], scale)),
+        ...checked.map((v) => marginCell(result.variants[v]))]);
     }
   }
   return markdownTable(headers, rows);
@@ -171,31 +191,122 @@ export function spreadTable(runs) {
 
 /** True when some result was wrong or some case failed to run (times never fail a run). */
 export function hasFailures(runs) {
+  return ENVS.some((env) => (runs[env]?.suite?.cases ?? []).some((result) => failure(result) !== null));
+}
+
+// ---- per-call cost (issue 9) -----------------------------------------------------------------
+
+/** env -> rows -> result, for the per-call cases that ran. */
+function perCallResults(runs) {
+  const byEnv = {};
   for (const env of ENVS) {
-    for (const result of runs[env]?.suite?.cases ?? []) {
-      if (result.error) return true;
-      for (const name of VARIANTS) {
-        const variant = result.variants[name];
-        if (variant?.error || (variant?.check && !variant.check.ok)) return true;
+    const cases = (runs[env]?.suite?.cases ?? []).filter((result) => result.section === 'per-call');
+    if (cases.length) byEnv[env] = new Map(cases.map((result) => [result.rows, result]));
+  }
+  return byEnv;
+}
+
+function perCallTimeCell(result, variant) {
+  if (!result) return '';
+  if (result.error) return 'error';
+  const v = result.variants[variant];
+  if (!v) return '';
+  if (v.error) return 'error';
+  const wrong = v.check && !v.check.ok ? ' WRONG' : '';
+  return `${microseconds(v.medianMs)}${wrong}`;
+}
+
+/** time = fixed + perRow * rows, least squares over the measured sizes up to FIT_MAX_ROWS. */
+function perCallFit(byRows, variant) {
+  const points = [...byRows.values()]
+    .filter((result) => result.rows <= FIT_MAX_ROWS && Number.isFinite(result.variants[variant]?.medianMs))
+    .map((result) => [result.rows, result.variants[variant].medianMs]);
+  const line = fitLine(points);
+  return line && { fixedMs: line.intercept, perRowMs: line.slope };
+}
+
+/** Rows × variant -> median µs per call, each variant's Node and Chromium columns side by side. */
+export function perCallTable(runs) {
+  const byEnv = perCallResults(runs);
+  const envs = ENVS.filter((env) => byEnv[env]);
+  const columns = PER_CALL_VARIANTS.flatMap((variant) => envs.map((env) => ({ variant, env })));
+  const headers = ['rows', 'size', ...columns.map(({ variant, env }) => `${variant} ${env}`)];
+  const rows = [];
+  const measured = PER_CALL_ROWS.filter((n) => envs.some((env) => byEnv[env].has(n)));
+  for (const n of measured) {
+    const any = envs.map((env) => byEnv[env].get(n)).find(Boolean);
+    rows.push([String(n), any.size,
+      ...columns.map(({ variant, env }) => perCallTimeCell(byEnv[env].get(n), variant))]);
+  }
+  const fits = columns.map(({ variant, env }) => perCallFit(byEnv[env], variant));
+  rows.push([`fixed (fit ≤ ${FIT_MAX_ROWS} rows)`, '', ...fits.map((fit) => (fit ? microseconds(fit.fixedMs) : 'n/a'))]);
+  rows.push([`per row (fit ≤ ${FIT_MAX_ROWS} rows)`, '', ...fits.map((fit) => (fit ? microseconds(fit.perRowMs) : 'n/a'))]);
+  return markdownTable(headers, rows, new Set(columns.map((_, c) => c + 2)));
+}
+
+/** The targets of the 1-row case: each ratio to js in Node and Chromium, PASS or MISS. */
+export function perCallTargetTable(runs) {
+  const byEnv = perCallResults(runs);
+  const envs = ENVS.filter((env) => byEnv[env]?.has(1));
+  const oneRow = envs.map((env) => byEnv[env].get(1));
+  const targets = oneRow[0]?.targets ?? [];
+  const headers = ['1 row', 'target', ...envs];
+  const rows = targets.map((target) => [target.ratio, describeTarget(target).replace(`${target.ratio} `, ''),
+    ...oneRow.map((result) => {
+      const value = ratio(result.variants, target.ratio);
+      if (!Number.isFinite(value)) return failure(result) ? 'n/a (error)' : 'n/a';
+      const off = targetOff(target, value);
+      return `${formatRatio(value)} ${off <= 1 ? 'PASS' : `MISS (${off.toFixed(2)}× off)`}`;
+    })]);
+  return markdownTable(headers, rows);
+}
+
+/** One line per failed or wrong per-call variant (a missing ropePlan shows up here). */
+function perCallFailures(runs) {
+  const lines = [];
+  for (const [env, byRows] of Object.entries(perCallResults(runs))) {
+    for (const result of byRows.values()) {
+      const where = `${env}, ${result.title}`;
+      if (result.error) lines.push(`- ${where}: ERROR ${result.error.split('\n')[0]}`);
+      for (const name of result.variantNames ?? []) {
+        const v = result.variants[name];
+        if (v?.error) lines.push(`- ${where}, ${name}: ERROR ${v.error.split('\n')[0]}`);
+        else if (v?.check && !v.check.ok) lines.push(`- ${where}, ${name}: WRONG result (err/bound ${v.check.worst.toFixed(2)})`);
       }
     }
   }
-  return false;
+  return lines;
 }
 
-export function renderReport({ date, machine, git, chromiumVersion, settings, runs, wasmSizes }) {
-  const env = [
-    `- date: ${date}; commit ${git}`,
-    `- machine: ${machine.cpu} (${machine.cpuFlags.join(', ') || 'no x86 SIMD flags read'}), ${machine.cores} cores, ${machine.memoryGiB} GiB, load average at start ${machine.loadAverage.join(' / ')}; ${machine.os}`,
-    `- Node ${machine.node} (V8 ${machine.v8})${chromiumVersion ? `; Chromium ${chromiumVersion} (headless)` : ''}`,
-    settings && `- timing: ${settings.budgetMs} ms per variant and case in ${settings.rounds} interleaved rounds after ${settings.warmupMs} ms warm-up; medians of per-call times`,
-    runs.chromium?.error && `- **the Chromium run failed**: ${runs.chromium.error}`,
-  ].filter(Boolean).join('\n');
+function perCallSection(runs) {
+  if (!Object.keys(perCallResults(runs)).length) return [];
+  const { numHeads, headDim, layout, base, offset } = PER_CALL_SHAPE;
+  const failures = perCallFailures(runs);
   return [
-    '## posenc benchmark (`npm run bench`)',
+    '### Per-call cost (issue 9)',
     '',
-    env,
+    `rope in place on [rows, ${numHeads}, ${headDim}] f32 (${layout}, base ${base}, positions ${offset}, ${offset} + 1, ...), SIMD build.`,
+    'Median µs per call. `plan` = `plan.apply(x, { offset })` of one `posenc.ropePlan(...)` on a WasmArray;',
+    '`rope-wasm` / `rope-f32` = `posenc.rope(x, options)` on a WasmArray / a Float32Array; `js` = a JS loop',
+    'rotating in place with a cos/sin table precomputed for every position it sees (bench/js-baseline.js).',
+    'All in a process that has detached an ArrayBuffer, as WASM memory growth does: in Node 20 that alone makes',
+    'typed-array JS (the js loop) up to 1.3× slower than in a process that never detached one (bench/README.md).',
     '',
+    perCallTable(runs),
+    '',
+    `fixed / per row: least-squares fit of time = fixed + perRow · rows to the sizes up to ${FIT_MAX_ROWS} rows (in cache;`,
+    "larger arrays leave the caches, and their noise alone exceeds the fixed cost). js's fixed cost should be ≈ 0.",
+    '',
+    perCallTargetTable(runs),
+    '',
+    ...(failures.length ? ['Failed variants:', ...failures, ''] : []),
+  ];
+}
+
+function bigArraySection(runs, wasmSizes) {
+  const browserRows = runs.chromium && !runs.chromium.error && runs.chromium.moduleLoad;
+  if (!resultsByCase(runs, 'big-arrays').size && !browserRows) return [];
+  return [
     mainTable(runs, wasmSizes),
     '',
     'Times are medians in ms per call. `copy` = Float32Array.prototype.set of a buffer of the output\'s size (the',
@@ -203,10 +314,46 @@ export function renderReport({ date, machine, git, chromiumVersion, settings, ru
     '`scalar`/`simd` = posenc\'s two WASM builds. Ratios are the result; absolute times depend on the machine',
     'and its load. "N× off" = the factor the SIMD build still has to gain to meet the target.',
     '',
+  ];
+}
+
+function spreadSections(runs) {
+  const sections = [];
+  if (resultsByCase(runs, 'big-arrays').size) {
+    sections.push(spreadTable(runs, { section: 'big-arrays', variants: BIG_ARRAY_VARIANTS, checked: ['js', 'scalar', 'simd'] }), '');
+  }
+  if (resultsByCase(runs, 'per-call').size) {
+    sections.push(spreadTable(runs, { section: 'per-call', variants: PER_CALL_VARIANTS, checked: PER_CALL_VARIANTS, unit: 'µs', scale: 1000 }), '');
+  }
+  return sections;
+}
+
+/** How finely each environment's clock ticks, and how long its samples (batches) last. */
+function clockLine(runs) {
+  const ticks = ENVS.filter((env) => Number.isFinite(runs[env]?.suite?.clockResolutionMs))
+    .map((env) => `${env} ${twoDigits(runs[env].suite.clockResolutionMs * 1000)} µs (samples ≥ ${twoDigits(runs[env].suite.sampleMs)} ms)`);
+  return ticks.length ? `- performance.now() ticks: ${ticks.join(', ')}` : null;
+}
+
+export function renderReport({ date, machine, git, chromiumVersion, settings, runs, wasmSizes }) {
+  const env = [
+    `- date: ${date}; commit ${git}`,
+    `- machine: ${machine.cpu} (${machine.cpuFlags.join(', ') || 'no x86 SIMD flags read'}), ${machine.cores} cores, ${machine.memoryGiB} GiB, load average at start ${machine.loadAverage.join(' / ')}; ${machine.os}`,
+    `- Node ${machine.node} (V8 ${machine.v8})${chromiumVersion ? `; Chromium ${chromiumVersion} (headless)` : ''}`,
+    settings && `- timing: ${settings.budgetMs} ms per variant and case in ${settings.rounds} interleaved rounds after ${settings.warmupMs} ms warm-up; medians of per-call times (a sample = a batch of calls / its number of calls)`,
+    clockLine(runs),
+    runs.chromium?.error && `- **the Chromium run failed**: ${runs.chromium.error}`,
+  ].filter(Boolean).join('\n');
+  return [
+    '## posenc benchmark (`npm run bench`)',
+    '',
+    env,
+    '',
+    ...bigArraySection(runs, wasmSizes),
+    ...perCallSection(runs),
     '### Spread and correctness margins',
     '',
-    spreadTable(runs),
-    '',
+    ...spreadSections(runs),
     'p10–p90 of per-call times (n samples × calls per sample). err/bound = the largest error over the allowed',
     'error of the precision contract (≤ 1 passes), with the largest absolute error in parentheses.',
     '',

@@ -17,3 +17,22 @@ export function summarize(samples) {
     samples: sorted.length,
   };
 }
+
+/**
+ * Least-squares line y = intercept + slope * x through points [[x, y], ...]; null with fewer
+ * than two distinct x.
+ */
+export function fitLine(points) {
+  if (points.length < 2) return null;
+  const meanX = points.reduce((sum, [x]) => sum + x, 0) / points.length;
+  const meanY = points.reduce((sum, [, y]) => sum + y, 0) / points.length;
+  let sxx = 0;
+  let sxy = 0;
+  for (const [x, y] of points) {
+    sxx += (x - meanX) ** 2;
+    sxy += (x - meanX) * (y - meanY);
+  }
+  if (sxx === 0) return null;
+  const slope = sxy / sxx;
+  return { intercept: meanY - slope * meanX, slope };
+}

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# `npm run bench`: the benchmark suite of issue 4. Installs what is missing (Chromium
-# included), makes sure the WASM builds are current, then runs the same harness in Node and in
-# headless Chromium and prints one table (also written to bench/results/bench.{md,json}).
-# Arguments go to bench/main.js, e.g. `npm run bench -- --env=node --only=rope-wasm-half`.
+# `npm run bench`: the benchmark suite of issues 4 (big arrays) and 9 (per-call cost). Installs
+# what is missing (Chromium included), makes sure the WASM builds are current, then runs the
+# same harness in Node and in headless Chromium and prints one report (also written to
+# bench/results/bench.{md,json}).
+# Arguments go to bench/main.js, e.g. `npm run bench -- --env=node --only=rope-wasm-half` or
+# `npm run bench -- --only=per-call`.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
