@@ -23,20 +23,6 @@ std::unique_ptr<double[]> allocate_doubles(std::size_t count) {
   return std::unique_ptr<double[]>(new (std::nothrow) double[count == 0 ? 1 : count]);
 }
 
-// Per-channel cos/sin for interleaved pairs, built once per position and reused by every head.
-struct InterleavedPhases {
-  float cos_dup[2 * PhaseBlock::kCapacity];
-  float sin_signed[2 * PhaseBlock::kCapacity];
-
-  void expand(const PhaseBlock& phases) {
-    for (std::uint32_t i = 0; i < phases.size(); ++i) {
-      cos_dup[2 * i] = cos_dup[2 * i + 1] = phases.cos()[i];
-      sin_signed[2 * i] = -phases.sin()[i];
-      sin_signed[2 * i + 1] = phases.sin()[i];
-    }
-  }
-};
-
 bool has_rows(const RopeSpec& spec) { return spec.batch > 0 && spec.seq_len > 0; }
 
 // The schedule's frequencies into `out`. The last unscaled schedule is kept: a decoding loop
@@ -153,12 +139,10 @@ Status RopePlan::rotate(const RopeSpec& shape, const BatchPositions& positions, 
       block_freq[i] = spec_.inverse ? -inv_freq[first + i] : inv_freq[first + i];
     PhaseBlock phases(block_freq, pairs, attention_factor_);
     if (carry != nullptr) phases.restore(carry + carried);
-    InterleavedPhases expanded;
     for (std::size_t b = 0; b < shape.batch; ++b) {
       const Positions sequence = positions.sequence(b, seq_len);
       for (std::size_t t = 0; t < seq_len; ++t) {
         phases.advance_to(sequence.at(t));
-        if (interleaved) expanded.expand(phases);
         for (std::size_t n = 0; n < count; ++n) {
           const Tensor& tensor = tensors[n];
           // Head vectors are contiguous; tokens-major rows hold all heads of a token,
@@ -166,17 +150,14 @@ Status RopePlan::rotate(const RopeSpec& shape, const BatchPositions& positions, 
           const std::size_t batch_start = b * seq_len * tensor.num_heads * head_dim;
           const std::size_t row_start = batch_start + t * (tokens ? tensor.num_heads * head_dim : head_dim);
           const std::size_t head_stride = tokens ? head_dim : seq_len * head_dim;
-          for (std::size_t head = 0; head < tensor.num_heads; ++head) {
-            const std::size_t at = row_start + head * head_stride;
-            const float* x = tensor.src + at;
-            float* out = tensor.dst + at;
-            if (interleaved) {
-              kernels::rotate_interleaved(expanded.cos_dup, expanded.sin_signed, x + 2 * first, out + 2 * first,
-                                          2 * pairs);
-            } else {
-              kernels::rotate_half(phases.cos(), phases.sin(), x + first, x + half + first, out + first,
-                                   out + half + first, pairs);
-            }
+          const float* x = tensor.src + row_start;
+          float* out = tensor.dst + row_start;
+          if (interleaved) {
+            kernels::rotate_interleaved(phases.cos(), phases.sin(), x + 2 * first, out + 2 * first, tensor.num_heads,
+                                        head_stride, pairs);
+          } else {
+            kernels::rotate_half(phases.cos(), phases.sin(), x + first, out + first, half, tensor.num_heads,
+                                 head_stride, pairs);
           }
         }
       }

@@ -165,7 +165,8 @@ export class Memory {
       this.#write(frame, block);
       const status = frame.call(block);
       const f64 = this.#views();
-      frame.results.set(f64.subarray(block / 8, block / 8 + frame.results.length));
+      const { results } = frame;
+      for (let i = 0, at = block / 8; i < results.length; i++) results[i] = f64[at + i];
       if (status !== 0) {
         const values = givenValues(context.o, context.args, context.shape);
         throw errorForStatus(this.#description, status, { fn: context.fn, values, expected: frame.result('expectedLength') });
@@ -179,7 +180,8 @@ export class Memory {
   /** Gives each list and JS-owned array its offset in the scratch block (after the frame); returns the block's size. */
   #placeScratch(frame) {
     let bytes = aligned(frame.values.length * 8);
-    for (const entry of frame.entries) {
+    for (let e = 0; e < frame.entries.length; e++) {
+      const entry = frame.entries[e];
       entry.offset = -1;
       const data = entry.list ?? (entry.argument && entry.argument.address === undefined ? entry.argument.array : null);
       if (data === null) continue;

@@ -169,7 +169,18 @@ export function copyNumbers(fn, name, value) {
 
 // ---- options objects ----------------------------------------------------------------------------
 
-const schemaParts = new WeakMap(); // schema -> { entries: [key, kind][], known: Set of keys }, made once
+const schemaParts = new WeakMap(); // schema -> { keys, kinds, known }, made once
+
+/** The schema as parallel arrays (indexed loops: this runs on every call). */
+function partsOf(schema) {
+  let parts = schemaParts.get(schema);
+  if (!parts) {
+    const keys = Object.keys(schema);
+    parts = { keys, kinds: keys.map((key) => schema[key]), known: new Set(keys) };
+    schemaParts.set(schema, parts);
+  }
+  return parts;
+}
 
 /**
  * The snapshot of `options` by `schema`: { name: { read(fn, name, value, context), fallback,
@@ -182,17 +193,16 @@ export function snapshot(fn, options, schema, context, name = 'options') {
   if (!isOptionsObject(fn, name, options)) {
     throw typeError(fn, name, `must be an object (got ${describe(options)})`);
   }
-  let parts = schemaParts.get(schema);
-  if (!parts) schemaParts.set(schema, parts = { entries: Object.entries(schema), known: new Set(Object.keys(schema)) });
-  const { entries, known } = parts;
+  const { keys, kinds, known } = partsOf(schema);
   const result = {};
-  for (const [key] of entries) result[key] = undefined; // every key own, in one order (one hidden class)
+  for (let i = 0; i < keys.length; i++) result[keys[i]] = undefined; // every key own, in one order (one hidden class)
   readOwn(fn, name, options, result, known, name === 'options' ? 'option' : 'key');
-  for (const [key, kind] of entries) {
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    const kind = kinds[i];
     const value = result[key];
-    const parameter = name === 'options' ? key : `${name}.${key}`;
-    if (value !== undefined) result[key] = kind.read(fn, parameter, value, context);
-    else if (kind.required) throw missing(fn, parameter, options, key, kind.required === true ? '' : kind.required);
+    if (value !== undefined) result[key] = kind.read(fn, name === 'options' ? key : `${name}.${key}`, value, context);
+    else if (kind.required) throw missing(fn, name === 'options' ? key : `${name}.${key}`, options, key, kind.required === true ? '' : kind.required);
     else result[key] = kind.fallback;
   }
   return result;

@@ -20,11 +20,11 @@ const rowsPerBlock = (shape) => Math.max(1, Math.floor(BLOCK_FLOATS / (shape.num
  * both arrays JS-owned, of the shape's length, larger than a block.
  */
 export function streams(shape, rows, { x, out }) {
+  if (x.address !== undefined || out.address !== undefined) return false; // WASM-resident: one call
   const length = shape.seqLen * shape.numHeads * shape.headDim;
   return shape.batch === 1 && shape.order === 'tokens' && rows.positions === undefined
     && typeof (rows.offset ?? 0) === 'number' && !LENGTH_DEPENDENT.includes(shape.scaling?.type)
-    && shape.seqLen > rowsPerBlock(shape) && x.address === undefined && out.address === undefined
-    && x.length === length && out.length === length;
+    && shape.seqLen > rowsPerBlock(shape) && x.length === length && out.length === length;
 }
 
 /**

@@ -1,5 +1,7 @@
-// RoPE rotation kernels for one head's channels. The SIMD versions load and store unaligned
-// (pointers come from JS). `src` may equal `dst` (in place); they must not otherwise overlap.
+// RoPE rotation kernels: the same channels of `heads` head vectors, `stride` floats apart (the
+// heads of one row), rotated by one row's cos/sin. cos and sin are loaded once per batch for
+// every head. The SIMD versions load and store unaligned (pointers come from JS). `src` may
+// equal `dst` (in place); they must not otherwise overlap.
 #pragma once
 
 #include <cstddef>
@@ -12,45 +14,58 @@ namespace {  // internal linkage, as for static functions: a kernel with one cal
 
 // Half pairing: a = x[i], b = x[i + rotary_dim/2].
 //   a' = a cos - b sin,  b' = b cos + a sin
+// n channels a of each head, and their partners b at `half` channels on.
 struct RotateHalf {
-  static void scalar(std::size_t begin, const float* cos, const float* sin, const float* src_a,
-                     const float* src_b, float* dst_a, float* dst_b, std::size_t n) {
-    for (std::size_t i = begin; i < n; ++i) {
-      const float a = src_a[i], b = src_b[i];
-      dst_a[i] = a * cos[i] - b * sin[i];
-      dst_b[i] = b * cos[i] + a * sin[i];
+  static void scalar(std::size_t begin, const float* cos, const float* sin, const float* src, float* dst,
+                     std::size_t half, std::size_t heads, std::size_t stride, std::size_t n) {
+    for (std::size_t h = 0; h < heads; ++h) {
+      const float* x = src + h * stride;
+      float* y = dst + h * stride;
+      for (std::size_t i = begin; i < n; ++i) {
+        const float a = x[i], b = x[i + half];
+        y[i] = a * cos[i] - b * sin[i];
+        y[i + half] = b * cos[i] + a * sin[i];
+      }
     }
   }
 
 #if POSENC_SIMD
   template <class Arch>
-  static void simd(const float* cos, const float* sin, const float* src_a, const float* src_b,
-                   float* dst_a, float* dst_b, std::size_t n) {
+  static void simd(const float* cos, const float* sin, const float* src, float* dst, std::size_t half,
+                   std::size_t heads, std::size_t stride, std::size_t n) {
     using batch = xsimd::batch<float, Arch>;
     const std::size_t whole = n - n % batch::size;
     for (std::size_t i = 0; i < whole; i += batch::size) {
       const batch c = batch::load_unaligned(cos + i), s = batch::load_unaligned(sin + i);
-      const batch a = batch::load_unaligned(src_a + i), b = batch::load_unaligned(src_b + i);
-      (a * c - b * s).store_unaligned(dst_a + i);
-      (b * c + a * s).store_unaligned(dst_b + i);
+      for (std::size_t h = 0; h < heads; ++h) {
+        const float* x = src + h * stride + i;
+        float* y = dst + h * stride + i;
+        const batch a = batch::load_unaligned(x), b = batch::load_unaligned(x + half);
+        (a * c - b * s).store_unaligned(y);
+        (b * c + a * s).store_unaligned(y + half);
+      }
     }
-    scalar(whole, cos, sin, src_a, src_b, dst_a, dst_b, n);
+    scalar(whole, cos, sin, src, dst, half, heads, stride, n);
   }
 #endif
 };
 inline constexpr Kernel<RotateHalf> rotate_half{};
 
-// Interleaved pairing on channels whose cos/sin were expanded per channel:
-//   cos_dup = [c0, c0, c1, c1, ...], sin_signed = [-s0, s0, -s1, s1, ...], so that
-//   x'[j] = x[j] cos_dup[j] + x[j ^ 1] sin_signed[j]  (the same rotation as above).
-// n counts channels: whole pairs, so it is even.
+// Interleaved pairing: pair i is (x[2i], x[2i+1]), rotated as above; n counts pairs. The SIMD
+// version loads a batch of cos and sin and spreads them over two batches of channels:
+//   [c0, c0, c1, c1], [c2, c2, c3, c3] and [-s0, s0, -s1, s1], [-s2, s2, -s3, s3], so that
+//   x'[j] = x[j] c + x[j ^ 1] (-s or s), the same products and sums as the scalar loop.
 struct RotateInterleaved {
-  static void scalar(std::size_t begin, const float* cos_dup, const float* sin_signed,
-                     const float* src, float* dst, std::size_t n) {
-    for (std::size_t j = begin; j < n; j += 2) {
-      const float a = src[j], b = src[j + 1];
-      dst[j] = a * cos_dup[j] + b * sin_signed[j];
-      dst[j + 1] = b * cos_dup[j + 1] + a * sin_signed[j + 1];
+  static void scalar(std::size_t begin, const float* cos, const float* sin, const float* src, float* dst,
+                     std::size_t heads, std::size_t stride, std::size_t n) {
+    for (std::size_t h = 0; h < heads; ++h) {
+      const float* x = src + h * stride;
+      float* y = dst + h * stride;
+      for (std::size_t i = begin; i < n; ++i) {
+        const float a = x[2 * i], b = x[2 * i + 1];
+        y[2 * i] = a * cos[i] + b * -sin[i];
+        y[2 * i + 1] = b * cos[i] + a * sin[i];
+      }
     }
   }
 
@@ -61,17 +76,25 @@ struct RotateInterleaved {
   };
 
   template <class Arch>
-  static void simd(const float* cos_dup, const float* sin_signed, const float* src, float* dst,
-                   std::size_t n) {
+  static void simd(const float* cos, const float* sin, const float* src, float* dst, std::size_t heads,
+                   std::size_t stride, std::size_t n) {
     using batch = xsimd::batch<float, Arch>;
+    constexpr std::size_t lanes = batch::size;
     constexpr auto swap_pairs = xsimd::make_batch_constant<std::uint32_t, Arch, SwapPairs>();
-    const std::size_t whole = n - n % batch::size;  // batch sizes are even: pairs stay whole
-    for (std::size_t j = 0; j < whole; j += batch::size) {
-      const batch x = batch::load_unaligned(src + j);
-      const batch c = batch::load_unaligned(cos_dup + j), s = batch::load_unaligned(sin_signed + j);
-      (x * c + xsimd::swizzle(x, swap_pairs) * s).store_unaligned(dst + j);
+    const std::size_t whole = n - n % lanes;  // pairs in whole batches of cos/sin
+    for (std::size_t i = 0; i < whole; i += lanes) {
+      const batch c = batch::load_unaligned(cos + i), s = batch::load_unaligned(sin + i), minus_s = -s;
+      const batch c_low = xsimd::zip_lo(c, c), c_high = xsimd::zip_hi(c, c);
+      const batch s_low = xsimd::zip_lo(minus_s, s), s_high = xsimd::zip_hi(minus_s, s);
+      for (std::size_t h = 0; h < heads; ++h) {
+        const float* x = src + h * stride + 2 * i;
+        float* y = dst + h * stride + 2 * i;
+        const batch low = batch::load_unaligned(x), high = batch::load_unaligned(x + lanes);
+        (low * c_low + xsimd::swizzle(low, swap_pairs) * s_low).store_unaligned(y);
+        (high * c_high + xsimd::swizzle(high, swap_pairs) * s_high).store_unaligned(y + lanes);
+      }
     }
-    scalar(whole, cos_dup, sin_signed, src, dst, n);
+    scalar(whole, cos, sin, src, dst, heads, stride, n);
   }
 #endif
 };

@@ -1,6 +1,6 @@
 // The RoPE rotation kernels (kernels/rotate.h): the xsimd versions against the scalar loops
-// for every length 0..67 and a few large ones, at unaligned addresses, in place and out of
-// place. The build uses -ffp-contract=off, so both must round identically: bit-identical
+// for every length 0..67 and a few large ones, over one head and over several heads apart, at
+// unaligned addresses, in place and out of place. The build uses -ffp-contract=off, so both must round identically: bit-identical
 // results. Guards around every array catch writes past n.
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/generators/catch_generators.hpp>
@@ -33,106 +33,112 @@ long double rounding_ratio(float got, long double p, long double q, long double 
 
 }  // namespace
 
-TEST_CASE("RotateHalf: simd equals scalar bit for bit, for every n", "[kernels]") {
+// The heads of one row as the kernels take them: `heads` vectors `stride` floats apart. The
+// gaps between them (stride > what a head uses) hold sentinels: the kernels must leave them.
+struct Rows {
+  std::size_t heads, stride;
+};
+
+TEST_CASE("RotateHalf: simd equals scalar bit for bit, for every n, over several heads", "[kernels]") {
   const std::size_t n = GENERATE(range<std::size_t>(0, 68), 127, 128, 129, 1000, 4099);
   const std::size_t shift = GENERATE(0, 1);  // 1: every pointer one float off the alignment
+  const Rows rows = GENERATE(Rows{1, 0}, Rows{3, 3});  // stride: extra floats past a head's 2n
   const Target target = GENERATE(Target::kInPlace, Target::kSeparateOut);
-  INFO("n " << n << ", shift " << shift << ", lanes " << kLanes << ", "
-            << (target == Target::kInPlace ? "in place" : "out of place"));
+  const std::size_t half = n, stride = 2 * n + rows.stride, length = rows.heads * stride;
+  INFO("n " << n << ", heads " << rows.heads << ", stride " << stride << ", shift " << shift << ", lanes " << kLanes
+            << ", " << (target == Target::kInPlace ? "in place" : "out of place"));
   const std::vector<float> cos = random_floats(n, 1), sin = random_floats(n, 2);
-  const std::vector<float> a = random_floats(n, 3, -4.0f, 4.0f), b = random_floats(n, 4, -4.0f, 4.0f);
+  std::vector<float> x = random_floats(length, 3, -4.0f, 4.0f);
+  std::vector<float> want(length, sentinel());  // the gaps keep the sentinel
+  for (std::size_t h = 0; h < rows.heads; ++h)
+    for (std::size_t i = h * stride + 2 * n; i < (h + 1) * stride; ++i) x[i] = sentinel();
 
-  GuardedBuffer c(n, shift), s(n, shift), src_a(n, shift), src_b(n, shift), out_a(n, shift), out_b(n, shift);
+  GuardedBuffer c(n, shift), s(n, shift), src(length, shift), out(length, shift);
   c.assign(cos);
   s.assign(sin);
-  src_a.assign(a);
-  src_b.assign(b);
-  GuardedBuffer& dst_a = target == Target::kInPlace ? src_a : out_a;
-  GuardedBuffer& dst_b = target == Target::kInPlace ? src_b : out_b;
-  RotateHalf::simd<Arch>(c.data(), s.data(), src_a.data(), src_b.data(), dst_a.data(), dst_b.data(), n);
-
-  std::vector<float> want_a(n), want_b(n);
-  RotateHalf::scalar(0, cos.data(), sin.data(), a.data(), b.data(), want_a.data(), want_b.data(), n);
-  CHECK(first_difference(dst_a.values(), want_a) == n);
-  CHECK(first_difference(dst_b.values(), want_b) == n);
+  src.assign(x);
+  GuardedBuffer& dst = target == Target::kInPlace ? src : out;
+  RotateHalf::simd<Arch>(c.data(), s.data(), src.data(), dst.data(), half, rows.heads, stride, n);
+  if (target == Target::kInPlace) want = x;
+  RotateHalf::scalar(0, cos.data(), sin.data(), x.data(), want.data(), half, rows.heads, stride, n);
+  CHECK(first_difference(dst.values(), want) == length);
 
   // And both are the rotation a' = a cos - b sin, b' = b cos + a sin.
   WorstError worst;
-  for (std::size_t i = 0; i < n; ++i) {
-    const long double ac = static_cast<long double>(a[i]) * cos[i], bs = static_cast<long double>(b[i]) * sin[i];
-    const long double bc = static_cast<long double>(b[i]) * cos[i], as = static_cast<long double>(a[i]) * sin[i];
-    worst.update(rounding_ratio(dst_a.data()[i], ac, bs, ac - bs), i);
-    worst.update(rounding_ratio(dst_b.data()[i], bc, as, bc + as), i);
+  for (std::size_t h = 0; h < rows.heads; ++h) {
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t at = h * stride + i;
+      const long double a = x[at], b = x[at + half];
+      const long double ac = a * cos[i], bs = b * sin[i], bc = b * cos[i], as = a * sin[i];
+      worst.update(rounding_ratio(dst.data()[at], ac, bs, ac - bs), at);
+      worst.update(rounding_ratio(dst.data()[at + half], bc, as, bc + as), at + half);
+    }
   }
   INFO("worst element " << worst.index << ": error / bound " << static_cast<double>(worst.value));
   CHECK(worst.value <= 1);
 
-  for (const GuardedBuffer* buffer : {&c, &s, &src_a, &src_b, &out_a, &out_b}) CHECK(buffer->guards_intact());
-  if (target == Target::kSeparateOut) {  // the sources are read only
-    CHECK(first_difference(src_a.values(), a) == n);
-    CHECK(first_difference(src_b.values(), b) == n);
-  }
+  for (const GuardedBuffer* buffer : {&c, &s, &src, &out}) CHECK(buffer->guards_intact());
+  if (target == Target::kSeparateOut) CHECK(first_difference(src.values(), x) == length);  // the source is read only
 }
 
-TEST_CASE("RotateInterleaved: simd equals scalar bit for bit, for every even n", "[kernels]") {
-  // n counts channels of whole (x[2i], x[2i+1]) pairs, so it is even.
-  const std::size_t n = GENERATE(range<std::size_t>(0, 68, 2), 126, 128, 130, 1000, 4098);
+TEST_CASE("RotateInterleaved: simd equals scalar bit for bit, for every n, over several heads", "[kernels]") {
+  // n counts pairs (x[2i], x[2i+1]).
+  const std::size_t n = GENERATE(range<std::size_t>(0, 68), 127, 128, 129, 1000, 2049);
   const std::size_t shift = GENERATE(0, 1);
+  const Rows rows = GENERATE(Rows{1, 0}, Rows{3, 5});
   const Target target = GENERATE(Target::kInPlace, Target::kSeparateOut);
-  INFO("n " << n << ", shift " << shift << ", lanes " << kLanes << ", "
-            << (target == Target::kInPlace ? "in place" : "out of place"));
-  // Arbitrary values rather than the [c, c] / [-s, s] expansion: the kernels must agree on
-  // the formula x'[j] = x[j] cos_dup[j] + x[j ^ 1] sin_signed[j] for any inputs.
-  const std::vector<float> cos_dup = random_floats(n, 5), sin_signed = random_floats(n, 6);
-  const std::vector<float> x = random_floats(n, 7, -4.0f, 4.0f);
+  const std::size_t stride = 2 * n + rows.stride, length = rows.heads * stride;
+  INFO("n " << n << ", heads " << rows.heads << ", stride " << stride << ", shift " << shift << ", lanes " << kLanes
+            << ", " << (target == Target::kInPlace ? "in place" : "out of place"));
+  const std::vector<float> cos = random_floats(n, 5), sin = random_floats(n, 6);
+  std::vector<float> x = random_floats(length, 7, -4.0f, 4.0f);
+  std::vector<float> want(length, sentinel());
+  for (std::size_t h = 0; h < rows.heads; ++h)
+    for (std::size_t i = h * stride + 2 * n; i < (h + 1) * stride; ++i) x[i] = sentinel();
 
-  GuardedBuffer c(n, shift), s(n, shift), src(n, shift), out(n, shift);
-  c.assign(cos_dup);
-  s.assign(sin_signed);
+  GuardedBuffer c(n, shift), s(n, shift), src(length, shift), out(length, shift);
+  c.assign(cos);
+  s.assign(sin);
   src.assign(x);
   GuardedBuffer& dst = target == Target::kInPlace ? src : out;
-  RotateInterleaved::simd<Arch>(c.data(), s.data(), src.data(), dst.data(), n);
-
-  std::vector<float> want(n);
-  RotateInterleaved::scalar(0, cos_dup.data(), sin_signed.data(), x.data(), want.data(), n);
-  CHECK(first_difference(dst.values(), want) == n);
+  RotateInterleaved::simd<Arch>(c.data(), s.data(), src.data(), dst.data(), rows.heads, stride, n);
+  if (target == Target::kInPlace) want = x;
+  RotateInterleaved::scalar(0, cos.data(), sin.data(), x.data(), want.data(), rows.heads, stride, n);
+  CHECK(first_difference(dst.values(), want) == length);
 
   WorstError worst;
-  for (std::size_t j = 0; j < n; ++j) {
-    const long double p = static_cast<long double>(x[j]) * cos_dup[j];
-    const long double q = static_cast<long double>(x[j ^ 1]) * sin_signed[j];
-    worst.update(rounding_ratio(dst.data()[j], p, q, p + q), j);
+  for (std::size_t h = 0; h < rows.heads; ++h) {
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t at = h * stride + 2 * i;
+      const long double a = x[at], b = x[at + 1];
+      const long double ac = a * cos[i], bs = b * sin[i], bc = b * cos[i], as = a * sin[i];
+      worst.update(rounding_ratio(dst.data()[at], ac, bs, ac - bs), at);
+      worst.update(rounding_ratio(dst.data()[at + 1], bc, as, bc + as), at + 1);
+    }
   }
   INFO("worst channel " << worst.index << ": error / bound " << static_cast<double>(worst.value));
   CHECK(worst.value <= 1);
 
   for (const GuardedBuffer* buffer : {&c, &s, &src, &out}) CHECK(buffer->guards_intact());
-  if (target == Target::kSeparateOut) CHECK(first_difference(src.values(), x) == n);
+  if (target == Target::kSeparateOut) CHECK(first_difference(src.values(), x) == length);
 }
 
-TEST_CASE("rotate_interleaved with expanded cos/sin is the half kernel's rotation", "[kernels]") {
-  // cos_dup = [c0, c0, c1, c1, ...], sin_signed = [-s0, s0, -s1, s1, ...] as rope.cpp builds
-  // them: x[j] c + x[j^1] (-s) rounds exactly like a c - b s, so the two pairings agree.
+TEST_CASE("the interleaved and half kernels rotate a pair the same way, bit for bit", "[kernels]") {
+  // x[2i] c + x[2i+1] (-s) rounds exactly like a c - b s: the two layouts agree.
   const std::size_t pairs = 37;
   const std::vector<float> cos = random_floats(pairs, 8), sin = random_floats(pairs, 9);
   const std::vector<float> x = random_floats(2 * pairs, 10, -3.0f, 3.0f);
-  std::vector<float> cos_dup(2 * pairs), sin_signed(2 * pairs), out(2 * pairs);
+  std::vector<float> out(2 * pairs), split(2 * pairs), half(2 * pairs);
+  RotateInterleaved::simd<Arch>(cos.data(), sin.data(), x.data(), out.data(), 1, 0, pairs);
   for (std::size_t i = 0; i < pairs; ++i) {
-    cos_dup[2 * i] = cos_dup[2 * i + 1] = cos[i];
-    sin_signed[2 * i] = -sin[i];
-    sin_signed[2 * i + 1] = sin[i];
+    split[i] = x[2 * i];
+    split[pairs + i] = x[2 * i + 1];
   }
-  RotateInterleaved::simd<Arch>(cos_dup.data(), sin_signed.data(), x.data(), out.data(), 2 * pairs);
-  std::vector<float> a(pairs), b(pairs), half_a(pairs), half_b(pairs);
+  RotateHalf::scalar(0, cos.data(), sin.data(), split.data(), half.data(), pairs, 1, 0, pairs);
+  std::vector<float> regrouped(2 * pairs);  // the half kernel's output interleaved again
   for (std::size_t i = 0; i < pairs; ++i) {
-    a[i] = x[2 * i];
-    b[i] = x[2 * i + 1];
-  }
-  RotateHalf::scalar(0, cos.data(), sin.data(), a.data(), b.data(), half_a.data(), half_b.data(), pairs);
-  std::vector<float> regrouped(2 * pairs);  // half kernel's output interleaved again
-  for (std::size_t i = 0; i < pairs; ++i) {
-    regrouped[2 * i] = half_a[i];
-    regrouped[2 * i + 1] = half_b[i];
+    regrouped[2 * i] = half[i];
+    regrouped[2 * i + 1] = half[pairs + i];
   }
   CHECK(first_difference(out, regrouped) == out.size());
 }

@@ -86,35 +86,44 @@ void expect_same(const char* what, const Shifted<T>& simd, const Shifted<T>& sca
 // The misalignment of the kernel's copies of the arrays.
 std::size_t simd_shift(FuzzInput& in) { return in.byte() % 8; }
 
+// The heads of one row as the rotation kernels take them: 1..4 heads, a fuzzed gap between.
+struct Heads {
+  std::size_t count, stride;
+};
+Heads heads_of(FuzzInput& in, std::size_t used) {
+  const std::size_t count = 1 + in.byte() % 4u;
+  return {count, used + in.byte() % 5u};
+}
+
 void fuzz_rotate_half(FuzzInput& in, std::size_t n, bool in_place) {
+  const Heads heads = heads_of(in, 2 * n);
+  const std::size_t length = heads.count * heads.stride;
   const Shifted<float> cos = input<float>(in, n), sin = input<float>(in, n);
-  const Shifted<float> a = input<float>(in, n), b = input<float>(in, n);
-  Shifted<float> want_a = in_place ? a.moved(0) : Shifted<float>(n, 0);
-  Shifted<float> want_b = in_place ? b.moved(0) : Shifted<float>(n, 0);
-  k::RotateHalf::scalar(0, cos.data(), sin.data(), in_place ? want_a.data() : a.data(),
-                        in_place ? want_b.data() : b.data(), want_a.data(), want_b.data(), n);
+  const Shifted<float> x = input<float>(in, length);
+  Shifted<float> want = x.moved(0);
+  k::RotateHalf::scalar(0, cos.data(), sin.data(), in_place ? want.data() : x.data(), want.data(), n, heads.count,
+                        heads.stride, n);
   const std::size_t shift = simd_shift(in);
-  Shifted<float> src_a = a.moved(shift), src_b = b.moved(shift);
-  Shifted<float> out_a = in_place ? a.moved(shift) : Shifted<float>(n, shift);
-  Shifted<float> out_b = in_place ? b.moved(shift) : Shifted<float>(n, shift);
-  k::rotate_half(cos.data(), sin.data(), in_place ? out_a.data() : src_a.data(), in_place ? out_b.data() : src_b.data(),
-                 out_a.data(), out_b.data(), n);
-  expect_same("rotate_half a", out_a, want_a);
-  expect_same("rotate_half b", out_b, want_b);
-  if (!in_place) expect_same("rotate_half source a", src_a, a);
-  if (!in_place) expect_same("rotate_half source b", src_b, b);
+  Shifted<float> src = x.moved(shift);
+  Shifted<float> out = x.moved(shift);  // out of place: the gaps must keep x's values too
+  k::rotate_half(cos.data(), sin.data(), in_place ? out.data() : src.data(), out.data(), n, heads.count, heads.stride, n);
+  expect_same("rotate_half", out, want);
+  if (!in_place) expect_same("rotate_half source", src, x);
 }
 
 void fuzz_rotate_interleaved(FuzzInput& in, std::size_t n, bool in_place) {
-  n -= n % 2;  // whole pairs
-  const Shifted<float> cos_dup = input<float>(in, n), sin_signed = input<float>(in, n);
-  const Shifted<float> x = input<float>(in, n);
-  Shifted<float> want = in_place ? x.moved(0) : Shifted<float>(n, 0);
-  k::RotateInterleaved::scalar(0, cos_dup.data(), sin_signed.data(), in_place ? want.data() : x.data(), want.data(), n);
+  const Heads heads = heads_of(in, 2 * n);
+  const std::size_t length = heads.count * heads.stride;
+  const Shifted<float> cos = input<float>(in, n), sin = input<float>(in, n);
+  const Shifted<float> x = input<float>(in, length);
+  Shifted<float> want = x.moved(0);
+  k::RotateInterleaved::scalar(0, cos.data(), sin.data(), in_place ? want.data() : x.data(), want.data(), heads.count,
+                               heads.stride, n);
   const std::size_t shift = simd_shift(in);
   Shifted<float> src = x.moved(shift);
-  Shifted<float> out = in_place ? x.moved(shift) : Shifted<float>(n, shift);
-  k::rotate_interleaved(cos_dup.data(), sin_signed.data(), in_place ? out.data() : src.data(), out.data(), n);
+  Shifted<float> out = x.moved(shift);
+  k::rotate_interleaved(cos.data(), sin.data(), in_place ? out.data() : src.data(), out.data(), heads.count,
+                        heads.stride, n);
   expect_same("rotate_interleaved", out, want);
   if (!in_place) expect_same("rotate_interleaved source", src, x);
 }
