@@ -1,15 +1,16 @@
 // The correctness check every case runs before it is timed: posenc's result against the
 // float64 reference of the test suite (tests/js/reference.js, written from the formulas),
-// with the precision contract of the core-library issue as the tolerance. Each check returns
+// with the precision contract (tests/precision.json) as the tolerance. Each check returns
 //   { ok, worst: largest error / allowed error, maxAbsError }
 // so a report can say how close to the bound a result is, not only whether it passed.
 import {
   absDot, forEachRopePair, ropeCacheReference, ropeReference, similarityReference, sinusoidalReference,
 } from '../tests/js/reference.js';
+import precision from '../tests/precision.json' with { type: 'json' };
 
 const FLOAT32_HALF_ULP = 2 ** -24; // relative rounding error of one float32 rounding
-const SINUSOID_BOUND = 2.5e-7; // |value - float64 value|, positions < 2^24, dModel <= 8192
-const ROPE_BOUND = 5e-7; // |component - float64 component| / (|x_a| + |x_b|)
+const SINUSOID_BOUND = precision.tableBound; // |value - float64 value|, positions < 2^24, dModel <= 8192
+const ROPE_BOUND = precision.ropeBound; // |component - float64 component| / (|x_a| + |x_b|)
 
 /** inv_freq[i] = 1 / base^(2i / dim), i < dim/2, in float64 (for the plain-JS baselines). */
 export function inverseFrequencies(dim, base = 10000) {

@@ -1,9 +1,9 @@
-#include "layout_conversion.h"
+#include "posenc/layout_conversion.h"
 
 #include <algorithm>
 #include <cstddef>
 
-#include "size_limits.h"
+#include "posenc/size_limits.h"
 
 namespace posenc {
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "frequencies.h"
+#include "posenc/frequencies.h"
 #include "kernels/dispatch.h"
 
 namespace posenc {

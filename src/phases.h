@@ -16,7 +16,7 @@
 #include <cstdint>
 
 #include "kernels/rows_out.h"
-#include "positions.h"
+#include "posenc/positions.h"
 
 namespace posenc {
 

@@ -1,10 +1,10 @@
-#include "position_numbers.h"
+#include "posenc/position_numbers.h"
 
 #include <algorithm>
 #include <cstddef>
 
-#include "size_limits.h"
-#include "positions.h"
+#include "posenc/size_limits.h"
+#include "posenc/positions.h"
 
 namespace posenc {
 

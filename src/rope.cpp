@@ -1,13 +1,13 @@
-#include "rope.h"
+#include "posenc/rope.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
 
-#include "frequencies.h"
+#include "posenc/frequencies.h"
 #include "phases.h"
-#include "rope_plan.h"
-#include "size_limits.h"
+#include "posenc/rope_plan.h"
+#include "posenc/size_limits.h"
 
 namespace posenc {
 

@@ -1,4 +1,4 @@
-#include "rope_plan.h"
+#include "posenc/rope_plan.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -6,7 +6,7 @@
 
 #include "kernels/dispatch.h"
 #include "phases.h"
-#include "rope_scaling.h"
+#include "posenc/rope_scaling.h"
 
 namespace posenc {
 

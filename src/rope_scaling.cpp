@@ -1,11 +1,11 @@
-#include "rope_scaling.h"
+#include "posenc/rope_scaling.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-#include "frequencies.h"
-#include "size_limits.h"
+#include "posenc/frequencies.h"
+#include "posenc/size_limits.h"
 
 namespace posenc {
 

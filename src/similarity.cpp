@@ -1,4 +1,4 @@
-#include "similarity.h"
+#include "posenc/similarity.h"
 
 #include <cmath>
 #include <cstddef>
@@ -6,7 +6,7 @@
 #include <new>
 
 #include "kernels/dispatch.h"
-#include "size_limits.h"
+#include "posenc/size_limits.h"
 
 namespace posenc {
 

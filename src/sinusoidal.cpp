@@ -1,11 +1,11 @@
-#include "sinusoidal.h"
+#include "posenc/sinusoidal.h"
 
 #include <cmath>
 #include <cstddef>
 
-#include "frequencies.h"
+#include "posenc/frequencies.h"
 #include "phases.h"
-#include "size_limits.h"
+#include "posenc/size_limits.h"
 
 namespace posenc {
 

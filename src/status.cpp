@@ -1,4 +1,4 @@
-#include "status.h"
+#include "posenc/status.h"
 
 namespace posenc {
 

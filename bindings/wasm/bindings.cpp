@@ -9,7 +9,7 @@
 
 #include "describe.h"
 #include "operations.h"
-#include "size_limits.h"
+#include "posenc/size_limits.h"
 
 namespace {
 

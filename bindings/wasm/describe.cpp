@@ -1,7 +1,7 @@
 #include "describe.h"
 
 #include "frames.h"
-#include "posenc.h"
+#include "posenc/posenc.h"
 
 namespace posenc::bindings {
 

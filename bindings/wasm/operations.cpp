@@ -4,7 +4,7 @@
 #include <new>
 #include <type_traits>
 
-#include "posenc.h"
+#include "posenc/posenc.h"
 
 namespace posenc::bindings {
 

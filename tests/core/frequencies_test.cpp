@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "posenc.h"
+#include "posenc/posenc.h"
 #include "reference.h"
 #include "test_support.h"
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "posenc.h"
+#include "posenc/posenc.h"
 #include "reference.h"
 #include "test_support.h"
 

@@ -5,7 +5,7 @@
 #include <limits>
 #include <vector>
 
-#include "positions.h"
+#include "posenc/positions.h"
 #include "test_support.h"
 
 using test_support::from_offset;

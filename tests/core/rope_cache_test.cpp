@@ -8,15 +8,15 @@
 #include <cstdint>
 #include <vector>
 
-#include "posenc.h"
+#include "posenc/posenc.h"
 #include "reference.h"
+#include "precision.h"
 #include "test_support.h"
 
 namespace {
 
 using namespace test_support;
 
-constexpr double kContractBound = 2.5e-7;
 
 struct CoreCache {
   std::vector<float> cos, sin;
@@ -49,10 +49,10 @@ void check_cache(const CoreCache& got, const std::vector<std::int64_t>& position
                      << static_cast<double>(cos_error.value) << " at position " << positions[cos_error.index / half]
                      << " pair " << cos_error.index % half << ", worst sin error " << static_cast<double>(sin_error.value)
                      << " at position " << positions[sin_error.index / half] << " pair " << sin_error.index % half);
-  CHECK(cos_error.value <= kContractBound);
-  CHECK(sin_error.value <= kContractBound);
-  record_precision("rope_cache |value - float64|", cos_error, "(bound 2.5e-7)");
-  record_precision("rope_cache |value - float64|", sin_error, "(bound 2.5e-7)");
+  CHECK(cos_error.value <= kTableBound);
+  CHECK(sin_error.value <= kTableBound);
+  record_precision("rope_cache |value - float64|", cos_error, "(bound: kTableBound)");
+  record_precision("rope_cache |value - float64|", sin_error, "(bound: kTableBound)");
 }
 
 }  // namespace

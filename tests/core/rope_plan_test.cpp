@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "posenc.h"
+#include "posenc/posenc.h"
 #include "test_support.h"
 
 namespace {

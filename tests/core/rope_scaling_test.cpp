@@ -15,8 +15,9 @@
 
 #include "golden_json.h"
 #include "hf_schedules.h"
-#include "posenc.h"
+#include "posenc/posenc.h"
 #include "reference.h"
+#include "precision.h"
 #include "test_support.h"
 
 namespace {
@@ -207,7 +208,7 @@ TEST_CASE("rope_cache at the golden positions: cos and sin times the attention f
     REQUIRE(posenc::rope_cache(spec, listed(list), cos.data(), sin.data(), &attention_factor) == Status::kOk);
     CHECK(relative(attention_factor, (*c.golden)["attentionFactor"].number) <= kScheduleBound);
     // Float32 rounding of values up to the attention factor (and the float64 angle's error).
-    const double bound = 2.5e-7 * std::max(1.0, attention_factor);
+    const double bound = kTableBound * std::max(1.0, attention_factor);
     WorstError worst;
     for (std::size_t row = 0; row < list.size(); ++row) {
       const std::vector<double> want_cos = (*c.golden)["cos"][row].numbers(), want_sin = (*c.golden)["sin"][row].numbers();
@@ -219,7 +220,7 @@ TEST_CASE("rope_cache at the golden positions: cos and sin times the attention f
         worst.update(std::fabs(sin[row * half + i] - want_sin[i]), row * half + i);
       }
     }
-    record_precision("scaled rope_cache |value - golden|", worst, "(bound 2.5e-7 x attention factor)");
+    record_precision("scaled rope_cache |value - golden|", worst, "(bound: kTableBound x attention factor)");
   }
 }
 
@@ -284,14 +285,14 @@ TEST_CASE("rope with scaling rotates by the scaled schedule, times the attention
           for (const std::size_t at : {a, b}) {
             const long double error = std::fabs(out[at] - want[at]);
             INFO("channel " << at);
-            CHECK(error <= 5e-7L * want_schedule.attention_factor * scale);
+            CHECK(error <= kRopeBound * want_schedule.attention_factor * scale);
             worst.update(scale > 0 ? error / scale / want_schedule.attention_factor : 0, at);
           }
         }
         for (std::size_t ch = c.rotary_dim; ch < c.head_dim; ++ch)
           CHECK(same_bits(out[v * c.head_dim + ch], x[v * c.head_dim + ch]));
       }
-      record_precision("scaled rope |x' - ref| / (af (|x_a| + |x_b|))", worst, "(bound 5e-7)");
+      record_precision("scaled rope |x' - ref| / (af (|x_a| + |x_b|))", worst, "(bound: kRopeBound)");
     }
   }
 }
@@ -342,14 +343,14 @@ TEST_CASE("dynamic: the unscaled schedule up to the original length, a grown bas
   const std::vector<float> from_list = cache_cos(dynamic, 16, listed(list), 3);
   for (std::size_t row = 0; row < list.size(); ++row)
     for (std::size_t i = 0; i < 8; ++i)
-      CHECK(std::fabs(from_list[row * 8 + i] - std::cos(static_cast<long double>(list[row]) * at_201.inv_freq[i])) <= 2.5e-7);
+      CHECK(std::fabs(from_list[row * 8 + i] - std::cos(static_cast<long double>(list[row]) * at_201.inv_freq[i])) <= kTableBound);
   const std::vector<std::int32_t> offsets = {10, 190};  // batch 2 of 11 rows: largest position 200
   const std::vector<float> from_offsets = cache_cos(dynamic, 16, posenc::BatchPositions{from_offset(0), offsets.data()}, 11, 2);
   for (std::size_t b = 0; b < 2; ++b)
     for (std::size_t t = 0; t < 11; ++t)
       for (std::size_t i = 0; i < 8; ++i)
         CHECK(std::fabs(from_offsets[(b * 11 + t) * 8 + i] -
-                        std::cos(static_cast<long double>(offsets[b] + t) * at_201.inv_freq[i])) <= 2.5e-7);
+                        std::cos(static_cast<long double>(offsets[b] + t) * at_201.inv_freq[i])) <= kTableBound);
 }
 
 TEST_CASE("longrope: short factors while the largest position + 1 is at most L0, long factors beyond", "[scaling]") {
@@ -369,7 +370,7 @@ TEST_CASE("longrope: short factors while the largest position + 1 is at most L0,
     const std::size_t row = rows - 1;
     for (std::size_t i = 0; i < 4; ++i) {
       const long double inv = 1.0L / (ext[i] * std::pow(10000.0L, (2.0L * i) / 8));
-      CHECK(std::fabs(cos[row * 4 + i] - attention * std::cos(row * inv)) <= 2.5e-7 * attention);
+      CHECK(std::fabs(cos[row * 4 + i] - attention * std::cos(row * inv)) <= kTableBound * attention);
     }
   }
 }

@@ -8,8 +8,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "posenc.h"
+#include "posenc/posenc.h"
 #include "reference.h"
+#include "precision.h"
 #include "test_support.h"
 
 namespace {
@@ -151,9 +152,9 @@ TEST_CASE("batches: positions per row, offsets per sequence, a shared offset; bo
         std::vector<float> tokens = x;
         REQUIRE(posenc::rope(spec_of(s, layout), where.get(), tokens.data(), tokens.data()) == Status::kOk);
         const ShapeErrors errors = errors_of(tokens, x, s, where.per_sequence, layout);
-        CHECK(errors.relative.value <= 5e-7L);
+        CHECK(errors.relative.value <= kRopeBound);
         CHECK(errors.passthrough_mismatches == 0);
-        record_precision("batched rope |x' - ref| / (|x_a| + |x_b|)", errors.relative, "(bound 5e-7)");
+        record_precision("batched rope |x' - ref| / (|x_a| + |x_b|)", errors.relative, "(bound: kRopeBound)");
 
         // Heads-major: the same numbers in the other order, bit for bit, in place and into out.
         const std::vector<float> heads_x = reorder(x, s, RopeOrder::kTokens, RopeOrder::kHeads);
@@ -213,9 +214,9 @@ TEST_CASE("inverse rotates by -theta: it undoes rope, and re-positions cached ke
     std::vector<float> back = x;
     REQUIRE(posenc::rope(spec_of(s, layout, RopeOrder::kTokens, true), where.get(), back.data(), back.data()) == Status::kOk);
     const ShapeErrors errors = errors_of(back, x, s, where.per_sequence, layout, -1);
-    CHECK(errors.relative.value <= 5e-7L);
+    CHECK(errors.relative.value <= kRopeBound);
     CHECK(errors.passthrough_mismatches == 0);
-    record_precision("inverse rope |x' - ref(-theta)| / (|x_a| + |x_b|)", errors.relative, "(bound 5e-7)");
+    record_precision("inverse rope |x' - ref(-theta)| / (|x_a| + |x_b|)", errors.relative, "(bound: kRopeBound)");
 
     // Undo: rope then inverse gives x back to float32 rounding of two rotations.
     std::vector<float> round_trip = x;

@@ -1,6 +1,6 @@
 // rope against the long-double reference: both pairings, partial rotary, several heads,
 // offsets and explicit positions, in place and out of place, every head_dim/rotary_dim from 2
-// to 70, the precision contract (|x' - ref| <= 5e-7 (|x_a| + |x_b|) below position 2^24) and
+// to 70, the precision contract (|x' - ref| <= kRopeBound (|x_a| + |x_b|) below position 2^24) and
 // RoPE's relative property. rope_cache is tested in rope_cache_test.cpp, rope_frequencies in
 // frequencies_test.cpp.
 #include <catch2/catch_test_macros.hpp>
@@ -12,8 +12,9 @@
 #include <limits>
 #include <vector>
 
-#include "posenc.h"
+#include "posenc/posenc.h"
 #include "reference.h"
+#include "precision.h"
 #include "test_support.h"
 
 namespace {
@@ -23,7 +24,6 @@ using reference::RopeShape;
 using reference::Real;
 using namespace test_support;
 
-constexpr double kPairBound = 5e-7;  // documented: per component, relative to |x_a| + |x_b|
 constexpr std::int64_t kContractPositions = std::int64_t{1} << 24;
 
 posenc::RopeSpec spec_of(const RopeShape& shape, Pairing pairing, double base = 10000.0) {
@@ -96,9 +96,9 @@ void check_rope(const std::vector<float>& out, const std::vector<float>& x, cons
                   << (pairing == Pairing::kInterleaved ? "interleaved" : "half") << ", base " << base
                   << "; worst at element " << worst << " (position " << positions[worst / (shape.num_heads * shape.head_dim)]
                   << "): error / (|x_a| + |x_b|) = " << static_cast<double>(errors.relative.value));
-  CHECK(errors.relative.value <= kPairBound);
+  CHECK(errors.relative.value <= kRopeBound);
   CHECK(errors.passthrough_mismatches == 0);
-  record_precision("rope |x' - float64| / (|x_a| + |x_b|)", errors.relative, "(bound 5e-7)");
+  record_precision("rope |x' - float64| / (|x_a| + |x_b|)", errors.relative, "(bound: kRopeBound)");
 }
 
 }  // namespace
@@ -119,7 +119,7 @@ TEST_CASE("rope matches the reference for every head_dim and rotary_dim from 2 t
   }
 }
 
-TEST_CASE("rope precision contract: |x' - float64| <= 5e-7 (|x_a| + |x_b|) below position 2^24",
+TEST_CASE("rope precision contract: |x' - float64| <= kRopeBound (|x_a| + |x_b|) below position 2^24",
           "[rope][precision]") {
   const Pairing pairing = GENERATE(Pairing::kInterleaved, Pairing::kHalf);
   const std::vector<std::int64_t> samples = {0,    1,    2,    63,   64,    65,           1023,
@@ -222,7 +222,7 @@ TEST_CASE("rope with other bases", "[rope]") {
 }
 
 TEST_CASE("rope's relative property: rot(q, m).rot(k, n) = rot(q, m + t).rot(k, n + t)", "[rope]") {
-  // Each rotated component is within eps (|a| + |b|) of the exact rotation (eps = 5e-7, the
+  // Each rotated component is within eps (|a| + |b|) of the exact rotation (eps = kRopeBound, the
   // contract), and |rotated component| <= |a| + |b|. So pair p's contribution q'_a k'_a +
   // q'_b k'_b is within 2 (2 eps + eps^2) Q_p K_p of the exact one (Q_p = |q_a| + |q_b|,
   // K_p likewise), the exact dot products at (m, n) and (m + t, n + t) are equal, and the two
@@ -241,7 +241,7 @@ TEST_CASE("rope's relative property: rot(q, m).rot(k, n) = rot(q, m + t).rot(k, 
     const reference::PairChannels ch = reference::pair_channels(p, dims.rotary_dim, pairing);
     pair_scale += (std::fabs(static_cast<Real>(q[ch.a])) + std::fabs(q[ch.b])) * (std::fabs(static_cast<Real>(k[ch.a])) + std::fabs(k[ch.b]));
   }
-  const Real tolerance = 8 * kPairBound * (1 + kPairBound) * pair_scale;
+  const Real tolerance = 8 * kRopeBound * (1 + kRopeBound) * pair_scale;
   auto score = [&](std::int64_t m, std::int64_t n) {
     const std::vector<float> qm = rotate(q, one, from_offset(static_cast<std::uint32_t>(m)), pairing, Target::kSeparateOut);
     const std::vector<float> kn = rotate(k, one, from_offset(static_cast<std::uint32_t>(n)), pairing, Target::kSeparateOut);
@@ -292,7 +292,7 @@ TEST_CASE("rope preserves pair norms at any position up to 2^31 - 1", "[rope]") 
   CHECK(norm_change.value <= 1e-6);
   // Still close to the exact rotation: the float64 angle is off by about 4 * 2^-53 * position.
   const RopeErrors errors = rope_errors(out, x, shape, positions, pairing);
-  CHECK(errors.relative.value <= kPairBound + 2 * 4 * 0x1p-53 * static_cast<double>(posenc::kMaxPosition));
+  CHECK(errors.relative.value <= kRopeBound + 2 * 4 * 0x1p-53 * static_cast<double>(posenc::kMaxPosition));
 }
 
 TEST_CASE("rope equals rotating by rope_cache's cos and sin", "[rope]") {

@@ -8,8 +8,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "posenc.h"
+#include "posenc/posenc.h"
 #include "reference.h"
+#include "precision.h"
 #include "test_support.h"
 
 namespace {
@@ -128,10 +129,10 @@ TEST_CASE("similarity of the sinusoidal table with itself: PE(m).PE(n) depends o
       for (const Real w : inv) want += std::cos((static_cast<Real>(m) - static_cast<Real>(n)) * w);
       worst.update(std::fabs(scores[m * seq_len + n] - want), m * seq_len + n);
     }
-  // Table values are within 2.5e-7 each and at most 1 in size: 2 * 2.5e-7 per product, plus
+  // Table values are within kTableBound each and at most 1 in size: 2 kTableBound per product, plus
   // the float32 summation of d_model terms of size <= 1.
   INFO("worst score " << worst.index << ": error " << static_cast<double>(worst.value));
-  CHECK(worst.value <= d_model * (2 * 2.5e-7 + 1.01 * gamma(d_model)));
+  CHECK(worst.value <= d_model * (2 * kTableBound + 1.01 * gamma(d_model)));
 }
 
 TEST_CASE("similarity (cosine) is scale-invariant where float32 can hold the rows", "[similarity]") {

@@ -1,6 +1,6 @@
 // sinusoidal_table / add_sinusoidal against the long-double reference: both layouts, offsets,
 // explicit positions, Jaitly's worked example, every small d_model, and the precision
-// contract (|value - float64| <= 2.5e-7 for positions < 2^24 and d_model <= 8192).
+// contract (|value - float64| <= kTableBound for positions < 2^24 and d_model <= 8192).
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/generators/catch_generators.hpp>
 #include <catch2/generators/catch_generators_range.hpp>
@@ -10,8 +10,9 @@
 #include <limits>
 #include <vector>
 
-#include "posenc.h"
+#include "posenc/posenc.h"
 #include "reference.h"
+#include "precision.h"
 #include "test_support.h"
 
 namespace {
@@ -19,7 +20,6 @@ namespace {
 using reference::TableLayout;
 using namespace test_support;
 
-constexpr double kContractBound = 2.5e-7;  // documented: |value - float64 value|
 constexpr std::int64_t kContractPositions = std::int64_t{1} << 24;
 
 posenc::SinusoidalLayout core_layout(TableLayout layout) {
@@ -68,8 +68,8 @@ void check_contract(const std::vector<float>& table, const reference::Phases& ph
                   << ", base " << base << ", worst at row " << worst.index / d_model << " (position "
                   << positions[worst.index / d_model] << ") channel " << worst.index % d_model
                   << ": error " << static_cast<double>(worst.value));
-  CHECK(worst.value <= kContractBound);
-  record_precision("sinusoidal |value - float64|", worst, "(bound 2.5e-7)");
+  CHECK(worst.value <= kTableBound);
+  record_precision("sinusoidal |value - float64|", worst, "(bound: kTableBound)");
 }
 
 void check_contract(const std::vector<float>& table, const std::vector<std::int64_t>& positions,
@@ -124,7 +124,7 @@ TEST_CASE("sinusoidal_table matches the reference for every even d_model from 2 
     check_contract(table_from(0, positions.size(), d_model, layout), phases, positions, d_model, layout);
 }
 
-TEST_CASE("sinusoidal precision contract: |value - float64| <= 2.5e-7 below position 2^24, d_model <= 8192",
+TEST_CASE("sinusoidal precision contract: |value - float64| <= kTableBound below position 2^24, d_model <= 8192",
           "[sinusoidal][precision]") {
   const std::vector<std::int64_t> samples = {0,    1,    2,    63,   64,    65,           1023,
                                              1024, 1025, 2047, 32767, (1 << 20) - 1, kContractPositions - 1};
@@ -209,7 +209,7 @@ TEST_CASE("sinusoidal_table beyond 2^24: positions up to 2^31 - 1 stay within fl
     WorstError worst;  // error / bound
     for (std::size_t i = 0; i < table.size(); ++i) {
       const double position = static_cast<double>(positions[i / d_model]);
-      worst.update(std::fabs(table[i] - want[i]) / (kContractBound + 4 * 0x1p-53 * position), i);
+      worst.update(std::fabs(table[i] - want[i]) / (kTableBound + 4 * 0x1p-53 * position), i);
     }
     INFO("worst element " << worst.index << ", error / bound " << static_cast<double>(worst.value));
     CHECK(worst.value <= 1);
@@ -234,7 +234,7 @@ TEST_CASE("add_sinusoidal adds the table to the embeddings in place", "[sinusoid
   for (std::size_t i = 0; i < x.size(); ++i) {
     const reference::Real want = embeddings[i] + table[i];
     // table error (contract) plus the rounding of the float32 sum
-    const reference::Real bound = kContractBound + 0x1p-24 * std::fabs(want);
+    const reference::Real bound = kTableBound + 0x1p-24 * std::fabs(want);
     worst.update(std::fabs(x[i] - want) / bound, i);
   }
   INFO("worst element " << worst.index << ", error / bound " << static_cast<double>(worst.value));

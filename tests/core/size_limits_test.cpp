@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <limits>
 
-#include "size_limits.h"
+#include "posenc/size_limits.h"
 
 namespace {
 

@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "posenc.h"
+#include "posenc/posenc.h"
 #include "test_support.h"
 
 namespace {

@@ -15,8 +15,8 @@
 #include <catch2/catch_tostring.hpp>
 
 #include "phases.h"
-#include "positions.h"
-#include "status.h"
+#include "posenc/positions.h"
+#include "posenc/status.h"
 
 namespace test_support {
 

@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "fuzz_input.h"
-#include "size_limits.h"
-#include "status.h"
+#include "posenc/size_limits.h"
+#include "posenc/status.h"
 
 #define FUZZ_EXPECT(condition, ...)                                                   \
   do {                                                                                \

@@ -26,8 +26,8 @@
 #include <limits>
 #include <vector>
 
-#include "positions.h"
-#include "size_limits.h"
+#include "posenc/positions.h"
+#include "posenc/size_limits.h"
 
 namespace fuzz {
 

@@ -13,8 +13,8 @@
 
 #include "fuzz_expect.h"
 #include "fuzz_input.h"
-#include "layout_conversion.h"
-#include "rope.h"
+#include "posenc/layout_conversion.h"
+#include "posenc/rope.h"
 
 namespace {
 

@@ -23,7 +23,7 @@
 
 #include "fuzz_expect.h"
 #include "fuzz_input.h"
-#include "rope.h"
+#include "posenc/rope.h"
 
 namespace {
 

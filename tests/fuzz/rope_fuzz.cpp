@@ -20,7 +20,7 @@
 #include "../core/reference.h"
 #include "fuzz_expect.h"
 #include "fuzz_input.h"
-#include "rope.h"
+#include "posenc/rope.h"
 
 namespace {
 

@@ -16,7 +16,7 @@
 #include "../core/reference.h"
 #include "fuzz_expect.h"
 #include "fuzz_input.h"
-#include "similarity.h"
+#include "posenc/similarity.h"
 
 namespace {
 

@@ -15,8 +15,8 @@
 #include "../core/reference.h"
 #include "fuzz_expect.h"
 #include "fuzz_input.h"
-#include "position_numbers.h"
-#include "sinusoidal.h"
+#include "posenc/position_numbers.h"
+#include "posenc/sinusoidal.h"
 
 namespace {
 

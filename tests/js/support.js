@@ -4,13 +4,14 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 
 import { loadPosenc } from '../../bindings/js/index.js';
+import precision from '../precision.json' with { type: 'json' };
 import { forEachRopePair } from './reference.js';
 
 // ---- the precision contract (README, Precision) ------------------------------------------------
 /** Every sinusoidal (and cos/sin cache) value is within this of the float64 value. */
-export const TABLE_BOUND = 2.5e-7;
+export const TABLE_BOUND = precision.tableBound;
 /** Every rotated RoPE component is within ROPE_EPS * (|x_a| + |x_b|) of float64, per pair. */
-export const ROPE_EPS = 5e-7;
+export const ROPE_EPS = precision.ropeBound;
 /** Unit roundoff of float32. */
 export const U32 = 2 ** -24;
 
@@ -24,36 +25,9 @@ export function readGolden(name) {
   return JSON.parse(readFileSync(new URL(`../golden/${name}`, import.meta.url), 'utf8'));
 }
 
-// ---- seeded random data ---------------------------------------------------------------------------
-
-/** mulberry32: a small deterministic generator of uniforms in [0, 1). */
-export function seededRandom(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** `length` standard normal values (Box-Muller) as a Float32Array, times `scale`. */
-export function randomNormal(length, seed, scale = 1) {
-  const uniform = seededRandom(seed);
-  const out = new Float32Array(length);
-  for (let i = 0; i < length; i++) {
-    const radius = Math.sqrt(-2 * Math.log(1 - uniform()));
-    out[i] = scale * radius * Math.cos(2 * Math.PI * uniform());
-  }
-  return out;
-}
-
-/** `count` random integers in [0, max] (unsorted, repeats possible), from a seed. */
-export function randomPositions(count, max, seed) {
-  const uniform = seededRandom(seed);
-  return Array.from({ length: count }, () => Math.floor(uniform() * (max + 1)));
-}
+// ---- seeded random data: the project's one generator (web/src/random.js) ---------------------------
+export { randomNormal, seededRandom } from '../../web/src/random.js';
+export { randomIntegers as randomPositions } from '../../web/src/random.js';
 
 /** Distance from |v| to the next float32 (one float32 step at v). */
 export function ulp32(v) {

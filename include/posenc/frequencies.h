@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "size_limits.h"
+#include "posenc/size_limits.h"
 
 namespace posenc {
 
