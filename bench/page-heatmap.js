@@ -1,10 +1,10 @@
 // The page row of issue 4: slider change -> 1001×1001 RoPE similarity heatmap redrawn, in
-// the built tutorial page (web/dist/index.html). Until that page exists the row says so.
+// the built tutorial page (web/site/index.html). Until that page exists the row says so.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ORIGIN, serveRepo } from './serve-repo.js';
 
-const PAGE = 'web/dist/index.html';
+const PAGE = 'web/site/index.html';
 const HEATMAP = '[data-bench="rope-heatmap-slider"], figure.heatmap[data-plot="rope-similarity"]';
 
 export async function measurePageHeatmap(browser, root, log) {

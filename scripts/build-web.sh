@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the tutorial page with Vite (web/vite.config.js):
-#   web/dist/                          static folder (relative URLs: works under any sub-path)
-#   web/dist/single/posenc-tutorial.html  one self-contained file (JS, CSS, fonts, WASM inlined)
+#   web/site/                          static folder (relative URLs: works under any sub-path)
+#   web/site/single/posenc-tutorial.html  one self-contained file (JS, CSS, fonts, WASM inlined)
 # and prints the built sizes. Needs dist/posenc-*.{mjs,wasm}: `bash scripts/build.sh wasm`.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -14,32 +14,32 @@ for file in dist/posenc-simd.mjs dist/posenc-simd.wasm dist/posenc-scalar.mjs di
   fi
 done
 
-# Build into a scratch folder, then swap it in: a server (or test) using web/dist never sees a
+# Build into a scratch folder, then swap it in: a server (or test) using web/site never sees a
 # half-written build.
 vite="$root/node_modules/.bin/vite"
 scratch="$root/node_modules/.cache/posenc-web-build"
 rm -rf "$scratch"
 "$vite" build --config web/vite.config.js --outDir "$scratch"
 "$vite" build --config web/vite.config.js --mode single --outDir "$scratch/single"
-rm -rf "$root/web/dist.previous"
-if [ -d "$root/web/dist" ]; then mv "$root/web/dist" "$root/web/dist.previous"; fi
-mv "$scratch" "$root/web/dist"
-rm -rf "$root/web/dist.previous"
+rm -rf "$root/web/site.previous"
+if [ -d "$root/web/site" ]; then mv "$root/web/site" "$root/web/site.previous"; fi
+mv "$scratch" "$root/web/site"
+rm -rf "$root/web/site.previous"
 
 # Sizes by kind, raw and gzipped (what a server with compression sends).
-node --input-type=module - "$root/web/dist" <<'JS'
+node --input-type=module - "$root/web/site" <<'JS'
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
-const dist = process.argv[2];
+const site = process.argv[2];
 const kinds = { '.js': 'JS', '.css': 'CSS', '.wasm': 'WASM', '.woff2': 'fonts', '.html': 'HTML' };
 const totals = {};
 const walk = (dir) => readdirSync(dir).flatMap((name) => {
   const path = join(dir, name);
   return statSync(path).isDirectory() ? walk(path) : [path];
 });
-for (const path of walk(dist)) {
-  const rel = relative(dist, path);
+for (const path of walk(site)) {
+  const rel = relative(site, path);
   const kind = rel.startsWith('single') ? 'single file' : (kinds[path.slice(path.lastIndexOf('.'))] ?? 'other');
   const bytes = readFileSync(path);
   const entry = (totals[kind] ??= { files: 0, raw: 0, gzip: 0 });

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // A tiny static file server for the built tutorial page (used by `npm start` and the page tests).
-//   node scripts/serve.js [root]        (root defaults to web/dist; port from $PORT, default 8080)
+//   node scripts/serve.js [root]        (root defaults to web/site; port from $PORT, default 8080)
 // Listens on 127.0.0.1 only. Serves files with the MIME types browsers insist on
 // (application/wasm for streaming compilation, text/javascript for modules), never outside
 // `root`, and with a strict Content-Security-Policy so the page is tested under one.
@@ -145,7 +145,7 @@ export async function startServer({ root, port = 0, host = '127.0.0.1', fallback
 // Run as a script: serve a folder until interrupted.
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const here = path.dirname(fileURLToPath(import.meta.url));
-  const root = path.resolve(process.argv[2] ?? path.join(here, '..', 'web', 'dist'));
+  const root = path.resolve(process.argv[2] ?? path.join(here, '..', 'web', 'site'));
   const requested = process.env.PORT === undefined || process.env.PORT === '' ? 8080 : Number(process.env.PORT);
   if (!Number.isInteger(requested) || requested < 0 || requested > 65535) {
     console.error(`serve.js: PORT must be an integer in 0..65535 (got ${process.env.PORT})`);

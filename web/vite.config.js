@@ -1,7 +1,7 @@
 // Two builds of the tutorial page (see scripts/build-web.sh):
-//   default        -> web/dist/: hashed assets next to index.html, relative base './' so the
+//   default        -> web/site/: hashed assets next to index.html, relative base './' so the
 //                     folder works from any static server under any sub-path;
-//   --mode single  -> web/dist/single/posenc-tutorial.html: one file with JS, CSS, fonts and
+//   --mode single  -> web/site/single/posenc-tutorial.html: one file with JS, CSS, fonts and
 //                     WASM inlined, for file://.
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
@@ -46,7 +46,7 @@ export default defineConfig(({ mode }) => {
     base: './',
     logLevel: 'warn',
     build: {
-      outDir: single ? 'dist/single' : 'dist',
+      outDir: single ? 'site/single' : 'site',
       emptyOutDir: !single,
       assetsInlineLimit: single ? Number.MAX_SAFE_INTEGER : 0,
       target: 'es2022',

@@ -1,4 +1,4 @@
-// End-to-end: the built tutorial page in headless Chromium, served under a sub-path (/dist/).
+// End-to-end: the built tutorial page in headless Chromium, served under a sub-path (/site/).
 // Checks that it loads cleanly and offline, and that what every plot shows is what posenc
 // computes (recomputed here in Node, compared pixel by pixel at sampled cells).
 import assert from 'node:assert/strict';
@@ -26,7 +26,7 @@ const PLOTS = {
 test('loads with no console errors, under strict CSP, and makes no request beyond its own server', async () => {
   assert.deepEqual(log.errors, [], 'console errors');
   assert.deepEqual(log.warnings, [], 'console warnings');
-  const foreign = log.requests.filter((url) => !url.startsWith(`${server.origin}/dist/`) && !url.startsWith('data:') && !url.startsWith('blob:'));
+  const foreign = log.requests.filter((url) => !url.startsWith(`${server.origin}/site/`) && !url.startsWith('data:') && !url.startsWith('blob:'));
   assert.deepEqual(foreign, [], 'requests that leave the page\'s own folder');
   assert.ok(log.requests.some((url) => url.endsWith('.wasm')), 'the WASM module was fetched from the server');
   assert.ok(log.requests.some((url) => url.endsWith('.woff2')), 'KaTeX fonts come from the server');

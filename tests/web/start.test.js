@@ -1,4 +1,4 @@
-// `npm start` (scripts/start.sh): installs what is missing, builds, serves web/dist on
+// `npm start` (scripts/start.sh): installs what is missing, builds, serves web/site on
 // 127.0.0.1 and prints the URL, where the page then loads.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';

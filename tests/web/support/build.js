@@ -1,4 +1,4 @@
-// Builds the page (scripts/build-web.sh) when web/dist is missing or older than anything it is
+// Builds the page (scripts/build-web.sh) when web/site is missing or older than anything it is
 // built from. A lock folder keeps test files running in parallel from building at once.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -7,11 +7,11 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 export const WEB = path.join(ROOT, 'web');
-export const DIST = path.join(WEB, 'dist');
-export const SINGLE_FILE = path.join(DIST, 'single', 'posenc-tutorial.html');
+export const SITE = path.join(WEB, 'site');
+export const SINGLE_FILE = path.join(SITE, 'single', 'posenc-tutorial.html');
 
 const SOURCES = ['web/index.html', 'web/styles.css', 'web/vite.config.js', 'web/src', 'bindings/js', 'dist', 'scripts/build-web.sh', 'package-lock.json'];
-const OUTPUTS = [path.join(DIST, 'index.html'), SINGLE_FILE];
+const OUTPUTS = [path.join(SITE, 'index.html'), SINGLE_FILE];
 
 function newestMtime(target) {
   if (!existsSync(target)) return 0;
