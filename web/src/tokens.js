@@ -1,31 +1,10 @@
-// Deterministic stand-ins for learned token embeddings: a seeded pseudo-random generator, so
-// the same seed or word always gives the same vector (the permalink stores only the seed).
-
-/** mulberry32: a small, fast, well-mixed 32-bit generator. Returns floats in [0, 1). */
-export function seededRandom(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** Standard normal samples (Box-Muller). */
-function gaussian(random) {
-  const u = 1 - random();
-  const v = random();
-  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
-}
+// Deterministic stand-ins for learned token embeddings: seeded pseudo-random vectors, so the
+// same seed or word always gives the same vector (the permalink stores only the seed).
+import { randomNormal } from './random.js';
 
 /** A [rows, cols] Float32Array of N(0, scale^2) samples from `seed`. */
 export function randomMatrix(seed, rows, cols, scale = 1) {
-  const random = seededRandom(seed);
-  const out = new Float32Array(rows * cols);
-  for (let i = 0; i < out.length; i++) out[i] = scale * gaussian(random);
-  return out;
+  return randomNormal(rows * cols, seed, scale);
 }
 
 // The key vector of a random query/key pair comes from its own seed, far from the query's.
