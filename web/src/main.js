@@ -5,18 +5,42 @@ import { loadPosenc } from '../../bindings/js/index.js';
 import { byId, h } from './dom.js';
 import { renderStaticTex } from './math.js';
 import { UrlState } from './state.js';
-import * as order from './sections/order.js';
-import * as naive from './sections/naive.js';
-import * as sinusoidal from './sections/sinusoidal.js';
-import * as tokens2d from './sections/tokens2d.js';
-import * as workedExample from './sections/worked-example.js';
-import * as relativeDistance from './sections/relative-distance.js';
-import * as rope from './sections/rope.js';
 import * as comparison from './sections/comparison.js';
 import * as facts from './sections/facts.js';
 import * as longContext from './sections/long-context.js';
+import * as naive from './sections/naive.js';
+import * as order from './sections/order.js';
+import * as relativeDistance from './sections/relative-distance.js';
+import * as rope from './sections/rope.js';
+import * as sinusoidal from './sections/sinusoidal.js';
+import * as tokens2d from './sections/tokens2d.js';
+import * as workedExample from './sections/worked-example.js';
 
-const SECTIONS = [order, naive, sinusoidal, tokens2d, workedExample, relativeDistance, rope, comparison, facts, longContext];
+const MODULES = [comparison, facts, longContext, naive, order, relativeDistance, rope, sinusoidal, tokens2d, workedExample];
+
+/**
+ * The section modules in the order index.html places their <section> elements: the page's one
+ * statement of the order. A section without a module, or a module without a section, is a bug.
+ */
+function sectionsInPageOrder() {
+  const byIdOf = new Map(MODULES.map((module) => [module.id, module]));
+  const elements = [...document.querySelectorAll('main > section[id]')];
+  const sections = elements.map((element) => {
+    const section = byIdOf.get(element.id);
+    if (!section) throw new Error(`index.html has a section #${element.id} that no module mounts`);
+    return section;
+  });
+  for (const module of MODULES) {
+    if (!elements.some((element) => element.id === module.id)) throw new Error(`section module ${module.id} has no <section> in index.html`);
+  }
+  return sections;
+}
+
+/** The table of contents: one link per section, in page order, labelled by its heading. */
+function buildToc() {
+  byId('toc').replaceChildren(...[...document.querySelectorAll('main > section[id] > h2')].map((heading) =>
+    h('li', {}, h('a', { href: `#${heading.parentElement.id}` }, heading.dataset.toc ?? heading.textContent))));
+}
 
 function showProblems(problems) {
   const box = byId('url-problems');
@@ -41,8 +65,10 @@ async function main() {
   window.addEventListener('error', (event) => showFailure(event.message));
   window.addEventListener('unhandledrejection', (event) => showFailure(String(event.reason?.message ?? event.reason)));
   renderStaticTex(document.body);
+  buildToc();
+  const sections = sectionsInPageOrder();
 
-  const state = new UrlState(Object.assign({}, ...SECTIONS.map((section) => section.settings)));
+  const state = new UrlState(Object.assign({}, ...sections.map((section) => section.settings)));
   showProblems(state.readQuery(location.search));
   const permalink = byId('permalink');
   const updatePermalink = () => { permalink.href = location.href; };
@@ -61,7 +87,7 @@ async function main() {
   status.textContent = `Every number and picture below is computed in your browser by posenc (${posenc.variant === 'simd' ? 'SIMD' : 'scalar'} WebAssembly build).`;
   document.documentElement.dataset.posenc = posenc.variant;
 
-  for (const section of SECTIONS) {
+  for (const section of sections) {
     try {
       section.mount({ posenc, state });
     } catch (error) {

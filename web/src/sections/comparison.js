@@ -1,4 +1,4 @@
-// 8. The three encodings side by side, on the same token contents and one colour scale:
+// The three encodings side by side, on the same token contents and one colour scale:
 // naive (x + p), sinusoidal (x + PE(p)) and RoPE (rot(x, p)), with a synchronised crosshair.
 // The contents matter: with all-ones vectors RoPE's scores are exactly 2 × PE(m)·PE(n).
 import { choiceControl, controlRow, numberControl, numbersControl } from '../controls.js';

@@ -1,4 +1,4 @@
-// 9. Facts and conventions: the two sinusoidal layouts and the two RoPE pairings (what goes
+// Facts and conventions: the two sinusoidal layouts and the two RoPE pairings (what goes
 // wrong when they are mixed up), and float32 precision at long positions.
 import { controlRow, numberControl } from '../controls.js';
 import { byId, h } from '../dom.js';

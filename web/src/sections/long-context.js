@@ -1,4 +1,4 @@
-// 10. Long context: RoPE beyond the length a model was trained on. For a real model's scaling
+// Long context: RoPE beyond the length a model was trained on. For a real model's scaling
 // config (a preset), the wavelength of every rotary pair with and without the schedule, and the
 // score heatmap over positions up to several training lengths, without and with the scaling, on
 // one colour scale. Frequencies, attention factors, rotations and scores all come from posenc.

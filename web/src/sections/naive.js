@@ -1,4 +1,4 @@
-// 2. The naive encoding: add the position number to every channel. The norm of the result grows
+// The naive encoding: add the position number to every channel. The norm of the result grows
 // linearly with the position and swamps the word; sinusoidal values stay in [-1, 1].
 import { choiceControl, controlRow, numberControl } from '../controls.js';
 import { byId, h } from '../dom.js';

@@ -1,4 +1,4 @@
-// 1. Why order matters: without positions, attention sees a bag of words. Two sentences with the
+// Why order matters: without positions, attention sees a bag of words. Two sentences with the
 // same words in a different order give the same attention scores, only permuted; adding
 // positions makes them differ.
 import { controlRow, textControl } from '../controls.js';

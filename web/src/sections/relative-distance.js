@@ -1,4 +1,4 @@
-// 6. Relative distance: PE(i)·PE(j) = sum over pairs of cos(w (i - j)) depends only on i - j.
+// Relative distance: PE(i)·PE(j) = sum over pairs of cos(w (i - j)) depends only on i - j.
 // Heatmap of all pairs, the same numbers as a curve against the distance, and Jaitly's claim
 // ("0 and 1 are close, 0 and 10 differ") in numbers.
 import { controlRow, numberControl } from '../controls.js';

@@ -1,4 +1,4 @@
-// 7. RoPE: rotate each pair of query/key channels by position × frequency. One pair rotating
+// RoPE: rotate each pair of query/key channels by position × frequency. One pair rotating
 // interactively (with the seed's code beside it), the score heatmap over positions 0..1000, and
 // the proof in numbers that the score depends only on m - n.
 import { choiceControl, controlRow, numberControl, numbersControl } from '../controls.js';

@@ -1,4 +1,4 @@
-// 3. The sinusoidal table: the seed's PyTorch code beside the same table computed by posenc,
+// The sinusoidal table: the PyTorch code of 'Positional Embeddings Explained' beside the same table computed by posenc,
 // the table as a heatmap (hover for the formula with the numbers filled in), and single
 // channels as curves: low channels oscillate fast, high channels slowly.
 import { choiceControl, controlRow, numberControl, numbersControl } from '../controls.js';

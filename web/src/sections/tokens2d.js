@@ -1,4 +1,4 @@
-// 4. Tokens in 2-D ('Positional Embeddings Explained': [check, this, out]): with d_model = 2 the encoding of position p
+// Tokens in 2-D ('Positional Embeddings Explained': [check, this, out]): with d_model = 2 the encoding of position p
 // is (sin p, cos p), a point on the unit circle; adding it moves each word vector.
 import { controlRow, numberControl, numbersControl } from '../controls.js';
 import { byId, h } from '../dom.js';

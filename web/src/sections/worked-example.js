@@ -1,4 +1,4 @@
-// 5. Jaitly's worked example (d = 4, "The" at position 0, "cat" at position 1), computed live
+// Jaitly's worked example (d = 4, "The" at position 0, "cat" at position 1), computed live
 // with exact float32 values, next to what the seed printed, flagging where it truncated.
 import { controlRow, numbersControl } from '../controls.js';
 import { byId, h } from '../dom.js';
