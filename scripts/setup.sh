@@ -25,6 +25,7 @@ command -v em++ >/dev/null || need+=(emscripten)
 command -v cmake >/dev/null || need+=(cmake)
 command -v g++ >/dev/null || need+=(g++)
 command -v dpkg-deb >/dev/null || need+=(dpkg)
+command -v clang-format >/dev/null || need+=(clang-format)  # scripts/lint.sh
 dpkg -s clang libclang-rt-14-dev >/dev/null 2>&1 || need+=(clang libclang-rt-14-dev)  # sanitizers + libFuzzer (scripts/sanitize.sh, fuzz.sh)
 if [ "$want_browser" = 1 ] && [ ! -x /usr/bin/chromium ]; then need+=(chromium); fi
 if [ ${#need[@]} -gt 0 ]; then

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `npm test`: installs what is missing, builds, and runs every suite:
+# `npm test`: installs what is missing, checks formatting and lint, builds, and runs every suite:
 #   1. the Catch2 tests of the C++ core (native, through ctest), then the same suite under
 #      AddressSanitizer + UndefinedBehaviorSanitizer + LeakSanitizer (clang);
 #   2. the libFuzzer targets for FUZZ_SECONDS (default 10) each, and their corpus replayed on
@@ -12,6 +12,10 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
 bash scripts/setup.sh --browser
+
+echo "== Formatting and lint (clang-format, Biome)"
+bash scripts/lint.sh
+
 bash scripts/build.sh
 
 echo "== C++ core (Catch2, native)"
