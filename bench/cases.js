@@ -15,10 +15,21 @@
 // that of variant b (big arrays: on the SIMD build, 'simd/copy' or 'js/simd').
 import { randomUniform as randomFloat32 } from '../web/src/random.js';
 import {
-  checkAddSinusoidal, checkRopeCache, checkSimilarityDot, checkSinusoidal, ropeChecker, sinusoidalTable,
+  checkAddSinusoidal,
+  checkRopeCache,
+  checkSimilarityDot,
+  checkSinusoidal,
+  ropeChecker,
+  sinusoidalTable,
 } from './reference.js';
 import {
-  addSinusoidalJs, ropeCacheJs, ropeJs, ropeTableJs, ropeWithTableJs, similarityDotJs, sinusoidalJs,
+  addSinusoidalJs,
+  ropeCacheJs,
+  ropeJs,
+  ropeTableJs,
+  ropeWithTableJs,
+  similarityDotJs,
+  sinusoidalJs,
 } from './js-baseline.js';
 
 export const SECTIONS = ['big-arrays', 'per-call'];
@@ -33,8 +44,8 @@ const atMostCopy = (max) => ({ ratio: 'simd/copy', max });
 const fasterThanJs = (min) => ({ ratio: 'js/simd', min });
 
 function mebibytes(elements) {
-  if (elements * 4 < 2 ** 20) return `${elements * 4 / 2 ** 10} KiB`;
-  return `${(elements * 4 / 2 ** 20).toFixed(elements * 4 >= 2 ** 24 ? 0 : 1)} MiB`;
+  if (elements * 4 < 2 ** 20) return `${(elements * 4) / 2 ** 10} KiB`;
+  return `${((elements * 4) / 2 ** 20).toFixed(elements * 4 >= 2 ** 24 ? 0 : 1)} MiB`;
 }
 
 /** The bandwidth limit: one Float32Array.prototype.set of a buffer of the output's size. */
@@ -177,7 +188,10 @@ const ropeCacheCase = bigArrayCase({
           return {
             run: () => posenc.ropeCache({ ...ROPE_CACHE, out }),
             result: () => ({ cos: out.cos.view(), sin: out.sin.view() }),
-            free: () => { out.cos.free(); out.sin.free(); },
+            free: () => {
+              out.cos.free();
+              out.sin.free();
+            },
           };
         },
       }),
@@ -213,7 +227,11 @@ const similarityCase = bigArrayCase({
           return {
             run: () => posenc.similarity(wa, wb, options),
             result: () => out.view(),
-            free: () => { wa.free(); wb.free(); out.free(); },
+            free: () => {
+              wa.free();
+              wb.free();
+              out.free();
+            },
           };
         },
       }),
@@ -249,7 +267,9 @@ function unfoldedCall(fn, ...args) {
 /** plan.apply through posenc.ropePlan (the 0.2 seam contract); no fallback when it is missing. */
 function planVariant(posenc, x0, { offset, ...planOptions }) {
   if (typeof posenc.ropePlan !== 'function') {
-    throw new TypeError('posenc.ropePlan is not a function: this posenc build predates the prepared rope plans of the 0.2 seam contract (issue 9)');
+    throw new TypeError(
+      'posenc.ropePlan is not a function: this posenc build predates the prepared rope plans of the 0.2 seam contract (issue 9)',
+    );
   }
   const plan = posenc.ropePlan(planOptions);
   let x;
@@ -262,7 +282,10 @@ function planVariant(posenc, x0, { offset, ...planOptions }) {
   return {
     run: unfoldedCall((p, array, where) => p.apply(array, where), plan, x, { offset }),
     result: () => x.view(),
-    free: () => { x.free(); plan.free(); },
+    free: () => {
+      x.free();
+      plan.free();
+    },
   };
 }
 
@@ -348,7 +371,9 @@ export function selectCases(only) {
   if (!only) return CASES;
   const unknown = only.filter((name) => !SECTIONS.includes(name) && !CASES.some((c) => c.id === name));
   if (unknown.length) {
-    throw new Error(`bench: unknown case or section ${unknown.join(', ')} (sections: ${SECTIONS.join(', ')}; cases: ${CASES.map((c) => c.id).join(', ')})`);
+    throw new Error(
+      `bench: unknown case or section ${unknown.join(', ')} (sections: ${SECTIONS.join(', ')}; cases: ${CASES.map((c) => c.id).join(', ')})`,
+    );
   }
   return CASES.filter((c) => only.includes(c.id) || only.includes(c.section));
 }

@@ -9,8 +9,14 @@ import { summarize } from './stats.js';
 
 const EXECUTABLE = '/usr/bin/chromium';
 const LAUNCH_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
   '--js-flags=--expose-gc', // lets the harness collect garbage between cases, as in Node
 ];
 const HARNESS_PAGE = 'bench/blank.html';

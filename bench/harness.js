@@ -43,8 +43,13 @@ export async function runSuite(options = {}) {
   // A sample is a batch of calls lasting 100 ticks at least: its time is then off by at most
   // 1% from rounding to ticks, even for microsecond calls under a 0.1 ms browser clock.
   const clockResolutionMs = clockResolution(settings);
-  const sampleMs = Math.max(settings.minSampleMs, settings.minSampleTicks * (Number.isFinite(clockResolutionMs) ? clockResolutionMs : 0));
-  log(`clock: performance.now() ticks in ${clockResolutionMs.toPrecision(2)} ms; samples last ≥ ${sampleMs.toPrecision(2)} ms`);
+  const sampleMs = Math.max(
+    settings.minSampleMs,
+    settings.minSampleTicks * (Number.isFinite(clockResolutionMs) ? clockResolutionMs : 0),
+  );
+  log(
+    `clock: performance.now() ticks in ${clockResolutionMs.toPrecision(2)} ms; samples last ≥ ${sampleMs.toPrecision(2)} ms`,
+  );
   const results = [];
   for (const benchCase of cases) {
     collectGarbage();
@@ -86,14 +91,17 @@ function clockResolution({ clockSpinMs }) {
 
 function describeTimes(result) {
   if (result.error) return `error: ${result.error.split('\n')[0]}`;
-  return result.variantNames.map((name) => {
-    const v = result.variants[name];
-    if (!v) return null;
-    if (v.error) return `${name} error`;
-    const check = v.check && !v.check.ok ? ' WRONG' : '';
-    const time = v.medianMs < 0.1 ? `${(v.medianMs * 1000).toPrecision(3)} µs` : `${v.medianMs.toPrecision(3)} ms`;
-    return `${name} ${time}${check}`;
-  }).filter(Boolean).join(', ');
+  return result.variantNames
+    .map((name) => {
+      const v = result.variants[name];
+      if (!v) return null;
+      if (v.error) return `${name} error`;
+      const check = v.check && !v.check.ok ? ' WRONG' : '';
+      const time = v.medianMs < 0.1 ? `${(v.medianMs * 1000).toPrecision(3)} µs` : `${v.medianMs.toPrecision(3)} ms`;
+      return `${name} ${time}${check}`;
+    })
+    .filter(Boolean)
+    .join(', ');
 }
 
 async function runCase(benchCase, instances, settings) {
@@ -154,7 +162,10 @@ function prepare(name, setup, instances, result, watchMemory) {
   const runner = { run: variant.run, free: variant.free };
   if (watchMemory) {
     const memory = { before: instances.simd.memoryBytes, afterFirstCall: 0, after: 0, calls: 0 };
-    runner.run = () => { memory.calls++; variant.run(); };
+    runner.run = () => {
+      memory.calls++;
+      variant.run();
+    };
     result.memory = memory;
   }
   const started = now();
@@ -177,10 +188,10 @@ function warmUp(run, { warmupMs, sampleMs }) {
     run();
     calls++;
   } while (calls < 2 || now() - started < warmupMs);
-  for (let batch = 1; ;) {
+  for (let batch = 1; ; ) {
     const ms = timeBatch(run, batch);
     if (ms >= sampleMs) return batch;
-    batch = ms >= sampleMs / 10 ? Math.ceil(1.2 * batch * sampleMs / ms) : 10 * batch;
+    batch = ms >= sampleMs / 10 ? Math.ceil((1.2 * batch * sampleMs) / ms) : 10 * batch;
   }
 }
 

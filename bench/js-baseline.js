@@ -7,7 +7,10 @@
 import { inverseFrequencies } from './reference.js';
 
 /** Rotates x [seqLen, numHeads, headDim] in place. */
-export function ropeJs(x, { seqLen, numHeads = 1, headDim, rotaryDim = headDim, layout = 'interleaved', base = 10000, offset = 0, positions }) {
+export function ropeJs(
+  x,
+  { seqLen, numHeads = 1, headDim, rotaryDim = headDim, layout = 'interleaved', base = 10000, offset = 0, positions },
+) {
   const half = rotaryDim / 2;
   const frequencies = inverseFrequencies(rotaryDim, base);
   const step = layout === 'interleaved' ? 2 : 1; // distance between consecutive pairs
@@ -53,7 +56,11 @@ export function ropeTableJs({ positions, rotaryDim, base = 10000 }) {
  * cos/sin from a ropeTableJs table that covers them: no trigonometry per call, only the
  * multiply-adds. What a demo author writes for the hot loop of token-by-token decoding.
  */
-export function ropeWithTableJs(x, { cos, sin, half }, { seqLen, numHeads = 1, headDim, layout = 'interleaved', offset = 0 }) {
+export function ropeWithTableJs(
+  x,
+  { cos, sin, half },
+  { seqLen, numHeads = 1, headDim, layout = 'interleaved', offset = 0 },
+) {
   const step = layout === 'interleaved' ? 2 : 1; // distance between consecutive pairs
   const partner = layout === 'interleaved' ? 1 : half; // distance from x_a to x_b
   for (let t = 0; t < seqLen; t++) {

@@ -27,15 +27,27 @@ function parseArguments(argv) {
   for (const argument of argv) {
     const [key, value] = argument.replace(/^--/, '').split('=');
     switch (key) {
-      case 'env': options.env = value; break;
-      case 'only': options.only = value.split(','); break;
-      case 'budget': options.budgetMs = Number(value); break;
-      case 'memory-calls': options.memoryCalls = Number(value); break;
-      case 'load-reps': options.loadReps = Number(value); break;
-      default: throw new Error(`bench: unknown argument ${argument} (see the header of bench/main.js)`);
+      case 'env':
+        options.env = value;
+        break;
+      case 'only':
+        options.only = value.split(',');
+        break;
+      case 'budget':
+        options.budgetMs = Number(value);
+        break;
+      case 'memory-calls':
+        options.memoryCalls = Number(value);
+        break;
+      case 'load-reps':
+        options.loadReps = Number(value);
+        break;
+      default:
+        throw new Error(`bench: unknown argument ${argument} (see the header of bench/main.js)`);
     }
   }
-  if (!['node', 'chromium', 'both'].includes(options.env)) throw new Error(`bench: --env must be node, chromium or both (got ${options.env})`);
+  if (!['node', 'chromium', 'both'].includes(options.env))
+    throw new Error(`bench: --env must be node, chromium or both (got ${options.env})`);
   selectCases(options.only); // throws on an unknown name
   return options;
 }
@@ -61,9 +73,13 @@ function wasmSizes() {
 
 async function main() {
   const options = parseArguments(process.argv.slice(2));
-  const suiteOptions = Object.fromEntries(Object.entries({
-    only: options.only, budgetMs: options.budgetMs, memoryCalls: options.memoryCalls,
-  }).filter(([, value]) => value !== undefined && value !== null));
+  const suiteOptions = Object.fromEntries(
+    Object.entries({
+      only: options.only,
+      budgetMs: options.budgetMs,
+      memoryCalls: options.memoryCalls,
+    }).filter(([, value]) => value !== undefined && value !== null),
+  );
   const started = Date.now();
   const machine = machineInfo();
   const runs = {};
@@ -96,7 +112,9 @@ async function main() {
   writeFileSync(path.join(resultsDir, 'bench.md'), markdown);
   writeFileSync(path.join(resultsDir, 'bench.json'), `${JSON.stringify(report, null, 2)}\n`);
   process.stdout.write(`\n${markdown}\n`);
-  log(`bench: done in ${((Date.now() - started) / 1000).toFixed(0)} s; written to bench/results/bench.md and bench.json`);
+  log(
+    `bench: done in ${((Date.now() - started) / 1000).toFixed(0)} s; written to bench/results/bench.md and bench.json`,
+  );
   if (hasFailures(runs) || runs.chromium?.error) {
     log('bench: some result was wrong or some case failed (ERROR / WRONG in the report)');
     process.exitCode = 1;

@@ -50,10 +50,16 @@ export function findRopeHeatmapSlider() {
   }
   const headDim = document.getElementById('ctl-rope-hd-range');
   if (headDim) {
-    return { slider: headDim, figure: document.querySelector('figure.heatmap[data-plot="rope-similarity"]'), how: 'head-dim slider of the rope-similarity heatmap' };
+    return {
+      slider: headDim,
+      figure: document.querySelector('figure.heatmap[data-plot="rope-similarity"]'),
+      how: 'head-dim slider of the rope-similarity heatmap',
+    };
   }
-  const named = (figure) => /rope|rotary/i.test(`${figure.dataset.plot ?? ''} ${figure.querySelector('.plot-title')?.textContent ?? ''}`);
-  const figures = [...document.querySelectorAll('figure.heatmap')].filter(named)
+  const named = (figure) =>
+    /rope|rotary/i.test(`${figure.dataset.plot ?? ''} ${figure.querySelector('.plot-title')?.textContent ?? ''}`);
+  const figures = [...document.querySelectorAll('figure.heatmap')]
+    .filter(named)
     .sort((a, b) => canvasCells(b) - canvasCells(a));
   for (const figure of figures) {
     const slider = (figure.closest('section') ?? figure.parentElement)?.querySelector('input[type=range]');
@@ -77,7 +83,8 @@ export async function measureSliderRedraw({ reps = 16, warmups = 2 } = {}) {
   if (!found) return { status: 'n/a (no RoPE heatmap with a slider found on the page)' };
   const { slider, figure, how } = found;
   const values = alternatingValues(slider);
-  if (values[0] === values[1]) return { status: 'n/a (the slider has a single value)', ...describe(figure, slider, how) };
+  if (values[0] === values[1])
+    return { status: 'n/a (the slider has a single value)', ...describe(figure, slider, how) };
   figure?.scrollIntoView({ block: 'center' }); // in case the page draws only what is visible
   await settle();
   const samples = [];

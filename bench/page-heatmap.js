@@ -17,7 +17,9 @@ export async function measurePageHeatmap(browser, root, log) {
     await page.goto(`${ORIGIN}/${PAGE}#rope.seq=1001`, { waitUntil: 'load', timeout: 60_000 });
     // Let the page's first render (posenc load, plots) finish before looking for the heatmap.
     await page.waitForSelector(HEATMAP, { timeout: 30_000 }).catch(() => {}); // the probe reports a missing one
-    await page.waitForFunction(() => Number(document.documentElement.dataset.pendingFrames ?? 0) === 0, null, { timeout: 60_000 });
+    await page.waitForFunction(() => Number(document.documentElement.dataset.pendingFrames ?? 0) === 0, null, {
+      timeout: 60_000,
+    });
     return await page.evaluate(async () => {
       const { measureSliderRedraw } = await import('/bench/page-heatmap-probe.js');
       return measureSliderRedraw();

@@ -4,7 +4,12 @@
 //   { ok, worst: largest error / allowed error, maxAbsError }
 // so a report can say how close to the bound a result is, not only whether it passed.
 import {
-  absDot, forEachRopePair, ropeCacheReference, ropeReference, similarityReference, sinusoidalReference,
+  absDot,
+  forEachRopePair,
+  ropeCacheReference,
+  ropeReference,
+  similarityReference,
+  sinusoidalReference,
 } from '../tests/js/reference.js';
 import precision from '../tests/precision.json' with { type: 'json' };
 
@@ -27,7 +32,7 @@ class ErrorTally {
   add(got, expected, bound) {
     const error = Math.abs(got - expected);
     if (!(error <= this.maxAbsError)) this.maxAbsError = Number.isNaN(error) ? Infinity : error;
-    const ratio = bound > 0 ? error / bound : (error === 0 ? 0 : Infinity);
+    const ratio = bound > 0 ? error / bound : error === 0 ? 0 : Infinity;
     if (!(ratio <= this.worst)) this.worst = Number.isNaN(ratio) ? Infinity : ratio;
   }
 
@@ -57,7 +62,10 @@ export function checkRope(got, x0, options, expected = ropeReference(x0, options
 /** checkRope for every variant of a case: the float64 rotation is computed once, on first use. */
 export function ropeChecker(x0, options) {
   let expected = null;
-  return (got) => checkRope(got, x0, options, expected ??= ropeReference(x0, options));
+  return (got) => {
+    expected ??= ropeReference(x0, options);
+    return checkRope(got, x0, options, expected);
+  };
 }
 
 /** The float64 sinusoidal table [seqLen, dModel], interleaved (sin at 2i, cos at 2i+1). */

@@ -88,7 +88,20 @@ function caseVerdict(result) {
 
 // ---- rows ------------------------------------------------------------------------------------
 
-const MAIN_HEADERS = ['case', 'env', 'size', 'copy ms', 'js ms', 'scalar ms', 'simd ms', 'simd/copy', 'js/simd', 'scalar/simd', 'target', 'result'];
+const MAIN_HEADERS = [
+  'case',
+  'env',
+  'size',
+  'copy ms',
+  'js ms',
+  'scalar ms',
+  'simd ms',
+  'simd/copy',
+  'js/simd',
+  'scalar/simd',
+  'target',
+  'result',
+];
 const MAIN_NUMERIC = new Set([3, 4, 5, 6, 7, 8, 9]);
 
 function caseRow(result, env) {
@@ -114,23 +127,67 @@ function memoryRow(result, env) {
 }
 
 function moduleLoadRow(moduleLoad, wasmSizes) {
-  const sizes = ['simd', 'scalar'].map((v) => `${v} ${kilobytes(wasmSizes[v].bytes)} (gz ${(wasmSizes[v].gzipBytes / 1000).toFixed(1)})`);
+  const sizes = ['simd', 'scalar'].map(
+    (v) => `${v} ${kilobytes(wasmSizes[v].bytes)} (gz ${(wasmSizes[v].gzipBytes / 1000).toFixed(1)})`,
+  );
   const largest = Math.max(wasmSizes.simd.bytes, wasmSizes.scalar.bytes);
-  const verdict = largest <= WASM_SIZE_TARGET_BYTES ? 'PASS' : `MISS: ${kilobytes(largest)} (${(largest / WASM_SIZE_TARGET_BYTES).toFixed(2)}× off)`;
-  return ['module load + instantiate (cold)', 'chromium', `.wasm ${sizes.join(', ')}`, '', '',
-    formatMs(moduleLoad?.scalar?.medianMs), formatMs(moduleLoad?.simd?.medianMs), '', '', '',
-    `.wasm ≤ ${WASM_SIZE_TARGET_BYTES / 1000} KB`, verdict];
+  const verdict =
+    largest <= WASM_SIZE_TARGET_BYTES
+      ? 'PASS'
+      : `MISS: ${kilobytes(largest)} (${(largest / WASM_SIZE_TARGET_BYTES).toFixed(2)}× off)`;
+  return [
+    'module load + instantiate (cold)',
+    'chromium',
+    `.wasm ${sizes.join(', ')}`,
+    '',
+    '',
+    formatMs(moduleLoad?.scalar?.medianMs),
+    formatMs(moduleLoad?.simd?.medianMs),
+    '',
+    '',
+    '',
+    `.wasm ≤ ${WASM_SIZE_TARGET_BYTES / 1000} KB`,
+    verdict,
+  ];
 }
 
 function pageRow(pageHeatmap) {
   const title = 'page: slider change → 1001×1001 heatmap redrawn';
-  if (!pageHeatmap || pageHeatmap.status !== 'measured') {
-    return [title, 'chromium', pageHeatmap?.status ?? 'n/a (not run)', '', '', '', '', '', '', '', `median ≤ ${PAGE_TARGET_MS} ms`, 'n/a'];
+  if (pageHeatmap?.status !== 'measured') {
+    return [
+      title,
+      'chromium',
+      pageHeatmap?.status ?? 'n/a (not run)',
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
+      `median ≤ ${PAGE_TARGET_MS} ms`,
+      'n/a',
+    ];
   }
-  const verdict = pageHeatmap.medianMs <= PAGE_TARGET_MS ? 'PASS'
-    : `MISS: ${formatMs(pageHeatmap.medianMs)} ms > ${PAGE_TARGET_MS} (${(pageHeatmap.medianMs / PAGE_TARGET_MS).toFixed(2)}× off)`;
+  const verdict =
+    pageHeatmap.medianMs <= PAGE_TARGET_MS
+      ? 'PASS'
+      : `MISS: ${formatMs(pageHeatmap.medianMs)} ms > ${PAGE_TARGET_MS} (${(pageHeatmap.medianMs / PAGE_TARGET_MS).toFixed(2)}× off)`;
   const size = `canvas ${pageHeatmap.canvas}, slider #${pageHeatmap.slider}`;
-  return [title, 'chromium', size, '', '', '', formatMs(pageHeatmap.medianMs), '', '', '', `median ≤ ${PAGE_TARGET_MS} ms`, verdict];
+  return [
+    title,
+    'chromium',
+    size,
+    '',
+    '',
+    '',
+    formatMs(pageHeatmap.medianMs),
+    '',
+    '',
+    '',
+    `median ≤ ${PAGE_TARGET_MS} ms`,
+    verdict,
+  ];
 }
 
 /** Case id -> { node, chromium } results, for the cases of one section. */
@@ -176,14 +233,23 @@ function marginCell(variant) {
 
 /** Spread of the times (ms, or µs with scale 1000) and check margins of one section's cases. */
 export function spreadTable(runs, { section, variants, checked, unit = 'ms', scale = 1 }) {
-  const headers = ['case', 'env', ...variants.map((v) => `${v} p10–p90 ${unit}`), ...checked.map((v) => `${v} err/bound`)];
+  const headers = [
+    'case',
+    'env',
+    ...variants.map((v) => `${v} p10–p90 ${unit}`),
+    ...checked.map((v) => `${v} err/bound`),
+  ];
   const rows = [];
   for (const perEnv of resultsByCase(runs, section).values()) {
     for (const env of ENVS) {
       const result = perEnv[env];
       if (!result) continue;
-      rows.push([result.title, env, ...variants.map((v) => spreadCell(result.variants[v], scale)),
-        ...checked.map((v) => marginCell(result.variants[v]))]);
+      rows.push([
+        result.title,
+        env,
+        ...variants.map((v) => spreadCell(result.variants[v], scale)),
+        ...checked.map((v) => marginCell(result.variants[v])),
+      ]);
     }
   }
   return markdownTable(headers, rows);
@@ -235,12 +301,19 @@ export function perCallTable(runs) {
   const measured = PER_CALL_ROWS.filter((n) => envs.some((env) => byEnv[env].has(n)));
   for (const n of measured) {
     const any = envs.map((env) => byEnv[env].get(n)).find(Boolean);
-    rows.push([String(n), any.size,
-      ...columns.map(({ variant, env }) => perCallTimeCell(byEnv[env].get(n), variant))]);
+    rows.push([String(n), any.size, ...columns.map(({ variant, env }) => perCallTimeCell(byEnv[env].get(n), variant))]);
   }
   const fits = columns.map(({ variant, env }) => perCallFit(byEnv[env], variant));
-  rows.push([`fixed (fit ≤ ${FIT_MAX_ROWS} rows)`, '', ...fits.map((fit) => (fit ? microseconds(fit.fixedMs) : 'n/a'))]);
-  rows.push([`per row (fit ≤ ${FIT_MAX_ROWS} rows)`, '', ...fits.map((fit) => (fit ? microseconds(fit.perRowMs) : 'n/a'))]);
+  rows.push([
+    `fixed (fit ≤ ${FIT_MAX_ROWS} rows)`,
+    '',
+    ...fits.map((fit) => (fit ? microseconds(fit.fixedMs) : 'n/a')),
+  ]);
+  rows.push([
+    `per row (fit ≤ ${FIT_MAX_ROWS} rows)`,
+    '',
+    ...fits.map((fit) => (fit ? microseconds(fit.perRowMs) : 'n/a')),
+  ]);
   return markdownTable(headers, rows, new Set(columns.map((_, c) => c + 2)));
 }
 
@@ -251,13 +324,16 @@ export function perCallTargetTable(runs) {
   const oneRow = envs.map((env) => byEnv[env].get(1));
   const targets = oneRow[0]?.targets ?? [];
   const headers = ['1 row', 'target', ...envs];
-  const rows = targets.map((target) => [target.ratio, describeTarget(target).replace(`${target.ratio} `, ''),
+  const rows = targets.map((target) => [
+    target.ratio,
+    describeTarget(target).replace(`${target.ratio} `, ''),
     ...oneRow.map((result) => {
       const value = ratio(result.variants, target.ratio);
       if (!Number.isFinite(value)) return failure(result) ? 'n/a (error)' : 'n/a';
       const off = targetOff(target, value);
       return `${formatRatio(value)} ${off <= 1 ? 'PASS' : `MISS (${off.toFixed(2)}× off)`}`;
-    })]);
+    }),
+  ]);
   return markdownTable(headers, rows);
 }
 
@@ -271,7 +347,8 @@ function perCallFailures(runs) {
       for (const name of result.variantNames ?? []) {
         const v = result.variants[name];
         if (v?.error) lines.push(`- ${where}, ${name}: ERROR ${v.error.split('\n')[0]}`);
-        else if (v?.check && !v.check.ok) lines.push(`- ${where}, ${name}: WRONG result (err/bound ${v.check.worst.toFixed(2)})`);
+        else if (v?.check && !v.check.ok)
+          lines.push(`- ${where}, ${name}: WRONG result (err/bound ${v.check.worst.toFixed(2)})`);
       }
     }
   }
@@ -309,9 +386,9 @@ function bigArraySection(runs, wasmSizes) {
   return [
     mainTable(runs, wasmSizes),
     '',
-    'Times are medians in ms per call. `copy` = Float32Array.prototype.set of a buffer of the output\'s size (the',
+    "Times are medians in ms per call. `copy` = Float32Array.prototype.set of a buffer of the output's size (the",
     'bandwidth limit); `js` = plain JavaScript as a careful demo author writes it (bench/js-baseline.js);',
-    '`scalar`/`simd` = posenc\'s two WASM builds. Ratios are the result; absolute times depend on the machine',
+    "`scalar`/`simd` = posenc's two WASM builds. Ratios are the result; absolute times depend on the machine",
     'and its load. "N× off" = the factor the SIMD build still has to gain to meet the target.',
     '',
   ];
@@ -320,18 +397,32 @@ function bigArraySection(runs, wasmSizes) {
 function spreadSections(runs) {
   const sections = [];
   if (resultsByCase(runs, 'big-arrays').size) {
-    sections.push(spreadTable(runs, { section: 'big-arrays', variants: BIG_ARRAY_VARIANTS, checked: ['js', 'scalar', 'simd'] }), '');
+    sections.push(
+      spreadTable(runs, { section: 'big-arrays', variants: BIG_ARRAY_VARIANTS, checked: ['js', 'scalar', 'simd'] }),
+      '',
+    );
   }
   if (resultsByCase(runs, 'per-call').size) {
-    sections.push(spreadTable(runs, { section: 'per-call', variants: PER_CALL_VARIANTS, checked: PER_CALL_VARIANTS, unit: 'µs', scale: 1000 }), '');
+    sections.push(
+      spreadTable(runs, {
+        section: 'per-call',
+        variants: PER_CALL_VARIANTS,
+        checked: PER_CALL_VARIANTS,
+        unit: 'µs',
+        scale: 1000,
+      }),
+      '',
+    );
   }
   return sections;
 }
 
 /** How finely each environment's clock ticks, and how long its samples (batches) last. */
 function clockLine(runs) {
-  const ticks = ENVS.filter((env) => Number.isFinite(runs[env]?.suite?.clockResolutionMs))
-    .map((env) => `${env} ${twoDigits(runs[env].suite.clockResolutionMs * 1000)} µs (samples ≥ ${twoDigits(runs[env].suite.sampleMs)} ms)`);
+  const ticks = ENVS.filter((env) => Number.isFinite(runs[env]?.suite?.clockResolutionMs)).map(
+    (env) =>
+      `${env} ${twoDigits(runs[env].suite.clockResolutionMs * 1000)} µs (samples ≥ ${twoDigits(runs[env].suite.sampleMs)} ms)`,
+  );
   return ticks.length ? `- performance.now() ticks: ${ticks.join(', ')}` : null;
 }
 
@@ -340,10 +431,13 @@ export function renderReport({ date, machine, git, chromiumVersion, settings, ru
     `- date: ${date}; commit ${git}`,
     `- machine: ${machine.cpu} (${machine.cpuFlags.join(', ') || 'no x86 SIMD flags read'}), ${machine.cores} cores, ${machine.memoryGiB} GiB, load average at start ${machine.loadAverage.join(' / ')}; ${machine.os}`,
     `- Node ${machine.node} (V8 ${machine.v8})${chromiumVersion ? `; Chromium ${chromiumVersion} (headless)` : ''}`,
-    settings && `- timing: ${settings.budgetMs} ms per variant and case in ${settings.rounds} interleaved rounds after ${settings.warmupMs} ms warm-up; medians of per-call times (a sample = a batch of calls / its number of calls)`,
+    settings &&
+      `- timing: ${settings.budgetMs} ms per variant and case in ${settings.rounds} interleaved rounds after ${settings.warmupMs} ms warm-up; medians of per-call times (a sample = a batch of calls / its number of calls)`,
     clockLine(runs),
     runs.chromium?.error && `- **the Chromium run failed**: ${runs.chromium.error}`,
-  ].filter(Boolean).join('\n');
+  ]
+    .filter(Boolean)
+    .join('\n');
   return [
     '## posenc benchmark (`npm run bench`)',
     '',

@@ -36,7 +36,7 @@ export async function serveRepo(context, root) {
     const file = await fileFor(root, pathname);
     let body;
     try {
-      body = file && await readFile(file);
+      body = file && (await readFile(file));
     } catch {
       body = null;
     }

@@ -101,13 +101,21 @@ async function handle(root, req, res) {
     'Cache-Control': 'no-cache',
   });
   if (req.method === 'HEAD') return res.end();
-  createReadStream(filePath).on('error', () => res.destroy()).pipe(res);
+  createReadStream(filePath)
+    .on('error', () => res.destroy())
+    .pipe(res);
 }
 
 function listen(server, port, host) {
   return new Promise((resolve, reject) => {
-    const onError = (error) => { server.off('listening', onListening); reject(error); };
-    const onListening = () => { server.off('error', onError); resolve(); };
+    const onError = (error) => {
+      server.off('listening', onListening);
+      reject(error);
+    };
+    const onListening = () => {
+      server.off('error', onError);
+      resolve();
+    };
     server.once('error', onError);
     server.once('listening', onListening);
     server.listen(port, host);
@@ -122,7 +130,10 @@ function listen(server, port, host) {
 export async function startServer({ root, port = 0, host = '127.0.0.1', fallback = true } = {}) {
   if (typeof root !== 'string') throw new TypeError('startServer: root must be a folder path');
   const server = createServer((req, res) => {
-    handle(root, req, res).catch(() => { if (!res.headersSent) send(res, 500, 'internal error\n'); else res.destroy(); });
+    handle(root, req, res).catch(() => {
+      if (!res.headersSent) send(res, 500, 'internal error\n');
+      else res.destroy();
+    });
   });
   try {
     await listen(server, port, host);
@@ -135,10 +146,11 @@ export async function startServer({ root, port = 0, host = '127.0.0.1', fallback
     server,
     port: actualPort,
     url: `http://${host}:${actualPort}/`,
-    close: () => new Promise((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 

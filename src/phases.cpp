@@ -2,19 +2,16 @@
 
 #include <algorithm>
 
-#include "posenc/frequencies.h"
 #include "kernels/dispatch.h"
+#include "posenc/frequencies.h"
 
 namespace posenc {
 
-PhaseBlock::PhaseBlock(std::uint32_t first_pair, std::uint32_t count, std::uint32_t dim,
-                       double base)
-    : count_(count) {
+PhaseBlock::PhaseBlock(std::uint32_t first_pair, std::uint32_t count, std::uint32_t dim, double base) : count_(count) {
   for (std::uint32_t i = 0; i < count_; ++i) inv_freq_[i] = inverse_frequency(first_pair + i, dim, base);
 }
 
-PhaseBlock::PhaseBlock(const double* inv_freq, std::uint32_t count, double scale)
-    : count_(count), scale_(scale) {
+PhaseBlock::PhaseBlock(const double* inv_freq, std::uint32_t count, double scale) : count_(count), scale_(scale) {
   for (std::uint32_t i = 0; i < count_; ++i) inv_freq_[i] = inv_freq[i];
 }
 
@@ -59,8 +56,7 @@ void PhaseBlock::restore(const double* carry) {
 }
 
 template <bool Accumulate>
-void PhaseBlock::write_rows(const Positions& positions, std::size_t seq_len,
-                            kernels::RowsOut out) {
+void PhaseBlock::write_rows(const Positions& positions, std::size_t seq_len, kernels::RowsOut out) {
   prepare_steps();
   std::size_t row = 0;
   while (row < seq_len) {

@@ -22,7 +22,7 @@ namespace posenc {
 
 class PhaseBlock {
  public:
-  static constexpr std::size_t kCapacity = 128;        // pairs per block (stack buffers)
+  static constexpr std::size_t kCapacity = 128;           // pairs per block (stack buffers)
   static constexpr std::uint32_t kAnchorInterval = 1024;  // recurrence steps between anchors
   static constexpr std::size_t kRowTile = 4;  // rows per register pass (few: row strides of 4 KiB alias in L1)
 

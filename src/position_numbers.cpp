@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cstddef>
 
-#include "posenc/size_limits.h"
 #include "posenc/positions.h"
+#include "posenc/size_limits.h"
 
 namespace posenc {
 

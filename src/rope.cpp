@@ -4,8 +4,8 @@
 #include <cmath>
 #include <cstddef>
 
-#include "posenc/frequencies.h"
 #include "phases.h"
+#include "posenc/frequencies.h"
 #include "posenc/rope_plan.h"
 #include "posenc/size_limits.h"
 
@@ -39,8 +39,8 @@ namespace {
 // The rotary dimension of a RopeSpec or RopeScheduleSpec.
 template <class Spec>
 Status rotary_dim_of(const Spec& spec, std::uint32_t* out) {
-  return resolve_rotary_dim(spec.head_dim, spec.rotary_dim, spec.has_partial_rotary_factor,
-                            spec.partial_rotary_factor, out);
+  return resolve_rotary_dim(spec.head_dim, spec.rotary_dim, spec.has_partial_rotary_factor, spec.partial_rotary_factor,
+                            out);
 }
 
 // The rules of a RopeSpec except the positions; *rotary_dim receives the resolved dimension.
@@ -133,8 +133,8 @@ Status rope_cache(const RopeCacheSpec& spec, const BatchPositions& positions, fl
   const std::size_t rows = std::size_t{spec.batch} * spec.seq_len;
   if ((cos == nullptr || sin == nullptr) && rows > 0) return Status::kNullPointer;
   const std::size_t half = spec.rotary_dim / 2, seq_len = spec.seq_len;
-  const FrequencySchedule schedule = schedule_for(spec.scaling, spec.rotary_dim, spec.base, positions, spec.batch,
-                                                  spec.seq_len);
+  const FrequencySchedule schedule =
+      schedule_for(spec.scaling, spec.rotary_dim, spec.base, positions, spec.batch, spec.seq_len);
   if (attention_factor != nullptr) *attention_factor = schedule.attention_factor();
   if (rows == 0) return Status::kOk;
   for_each_pair_block(static_cast<std::uint32_t>(half), [&](std::uint32_t first, std::uint32_t count) {

@@ -95,7 +95,8 @@ Status RopePlan::apply_qk(const BatchPositions& positions, const float* q, float
 
 std::size_t RopePlan::carry_doubles() const {
   std::size_t doubles = 0;
-  for_each_pair_block(rotary_dim_ / 2, [&](std::uint32_t, std::uint32_t pairs) { doubles += PhaseBlock::carry_doubles(pairs); });
+  for_each_pair_block(rotary_dim_ / 2,
+                      [&](std::uint32_t, std::uint32_t pairs) { doubles += PhaseBlock::carry_doubles(pairs); });
   return doubles;
 }
 
@@ -127,7 +128,8 @@ Status RopePlan::rotate(const RopeSpec& shape, const BatchPositions& positions, 
   if (inv_freq == nullptr) {
     per_call = allocate_doubles(half);
     if (!per_call) return Status::kOutOfMemory;
-    const FrequencySchedule schedule(spec_.scaling, rotary_dim_, spec_.base, positions.length(shape.batch, shape.seq_len));
+    const FrequencySchedule schedule(spec_.scaling, rotary_dim_, spec_.base,
+                                     positions.length(shape.batch, shape.seq_len));
     schedule.fill(0, static_cast<std::uint32_t>(half), per_call.get());
     inv_freq = per_call.get();
   }

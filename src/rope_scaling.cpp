@@ -99,8 +99,7 @@ Status check(const RopeScaling& s, std::uint32_t rotary_dim, double base) {
           status != Status::kOk)
         return status;
       if (s.has_attention_factor && !valid_attention_factor(s.attention_factor)) return Status::kAttentionFactorInvalid;
-      if (!s.has_attention_factor && !s.has_factor &&
-          s.max_position_embeddings < s.original_max_position_embeddings)
+      if (!s.has_attention_factor && !s.has_factor && s.max_position_embeddings < s.original_max_position_embeddings)
         return Status::kMaxPositionEmbeddingsInvalid;
       break;
     }
@@ -128,8 +127,7 @@ bool depends_on_length(const RopeScaling& scaling) {
   return scaling.type == RopeScalingType::kDynamic || scaling.type == RopeScalingType::kLongrope;
 }
 
-FrequencySchedule::FrequencySchedule(const RopeScaling& s, std::uint32_t rotary_dim, double base,
-                                     std::uint64_t length)
+FrequencySchedule::FrequencySchedule(const RopeScaling& s, std::uint32_t rotary_dim, double base, std::uint64_t length)
     : type_(s.type), dim_(rotary_dim), base_(base), factor_(s.factor) {
   const double dim = rotary_dim;
   const double original = s.original_max_position_embeddings;
@@ -186,8 +184,8 @@ double FrequencySchedule::inverse_frequency(std::uint32_t pair) const {
       const double wavelength = 2.0 * kPi / inv;
       const double low_freq_wavelength = original_ / low_freq_factor_;
       const double high_freq_wavelength = original_ / high_freq_factor_;
-      if (wavelength < high_freq_wavelength) return inv;                // high frequencies: kept
-      if (wavelength > low_freq_wavelength) return inv / factor_;       // low frequencies: interpolated
+      if (wavelength < high_freq_wavelength) return inv;           // high frequencies: kept
+      if (wavelength > low_freq_wavelength) return inv / factor_;  // low frequencies: interpolated
       const double smooth = (original_ / wavelength - low_freq_factor_) / (high_freq_factor_ - low_freq_factor_);
       return (1.0 - smooth) * inv / factor_ + smooth * inv;
     }

@@ -43,8 +43,7 @@ constexpr double kSafeLow = 0x1p-60, kSafeHigh = 0x1p60;
 
 Status similarity(const SimilaritySpec& spec, const float* a, const float* b, float* out) {
   if (const Status status = check(spec); status != Status::kOk) return status;
-  if (spec.rows > 0 && spec.cols > 0 && (a == nullptr || b == nullptr || out == nullptr))
-    return Status::kNullPointer;
+  if (spec.rows > 0 && spec.cols > 0 && (a == nullptr || b == nullptr || out == nullptr)) return Status::kNullPointer;
   const std::size_t dim = spec.dim, cols = spec.cols;
   const bool cosine = spec.metric == Metric::kCosine;
   std::unique_ptr<double[]> b_norms;
@@ -65,9 +64,8 @@ Status similarity(const SimilaritySpec& spec, const float* a, const float* b, fl
         out_row[c] = 0.0f;  // an all-zero row: undefined cosine, 0 as in PyTorch
         continue;
       }
-      const double dot = denominator >= kSafeLow && denominator <= kSafeHigh
-                             ? static_cast<double>(out_row[c])
-                             : dot64(a_row, b + c * dim, dim);
+      const double dot = denominator >= kSafeLow && denominator <= kSafeHigh ? static_cast<double>(out_row[c])
+                                                                             : dot64(a_row, b + c * dim, dim);
       out_row[c] = static_cast<float>(dot / denominator);
     }
   }

@@ -3,8 +3,8 @@
 #include <cmath>
 #include <cstddef>
 
-#include "posenc/frequencies.h"
 #include "phases.h"
+#include "posenc/frequencies.h"
 #include "posenc/size_limits.h"
 
 namespace posenc {
@@ -33,9 +33,8 @@ Status fill(const SinusoidalSpec& spec, const Positions& positions, float* out) 
   const bool interleaved = spec.layout == SinusoidalLayout::kInterleaved;
   for_each_pair_block(static_cast<std::uint32_t>(half), [&](std::uint32_t first, std::uint32_t count) {
     PhaseBlock phases(first, count, spec.d_model, spec.base);
-    const kernels::RowsOut rows =
-        interleaved ? kernels::RowsOut{out + 2 * first, out + 2 * first + 1, d, true}
-                    : kernels::RowsOut{out + first, out + half + first, d, false};
+    const kernels::RowsOut rows = interleaved ? kernels::RowsOut{out + 2 * first, out + 2 * first + 1, d, true}
+                                              : kernels::RowsOut{out + first, out + half + first, d, false};
     phases.write_rows<Accumulate>(positions, spec.seq_len, rows);
   });
   return Status::kOk;

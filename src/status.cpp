@@ -5,7 +5,7 @@ namespace posenc {
 const char* status_name(Status status) {
   switch (status) {
 #define POSENC_STATUS_NAME(code, js_name, parameter, meaning) \
-  case Status::code:                               \
+  case Status::code:                                          \
     return meaning;
     POSENC_STATUS_LIST(POSENC_STATUS_NAME)
 #undef POSENC_STATUS_NAME

@@ -35,11 +35,18 @@ export function readError(fn, parameter, cause) {
 export function describe(value) {
   if (value === null) return 'null';
   switch (typeof value) {
-    case 'string': return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
-    case 'bigint': return `${value}n (a BigInt)`;
-    case 'number': case 'boolean': case 'undefined': return String(value);
-    case 'function': return 'a function';
-    case 'symbol': return 'a symbol';
+    case 'string':
+      return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+    case 'bigint':
+      return `${value}n (a BigInt)`;
+    case 'number':
+    case 'boolean':
+    case 'undefined':
+      return String(value);
+    case 'function':
+      return 'a function';
+    case 'symbol':
+      return 'a symbol';
     default: {
       const kind = typedArrayKind(value);
       if (kind !== undefined) return `a ${kind} of length ${typedArrayParts(value).length}`;
@@ -55,7 +62,8 @@ export function describe(value) {
 // The wording of each rule, by status name. `c` holds limits, fn, given(name) (the caller's
 // value of a parameter), givenLength (of the array the status names) and expected (the length
 // the core wanted).
-const lengthRule = (c, noun = 'elements') => `must hold ${c.expected} ${noun} for the given shape (got ${c.givenLength})`;
+const lengthRule = (c, noun = 'elements') =>
+  `must hold ${c.expected} ${noun} for the given shape (got ${c.givenLength})`;
 const WORDS = {
   seqLenTooLarge: (c) => `must be at most ${c.limits.maxSeqLen}`,
   dModelOdd: () => 'must be even (sin and cos come in pairs)',
@@ -67,7 +75,8 @@ const WORDS = {
   numHeadsTooLarge: (c) => `must be at most ${c.limits.maxDim}`,
   rotaryDimOdd: () => 'must be even (channels rotate in pairs)',
   rotaryDimTooSmall: () => 'must be at least 2',
-  rotaryDimTooLarge: (c) => (c.given('headDim') !== undefined ? 'must be at most headDim' : `must be at most ${c.limits.maxDim}`),
+  rotaryDimTooLarge: (c) =>
+    c.given('headDim') !== undefined ? 'must be at most headDim' : `must be at most ${c.limits.maxDim}`,
   baseInvalid: () => 'must be a finite number greater than 0, and not so small that position · frequency overflows',
   offsetTooLarge: (c) => `plus seqLen - 1 must be at most ${c.limits.maxPosition}`,
   positionOutOfRange: (c) => `must hold integers in [0, ${c.limits.maxPosition}]`,
@@ -79,7 +88,8 @@ const WORDS = {
   dimTooLarge: (c) => `must be at most ${c.limits.maxDim}`,
   sizeTooLarge: (c) => `must describe at most ${c.limits.maxElements} elements per array`,
   nullPointer: () => 'is missing',
-  scalingOverflow: () => 'makes an angle or the attention factor overflow (e.g. subnormal betas or factors, or a factor beyond 2^53)',
+  scalingOverflow: () =>
+    'makes an angle or the attention factor overflow (e.g. subnormal betas or factors, or a factor beyond 2^53)',
   outOfMemory: () => 'ran out: WASM memory could not grow for the scratch space this call needs',
   batchTooLarge: (c) => `times seqLen must be at most ${c.limits.maxSeqLen}`,
   numKvHeadsTooSmall: () => 'must be at least 1',
@@ -92,7 +102,8 @@ const WORDS = {
   scalingFactorInvalid: () => 'must be a finite number >= 1',
   originalMaxPositionInvalid: () => 'must be at least 2',
   maxPositionEmbeddingsInvalid: () => 'must be at least originalMaxPositionEmbeddings',
-  attentionFactorInvalid: () => 'must be a finite number greater than 0 and at most 3.4028234663852886e38 (cos and sin times it are float32)',
+  attentionFactorInvalid: () =>
+    'must be a finite number greater than 0 and at most 3.4028234663852886e38 (cos and sin times it are float32)',
   betaFastInvalid: () => 'must be a finite number greater than 0 and at least betaSlow',
   betaSlowInvalid: () => 'must be a finite number greater than 0',
   mscaleInvalid: () => 'must be a finite number >= 0',
@@ -105,9 +116,10 @@ const WORDS = {
   longFactorInvalid: () => 'must hold finite numbers greater than 0',
   dynamicRotaryDimTooSmall: () => 'must be at least 4 with dynamic scaling (its base grows by a power d / (d - 2))',
   yarnBaseInvalid: () => 'must not be 1 with yarn scaling (its correction range divides by ln(base))',
-  xLength: (c) => (c.fn === 'convertLayout'
-    ? `must hold whole head vectors: a multiple of headDim = ${c.given('headDim')} elements (got ${c.givenLength})`
-    : lengthRule(c)),
+  xLength: (c) =>
+    c.fn === 'convertLayout'
+      ? `must hold whole head vectors: a multiple of headDim = ${c.given('headDim')} elements (got ${c.givenLength})`
+      : lengthRule(c),
   outLength: lengthRule,
   qLength: lengthRule,
   kLength: lengthRule,
@@ -118,7 +130,8 @@ const WORDS = {
   aLength: lengthRule,
   bLength: lengthRule,
   wLength: lengthRule,
-  positionsLength: (c) => `must hold ${c.given('batch') > 1 ? 'batch × seqLen' : 'seqLen'} = ${c.expected} positions (got ${c.givenLength})`,
+  positionsLength: (c) =>
+    `must hold ${c.given('batch') > 1 ? 'batch × seqLen' : 'seqLen'} = ${c.expected} positions (got ${c.givenLength})`,
   offsetsLength: (c) => `must hold batch = ${c.expected} offsets, one per sequence (got ${c.givenLength})`,
 };
 
@@ -131,9 +144,17 @@ export function statusError(status, { fn, limits, values, expected }) {
   if (!words) return new Error(`posenc.${fn}: internal error (status ${status.name})`);
   const given = values[status.parameter];
   const array = given !== null && typeof given === 'object'; // an Argument (memory.js) or a private list
-  const context = { fn, limits, expected, given: (name) => values[name], givenLength: array ? given.length : undefined };
-  const quoted = given === undefined || given === null || typeof given === 'object' || status.name.endsWith('Length')
-    ? '' : ` (got ${describe(given)})`;
+  const context = {
+    fn,
+    limits,
+    expected,
+    given: (name) => values[name],
+    givenLength: array ? given.length : undefined,
+  };
+  const quoted =
+    given === undefined || given === null || typeof given === 'object' || status.name.endsWith('Length')
+      ? ''
+      : ` (got ${describe(given)})`;
   return rangeError(fn, status.parameter, `${words(context)}${quoted}`);
 }
 

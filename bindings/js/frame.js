@@ -28,7 +28,9 @@ export class Frame {
     this.operation = operation;
     this.call = call; // the module's function for this operation: (frame address) => status
     this.index = Object.create(null);
-    slots.forEach((slot, i) => { this.index[slot] = i; });
+    slots.forEach((slot, i) => {
+      this.index[slot] = i;
+    });
     this.values = new Float64Array(slots.length);
     this.results = new Float64Array(slots.length);
     this.entries = [];

@@ -76,7 +76,13 @@ export type RopeScaling =
       /** Floor/ceil the correction range (default true). */
       truncate?: boolean;
     }
-  | { type: 'llama3'; factor: number; lowFreqFactor: number; highFreqFactor: number; originalMaxPositionEmbeddings: number }
+  | {
+      type: 'llama3';
+      factor: number;
+      lowFreqFactor: number;
+      highFreqFactor: number;
+      originalMaxPositionEmbeddings: number;
+    }
   | {
       type: 'longrope';
       /** rotaryDim / 2 numbers each: long ones once the current length exceeds originalMaxPositionEmbeddings. */
@@ -153,7 +159,8 @@ export interface RopeOptions extends BatchPositionOptions {
   out?: FloatArray;
 }
 
-export interface RopeQKOptions<Q extends FloatArray = FloatArray, K extends FloatArray = FloatArray> extends Omit<RopeOptions, 'out'> {
+export interface RopeQKOptions<Q extends FloatArray = FloatArray, K extends FloatArray = FloatArray>
+  extends Omit<RopeOptions, 'out'> {
   /** Heads of k (default numHeads); q has numHeads. */
   numKvHeads?: number;
   /** Write here instead of rotating q and k in place. */
@@ -172,7 +179,8 @@ export interface RopePlanApplyOptions extends BatchPositionOptions {
   out?: FloatArray;
 }
 
-export interface RopePlanApplyQKOptions<Q extends FloatArray = FloatArray, K extends FloatArray = FloatArray> extends BatchPositionOptions {
+export interface RopePlanApplyQKOptions<Q extends FloatArray = FloatArray, K extends FloatArray = FloatArray>
+  extends BatchPositionOptions {
   /** Write here instead of rotating q and k in place. */
   out?: { q: Q; k: K };
 }
@@ -200,8 +208,16 @@ export class RopePlan {
   apply<T extends FloatArray>(x: T, options?: RopePlanApplyOptions & { out?: undefined }): T;
   apply<O extends FloatArray>(x: FloatArray, options: RopePlanApplyOptions & { out: O }): O;
   /** Rotates queries (numHeads) and keys (numKvHeads) of the same rows, in place or into options.out. */
-  applyQK<Q extends FloatArray, K extends FloatArray>(q: Q, k: K, options?: RopePlanApplyQKOptions & { out?: undefined }): { q: Q; k: K };
-  applyQK<Q extends FloatArray, K extends FloatArray>(q: FloatArray, k: FloatArray, options: RopePlanApplyQKOptions<Q, K> & { out: { q: Q; k: K } }): { q: Q; k: K };
+  applyQK<Q extends FloatArray, K extends FloatArray>(
+    q: Q,
+    k: K,
+    options?: RopePlanApplyQKOptions & { out?: undefined },
+  ): { q: Q; k: K };
+  applyQK<Q extends FloatArray, K extends FloatArray>(
+    q: FloatArray,
+    k: FloatArray,
+    options: RopePlanApplyQKOptions<Q, K> & { out: { q: Q; k: K } },
+  ): { q: Q; k: K };
   /** Releases the plan; using it afterwards throws a RangeError. */
   free(): void;
 }
@@ -265,15 +281,29 @@ export class Posenc {
   /** The rotaryDim/2 inverse frequencies 1 / base^(2i / rotaryDim) (or scaled ones), float64. */
   ropeFrequencies(options: RopeFrequencyOptions): Float64Array;
   /** cos and sin, each [batch, seqLen, rotaryDim/2] (ONNX RotaryEmbedding's cache layout), times the attention factor. */
-  ropeCache(options: RopeCacheOptions & { out?: undefined }): { cos: Float32Array; sin: Float32Array; attentionFactor: number };
-  ropeCache<T extends FloatArray>(options: RopeCacheOptions<T> & { out: { cos: T; sin: T } }): { cos: T; sin: T; attentionFactor: number };
+  ropeCache(options: RopeCacheOptions & { out?: undefined }): {
+    cos: Float32Array;
+    sin: Float32Array;
+    attentionFactor: number;
+  };
+  ropeCache<T extends FloatArray>(
+    options: RopeCacheOptions<T> & { out: { cos: T; sin: T } },
+  ): { cos: T; sin: T; attentionFactor: number };
   /** Rotates x ([batch, seqLen, numHeads, headDim], or heads-major) in place, or into options.out; returns the result. */
   rope<T extends FloatArray>(x: T, options: RopeOptions & { out?: undefined }): T;
   rope<O extends FloatArray>(x: FloatArray, options: RopeOptions & { out: O }): O;
   rope(x: FloatArray, options: RopeOptions): FloatArray;
   /** Rotates queries (numHeads) and keys (numKvHeads) of the same rows in one call; in place or into options.out. */
-  ropeQK<Q extends FloatArray, K extends FloatArray>(q: Q, k: K, options: RopeQKOptions & { out?: undefined }): { q: Q; k: K };
-  ropeQK<Q extends FloatArray, K extends FloatArray>(q: FloatArray, k: FloatArray, options: RopeQKOptions<Q, K> & { out: { q: Q; k: K } }): { q: Q; k: K };
+  ropeQK<Q extends FloatArray, K extends FloatArray>(
+    q: Q,
+    k: K,
+    options: RopeQKOptions & { out?: undefined },
+  ): { q: Q; k: K };
+  ropeQK<Q extends FloatArray, K extends FloatArray>(
+    q: FloatArray,
+    k: FloatArray,
+    options: RopeQKOptions<Q, K> & { out: { q: Q; k: K } },
+  ): { q: Q; k: K };
   /** A prepared rope call for hot loops: validated once, then plan.apply(x, { offset }) per decoding step. */
   ropePlan(options: RopePlanOptions): RopePlan;
   /** Head vectors ([..., headDim]: activations, a q/k bias) with their rotary channels moved to the other layout. */
@@ -284,7 +314,11 @@ export class Posenc {
     options: LayoutConversionOptions & { numHeads: number; hidden: number; out?: T },
   ): T;
   /** The [rows, cols] matrix of dot products (or cosines) between rows of a ([rows, dim]) and b ([cols, dim]). */
-  similarity<T extends FloatArray = Float32Array>(a: FloatArray, b: FloatArray, options: SimilarityOptions & { out?: T }): T;
+  similarity<T extends FloatArray = Float32Array>(
+    a: FloatArray,
+    b: FloatArray,
+    options: SimilarityOptions & { out?: T },
+  ): T;
 }
 
 /** Loads and instantiates posenc (SIMD build where supported). */

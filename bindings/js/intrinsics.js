@@ -19,7 +19,11 @@ export function typedArrayKind(value) {
 
 /** Elements, buffer and byte offset of a typed array (typedArrayKind(value) must be defined). */
 export function typedArrayParts(value) {
-  return { length: apply(lengthOf, value, []), buffer: apply(bufferOf, value, []), byteOffset: apply(byteOffsetOf, value, []) };
+  return {
+    length: apply(lengthOf, value, []),
+    buffer: apply(bufferOf, value, []),
+    byteOffset: apply(byteOffsetOf, value, []),
+  };
 }
 
 /**

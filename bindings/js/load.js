@@ -55,10 +55,14 @@ export async function loadPosenc(options) {
   try {
     mod = await createModule({ wasmBinary: bytes, printErr: () => {} });
   } catch (error) {
-    throw new Error(`posenc.loadPosenc: could not instantiate the ${variant} build (is wasmBinary the bytes of ${build.file}?): ${error?.message ?? error}`);
+    throw new Error(
+      `posenc.loadPosenc: could not instantiate the ${variant} build (is wasmBinary the bytes of ${build.file}?): ${error?.message ?? error}`,
+    );
   }
   if (mod.simdBuild !== simd) {
-    throw new Error(`posenc.loadPosenc: wasmBinary is the ${mod.simdBuild ? 'SIMD' : 'scalar'} build but the ${variant} build was requested`);
+    throw new Error(
+      `posenc.loadPosenc: wasmBinary is the ${mod.simdBuild ? 'SIMD' : 'scalar'} build but the ${variant} build was requested`,
+    );
   }
   return new Posenc(mod, variant);
 }

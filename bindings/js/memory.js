@@ -49,14 +49,19 @@ export class Memory {
   constructor(mod, description) {
     this.#mod = mod;
     this.#description = description;
-    for (const [operation, slots] of Object.entries(description.frames)) this.#frames[operation] = new Frame(operation, slots, mod[operation]);
+    for (const [operation, slots] of Object.entries(description.frames))
+      this.#frames[operation] = new Frame(operation, slots, mod[operation]);
     this.#arena = this.malloc('loadPosenc', ARENA_BYTES);
   }
 
-  get bytes() { return this.#mod.HEAPU8.length; }
+  get bytes() {
+    return this.#mod.HEAPU8.length;
+  }
 
   /** The current ArrayBuffer of WASM memory (a new one after every growth). */
-  get buffer() { return this.#views().buffer; }
+  get buffer() {
+    return this.#views().buffer;
+  }
 
   malloc(fn, bytes) {
     const address = this.#mod._malloc(bytes);
@@ -64,13 +69,19 @@ export class Memory {
     return address;
   }
 
-  free(address) { this.#mod._free(address); }
+  free(address) {
+    this.#mod._free(address);
+  }
 
   // ---- the allocations of WasmArrays -----------------------------------------------------------
 
-  track(address, bytes) { this.#live.set(address, bytes); }
+  track(address, bytes) {
+    this.#live.set(address, bytes);
+  }
 
-  untrack(address) { this.#live.delete(address); }
+  untrack(address) {
+    this.#live.delete(address);
+  }
 
   /** Whether [start, end) lies inside one live WasmArray allocation. */
   #insideAllocation(start, end) {
@@ -97,8 +108,12 @@ export class Memory {
     const end = byteOffset + length * 4;
     if (buffer === this.buffer && length > 0) {
       const owner = wasmArrayState(viewOwners.get(value));
-      if ((owner && owner.freed) || !this.#insideAllocation(byteOffset, end)) {
-        throw rangeError(fn, name, 'is a view of WASM memory outside any live WasmArray (a view from view() is valid only until its array is freed or memory grows)');
+      if (owner?.freed || !this.#insideAllocation(byteOffset, end)) {
+        throw rangeError(
+          fn,
+          name,
+          'is a view of WASM memory outside any live WasmArray (a view from view() is valid only until its array is freed or memory grows)',
+        );
       }
       return new Argument(name, value, length, byteOffset, { key: WASM, start: byteOffset, end });
     }
@@ -112,7 +127,11 @@ export class Memory {
       return;
     }
     if (overlaps(source.region, out.region)) {
-      throw rangeError(fn, out.name, `must not overlap ${source.name}${inPlace ? ' (in place, pass the same array)' : ''}`);
+      throw rangeError(
+        fn,
+        out.name,
+        `must not overlap ${source.name}${inPlace ? ' (in place, pass the same array)' : ''}`,
+      );
     }
   }
 
@@ -125,7 +144,12 @@ export class Memory {
 
   /** q, k and their outputs (in place, or out: { q, k }): no two of them may share memory. */
   qkArguments(fn, q, k, out, instance) {
-    const args = { q: this.argument(fn, 'q', q, instance), k: this.argument(fn, 'k', k, instance), outQ: undefined, outK: undefined };
+    const args = {
+      q: this.argument(fn, 'q', q, instance),
+      k: this.argument(fn, 'k', k, instance),
+      outQ: undefined,
+      outK: undefined,
+    };
     args.outQ = out === undefined ? args.q : this.argument(fn, 'out.q', out.q, instance);
     args.outK = out === undefined ? args.k : this.argument(fn, 'out.k', out.k, instance);
     this.assertSeparate(fn, args.q, args.outQ, true);
@@ -143,7 +167,9 @@ export class Memory {
   }
 
   /** Releases a plan of the core (rope-plan.js). */
-  freePlan(handle) { this.#mod.ropePlanFree(handle); }
+  freePlan(handle) {
+    this.#mod.ropePlanFree(handle);
+  }
 
   // ---- a call ------------------------------------------------------------------------------------
 
@@ -169,7 +195,11 @@ export class Memory {
       for (let i = 0, at = block / 8; i < results.length; i++) results[i] = f64[at + i];
       if (status !== 0) {
         const values = givenValues(context.o, context.args, context.shape);
-        throw errorForStatus(this.#description, status, { fn: context.fn, values, expected: frame.result('expectedLength') });
+        throw errorForStatus(this.#description, status, {
+          fn: context.fn,
+          values,
+          expected: frame.result('expectedLength'),
+        });
       }
       this.#readBack(frame, block);
     } finally {
@@ -185,8 +215,11 @@ export class Memory {
       entry.offset = -1;
       const data = entry.list ?? (entry.argument && entry.argument.address === undefined ? entry.argument.array : null);
       if (data === null) continue;
-      const shared = frame.entries.find((other) => other !== entry && other.offset >= 0 && (other.list ?? other.argument?.array) === data);
-      if (shared) { // one JS array used twice (in place)
+      const shared = frame.entries.find(
+        (other) => other !== entry && other.offset >= 0 && (other.list ?? other.argument?.array) === data,
+      );
+      if (shared) {
+        // one JS array used twice (in place)
         entry.offset = shared.offset;
         continue;
       }
@@ -240,7 +273,12 @@ export class Memory {
         const address = frame.results[entry.at];
         entry.result = new entry.allocate(new entry.allocate(this.buffer, address, frame.results[entry.lengthAt])); // a copy
         this.free(address);
-      } else if (entry.argument && entry.mode & WRITE && entry.argument.address === undefined && entry.argument.length > 0) {
+      } else if (
+        entry.argument &&
+        entry.mode & WRITE &&
+        entry.argument.address === undefined &&
+        entry.argument.length > 0
+      ) {
         copyInto(entry.argument.array, new Float32Array(this.buffer, block + entry.offset, entry.argument.length));
       }
     }

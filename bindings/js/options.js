@@ -2,7 +2,16 @@
 // snapshot.js reads options by these schemas; specs.js turns snapshots into the core's frames;
 // the type declarations and the README list the same keys (a test checks that they agree).
 import {
-  copyIntegers, copyNumbers, isIntegerList, isOptionsObject, readBoolean, readChoice, readNumber, readObject, readSize, snapshot,
+  copyIntegers,
+  copyNumbers,
+  isIntegerList,
+  isOptionsObject,
+  readBoolean,
+  readChoice,
+  readNumber,
+  readObject,
+  readSize,
+  snapshot,
 } from './snapshot.js';
 import { describe, typeError } from './errors.js';
 
@@ -16,11 +25,15 @@ const boolean = readBoolean;
 const choice = (enumName) => (fn, name, value, context) => readChoice(fn, name, value, context.enums[enumName]);
 const positions = copyIntegers;
 /** One offset for every sequence, or (rope functions) a list of one offset per sequence. */
-const batchOffset = (fn, name, value) => (typeof value !== 'number' && isIntegerList(fn, name, value) ? copyIntegers(fn, name, value) : readSize(fn, name, value));
+const batchOffset = (fn, name, value) =>
+  typeof value !== 'number' && isIntegerList(fn, name, value)
+    ? copyIntegers(fn, name, value)
+    : readSize(fn, name, value);
 /** A Float32Array or WasmArray: classified (memory.js) once the whole snapshot is taken. */
-const array = (fn, name, value) => value;
+const array = (_fn, _name, value) => value;
 const pair = (first, second) => (fn, name, value, context) => {
-  if (!isOptionsObject(fn, name, value)) throw typeError(fn, name, `must be an object { ${first}, ${second} } (got ${describe(value)})`);
+  if (!isOptionsObject(fn, name, value))
+    throw typeError(fn, name, `must be an object { ${first}, ${second} } (got ${describe(value)})`);
   return readObject(fn, name, value, { [first]: required(array), [second]: required(array) }, context);
 };
 
@@ -48,9 +61,15 @@ export const SCALING_KEYS = {
   default: [[], []],
   linear: [['factor'], []],
   dynamic: [['factor', 'originalMaxPositionEmbeddings'], []],
-  yarn: [['factor', 'originalMaxPositionEmbeddings'], ['betaFast', 'betaSlow', 'attentionFactor', 'mscale', 'mscaleAllDim', 'truncate']],
+  yarn: [
+    ['factor', 'originalMaxPositionEmbeddings'],
+    ['betaFast', 'betaSlow', 'attentionFactor', 'mscale', 'mscaleAllDim', 'truncate'],
+  ],
   llama3: [['factor', 'lowFreqFactor', 'highFreqFactor', 'originalMaxPositionEmbeddings'], []],
-  longrope: [['shortFactor', 'longFactor', 'originalMaxPositionEmbeddings'], ['factor', 'maxPositionEmbeddings', 'attentionFactor']],
+  longrope: [
+    ['shortFactor', 'longFactor', 'originalMaxPositionEmbeddings'],
+    ['factor', 'maxPositionEmbeddings', 'attentionFactor'],
+  ],
 };
 
 /** The `scaling` option: a snapshot holding the keys of its type only (lists as Float64Arrays). */
@@ -63,15 +82,26 @@ function scaling(fn, name, value, context) {
   for (const key of Object.keys(SCALING_VALUES)) {
     if (given[key] === undefined) continue;
     if (!known.includes(key)) {
-      throw typeError(fn, name, `has an unknown key ${JSON.stringify(key)} for ${given.type} scaling (known: ${known.join(', ')})`);
+      throw typeError(
+        fn,
+        name,
+        `has an unknown key ${JSON.stringify(key)} for ${given.type} scaling (known: ${known.join(', ')})`,
+      );
     }
   }
   for (const key of needed) {
     if (given[key] === undefined) throw typeError(fn, `${name}.${key}`, `is required for ${given.type} scaling`);
   }
-  if (given.type === 'longrope' && [given.factor, given.maxPositionEmbeddings, given.attentionFactor].every((v) => v === undefined)) {
-    throw typeError(fn, `${name}.maxPositionEmbeddings`, 'is required for longrope scaling unless factor or attentionFactor is given '
-      + '(the attention factor comes from maxPositionEmbeddings / originalMaxPositionEmbeddings)');
+  if (
+    given.type === 'longrope' &&
+    [given.factor, given.maxPositionEmbeddings, given.attentionFactor].every((v) => v === undefined)
+  ) {
+    throw typeError(
+      fn,
+      `${name}.maxPositionEmbeddings`,
+      'is required for longrope scaling unless factor or attentionFactor is given ' +
+        '(the attention factor comes from maxPositionEmbeddings / originalMaxPositionEmbeddings)',
+    );
   }
   return given;
 }
@@ -136,7 +166,12 @@ export const OPTIONS = {
   ropeSchedule: SCHEDULE,
   ropeFrequencies: SCHEDULE,
   ropeCache: {
-    seqLen: required(size), rotaryDim: required(size), base, scaling: optional(scaling), batch: optional(size, 1), ...ROWS,
+    seqLen: required(size),
+    rotaryDim: required(size),
+    base,
+    scaling: optional(scaling),
+    batch: optional(size, 1),
+    ...ROWS,
     out: optional(pair('cos', 'sin')),
   },
   rope: { ...ROPE, ...ROWS, out: optional(array) },
@@ -147,7 +182,11 @@ export const OPTIONS = {
   convertLayout: LAYOUT_CONVERSION,
   convertLayoutWeights: { ...LAYOUT_CONVERSION, numHeads: required(size), hidden: required(size) },
   similarity: {
-    rows: required(size), cols: required(size), dim: required(size), metric: optional(choice('metric'), 'dot'), out: optional(array),
+    rows: required(size),
+    cols: required(size),
+    dim: required(size),
+    metric: optional(choice('metric'), 'dot'),
+    out: optional(array),
   },
 };
 

@@ -44,14 +44,20 @@ export class Posenc {
     let length;
     if (typeof lengthOrValues === 'number') {
       length = readSize(fn, 'length', lengthOrValues);
-      if (length > this.limits.maxElements) throw rangeError(fn, 'length', `must be at most ${this.limits.maxElements} (got ${length})`);
+      if (length > this.limits.maxElements)
+        throw rangeError(fn, 'length', `must be at most ${this.limits.maxElements} (got ${length})`);
     } else {
       if (lengthOrValues === null || typeof lengthOrValues !== 'object') {
-        throw typeError(fn, 'lengthOrValues', `must be a length, a Float32Array or an Array of numbers (got ${describe(lengthOrValues)})`);
+        throw typeError(
+          fn,
+          'lengthOrValues',
+          `must be a length, a Float32Array or an Array of numbers (got ${describe(lengthOrValues)})`,
+        );
       }
       values = snapshotValues(fn, 'lengthOrValues', lengthOrValues, this.#memory);
       length = values.length;
-      if (length > this.limits.maxElements) throw rangeError(fn, 'lengthOrValues', `must hold at most ${this.limits.maxElements} values (got ${length})`);
+      if (length > this.limits.maxElements)
+        throw rangeError(fn, 'lengthOrValues', `must hold at most ${this.limits.maxElements} values (got ${length})`);
     }
     const address = this.#memory.malloc(fn, Math.max(length, 1) * 4);
     const array = createWasmArray(this, this.#memory, address, length);
@@ -90,7 +96,11 @@ export class Posenc {
     const fn = 'positionNumbers';
     const o = this.#read(fn, options);
     const args = { out: this.#optional(fn, 'out', o.out) };
-    const frame = this.#memory.frame('positionNumbers').set('seqLen', o.seqLen).set('dModel', o.dModel).set('offset', o.offset);
+    const frame = this.#memory
+      .frame('positionNumbers')
+      .set('seqLen', o.seqLen)
+      .set('dModel', o.dModel)
+      .set('offset', o.offset);
     return this.#output(frame, args.out, () => this.#run(frame, fn, o, args));
   }
 
@@ -116,11 +126,18 @@ export class Posenc {
       args.outSin = this.#memory.argument(fn, 'out.sin', o.out.sin, this);
       this.#memory.assertSeparate(fn, args.outCos, args.outSin, false);
     }
-    const frame = this.#memory.frame('ropeCache')
-      .set('seqLen', o.seqLen).set('rotaryDim', o.rotaryDim).set('base', o.base).set('batch', o.batch);
+    const frame = this.#memory
+      .frame('ropeCache')
+      .set('seqLen', o.seqLen)
+      .set('rotaryDim', o.rotaryDim)
+      .set('base', o.base)
+      .set('batch', o.batch);
     writeRows(frame, fn, o);
     writeScaling(frame, o.scaling, this.#enums);
-    for (const [slot, argument] of [['outCos', args.outCos], ['outSin', args.outSin]]) {
+    for (const [slot, argument] of [
+      ['outCos', args.outCos],
+      ['outSin', args.outSin],
+    ]) {
       if (argument) frame.data(slot, argument, WRITE);
       else frame.allocate(slot, Float32Array);
     }
@@ -180,7 +197,13 @@ export class Posenc {
     const fn = 'ropePlan';
     const o = this.#read(fn, options);
     const numKvHeads = o.numKvHeads ?? o.numHeads;
-    return RopePlan.create(this, this.#memory, this.#enums, Object.freeze({ ...o, numKvHeads }), this.#makePlan(fn, o, numKvHeads));
+    return RopePlan.create(
+      this,
+      this.#memory,
+      this.#enums,
+      Object.freeze({ ...o, numKvHeads }),
+      this.#makePlan(fn, o, numKvHeads),
+    );
   }
 
   /** The core's plan of rope options `o`: { handle, rotaryDim, attentionFactor, carryLength }. */
@@ -221,14 +244,24 @@ export class Posenc {
   similarity(a, b, options) {
     const fn = 'similarity';
     const o = this.#read(fn, options);
-    const args = { a: this.#memory.argument(fn, 'a', a, this), b: this.#memory.argument(fn, 'b', b, this), out: undefined };
+    const args = {
+      a: this.#memory.argument(fn, 'a', a, this),
+      b: this.#memory.argument(fn, 'b', b, this),
+      out: undefined,
+    };
     args.out = this.#optional(fn, 'out', o.out);
     if (args.out) {
       this.#memory.assertSeparate(fn, args.a, args.out, false);
       this.#memory.assertSeparate(fn, args.b, args.out, false);
     }
-    const frame = this.#memory.frame('similarity').set('rows', o.rows).set('cols', o.cols).set('dim', o.dim)
-      .set('metric', this.#enums.metric.indexOf(o.metric)).data('a', args.a, READ).data('b', args.b, READ);
+    const frame = this.#memory
+      .frame('similarity')
+      .set('rows', o.rows)
+      .set('cols', o.cols)
+      .set('dim', o.dim)
+      .set('metric', this.#enums.metric.indexOf(o.metric))
+      .data('a', args.a, READ)
+      .data('b', args.b, READ);
     return this.#output(frame, args.out, () => this.#run(frame, fn, o, args));
   }
 
@@ -272,10 +305,15 @@ export class Posenc {
     const args = { [name]: this.#memory.argument(fn, name, x, this), out: this.#optional(fn, 'out', o.out) };
     if (args.out) this.#memory.assertSeparate(fn, args[name], args.out, false);
     const weights = fn === 'convertLayoutWeights';
-    const frame = this.#memory.frame('convertLayout')
-      .set('from', this.#enums.ropeLayout.indexOf(o.from)).set('to', this.#enums.ropeLayout.indexOf(o.to))
-      .set('headDim', o.headDim).set('rotaryDim', o.rotaryDim ?? o.headDim).set('weights', weights ? 1 : 0)
-      .set('numHeads', weights ? o.numHeads : 0).set('hidden', weights ? o.hidden : 1)
+    const frame = this.#memory
+      .frame('convertLayout')
+      .set('from', this.#enums.ropeLayout.indexOf(o.from))
+      .set('to', this.#enums.ropeLayout.indexOf(o.to))
+      .set('headDim', o.headDim)
+      .set('rotaryDim', o.rotaryDim ?? o.headDim)
+      .set('weights', weights ? 1 : 0)
+      .set('numHeads', weights ? o.numHeads : 0)
+      .set('hidden', weights ? o.hidden : 1)
       .data('x', args[name], READ);
     return this.#output(frame, args.out, () => this.#run(frame, fn, o, args));
   }

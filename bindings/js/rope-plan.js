@@ -32,18 +32,38 @@ export class RopePlan {
     return new RopePlan(CREATE, instance, memory, enums, shape, made);
   }
 
-  get seqLen() { return this.#shape.seqLen; }
-  get batch() { return this.#shape.batch; }
-  get numHeads() { return this.#shape.numHeads; }
-  get numKvHeads() { return this.#shape.numKvHeads; }
-  get headDim() { return this.#shape.headDim; }
+  get seqLen() {
+    return this.#shape.seqLen;
+  }
+  get batch() {
+    return this.#shape.batch;
+  }
+  get numHeads() {
+    return this.#shape.numHeads;
+  }
+  get numKvHeads() {
+    return this.#shape.numKvHeads;
+  }
+  get headDim() {
+    return this.#shape.headDim;
+  }
   /** The rotary dimension in use (from rotaryDim, headDim or partialRotaryFactor). */
-  get rotaryDim() { return this.#made.rotaryDim; }
-  get layout() { return this.#shape.layout; }
-  get order() { return this.#shape.order; }
+  get rotaryDim() {
+    return this.#made.rotaryDim;
+  }
+  get layout() {
+    return this.#shape.layout;
+  }
+  get order() {
+    return this.#shape.order;
+  }
   /** What cos and sin are multiplied by (1 without YaRN/LongRoPE scaling). */
-  get attentionFactor() { return this.#made.attentionFactor; }
-  get freed() { return this.#made.handle === 0; }
+  get attentionFactor() {
+    return this.#made.attentionFactor;
+  }
+  get freed() {
+    return this.#made.handle === 0;
+  }
 
   /** Rotates x at `offset` (or per-sequence offsets, or `positions`), in place or into `out`. */
   apply(x, options) {
@@ -52,8 +72,10 @@ export class RopePlan {
     const args = { x: this.#memory.argument(fn, 'x', x, this.#instance), out: undefined };
     args.out = o.out === undefined ? args.x : this.#memory.argument(fn, 'out', o.out, this.#instance);
     this.#memory.assertSeparate(fn, args.x, args.out, true);
-    if (streams(this.#shape, o, args)) ropeInBlocks(this.#memory, this.#made, this.#shape, o.offset ?? 0, args, this.#errorContext(fn, o, args));
-    else this.#run(this.#frame('ropePlanApply', fn, o).data('x', args.x, READ).data('out', args.out, WRITE), fn, o, args);
+    if (streams(this.#shape, o, args))
+      ropeInBlocks(this.#memory, this.#made, this.#shape, o.offset ?? 0, args, this.#errorContext(fn, o, args));
+    else
+      this.#run(this.#frame('ropePlanApply', fn, o).data('x', args.x, READ).data('out', args.out, WRITE), fn, o, args);
     return args.out.array;
   }
 

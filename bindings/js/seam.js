@@ -16,9 +16,17 @@ export function readDescription(mod) {
     else if (kind === 'enum') enums[name] = Object.freeze(words);
   }
   const limits = Object.freeze({
-    maxSeqLen: mod.maxSeqLen, maxDim: mod.maxDim, maxElements: mod.maxElements, maxPosition: mod.maxPosition,
+    maxSeqLen: mod.maxSeqLen,
+    maxDim: mod.maxDim,
+    maxElements: mod.maxElements,
+    maxPosition: mod.maxPosition,
   });
-  return Object.freeze({ statuses: Object.freeze(statuses), frames: Object.freeze(frames), enums: Object.freeze(enums), limits });
+  return Object.freeze({
+    statuses: Object.freeze(statuses),
+    frames: Object.freeze(frames),
+    enums: Object.freeze(enums),
+    limits,
+  });
 }
 
 /**
@@ -27,7 +35,9 @@ export function readDescription(mod) {
  */
 export function frameLayout(slots) {
   const index = Object.create(null);
-  slots.forEach((name, i) => { index[name] = i; });
+  slots.forEach((name, i) => {
+    index[name] = i;
+  });
   return { slots, index, size: slots.length };
 }
 

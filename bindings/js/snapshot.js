@@ -93,7 +93,8 @@ export function readBoolean(fn, name, value) {
 /** One of `names` (an enum of the core, by name). */
 export function readChoice(fn, name, value, names) {
   if (typeof value !== 'string') throw typeError(fn, name, `must be a string (got ${describe(value)})`);
-  if (!names.includes(value)) throw rangeError(fn, name, `must be ${names.map((n) => `'${n}'`).join(' or ')} (got ${describe(value)})`);
+  if (!names.includes(value))
+    throw rangeError(fn, name, `must be ${names.map((n) => `'${n}'`).join(' or ')} (got ${describe(value)})`);
   return value;
 }
 
@@ -123,7 +124,8 @@ export function copyIntegers(fn, name, value) {
   const kind = typedArrayKind(value);
   if (kind !== undefined && isDetached(value)) throw rangeError(fn, name, 'is backed by a detached ArrayBuffer');
   const length = kind === undefined ? readProperty(fn, name, value, 'length') : typedArrayParts(value).length;
-  if (!Number.isInteger(length) || length < 0 || length > UINT32_MAX) throw rangeError(fn, name, `has an invalid length (got ${describe(length)})`);
+  if (!Number.isInteger(length) || length < 0 || length > UINT32_MAX)
+    throw rangeError(fn, name, `has an invalid length (got ${describe(length)})`);
   const copy = new Int32Array(length);
   for (let i = 0; i < length; i++) {
     let p;
@@ -152,7 +154,8 @@ export function copyNumbers(fn, name, value) {
     throw typeError(fn, name, `must be an Array, Float64Array or Float32Array of numbers (got ${describe(value)})`);
   }
   const length = readProperty(fn, name, value, 'length');
-  if (!Number.isInteger(length) || length < 0 || length > UINT32_MAX) throw rangeError(fn, name, `has an invalid length (got ${describe(length)})`);
+  if (!Number.isInteger(length) || length < 0 || length > UINT32_MAX)
+    throw rangeError(fn, name, `has an invalid length (got ${describe(length)})`);
   const copy = new Float64Array(length);
   for (let i = 0; i < length; i++) {
     let v;
@@ -202,7 +205,14 @@ export function snapshot(fn, options, schema, context, name = 'options') {
     const kind = kinds[i];
     const value = result[key];
     if (value !== undefined) result[key] = kind.read(fn, name === 'options' ? key : `${name}.${key}`, value, context);
-    else if (kind.required) throw missing(fn, name === 'options' ? key : `${name}.${key}`, options, key, kind.required === true ? '' : kind.required);
+    else if (kind.required)
+      throw missing(
+        fn,
+        name === 'options' ? key : `${name}.${key}`,
+        options,
+        key,
+        kind.required === true ? '' : kind.required,
+      );
     else result[key] = kind.fallback;
   }
   return result;

@@ -19,7 +19,10 @@ export function writeRows(frame, fn, o) {
 
 export function writeTable(frame, fn, o, enums) {
   writeRows(frame, fn, o);
-  frame.set('seqLen', o.seqLen).set('dModel', o.dModel).set('base', o.base)
+  frame
+    .set('seqLen', o.seqLen)
+    .set('dModel', o.dModel)
+    .set('base', o.base)
     .set('layout', enums.sinusoidalLayout.indexOf(o.layout));
 }
 
@@ -27,15 +30,21 @@ export function writeTable(frame, fn, o, enums) {
 export function writeScaling(frame, scaling, enums) {
   if (scaling === undefined) return; // every slot 0 is 'default'
   const given = (key, fallback) => (scaling[key] === undefined ? fallback : scaling[key]);
-  frame.set('scalingType', enums.scalingType.indexOf(scaling.type))
-    .set('factor', given('factor', 1)).set('hasFactor', flag(scaling.factor !== undefined))
+  frame
+    .set('scalingType', enums.scalingType.indexOf(scaling.type))
+    .set('factor', given('factor', 1))
+    .set('hasFactor', flag(scaling.factor !== undefined))
     .set('originalMaxPositionEmbeddings', given('originalMaxPositionEmbeddings', 0))
     .set('maxPositionEmbeddings', given('maxPositionEmbeddings', 0))
-    .set('attentionFactor', given('attentionFactor', 1)).set('hasAttentionFactor', flag(scaling.attentionFactor !== undefined))
-    .set('betaFast', given('betaFast', 32)).set('betaSlow', given('betaSlow', 1))
-    .set('mscale', given('mscale', 0)).set('mscaleAllDim', given('mscaleAllDim', 0))
+    .set('attentionFactor', given('attentionFactor', 1))
+    .set('hasAttentionFactor', flag(scaling.attentionFactor !== undefined))
+    .set('betaFast', given('betaFast', 32))
+    .set('betaSlow', given('betaSlow', 1))
+    .set('mscale', given('mscale', 0))
+    .set('mscaleAllDim', given('mscaleAllDim', 0))
     .set('truncate', flag(given('truncate', true)))
-    .set('lowFreqFactor', given('lowFreqFactor', 1)).set('highFreqFactor', given('highFreqFactor', 4));
+    .set('lowFreqFactor', given('lowFreqFactor', 1))
+    .set('highFreqFactor', given('highFreqFactor', 4));
   if (scaling.shortFactor !== undefined) frame.list('shortFactor', scaling.shortFactor);
   if (scaling.longFactor !== undefined) frame.list('longFactor', scaling.longFactor);
 }
@@ -50,7 +59,8 @@ function writeRotary(frame, fn, o, headDim) {
     frame.set('rotaryDim', rotaryDim);
     return rotaryDim;
   }
-  if (o.rotaryDim !== undefined) throw typeError(fn, 'rotaryDim', 'cannot be combined with partialRotaryFactor (give one of them)');
+  if (o.rotaryDim !== undefined)
+    throw typeError(fn, 'rotaryDim', 'cannot be combined with partialRotaryFactor (give one of them)');
   frame.set('hasPartialRotaryFactor', 1).set('partialRotaryFactor', o.partialRotaryFactor);
   return undefined;
 }
@@ -59,9 +69,15 @@ function writeRotary(frame, fn, o, headDim) {
 export function writeRopeSpec(frame, fn, o, enums) {
   const rotaryDim = writeRotary(frame, fn, o, o.headDim);
   writeScaling(frame, o.scaling, enums);
-  frame.set('seqLen', o.seqLen).set('numHeads', o.numHeads).set('headDim', o.headDim).set('base', o.base)
-    .set('layout', enums.ropeLayout.indexOf(o.layout)).set('batch', o.batch)
-    .set('order', enums.order.indexOf(o.order)).set('inverse', flag(o.inverse));
+  frame
+    .set('seqLen', o.seqLen)
+    .set('numHeads', o.numHeads)
+    .set('headDim', o.headDim)
+    .set('base', o.base)
+    .set('layout', enums.ropeLayout.indexOf(o.layout))
+    .set('batch', o.batch)
+    .set('order', enums.order.indexOf(o.order))
+    .set('inverse', flag(o.inverse));
   return rotaryDim;
 }
 

@@ -22,9 +22,16 @@ const rowsPerBlock = (shape) => Math.max(1, Math.floor(BLOCK_FLOATS / (shape.num
 export function streams(shape, rows, { x, out }) {
   if (x.address !== undefined || out.address !== undefined) return false; // WASM-resident: one call
   const length = shape.seqLen * shape.numHeads * shape.headDim;
-  return shape.batch === 1 && shape.order === 'tokens' && rows.positions === undefined
-    && typeof (rows.offset ?? 0) === 'number' && !LENGTH_DEPENDENT.includes(shape.scaling?.type)
-    && shape.seqLen > rowsPerBlock(shape) && x.length === length && out.length === length;
+  return (
+    shape.batch === 1 &&
+    shape.order === 'tokens' &&
+    rows.positions === undefined &&
+    typeof (rows.offset ?? 0) === 'number' &&
+    !LENGTH_DEPENDENT.includes(shape.scaling?.type) &&
+    shape.seqLen > rowsPerBlock(shape) &&
+    x.length === length &&
+    out.length === length
+  );
 }
 
 /**
@@ -42,11 +49,20 @@ export function ropeInBlocks(memory, plan, shape, offset, { x, out }, context) {
     for (let row = 0; row < shape.seqLen; row += blockRows) {
       const rows = Math.min(blockRows, shape.seqLen - row);
       const count = rows * rowLength;
-      copyInto(new Float32Array(memory.buffer, rowsAt, count), new Float32Array(x.buffer, x.byteOffset + row * rowLength * 4, count));
+      copyInto(
+        new Float32Array(memory.buffer, rowsAt, count),
+        new Float32Array(x.buffer, x.byteOffset + row * rowLength * 4, count),
+      );
       const rowsInWasm = new Argument('x', null, count, rowsAt, null);
-      const frame = memory.frame('ropePlanApply').set('plan', plan.handle).set('offset', offset + row)
-        .set('pieceRows', rows).set('carry', block).set('carryLength', plan.carryLength)
-        .data('x', rowsInWasm, READ).data('out', rowsInWasm, WRITE);
+      const frame = memory
+        .frame('ropePlanApply')
+        .set('plan', plan.handle)
+        .set('offset', offset + row)
+        .set('pieceRows', rows)
+        .set('carry', block)
+        .set('carryLength', plan.carryLength)
+        .data('x', rowsInWasm, READ)
+        .data('out', rowsInWasm, WRITE);
       memory.run(frame, context);
       copyInto(out.array, new Float32Array(memory.buffer, rowsAt, count), row * rowLength);
     }

@@ -60,7 +60,8 @@ export class WasmArray {
   #state; // { instance, memory, address, length, freed }
 
   static {
-    wasmArrayState = (value) => (value !== null && typeof value === 'object' && #state in value ? value.#state : undefined);
+    wasmArrayState = (value) =>
+      value !== null && typeof value === 'object' && #state in value ? value.#state : undefined;
   }
 
   /** @internal Use `posenc.allocate(...)`. */
@@ -71,16 +72,24 @@ export class WasmArray {
   }
 
   /** The posenc instance whose memory holds the array. */
-  get instance() { return this.#state.instance; }
+  get instance() {
+    return this.#state.instance;
+  }
 
   /** Number of float32 elements. */
-  get length() { return this.#state.length; }
+  get length() {
+    return this.#state.length;
+  }
 
   /** Byte address in WASM memory. */
-  get address() { return this.#state.address; }
+  get address() {
+    return this.#state.address;
+  }
 
   /** True once free() was called. */
-  get freed() { return this.#state.freed; }
+  get freed() {
+    return this.#state.freed;
+  }
 
   /** A Float32Array over the current WASM memory: valid until the next posenc call. */
   view() {
@@ -103,7 +112,11 @@ export class WasmArray {
       throw rangeError(fn, 'offset', `must be an integer in [0, ${length}] (got ${describe(offset)})`);
     }
     if (offset + copy.length > length) {
-      throw rangeError(fn, 'values', `do not fit: ${copy.length} values from offset ${offset} exceed the length ${length}`);
+      throw rangeError(
+        fn,
+        'values',
+        `do not fit: ${copy.length} values from offset ${offset} exceed the length ${length}`,
+      );
     }
     copyInto(this.view(), copy, offset);
     return this;

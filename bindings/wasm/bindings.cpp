@@ -23,7 +23,8 @@ int call(std::uintptr_t frame) {
 
 EMSCRIPTEN_BINDINGS(posenc) {
   namespace bindings = posenc::bindings;
-  emscripten::function("describe", +[] { return std::string(bindings::kDescription); });
+  emscripten::function(
+      "describe", +[] { return std::string(bindings::kDescription); });
   emscripten::constant("maxSeqLen", posenc::kMaxSeqLen);
   emscripten::constant("maxDim", posenc::kMaxDim);
   emscripten::constant("maxElements", static_cast<double>(posenc::kMaxElements));

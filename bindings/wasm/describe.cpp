@@ -9,9 +9,7 @@ namespace posenc::bindings {
 #define POSENC_FRAME_LINE(operation, slots) "frame " #operation slots "\n"
 #define X_(name) " " #name
 
-const char kDescription[] =
-    POSENC_STATUS_LIST(POSENC_STATUS_LINE)
-    POSENC_FRAMES(POSENC_FRAME_LINE)
+const char kDescription[] = POSENC_STATUS_LIST(POSENC_STATUS_LINE) POSENC_FRAMES(POSENC_FRAME_LINE)
     // The enums' names in the order of their values (checked below).
     "enum sinusoidalLayout interleaved concat\n"
     "enum ropeLayout interleaved half\n"
@@ -28,8 +26,7 @@ static_assert(static_cast<int>(SinusoidalLayout::kConcat) == 1 && static_cast<in
               "enum names above are listed in value order");
 static_assert(static_cast<int>(RopeScalingType::kNone) == 0 && static_cast<int>(RopeScalingType::kLinear) == 1 &&
                   static_cast<int>(RopeScalingType::kDynamic) == 2 && static_cast<int>(RopeScalingType::kYarn) == 3 &&
-                  static_cast<int>(RopeScalingType::kLlama3) == 4 &&
-                  static_cast<int>(RopeScalingType::kLongrope) == 5,
+                  static_cast<int>(RopeScalingType::kLlama3) == 4 && static_cast<int>(RopeScalingType::kLongrope) == 5,
               "scaling type names above are listed in value order");
 
 }  // namespace posenc::bindings

@@ -9,6 +9,8 @@
 // (describe.cpp) are generated from the same list. Slot names are the JS API's own words.
 #pragma once
 
+// (The slot lists are kept as written.)
+// clang-format off
 // Rows at offset, offset + 1, ... or at an explicit list of int32 positions.
 #define POSENC_FRAME_POSITIONS(X) X(offset) X(positions) X(positionsLength)
 // One offset per sequence of a batch (an int32 list), instead of a shared offset.
@@ -58,6 +60,8 @@
                        X_(xLength) X_(out) X_(outLength) X_(expectedLength))                                     \
   X(similarity, X_(rows) X_(cols) X_(dim) X_(metric) X_(a) X_(aLength) X_(b) X_(bLength) X_(out) X_(outLength)   \
                     X_(expectedLength))
+
+// clang-format on
 
 // frames::rope is the frame of the JS layer's rope call, and so on.
 namespace posenc::bindings::frames {

@@ -194,7 +194,8 @@ int sinusoidal(frames::sinusoidal& f) {
   POSENC_TRY(check(spec, where));
   Outputs outputs;
   float* out = nullptr;
-  POSENC_TRY(output(f, outputs, f.out, f.outLength, element_count(spec.seq_len, spec.d_model), Status::kOutLength, &out));
+  POSENC_TRY(
+      output(f, outputs, f.out, f.outLength, element_count(spec.seq_len, spec.d_model), Status::kOutLength, &out));
   return result(outputs.finish(sinusoidal_table(spec, where, out)));
 }
 
@@ -212,7 +213,8 @@ int positionNumbers(frames::positionNumbers& f) {
   POSENC_TRY(check(spec));
   Outputs outputs;
   float* out = nullptr;
-  POSENC_TRY(output(f, outputs, f.out, f.outLength, element_count(spec.seq_len, spec.d_model), Status::kOutLength, &out));
+  POSENC_TRY(
+      output(f, outputs, f.out, f.outLength, element_count(spec.seq_len, spec.d_model), Status::kOutLength, &out));
   return result(outputs.finish(position_numbers(spec, out)));
 }
 
@@ -333,7 +335,8 @@ int similarity(frames::similarity& f) {
   Outputs outputs;
   float* out = nullptr;
   POSENC_TRY(output(f, outputs, f.out, f.outLength, element_count(spec.rows, spec.cols), Status::kOutLength, &out));
-  return result(outputs.finish(posenc::similarity(spec, address_of<const float>(f.a), address_of<const float>(f.b), out)));
+  return result(
+      outputs.finish(posenc::similarity(spec, address_of<const float>(f.a), address_of<const float>(f.b), out)));
 }
 
 #undef POSENC_TRY

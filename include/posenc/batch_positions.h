@@ -46,7 +46,8 @@ struct BatchPositions {
     if (batch == 0 || seq_len == 0) return 0;
     std::int64_t largest = 0;
     if (rows.list != nullptr) {
-      for (std::size_t i = 0; i < std::size_t{batch} * seq_len; ++i) largest = rows.list[i] > largest ? rows.list[i] : largest;
+      for (std::size_t i = 0; i < std::size_t{batch} * seq_len; ++i)
+        largest = rows.list[i] > largest ? rows.list[i] : largest;
     } else if (offsets != nullptr) {
       for (std::uint32_t b = 0; b < batch; ++b) largest = offsets[b] > largest ? offsets[b] : largest;
       largest += seq_len - 1;

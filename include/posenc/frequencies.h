@@ -12,8 +12,7 @@ namespace posenc {
 
 // Float64, the same expression as Hugging Face's `1.0 / (base ** (arange(0, dim, 2) / dim))`.
 inline double inverse_frequency(std::uint32_t pair, std::uint32_t dim, double base) {
-  const double exponent = static_cast<double>(2 * static_cast<std::uint64_t>(pair)) /
-                          static_cast<double>(dim);
+  const double exponent = static_cast<double>(2 * static_cast<std::uint64_t>(pair)) / static_cast<double>(dim);
   return 1.0 / std::pow(base, exponent);
 }
 

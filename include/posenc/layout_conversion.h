@@ -17,7 +17,7 @@
 namespace posenc {
 
 struct LayoutConversionSpec {
-  std::uint32_t heads = 0;       // head vectors (activations: every head of every row; weights: num_heads)
+  std::uint32_t heads = 0;  // head vectors (activations: every head of every row; weights: num_heads)
   std::uint32_t head_dim = 0;
   std::uint32_t rotary_dim = 0;  // even, <= head_dim; channels from rotary_dim on keep their place
   std::uint32_t hidden = 1;      // floats per channel: the weights' hidden size; 1 for activations

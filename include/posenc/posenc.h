@@ -4,7 +4,6 @@
 #include "batch_positions.h"
 #include "frequencies.h"
 #include "layout_conversion.h"
-#include "size_limits.h"
 #include "position_numbers.h"
 #include "positions.h"
 #include "rope.h"
@@ -12,4 +11,5 @@
 #include "rope_scaling.h"
 #include "similarity.h"
 #include "sinusoidal.h"
+#include "size_limits.h"
 #include "status.h"

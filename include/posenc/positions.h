@@ -22,8 +22,7 @@ struct Positions {
   // Every position of rows [0, seq_len) lies in [0, kMaxPosition].
   Status check(std::uint32_t seq_len) const {
     if (list == nullptr) {
-      if (seq_len > 0 && static_cast<std::int64_t>(offset) + seq_len - 1 > kMaxPosition)
-        return Status::kOffsetTooLarge;
+      if (seq_len > 0 && static_cast<std::int64_t>(offset) + seq_len - 1 > kMaxPosition) return Status::kOffsetTooLarge;
       return Status::kOk;
     }
     for (std::size_t row = 0; row < seq_len; ++row)

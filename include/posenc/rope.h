@@ -58,7 +58,7 @@ struct RopeScheduleSpec {
   double partial_rotary_factor = 1.0;
   double base = 10000.0;
   RopeScaling scaling;
-  std::uint32_t seq_len = 0;          // current sequence length; 0 = not given (no length-based scaling)
+  std::uint32_t seq_len = 0;  // current sequence length; 0 = not given (no length-based scaling)
 };
 
 // The rotary dimension asked for: rotary_dim, or Hugging Face's int(head_dim * factor) when a

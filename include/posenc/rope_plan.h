@@ -30,8 +30,7 @@ class RopePlan {
   // Queries (num_heads heads) and keys (num_kv_heads heads) of the same rows, each position's
   // cos/sin computed once for both. Each output may equal its input; otherwise no two of q,
   // q_out, k, k_out may overlap.
-  Status apply_qk(const BatchPositions& positions, const float* q, float* q_out, const float* k,
-                  float* k_out) const;
+  Status apply_qk(const BatchPositions& positions, const float* q, float* q_out, const float* k, float* k_out) const;
 
   // Rows of one long sequence rotated a piece at a time, as when a JS array is streamed through
   // WASM memory a block of rows at a time: x and out hold `rows` rows ([rows, num_heads,

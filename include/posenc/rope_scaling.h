@@ -35,17 +35,17 @@ enum class RopeScalingType : int {
 // A rope_scaling config. Only the fields of `type` are read; the others keep their defaults.
 struct RopeScaling {
   RopeScalingType type = RopeScalingType::kNone;
-  double factor = 1.0;                                  // linear, dynamic, yarn, llama3; longrope if has_factor
-  bool has_factor = false;                              // longrope: factor given (else derived)
-  std::uint32_t original_max_position_embeddings = 0;   // dynamic, yarn, llama3, longrope (L0)
-  std::uint32_t max_position_embeddings = 0;            // longrope: factor = this / L0 when not given
-  double attention_factor = 1.0;                        // yarn, longrope if has_attention_factor
+  double factor = 1.0;                                 // linear, dynamic, yarn, llama3; longrope if has_factor
+  bool has_factor = false;                             // longrope: factor given (else derived)
+  std::uint32_t original_max_position_embeddings = 0;  // dynamic, yarn, llama3, longrope (L0)
+  std::uint32_t max_position_embeddings = 0;           // longrope: factor = this / L0 when not given
+  double attention_factor = 1.0;                       // yarn, longrope if has_attention_factor
   bool has_attention_factor = false;
-  double beta_fast = 32.0, beta_slow = 1.0;             // yarn
-  double mscale = 0.0, mscale_all_dim = 0.0;            // yarn; 0 = not given (Hugging Face: falsy)
-  bool truncate = true;                                 // yarn: floor/ceil the correction range
-  double low_freq_factor = 1.0, high_freq_factor = 4.0; // llama3
-  const double* short_factor = nullptr;                 // longrope: rotary_dim/2 entries each
+  double beta_fast = 32.0, beta_slow = 1.0;              // yarn
+  double mscale = 0.0, mscale_all_dim = 0.0;             // yarn; 0 = not given (Hugging Face: falsy)
+  bool truncate = true;                                  // yarn: floor/ceil the correction range
+  double low_freq_factor = 1.0, high_freq_factor = 4.0;  // llama3
+  const double* short_factor = nullptr;                  // longrope: rotary_dim/2 entries each
   const double* long_factor = nullptr;
   std::uint32_t short_factor_count = 0, long_factor_count = 0;
 };
@@ -71,12 +71,12 @@ class FrequencySchedule {
  private:
   RopeScalingType type_;
   std::uint32_t dim_;
-  double base_;                       // the (dynamic: grown) base
+  double base_;  // the (dynamic: grown) base
   double factor_ = 1.0;
-  double ramp_low_ = 0, ramp_high_ = 0;            // yarn: correction range in pairs
-  double original_ = 0;                            // llama3: L0
+  double ramp_low_ = 0, ramp_high_ = 0;  // yarn: correction range in pairs
+  double original_ = 0;                  // llama3: L0
   double low_freq_factor_ = 1, high_freq_factor_ = 4;
-  const double* ext_factors_ = nullptr;            // longrope: the chosen list
+  const double* ext_factors_ = nullptr;  // longrope: the chosen list
   double attention_factor_ = 1.0;
 };
 

@@ -7,6 +7,8 @@ namespace posenc {
 // Every status once: X(code, name in JS, the JS parameter it names, what it means). The enum,
 // status_name() and the table the JS layer words its errors from are generated from this list,
 // so they cannot drift apart. New codes go at the end, so existing numbers stay.
+// (A table: one code a line, kept as written.)
+// clang-format off
 #define POSENC_STATUS_LIST(X) \
   X(kOk, ok, "", "ok") \
   X(kSeqLenTooLarge, seqLenTooLarge, "seqLen", "seq_len above kMaxSeqLen") \
@@ -73,6 +75,8 @@ namespace posenc {
   X(kWLength, wLength, "w", "w does not hold the elements the shape describes") \
   X(kPositionsLength, positionsLength, "positions", "positions does not hold one position per row") \
   X(kOffsetsLength, offsetsLength, "offset", "the per-sequence offset list does not hold one offset per sequence")
+
+// clang-format on
 
 enum class Status : int {
 #define POSENC_STATUS_ENUM(code, js_name, parameter, meaning) code,

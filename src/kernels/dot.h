@@ -33,8 +33,7 @@ inline constexpr Kernel<Dot> dot{};
 
 // One row of a similarity matrix: out[c] = dot(a, b_c) for the rows b_c of b ([cols, dim]).
 struct DotRow {
-  static void scalar(std::size_t begin, const float* a, const float* b, std::size_t dim,
-                     std::size_t cols, float* out) {
+  static void scalar(std::size_t begin, const float* a, const float* b, std::size_t dim, std::size_t cols, float* out) {
     for (std::size_t c = begin; c < cols; ++c) out[c] = Dot::scalar(0, a, b + c * dim, dim);
   }
 

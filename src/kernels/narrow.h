@@ -15,12 +15,10 @@ namespace {  // internal linkage, as for static functions: a kernel with one cal
 
 // Two float64 batches (lo, hi) as one float32 batch of twice the lanes.
 template <class Arch>
-xsimd::batch<float, Arch> narrow_pair(const xsimd::batch<double, Arch>& lo,
-                                      const xsimd::batch<double, Arch>& hi) {
+xsimd::batch<float, Arch> narrow_pair(const xsimd::batch<double, Arch>& lo, const xsimd::batch<double, Arch>& hi) {
 #if XSIMD_WITH_WASM
   if constexpr (std::is_same_v<Arch, xsimd::wasm>) {
-    return wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(lo), wasm_f32x4_demote_f64x2_zero(hi),
-                              0, 1, 4, 5);
+    return wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(lo), wasm_f32x4_demote_f64x2_zero(hi), 0, 1, 4, 5);
   }
 #endif
 #if XSIMD_WITH_AVX
@@ -56,8 +54,7 @@ struct Narrow {
     using doubles = xsimd::batch<double, Arch>;
     const std::size_t whole = n - n % floats::size;
     for (std::size_t i = 0; i < whole; i += floats::size) {
-      narrow_pair<Arch>(doubles::load_unaligned(in + i),
-                        doubles::load_unaligned(in + i + doubles::size))
+      narrow_pair<Arch>(doubles::load_unaligned(in + i), doubles::load_unaligned(in + i + doubles::size))
           .store_unaligned(out + i);
     }
     scalar(whole, in, out, n);

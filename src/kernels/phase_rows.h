@@ -18,8 +18,8 @@ namespace {  // internal linkage, as for static functions: a kernel with one cal
 // the state is left at the position after the last row.
 template <bool Accumulate>
 struct PhaseRows {
-  static void scalar(std::size_t begin, double* cos, double* sin, const double* step_cos,
-                     const double* step_sin, std::size_t pairs, std::size_t rows, const RowsOut& out) {
+  static void scalar(std::size_t begin, double* cos, double* sin, const double* step_cos, const double* step_sin,
+                     std::size_t pairs, std::size_t rows, const RowsOut& out) {
     const std::size_t pair_stride = out.interleaved ? 2 : 1;
     for (std::size_t i = begin; i < pairs; ++i) {
       double c = cos[i], s = sin[i];
@@ -40,14 +40,16 @@ struct PhaseRows {
 
   // Writes one value into the table, or adds it to what is there.
   static void put(float* at, float value) {
-    if constexpr (Accumulate) *at += value;
-    else *at = value;
+    if constexpr (Accumulate)
+      *at += value;
+    else
+      *at = value;
   }
 
 #if POSENC_SIMD
   template <class Arch>
-  static void simd(double* cos, double* sin, const double* step_cos, const double* step_sin,
-                   std::size_t pairs, std::size_t rows, const RowsOut& out) {
+  static void simd(double* cos, double* sin, const double* step_cos, const double* step_sin, std::size_t pairs,
+                   std::size_t rows, const RowsOut& out) {
     using doubles = xsimd::batch<double, Arch>;
     using floats = xsimd::batch<float, Arch>;
     constexpr std::size_t group = floats::size;  // pairs per group: two float64 batches
@@ -88,8 +90,10 @@ struct PhaseRows {
   template <class Arch>
   static void put(float* at, const xsimd::batch<float, Arch>& value) {
     using batch = xsimd::batch<float, Arch>;
-    if constexpr (Accumulate) (batch::load_unaligned(at) + value).store_unaligned(at);
-    else value.store_unaligned(at);
+    if constexpr (Accumulate)
+      (batch::load_unaligned(at) + value).store_unaligned(at);
+    else
+      value.store_unaligned(at);
   }
 #endif
 };

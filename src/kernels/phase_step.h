@@ -39,8 +39,8 @@ struct SinCos {
 inline constexpr Kernel<SinCos> sincos{};
 
 struct RotateStep {
-  static void scalar(std::size_t begin, double* cos, double* sin, const double* step_cos,
-                     const double* step_sin, float* cos32, float* sin32, std::size_t n) {
+  static void scalar(std::size_t begin, double* cos, double* sin, const double* step_cos, const double* step_sin,
+                     float* cos32, float* sin32, std::size_t n) {
     for (std::size_t i = begin; i < n; ++i) {
       const double c = cos[i], s = sin[i];
       cos[i] = c * step_cos[i] - s * step_sin[i];
@@ -53,8 +53,8 @@ struct RotateStep {
 #if POSENC_SIMD
   // Two float64 batches per iteration make one float32 batch of each output.
   template <class Arch>
-  static void simd(double* cos, double* sin, const double* step_cos, const double* step_sin,
-                   float* cos32, float* sin32, std::size_t n) {
+  static void simd(double* cos, double* sin, const double* step_cos, const double* step_sin, float* cos32, float* sin32,
+                   std::size_t n) {
     using batch = xsimd::batch<double, Arch>;
     constexpr std::size_t width = 2 * batch::size;
     const std::size_t whole = n - n % width;

@@ -23,7 +23,8 @@ constexpr Real kRelativeBound = 1e-15;
 WorstError frequency_errors(std::size_t rotary_dim, double base) {
   const std::size_t half = rotary_dim / 2;
   std::vector<double> storage(half + 8, -1.0);
-  REQUIRE(posenc::rope_frequencies(static_cast<std::uint32_t>(rotary_dim), base, storage.data()) == posenc::Status::kOk);
+  REQUIRE(posenc::rope_frequencies(static_cast<std::uint32_t>(rotary_dim), base, storage.data()) ==
+          posenc::Status::kOk);
   for (std::size_t i = half; i < storage.size(); ++i) REQUIRE(storage[i] == -1.0);
   WorstError worst;
   for (std::size_t i = 0; i < half; ++i) {

@@ -120,8 +120,10 @@ inline Schedule longrope(const Config& c, long long seq_len) {
   const double original = c.original_max_position_embeddings;
   const double factor = c.factor_given ? *c.factor_given : c.max_position_embeddings / original;
   double attention_factor;
-  if (c.attention_factor) attention_factor = *c.attention_factor;
-  else attention_factor = factor <= 1.0 ? 1.0 : std::sqrt(1 + std::log(factor) / std::log(original));
+  if (c.attention_factor)
+    attention_factor = *c.attention_factor;
+  else
+    attention_factor = factor <= 1.0 ? 1.0 : std::sqrt(1 + std::log(factor) / std::log(original));
   const std::vector<double>& ext = seq_len > original ? c.long_factor : c.short_factor;
   Schedule out{{}, attention_factor};
   for (int i = 0; i < c.dim / 2; ++i)

@@ -56,7 +56,8 @@ TEST_CASE("DotRow: simd and scalar give every column's dot product, for every di
   const std::size_t cols = GENERATE(range<std::size_t>(0, 14), 33);
   const std::size_t shift = GENERATE(0, 1);
   INFO("dim " << dim << ", cols " << cols << ", shift " << shift << ", lanes " << kLanes);
-  const std::vector<float> a_values = random_floats(dim, 13, -2.0f, 2.0f), b_values = random_floats(cols * dim, 14, -2.0f, 2.0f);
+  const std::vector<float> a_values = random_floats(dim, 13, -2.0f, 2.0f),
+                           b_values = random_floats(cols * dim, 14, -2.0f, 2.0f);
   // NaN guards after a and b: reading past them would poison the sums.
   GuardedBuffer a(dim, shift), b(cols * dim, shift), out(cols, shift);
   a.assign(a_values);

@@ -21,18 +21,26 @@ using posenc::kernels::Narrow;
 
 // Random doubles of every magnitude plus the special cases, cycled.
 std::vector<double> awkward_doubles(std::size_t n) {
-  const double specials[] = {
-      0.0, -0.0, 1.0 + 0x1p-24,                 // a tie: rounds to even (1.0)
-      1.0 + 3 * 0x1p-24,                        // a tie: rounds to even (1 + 2^-22)
-      1.0 + 0x1p-24 + 0x1p-40,                  // just above a tie
-      0x1p-140, -0x1p-149, 0x1p-151,            // float subnormals, and below the smallest
-      3.5e38, -1e39, std::numeric_limits<double>::infinity(),
-      -std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN(),
-      0.1, -2.0 / 3.0};
+  const double specials[] = {0.0,
+                             -0.0,
+                             1.0 + 0x1p-24,            // a tie: rounds to even (1.0)
+                             1.0 + 3 * 0x1p-24,        // a tie: rounds to even (1 + 2^-22)
+                             1.0 + 0x1p-24 + 0x1p-40,  // just above a tie
+                             0x1p-140,
+                             -0x1p-149,
+                             0x1p-151,  // float subnormals, and below the smallest
+                             3.5e38,
+                             -1e39,
+                             std::numeric_limits<double>::infinity(),
+                             -std::numeric_limits<double>::infinity(),
+                             std::numeric_limits<double>::quiet_NaN(),
+                             0.1,
+                             -2.0 / 3.0};
   const std::vector<double> random = random_doubles(n, 17, -1.0, 1.0);
   std::vector<double> values(n);
   for (std::size_t i = 0; i < n; ++i)
-    values[i] = i % 3 == 0 ? specials[(i / 3) % std::size(specials)] : random[i] * std::ldexp(1.0, static_cast<int>(i % 40) - 20);
+    values[i] = i % 3 == 0 ? specials[(i / 3) % std::size(specials)]
+                           : random[i] * std::ldexp(1.0, static_cast<int>(i % 40) - 20);
   return values;
 }
 

@@ -41,9 +41,12 @@ struct Table {
   RowsOut out() {
     float* start = storage.data();
     switch (layout) {
-      case Layout::kInterleaved: return {start, start + 1, row_stride, true};
-      case Layout::kHalves: return {start, start + pairs, row_stride, false};
-      case Layout::kSeparateArrays: return {start, start + rows * row_stride, row_stride, false};
+      case Layout::kInterleaved:
+        return {start, start + 1, row_stride, true};
+      case Layout::kHalves:
+        return {start, start + pairs, row_stride, false};
+      case Layout::kSeparateArrays:
+        return {start, start + rows * row_stride, row_stride, false};
     }
     return {};
   }
@@ -54,9 +57,12 @@ struct Table {
   }
   std::size_t cos_at(std::size_t r, std::size_t i) const {
     switch (layout) {
-      case Layout::kInterleaved: return r * row_stride + 2 * i + 1;
-      case Layout::kHalves: return r * row_stride + pairs + i;
-      case Layout::kSeparateArrays: return (rows + r) * row_stride + i;
+      case Layout::kInterleaved:
+        return r * row_stride + 2 * i + 1;
+      case Layout::kHalves:
+        return r * row_stride + pairs + i;
+      case Layout::kSeparateArrays:
+        return (rows + r) * row_stride + i;
     }
     return 0;
   }
@@ -64,9 +70,12 @@ struct Table {
 
 const char* name(Layout layout) {
   switch (layout) {
-    case Layout::kInterleaved: return "interleaved";
-    case Layout::kHalves: return "halves";
-    case Layout::kSeparateArrays: return "separate arrays";
+    case Layout::kInterleaved:
+      return "interleaved";
+    case Layout::kHalves:
+      return "halves";
+    case Layout::kSeparateArrays:
+      return "separate arrays";
   }
   return "?";
 }
@@ -130,7 +139,8 @@ TEST_CASE("PhaseRows: simd equals scalar bit for bit and writes only its slots",
   for (std::size_t r = 0; r < rows; ++r)
     for (std::size_t i = 0; i < pairs; ++i) {
       const long double theta = theta0[i] + static_cast<long double>(r) * w[i];
-      for (const auto& [at, exact] : {std::pair{simd.sin_at(r, i), std::sin(theta)}, std::pair{simd.cos_at(r, i), std::cos(theta)}}) {
+      for (const auto& [at, exact] :
+           {std::pair{simd.sin_at(r, i), std::sin(theta)}, std::pair{simd.cos_at(r, i), std::cos(theta)}}) {
         owned[at] = true;
         const long double want = accumulate ? before[at] + exact : exact;
         const long double bound = 0x1p-24L * (std::fabs(exact) + std::fabs(want)) + 1e-14L;

@@ -83,7 +83,8 @@ TEST_CASE("RotateStep: simd equals scalar bit for bit, for every n", "[kernels]"
     const long double c = cos0[i], s = sin0[i];
     const long double next_c = c * step_cos[i] - s * step_sin[i], next_s = s * step_cos[i] + c * step_sin[i];
     const long double scale = std::fabs(c) + std::fabs(s);  // times |step| <= 1
-    worst.update(std::max(std::fabs(cos.data()[i] - next_c), std::fabs(sin.data()[i] - next_s)) / (0x1p-51L * scale), i);
+    worst.update(std::max(std::fabs(cos.data()[i] - next_c), std::fabs(sin.data()[i] - next_s)) / (0x1p-51L * scale),
+                 i);
     worst.update(std::fabs(cos32.data()[i] - next_c) / (0x1p-24L * std::fabs(next_c) + 0x1p-51L * scale), i);
   }
   INFO("worst element " << worst.index << ": error / bound " << static_cast<double>(worst.value));

@@ -1,7 +1,7 @@
 // The RoPE rotation kernels (kernels/rotate.h): the xsimd versions against the scalar loops
 // for every length 0..67 and a few large ones, over one head and over several heads apart, at
-// unaligned addresses, in place and out of place. The build uses -ffp-contract=off, so both must round identically: bit-identical
-// results. Guards around every array catch writes past n.
+// unaligned addresses, in place and out of place. The build uses -ffp-contract=off, so both must round identically:
+// bit-identical results. Guards around every array catch writes past n.
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/generators/catch_generators.hpp>
 #include <catch2/generators/catch_generators_range.hpp>
@@ -41,7 +41,7 @@ struct Rows {
 
 TEST_CASE("RotateHalf: simd equals scalar bit for bit, for every n, over several heads", "[kernels]") {
   const std::size_t n = GENERATE(range<std::size_t>(0, 68), 127, 128, 129, 1000, 4099);
-  const std::size_t shift = GENERATE(0, 1);  // 1: every pointer one float off the alignment
+  const std::size_t shift = GENERATE(0, 1);            // 1: every pointer one float off the alignment
   const Rows rows = GENERATE(Rows{1, 0}, Rows{3, 3});  // stride: extra floats past a head's 2n
   const Target target = GENERATE(Target::kInPlace, Target::kSeparateOut);
   const std::size_t half = n, stride = 2 * n + rows.stride, length = rows.heads * stride;

@@ -15,9 +15,7 @@ using posenc::kernels::RowsOut;
 
 // Reports which version ran and what it was given.
 struct Probe {
-  static std::size_t scalar(std::size_t begin, const RowsOut& out, std::size_t n) {
-    return begin + out.row_stride + n;
-  }
+  static std::size_t scalar(std::size_t begin, const RowsOut& out, std::size_t n) { return begin + out.row_stride + n; }
   template <class Arch>
   static std::size_t simd(const RowsOut& out, std::size_t n) {
     return std::is_same_v<Arch, xsimd::default_arch> ? 1000 + out.row_stride + n : 0;

@@ -18,7 +18,7 @@ using posenc::Status;
 using namespace test_support;
 
 posenc::LayoutConversionSpec conversion(std::uint32_t heads, std::uint32_t head_dim, std::uint32_t rotary_dim,
-                                         std::uint32_t hidden, RopeLayout from, RopeLayout to) {
+                                        std::uint32_t hidden, RopeLayout from, RopeLayout to) {
   posenc::LayoutConversionSpec spec;
   spec.heads = heads;
   spec.head_dim = head_dim;
@@ -62,15 +62,16 @@ posenc::RopeSpec rope_spec(std::uint32_t seq_len, std::uint32_t heads, std::uint
 }  // namespace
 
 TEST_CASE("weights: interleaved -> half is Hugging Face's permute of Meta's q/k weights", "[conversion]") {
-  for (const auto& [heads, head_dim, hidden] : {std::tuple{4u, 8u, 5u}, std::tuple{32u, 128u, 3u}, std::tuple{1u, 2u, 7u}}) {
+  for (const auto& [heads, head_dim, hidden] :
+       {std::tuple{4u, 8u, 5u}, std::tuple{32u, 128u, 3u}, std::tuple{1u, 2u, 7u}}) {
     INFO(heads << " heads of " << head_dim << ", hidden " << hidden);
     const std::vector<float> w = random_floats(std::size_t{heads} * head_dim * hidden, heads + head_dim);
     const std::vector<float> got =
         convert(w, conversion(heads, head_dim, head_dim, hidden, RopeLayout::kInterleaved, RopeLayout::kHalf));
     CHECK(first_difference(got, hf_permute(w, heads, std::size_t{heads} * head_dim, hidden)) == w.size());
     // And back: the inverse permutation.
-    const std::vector<float> back = convert(got, conversion(heads, head_dim, head_dim, hidden, RopeLayout::kHalf,
-                                                            RopeLayout::kInterleaved));
+    const std::vector<float> back =
+        convert(got, conversion(heads, head_dim, head_dim, hidden, RopeLayout::kHalf, RopeLayout::kInterleaved));
     CHECK(first_difference(back, w) == w.size());
   }
 }
@@ -83,15 +84,18 @@ TEST_CASE("same pairing: a copy", "[conversion]") {
 
 TEST_CASE("interleaved RoPE on x equals half RoPE on the converted x, converted back (full and partial rotary)",
           "[conversion][rope]") {
-  for (const auto& [head_dim, rotary_dim] : {std::pair{64u, 64u}, std::pair{96u, 24u}, std::pair{80u, 32u}, std::pair{6u, 2u}}) {
+  for (const auto& [head_dim, rotary_dim] :
+       {std::pair{64u, 64u}, std::pair{96u, 24u}, std::pair{80u, 32u}, std::pair{6u, 2u}}) {
     INFO(head_dim << "/" << rotary_dim);
     const std::uint32_t seq_len = 37, heads = 3;
     const std::vector<float> x = random_floats(std::size_t{seq_len} * heads * head_dim, head_dim + rotary_dim);
     std::vector<float> interleaved = x;
     REQUIRE(posenc::rope(rope_spec(seq_len, heads, head_dim, rotary_dim, RopeLayout::kInterleaved), from_offset(3000),
                          interleaved.data(), interleaved.data()) == Status::kOk);
-    const auto to_half = conversion(seq_len * heads, head_dim, rotary_dim, 1, RopeLayout::kInterleaved, RopeLayout::kHalf);
-    const auto to_interleaved = conversion(seq_len * heads, head_dim, rotary_dim, 1, RopeLayout::kHalf, RopeLayout::kInterleaved);
+    const auto to_half =
+        conversion(seq_len * heads, head_dim, rotary_dim, 1, RopeLayout::kInterleaved, RopeLayout::kHalf);
+    const auto to_interleaved =
+        conversion(seq_len * heads, head_dim, rotary_dim, 1, RopeLayout::kHalf, RopeLayout::kInterleaved);
     std::vector<float> half = convert(x, to_half);
     REQUIRE(posenc::rope(rope_spec(seq_len, heads, head_dim, rotary_dim, RopeLayout::kHalf), from_offset(3000),
                          half.data(), half.data()) == Status::kOk);
@@ -99,7 +103,8 @@ TEST_CASE("interleaved RoPE on x equals half RoPE on the converted x, converted 
     // The channels past rotary_dim never move.
     const std::vector<float> moved = convert(x, to_half);
     for (std::size_t v = 0; v < std::size_t{seq_len} * heads; ++v)
-      for (std::size_t c = rotary_dim; c < head_dim; ++c) CHECK(same_bits(moved[v * head_dim + c], x[v * head_dim + c]));
+      for (std::size_t c = rotary_dim; c < head_dim; ++c)
+        CHECK(same_bits(moved[v * head_dim + c], x[v * head_dim + c]));
   }
 }
 
@@ -115,8 +120,8 @@ TEST_CASE("converted weights give converted projections: W_half h = convert(W_in
   };
   const std::vector<float> w_half =
       convert(w, conversion(heads, head_dim, head_dim, hidden, RopeLayout::kInterleaved, RopeLayout::kHalf));
-  const std::vector<float> y_half = convert(project(w), conversion(heads, head_dim, head_dim, 1, RopeLayout::kInterleaved,
-                                                                   RopeLayout::kHalf));
+  const std::vector<float> y_half =
+      convert(project(w), conversion(heads, head_dim, head_dim, 1, RopeLayout::kInterleaved, RopeLayout::kHalf));
   CHECK(first_difference(project(w_half), y_half) == y_half.size());
 }
 
@@ -128,15 +133,17 @@ TEST_CASE("pairing conversion rules have their Status; nothing is written on an 
   };
   const Case cases[] = {
       {"head_dim 1", conversion(2, 1, 0, 1, RopeLayout::kInterleaved, RopeLayout::kHalf), Status::kHeadDimTooSmall},
-      {"head_dim 2^16 + 2", conversion(0, (1u << 16) + 2, 2, 1, RopeLayout::kInterleaved, RopeLayout::kHalf), Status::kHeadDimTooLarge},
-      {"rotary_dim > head_dim", conversion(2, 8, 10, 1, RopeLayout::kInterleaved, RopeLayout::kHalf), Status::kRotaryDimTooLarge},
+      {"head_dim 2^16 + 2", conversion(0, (1u << 16) + 2, 2, 1, RopeLayout::kInterleaved, RopeLayout::kHalf),
+       Status::kHeadDimTooLarge},
+      {"rotary_dim > head_dim", conversion(2, 8, 10, 1, RopeLayout::kInterleaved, RopeLayout::kHalf),
+       Status::kRotaryDimTooLarge},
       {"rotary_dim 0", conversion(2, 8, 0, 1, RopeLayout::kInterleaved, RopeLayout::kHalf), Status::kRotaryDimTooSmall},
       {"rotary_dim odd", conversion(2, 8, 5, 1, RopeLayout::kInterleaved, RopeLayout::kHalf), Status::kRotaryDimOdd},
       {"hidden 0", conversion(2, 8, 8, 0, RopeLayout::kInterleaved, RopeLayout::kHalf), Status::kHiddenTooSmall},
       {"from 3", conversion(2, 8, 8, 1, static_cast<RopeLayout>(3), RopeLayout::kHalf), Status::kLayoutInvalid},
       {"to -1", conversion(2, 8, 8, 1, RopeLayout::kHalf, static_cast<RopeLayout>(-1)), Status::kLayoutInvalid},
-      {"2^20 heads of 2^9 x 2^9", conversion(1u << 20, 1u << 9, 2, 1u << 9, RopeLayout::kHalf, RopeLayout::kInterleaved),
-       Status::kSizeTooLarge},
+      {"2^20 heads of 2^9 x 2^9",
+       conversion(1u << 20, 1u << 9, 2, 1u << 9, RopeLayout::kHalf, RopeLayout::kInterleaved), Status::kSizeTooLarge},
   };
   for (const Case& c : cases) {
     INFO(c.name);

@@ -101,7 +101,8 @@ std::vector<std::int64_t> mixed_positions() {
 TEST_CASE("for_each_pair_block covers the pairs in blocks of kCapacity", "[phases]") {
   const std::uint32_t pairs = GENERATE(0u, 1u, 5u, 127u, 128u, 129u, 256u, 4096u, 4097u, 32768u);
   std::vector<std::pair<std::uint32_t, std::uint32_t>> blocks;
-  posenc::for_each_pair_block(pairs, [&](std::uint32_t first, std::uint32_t count) { blocks.emplace_back(first, count); });
+  posenc::for_each_pair_block(pairs,
+                              [&](std::uint32_t first, std::uint32_t count) { blocks.emplace_back(first, count); });
   const std::uint32_t capacity = PhaseBlock::kCapacity;
   REQUIRE(blocks.size() == (pairs + capacity - 1) / capacity);
   std::uint32_t next = 0;
@@ -179,8 +180,10 @@ TEST_CASE("PhaseBlock::write_rows writes (or adds) exactly its pairs' slots of a
   const posenc::kernels::RowsOut out = interleaved ? posenc::kernels::RowsOut{start, start + 1, row_stride, true}
                                                    : posenc::kernels::RowsOut{start, start + count, row_stride, false};
   PhaseBlock block(first, count, dim, 10000.0);
-  if (accumulate) block.write_rows<true>(listed(list), seq_len, out);
-  else block.write_rows<false>(listed(list), seq_len, out);
+  if (accumulate)
+    block.write_rows<true>(listed(list), seq_len, out);
+  else
+    block.write_rows<false>(listed(list), seq_len, out);
 
   PhaseErrors errors;
   std::size_t stray = 0;  // slots outside the block's that changed
@@ -191,27 +194,28 @@ TEST_CASE("PhaseBlock::write_rows writes (or adds) exactly its pairs' slots of a
       owned[sin_at] = owned[cos_at] = true;
       const std::size_t at = 1 + row * row_stride;
       if (!accumulate) {
-        errors.compare(table[at + cos_at], table[at + sin_at], positions[row], first + i, dim, 10000.0, row * count + i);
+        errors.compare(table[at + cos_at], table[at + sin_at], positions[row], first + i, dim, 10000.0,
+                       row * count + i);
         continue;
       }
       // Added: the value's own tolerance plus the rounding of the float32 sum.
       const Real theta = reference::angle(positions[row], first + i, dim, 10000.0L);
       const Real sin_sum = before[at + sin_at] + std::sin(theta), cos_sum = before[at + cos_at] + std::cos(theta);
-      errors.relative.update(std::fabs(table[at + sin_at] - sin_sum) /
-                                 (tolerance(std::sin(theta), theta) + 0x1p-24L * std::fabs(sin_sum)),
-                             row * count + i);
-      errors.relative.update(std::fabs(table[at + cos_at] - cos_sum) /
-                                 (tolerance(std::cos(theta), theta) + 0x1p-24L * std::fabs(cos_sum)),
-                             row * count + i);
+      errors.relative.update(
+          std::fabs(table[at + sin_at] - sin_sum) / (tolerance(std::sin(theta), theta) + 0x1p-24L * std::fabs(sin_sum)),
+          row * count + i);
+      errors.relative.update(
+          std::fabs(table[at + cos_at] - cos_sum) / (tolerance(std::cos(theta), theta) + 0x1p-24L * std::fabs(cos_sum)),
+          row * count + i);
     }
     for (std::size_t ch = 0; ch < row_stride; ++ch)
       if (!owned[ch]) stray += !same_bits(table[1 + row * row_stride + ch], before[1 + row * row_stride + ch]);
   }
   stray += !same_bits(table[0], before[0]);
   for (std::size_t i = 1 + seq_len * row_stride; i < size; ++i) stray += !same_bits(table[i], before[i]);
-  INFO((interleaved ? "interleaved" : "halves") << (accumulate ? ", add" : ", write") << ", count " << count
-                                                << ": worst error / tolerance " << static_cast<double>(errors.relative.value)
-                                                << " at row " << errors.relative.index / count);
+  INFO((interleaved ? "interleaved" : "halves")
+       << (accumulate ? ", add" : ", write") << ", count " << count << ": worst error / tolerance "
+       << static_cast<double>(errors.relative.value) << " at row " << errors.relative.index / count);
   CHECK(errors.relative.value <= 1);
   CHECK(stray == 0);
 }
@@ -227,8 +231,10 @@ TEST_CASE("PhaseBlock::advance_to after write_rows starts afresh", "[phases]") {
   PhaseErrors errors;
   for (std::size_t row = 0; row < after.size(); ++row) {
     block.advance_to(after[row]);
-    for (std::uint32_t i = 0; i < 16; ++i) errors.compare(block.cos()[i], block.sin()[i], after[row], i, 32, 10000.0, row * 16 + i);
+    for (std::uint32_t i = 0; i < 16; ++i)
+      errors.compare(block.cos()[i], block.sin()[i], after[row], i, 32, 10000.0, row * 16 + i);
   }
-  INFO("worst error / tolerance " << static_cast<double>(errors.relative.value) << " at row " << errors.relative.index / 16);
+  INFO("worst error / tolerance " << static_cast<double>(errors.relative.value) << " at row "
+                                  << errors.relative.index / 16);
   CHECK(errors.relative.value <= 1);
 }

@@ -18,8 +18,8 @@ class PrecisionSummary : public Catch::EventListenerBase {
     if (records.empty()) return;
     std::printf("\nMeasured precision (max over all compared values):\n");
     for (const auto& [name, record] : records)
-      std::printf("  %-58s %.3Le %s  (%zu values)\n", name.c_str(), record.max_error,
-                  record.unit.c_str(), record.values);
+      std::printf("  %-58s %.3Le %s  (%zu values)\n", name.c_str(), record.max_error, record.unit.c_str(),
+                  record.values);
     std::fflush(stdout);
   }
 };

@@ -14,7 +14,7 @@ namespace reference {
 using Real = long double;
 
 enum class TableLayout { kInterleaved, kConcat };  // sin at 2i, cos at 2i+1 | [sin... | cos...]
-enum class Pairing { kInterleaved, kHalf };         // (x[2i], x[2i+1]) | (x[i], x[i + rd/2])
+enum class Pairing { kInterleaved, kHalf };        // (x[2i], x[2i+1]) | (x[i], x[i + rd/2])
 
 // Pair i of a dim-wide schedule turns at base^(-2i/dim) radians per position.
 inline Real inverse_frequency(std::size_t pair, std::size_t dim, Real base) {

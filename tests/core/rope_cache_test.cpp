@@ -9,14 +9,13 @@
 #include <vector>
 
 #include "posenc/posenc.h"
-#include "reference.h"
 #include "precision.h"
+#include "reference.h"
 #include "test_support.h"
 
 namespace {
 
 using namespace test_support;
-
 
 struct CoreCache {
   std::vector<float> cos, sin;
@@ -45,10 +44,10 @@ void check_cache(const CoreCache& got, const std::vector<std::int64_t>& position
   const WorstError cos_error = worst_abs_error(got.cos, want.cos);
   const WorstError sin_error = worst_abs_error(got.sin, want.sin);
   const std::size_t half = rotary_dim / 2;
-  INFO("rotary_dim " << rotary_dim << ", base " << base << ": worst cos error "
-                     << static_cast<double>(cos_error.value) << " at position " << positions[cos_error.index / half]
-                     << " pair " << cos_error.index % half << ", worst sin error " << static_cast<double>(sin_error.value)
-                     << " at position " << positions[sin_error.index / half] << " pair " << sin_error.index % half);
+  INFO("rotary_dim " << rotary_dim << ", base " << base << ": worst cos error " << static_cast<double>(cos_error.value)
+                     << " at position " << positions[cos_error.index / half] << " pair " << cos_error.index % half
+                     << ", worst sin error " << static_cast<double>(sin_error.value) << " at position "
+                     << positions[sin_error.index / half] << " pair " << sin_error.index % half);
   CHECK(cos_error.value <= kTableBound);
   CHECK(sin_error.value <= kTableBound);
   record_precision("rope_cache |value - float64|", cos_error, "(bound: kTableBound)");
@@ -62,15 +61,16 @@ TEST_CASE("rope_cache matches the reference for every rotary_dim from 2 to 70 an
   const std::uint32_t offset = GENERATE(0u, 1000u, (1u << 24) - 140u);
   // Small widths: a run across the re-anchoring; large ones: 140 rows.
   const std::size_t seq_len = rotary_dim <= 70 ? kRunAcrossAnchor : 140;
-  const std::vector<std::int64_t> positions = reference::consecutive(std::min<std::int64_t>(offset, (1 << 24) - seq_len), seq_len);
+  const std::vector<std::int64_t> positions =
+      reference::consecutive(std::min<std::int64_t>(offset, (1 << 24) - seq_len), seq_len);
   const std::uint32_t first = static_cast<std::uint32_t>(positions.front());
   check_cache(core_cache(positions.size(), rotary_dim, from_offset(first)), positions, rotary_dim);
 }
 
 TEST_CASE("rope_cache with explicit positions: samples, jumps, repeats, descending", "[rope_cache][precision]") {
   const std::size_t rotary_dim = GENERATE(2, 6, 128, 8192);
-  std::vector<std::int64_t> positions = {0, 1, 2, 63, 64, 65, 1023, 1024, 1025, 2047, 32767, (1 << 20) - 1,
-                                         (1 << 24) - 1, 7, 7, 7, 6, 5, 500, 3};
+  std::vector<std::int64_t> positions = {
+      0, 1, 2, 63, 64, 65, 1023, 1024, 1025, 2047, 32767, (1 << 20) - 1, (1 << 24) - 1, 7, 7, 7, 6, 5, 500, 3};
   for (std::int64_t p = (1 << 24) - static_cast<std::int64_t>(kRunAcrossAnchor); p < (1 << 24); ++p)
     positions.push_back(p);
   for (std::int64_t p = 200; p >= 100; --p) positions.push_back(p);

@@ -46,7 +46,8 @@ TEST_CASE("a plan applied again and again gives the bits of rope() and rope_qk()
     CHECK(first_difference(by_plan, by_rope) == by_plan.size());
 
     std::vector<float> q_plan = q, k_plan = k, q_call = q, k_call = k;
-    REQUIRE(plan.apply_qk(from_offset(offset), q_plan.data(), q_plan.data(), k_plan.data(), k_plan.data()) == Status::kOk);
+    REQUIRE(plan.apply_qk(from_offset(offset), q_plan.data(), q_plan.data(), k_plan.data(), k_plan.data()) ==
+            Status::kOk);
     REQUIRE(posenc::rope_qk(spec, 2, from_offset(offset), q_call.data(), q_call.data(), k_call.data(), k_call.data()) ==
             Status::kOk);
     CHECK(first_difference(q_plan, q_call) == q_plan.size());

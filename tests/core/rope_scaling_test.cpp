@@ -16,8 +16,8 @@
 #include "golden_json.h"
 #include "hf_schedules.h"
 #include "posenc/posenc.h"
-#include "reference.h"
 #include "precision.h"
+#include "reference.h"
 #include "test_support.h"
 
 namespace {
@@ -79,11 +79,13 @@ const std::vector<ModelCase>& model_cases() {
         c.scaling.factor = c.hf.factor = number("factor", 1.0);
         if (s.has("factor")) c.hf.factor_given = s["factor"].number;
         c.scaling.has_factor = s.has("factor");
-        c.scaling.original_max_position_embeddings = static_cast<std::uint32_t>(number("originalMaxPositionEmbeddings", 0));
+        c.scaling.original_max_position_embeddings =
+            static_cast<std::uint32_t>(number("originalMaxPositionEmbeddings", 0));
         c.hf.original_max_position_embeddings = static_cast<int>(number("originalMaxPositionEmbeddings", 0));
         c.scaling.max_position_embeddings = static_cast<std::uint32_t>(number("maxPositionEmbeddings", 0));
         c.hf.max_position_embeddings = static_cast<int>(number("maxPositionEmbeddings", 0));
-        if (s.has("attentionFactor")) c.scaling.attention_factor = *(c.hf.attention_factor = s["attentionFactor"].number);
+        if (s.has("attentionFactor"))
+          c.scaling.attention_factor = *(c.hf.attention_factor = s["attentionFactor"].number);
         c.scaling.has_attention_factor = s.has("attentionFactor");
         if (s.has("betaFast")) c.scaling.beta_fast = *(c.hf.beta_fast = s["betaFast"].number);
         if (s.has("betaSlow")) c.scaling.beta_slow = *(c.hf.beta_slow = s["betaSlow"].number);
@@ -134,7 +136,9 @@ Computed posenc_schedule(const ModelCase& c, std::uint32_t seq_len) {
   return out;
 }
 
-double relative(double got, double want) { return want == 0 ? std::fabs(got) : std::fabs(got - want) / std::fabs(want); }
+double relative(double got, double want) {
+  return want == 0 ? std::fabs(got) : std::fabs(got - want) / std::fabs(want);
+}
 
 // Largest relative deviation of a schedule from a reference; checks each against kScheduleBound.
 WorstError compare_schedule(const Computed& got, const std::vector<double>& want_inv, double want_attention) {
@@ -167,8 +171,8 @@ TEST_CASE("scaled schedules of real models match the golden vectors (Hugging Fac
 TEST_CASE("scaled schedules of real models match Hugging Face's formulas restated in C++, at many lengths",
           "[scaling]") {
   for (const ModelCase& c : model_cases()) {
-    for (const long long length : {0LL, 1LL, 1000LL, 2047LL, 2048LL, 2049LL, 4096LL, 4097LL, 8192LL, 32769LL,
-                                   131072LL, 2147483648LL}) {
+    for (const long long length :
+         {0LL, 1LL, 1000LL, 2047LL, 2048LL, 2049LL, 4096LL, 4097LL, 8192LL, 32769LL, 131072LL, 2147483648LL}) {
       INFO(c.name << " at length " << length);
       const std::uint32_t seq_len = static_cast<std::uint32_t>(std::min<long long>(length, 0xffffffffLL));
       const hf::Schedule want = hf::schedule(c.hf, seq_len);
@@ -183,12 +187,15 @@ TEST_CASE("the golden cases are what they say: scaled where they should be, unsc
     INFO(c.name);
     const std::vector<double> plain = hf::default_inv_freq(c.base, static_cast<int>(c.rotary_dim));
     const std::vector<double> got = posenc_schedule(c, c.seq_len).inv_freq;
-    const bool unscaled = c.scaling.type == RopeScalingType::kNone ||
-                          (c.scaling.type == RopeScalingType::kDynamic && c.seq_len <= c.scaling.original_max_position_embeddings);
+    const bool unscaled =
+        c.scaling.type == RopeScalingType::kNone ||
+        (c.scaling.type == RopeScalingType::kDynamic && c.seq_len <= c.scaling.original_max_position_embeddings);
     std::size_t changed = 0;
     for (std::size_t i = 0; i < plain.size(); ++i) changed += relative(got[i], plain[i]) > 1e-12;
-    if (unscaled) CHECK(changed == 0);
-    else CHECK(changed > 0);
+    if (unscaled)
+      CHECK(changed == 0);
+    else
+      CHECK(changed > 0);
   }
 }
 
@@ -211,7 +218,8 @@ TEST_CASE("rope_cache at the golden positions: cos and sin times the attention f
     const double bound = kTableBound * std::max(1.0, attention_factor);
     WorstError worst;
     for (std::size_t row = 0; row < list.size(); ++row) {
-      const std::vector<double> want_cos = (*c.golden)["cos"][row].numbers(), want_sin = (*c.golden)["sin"][row].numbers();
+      const std::vector<double> want_cos = (*c.golden)["cos"][row].numbers(),
+                                want_sin = (*c.golden)["sin"][row].numbers();
       for (std::size_t i = 0; i < half; ++i) {
         INFO("position " << list[row] << " pair " << i);
         CHECK(std::fabs(cos[row * half + i] - want_cos[i]) <= bound);
@@ -260,7 +268,8 @@ TEST_CASE("rope with scaling rotates by the scaled schedule, times the attention
       // A run of consecutive rows ending at the case's length (the recurrence), 2 heads.
       const std::size_t rows = 40, heads = 2;
       const std::int64_t last = c.seq_len > 0 ? c.seq_len - 1 : 5000;
-      const std::vector<std::int64_t> positions = reference::consecutive(last - static_cast<std::int64_t>(rows) + 1, rows);
+      const std::vector<std::int64_t> positions =
+          reference::consecutive(last - static_cast<std::int64_t>(rows) + 1, rows);
       const std::vector<float> x = random_floats(rows * heads * c.head_dim, 77);
       posenc::RopeSpec spec;
       spec.seq_len = rows;
@@ -274,8 +283,8 @@ TEST_CASE("rope with scaling rotates by the scaled schedule, times the attention
       REQUIRE(posenc::rope(spec, from_offset(static_cast<std::uint32_t>(positions.front())), out.data(), out.data()) ==
               Status::kOk);
       const hf::Schedule want_schedule = hf::schedule(c.hf, last + 1);
-      const std::vector<reference::Real> want =
-          rotate_reference(x, heads, c.head_dim, positions, want_schedule.inv_freq, want_schedule.attention_factor, pairing);
+      const std::vector<reference::Real> want = rotate_reference(
+          x, heads, c.head_dim, positions, want_schedule.inv_freq, want_schedule.attention_factor, pairing);
       WorstError worst;
       for (std::size_t v = 0; v < rows * heads; ++v) {
         for (std::size_t pair = 0; pair < c.rotary_dim / 2; ++pair) {
@@ -343,9 +352,11 @@ TEST_CASE("dynamic: the unscaled schedule up to the original length, a grown bas
   const std::vector<float> from_list = cache_cos(dynamic, 16, listed(list), 3);
   for (std::size_t row = 0; row < list.size(); ++row)
     for (std::size_t i = 0; i < 8; ++i)
-      CHECK(std::fabs(from_list[row * 8 + i] - std::cos(static_cast<long double>(list[row]) * at_201.inv_freq[i])) <= kTableBound);
+      CHECK(std::fabs(from_list[row * 8 + i] - std::cos(static_cast<long double>(list[row]) * at_201.inv_freq[i])) <=
+            kTableBound);
   const std::vector<std::int32_t> offsets = {10, 190};  // batch 2 of 11 rows: largest position 200
-  const std::vector<float> from_offsets = cache_cos(dynamic, 16, posenc::BatchPositions{from_offset(0), offsets.data()}, 11, 2);
+  const std::vector<float> from_offsets =
+      cache_cos(dynamic, 16, posenc::BatchPositions{from_offset(0), offsets.data()}, 11, 2);
   for (std::size_t b = 0; b < 2; ++b)
     for (std::size_t t = 0; t < 11; ++t)
       for (std::size_t i = 0; i < 8; ++i)
@@ -401,13 +412,13 @@ TEST_CASE("partial_rotary_factor gives Hugging Face's int(head_dim * factor)", "
     std::uint32_t rotary_dim;
   };
   const Case cases[] = {
-      {96, 0.25, Status::kOk, 24},   // GPT-NeoX-20B
-      {80, 0.4, Status::kOk, 32},    // Phi-2 (80 * 0.4 = 32.000000000000004 in float64)
-      {128, 0.5, Status::kOk, 64},   // ChatGLM-style half rotary
+      {96, 0.25, Status::kOk, 24},  // GPT-NeoX-20B
+      {80, 0.4, Status::kOk, 32},   // Phi-2 (80 * 0.4 = 32.000000000000004 in float64)
+      {128, 0.5, Status::kOk, 64},  // ChatGLM-style half rotary
       {128, 1.0, Status::kOk, 128},
       {100, 0.3, Status::kOk, 30},
-      {10, 0.3, Status::kPartialRotaryFactorInvalid, 0},   // int(3.0) = 3: odd
-      {8, 0.2, Status::kPartialRotaryFactorInvalid, 0},    // int(1.6) = 1
+      {10, 0.3, Status::kPartialRotaryFactorInvalid, 0},  // int(3.0) = 3: odd
+      {8, 0.2, Status::kPartialRotaryFactorInvalid, 0},   // int(1.6) = 1
       {64, 0.0, Status::kPartialRotaryFactorInvalid, 0},
       {64, -0.5, Status::kPartialRotaryFactorInvalid, 0},
       {64, 1.5, Status::kPartialRotaryFactorInvalid, 0},
@@ -454,7 +465,7 @@ RopeScaling valid_of(RopeScalingType type, const std::vector<double>& list) {
 
 TEST_CASE("every scaling rule has its Status, from rope, rope_cache and rope_schedule alike; nothing is written",
           "[scaling][status]") {
-  const std::vector<double> list(4, 1.5);            // rotary_dim 8: 4 pairs
+  const std::vector<double> list(4, 1.5);  // rotary_dim 8: 4 pairs
   const std::vector<double> bad_list = {1.0, 2.0, 0.0, 1.0};
   const std::vector<double> nan_list = {1.0, std::numeric_limits<double>::quiet_NaN(), 1.0, 1.0};
   const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
@@ -471,40 +482,57 @@ TEST_CASE("every scaling rule has its Status, from rope, rope_cache and rope_sch
     edit(s);
     cases.push_back({name, s, want});
   };
-  with("type 99", RopeScalingType::kLinear, Status::kScalingTypeInvalid, [](RopeScaling& s) { s.type = static_cast<RopeScalingType>(99); });
-  for (const RopeScalingType type : {RopeScalingType::kLinear, RopeScalingType::kDynamic, RopeScalingType::kYarn,
-                                     RopeScalingType::kLlama3}) {
+  with("type 99", RopeScalingType::kLinear, Status::kScalingTypeInvalid,
+       [](RopeScaling& s) { s.type = static_cast<RopeScalingType>(99); });
+  for (const RopeScalingType type :
+       {RopeScalingType::kLinear, RopeScalingType::kDynamic, RopeScalingType::kYarn, RopeScalingType::kLlama3}) {
     with("factor 0.5", type, Status::kScalingFactorInvalid, [](RopeScaling& s) { s.factor = 0.5; });
     with("factor NaN", type, Status::kScalingFactorInvalid, [&](RopeScaling& s) { s.factor = nan; });
     with("factor inf", type, Status::kScalingFactorInvalid, [&](RopeScaling& s) { s.factor = inf; });
   }
-  with("longrope factor 0.9 given", RopeScalingType::kLongrope, Status::kScalingFactorInvalid,
-       [](RopeScaling& s) { s.has_factor = true; s.factor = 0.9; });
-  for (const RopeScalingType type : {RopeScalingType::kDynamic, RopeScalingType::kYarn, RopeScalingType::kLlama3,
-                                     RopeScalingType::kLongrope}) {
-    with("original 0", type, Status::kOriginalMaxPositionInvalid, [](RopeScaling& s) { s.original_max_position_embeddings = 0; });
-    with("original 1", type, Status::kOriginalMaxPositionInvalid, [](RopeScaling& s) { s.original_max_position_embeddings = 1; });
+  with("longrope factor 0.9 given", RopeScalingType::kLongrope, Status::kScalingFactorInvalid, [](RopeScaling& s) {
+    s.has_factor = true;
+    s.factor = 0.9;
+  });
+  for (const RopeScalingType type :
+       {RopeScalingType::kDynamic, RopeScalingType::kYarn, RopeScalingType::kLlama3, RopeScalingType::kLongrope}) {
+    with("original 0", type, Status::kOriginalMaxPositionInvalid,
+         [](RopeScaling& s) { s.original_max_position_embeddings = 0; });
+    with("original 1", type, Status::kOriginalMaxPositionInvalid,
+         [](RopeScaling& s) { s.original_max_position_embeddings = 1; });
   }
   with("longrope max below original", RopeScalingType::kLongrope, Status::kMaxPositionEmbeddingsInvalid,
        [](RopeScaling& s) { s.max_position_embeddings = 63; });
   with("longrope max missing", RopeScalingType::kLongrope, Status::kMaxPositionEmbeddingsInvalid,
        [](RopeScaling& s) { s.max_position_embeddings = 0; });
-  with("yarn attention factor 0", RopeScalingType::kYarn, Status::kAttentionFactorInvalid,
-       [](RopeScaling& s) { s.has_attention_factor = true; s.attention_factor = 0; });
+  with("yarn attention factor 0", RopeScalingType::kYarn, Status::kAttentionFactorInvalid, [](RopeScaling& s) {
+    s.has_attention_factor = true;
+    s.attention_factor = 0;
+  });
   with("longrope attention factor NaN", RopeScalingType::kLongrope, Status::kAttentionFactorInvalid,
-       [&](RopeScaling& s) { s.has_attention_factor = true; s.attention_factor = nan; });
+       [&](RopeScaling& s) {
+         s.has_attention_factor = true;
+         s.attention_factor = nan;
+       });
   with("beta_fast 0", RopeScalingType::kYarn, Status::kBetaFastInvalid, [](RopeScaling& s) { s.beta_fast = 0; });
-  with("beta_fast below beta_slow", RopeScalingType::kYarn, Status::kBetaFastInvalid,
-       [](RopeScaling& s) { s.beta_fast = 2; s.beta_slow = 3; });
-  with("beta_slow negative", RopeScalingType::kYarn, Status::kBetaSlowInvalid, [](RopeScaling& s) { s.beta_slow = -1; });
+  with("beta_fast below beta_slow", RopeScalingType::kYarn, Status::kBetaFastInvalid, [](RopeScaling& s) {
+    s.beta_fast = 2;
+    s.beta_slow = 3;
+  });
+  with("beta_slow negative", RopeScalingType::kYarn, Status::kBetaSlowInvalid,
+       [](RopeScaling& s) { s.beta_slow = -1; });
   with("beta_slow inf", RopeScalingType::kYarn, Status::kBetaSlowInvalid, [&](RopeScaling& s) { s.beta_slow = inf; });
   with("mscale negative", RopeScalingType::kYarn, Status::kMscaleInvalid, [](RopeScaling& s) { s.mscale = -1; });
-  with("mscale_all_dim NaN", RopeScalingType::kYarn, Status::kMscaleAllDimInvalid, [&](RopeScaling& s) { s.mscale_all_dim = nan; });
-  with("low_freq_factor 0", RopeScalingType::kLlama3, Status::kLowFreqFactorInvalid, [](RopeScaling& s) { s.low_freq_factor = 0; });
+  with("mscale_all_dim NaN", RopeScalingType::kYarn, Status::kMscaleAllDimInvalid,
+       [&](RopeScaling& s) { s.mscale_all_dim = nan; });
+  with("low_freq_factor 0", RopeScalingType::kLlama3, Status::kLowFreqFactorInvalid,
+       [](RopeScaling& s) { s.low_freq_factor = 0; });
   with("high_freq_factor = low", RopeScalingType::kLlama3, Status::kHighFreqFactorInvalid,
        [](RopeScaling& s) { s.high_freq_factor = s.low_freq_factor; });
-  with("short_factor 3 entries", RopeScalingType::kLongrope, Status::kShortFactorLength, [](RopeScaling& s) { s.short_factor_count = 3; });
-  with("long_factor 5 entries", RopeScalingType::kLongrope, Status::kLongFactorLength, [](RopeScaling& s) { s.long_factor_count = 5; });
+  with("short_factor 3 entries", RopeScalingType::kLongrope, Status::kShortFactorLength,
+       [](RopeScaling& s) { s.short_factor_count = 3; });
+  with("long_factor 5 entries", RopeScalingType::kLongrope, Status::kLongFactorLength,
+       [](RopeScaling& s) { s.long_factor_count = 5; });
   with("short_factor holding 0", RopeScalingType::kLongrope, Status::kShortFactorInvalid,
        [&](RopeScaling& s) { s.short_factor = bad_list.data(); });
   with("long_factor holding NaN", RopeScalingType::kLongrope, Status::kLongFactorInvalid,
@@ -555,7 +583,8 @@ TEST_CASE("every scaling rule has its Status, from rope, rope_cache and rope_sch
 
 TEST_CASE("the scaling and batch codes have their own names", "[status]") {
   std::vector<std::string> names;
-  for (int code = static_cast<int>(Status::kBatchTooLarge); code <= static_cast<int>(Status::kYarnBaseInvalid); ++code) {
+  for (int code = static_cast<int>(Status::kBatchTooLarge); code <= static_cast<int>(Status::kYarnBaseInvalid);
+       ++code) {
     const std::string name = posenc::status_name(static_cast<Status>(code));
     INFO("code " << code << ": " << name);
     CHECK(name != "unknown status");

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "posenc/posenc.h"
-#include "reference.h"
 #include "precision.h"
+#include "reference.h"
 #include "test_support.h"
 
 namespace {
@@ -26,7 +26,8 @@ struct Shape {
   std::size_t size() const { return std::size_t{batch} * seq_len * heads * head_dim; }
 };
 
-posenc::RopeSpec spec_of(const Shape& s, RopeLayout layout, RopeOrder order = RopeOrder::kTokens, bool inverse = false) {
+posenc::RopeSpec spec_of(const Shape& s, RopeLayout layout, RopeOrder order = RopeOrder::kTokens,
+                         bool inverse = false) {
   posenc::RopeSpec spec;
   spec.batch = s.batch;
   spec.seq_len = s.seq_len;
@@ -53,7 +54,8 @@ std::vector<float> reorder(const std::vector<float>& x, const Shape& s, RopeOrde
   for (std::size_t b = 0; b < s.batch; ++b)
     for (std::size_t t = 0; t < s.seq_len; ++t)
       for (std::size_t h = 0; h < s.heads; ++h)
-        for (std::size_t c = 0; c < s.head_dim; ++c) out[index_of(s, to, b, t, h, c)] = x[index_of(s, from, b, t, h, c)];
+        for (std::size_t c = 0; c < s.head_dim; ++c)
+          out[index_of(s, to, b, t, h, c)] = x[index_of(s, from, b, t, h, c)];
   return out;
 }
 
@@ -73,8 +75,8 @@ ShapeErrors errors_of(const std::vector<float>& out, const std::vector<float>& x
     const std::vector<float> xs(x.begin() + b * per_sequence, x.begin() + (b + 1) * per_sequence);
     std::vector<std::int64_t> signed_positions = positions[b];
     for (std::int64_t& p : signed_positions) p *= sign;
-    const std::vector<reference::Real> want =
-        reference::rope(xs, {s.seq_len, s.heads, s.head_dim, s.rotary_dim}, signed_positions, 10000.0L, pairing_of(layout));
+    const std::vector<reference::Real> want = reference::rope(xs, {s.seq_len, s.heads, s.head_dim, s.rotary_dim},
+                                                              signed_positions, 10000.0L, pairing_of(layout));
     for (std::size_t v = 0; v < std::size_t{s.seq_len} * s.heads; ++v) {
       const std::size_t at = b * per_sequence + v * s.head_dim;
       for (std::size_t pair = 0; pair < s.rotary_dim / 2; ++pair) {
@@ -85,7 +87,8 @@ ShapeErrors errors_of(const std::vector<float>& out, const std::vector<float>& x
           errors.relative.update(scale > 0 ? error / scale : error, at + c);
         }
       }
-      for (std::size_t c = s.rotary_dim; c < s.head_dim; ++c) errors.passthrough_mismatches += !same_bits(out[at + c], x[at + c]);
+      for (std::size_t c = s.rotary_dim; c < s.head_dim; ++c)
+        errors.passthrough_mismatches += !same_bits(out[at + c], x[at + c]);
     }
   }
   return errors;
@@ -134,15 +137,20 @@ BatchWhere shared_offset(const Shape& s, std::uint32_t offset) {
 
 }  // namespace
 
-TEST_CASE("batches: positions per row, offsets per sequence, a shared offset; both orders and pairings", "[rope][shapes]") {
+TEST_CASE("batches: positions per row, offsets per sequence, a shared offset; both orders and pairings",
+          "[rope][shapes]") {
   const Shape shapes[] = {{3, 7, 2, 16, 16}, {2, 130, 3, 64, 24}, {4, 1, 5, 8, 8}, {2, 9, 1, 300, 258}};
   std::uint32_t seed = 1;
   for (const Shape& s : shapes) {
-    const BatchWhere wheres[] = {listed_positions(s, seed), offset_positions(s, [&] {
-                                   std::vector<std::int32_t> o;
-                                   for (std::uint32_t b = 0; b < s.batch; ++b) o.push_back(static_cast<std::int32_t>(1000 * b + 3 * b * b));
-                                   return o;
-                                 }()), shared_offset(s, 4090)};
+    const BatchWhere wheres[] = {listed_positions(s, seed),
+                                 offset_positions(s,
+                                                  [&] {
+                                                    std::vector<std::int32_t> o;
+                                                    for (std::uint32_t b = 0; b < s.batch; ++b)
+                                                      o.push_back(static_cast<std::int32_t>(1000 * b + 3 * b * b));
+                                                    return o;
+                                                  }()),
+                                 shared_offset(s, 4090)};
     for (const BatchWhere& where : wheres) {
       for (const RopeLayout layout : {RopeLayout::kInterleaved, RopeLayout::kHalf}) {
         INFO("batch " << s.batch << " seq " << s.seq_len << " heads " << s.heads << " dim " << s.head_dim << "/"
@@ -159,7 +167,8 @@ TEST_CASE("batches: positions per row, offsets per sequence, a shared offset; bo
         // Heads-major: the same numbers in the other order, bit for bit, in place and into out.
         const std::vector<float> heads_x = reorder(x, s, RopeOrder::kTokens, RopeOrder::kHeads);
         std::vector<float> heads = heads_x;
-        REQUIRE(posenc::rope(spec_of(s, layout, RopeOrder::kHeads), where.get(), heads.data(), heads.data()) == Status::kOk);
+        REQUIRE(posenc::rope(spec_of(s, layout, RopeOrder::kHeads), where.get(), heads.data(), heads.data()) ==
+                Status::kOk);
         CHECK(first_difference(reorder(heads, s, RopeOrder::kHeads, RopeOrder::kTokens), tokens) == x.size());
         std::vector<float> heads_out = sentinel_filled(x.size());
         REQUIRE(posenc::rope(spec_of(s, layout, RopeOrder::kHeads), where.get(), heads_x.data(), heads_out.data()) ==
@@ -177,7 +186,8 @@ TEST_CASE("batch 1 with a Positions behaves as before: rope of one sequence", "[
   posenc::RopeSpec plain = spec_of(s, RopeLayout::kHalf);
   REQUIRE(posenc::rope(plain, from_offset(17), a.data(), a.data()) == Status::kOk);
   const std::vector<std::int32_t> offsets = {17};
-  REQUIRE(posenc::rope(plain, posenc::BatchPositions{from_offset(0), offsets.data()}, b.data(), b.data()) == Status::kOk);
+  REQUIRE(posenc::rope(plain, posenc::BatchPositions{from_offset(0), offsets.data()}, b.data(), b.data()) ==
+          Status::kOk);
   CHECK(first_difference(a, b) == x.size());
 }
 
@@ -189,8 +199,10 @@ TEST_CASE("rope_qk: queries and keys with different head counts equal two separa
       const BatchWhere where = offset_positions(q_shape, {5, 900});
       const std::vector<float> q = random_floats(q_shape.size(), 11), k = random_floats(k_shape.size(), 12);
       std::vector<float> q_alone = q, k_alone = k;
-      REQUIRE(posenc::rope(spec_of(q_shape, layout, order), where.get(), q_alone.data(), q_alone.data()) == Status::kOk);
-      REQUIRE(posenc::rope(spec_of(k_shape, layout, order), where.get(), k_alone.data(), k_alone.data()) == Status::kOk);
+      REQUIRE(posenc::rope(spec_of(q_shape, layout, order), where.get(), q_alone.data(), q_alone.data()) ==
+              Status::kOk);
+      REQUIRE(posenc::rope(spec_of(k_shape, layout, order), where.get(), k_alone.data(), k_alone.data()) ==
+              Status::kOk);
       std::vector<float> q_out = sentinel_filled(q.size()), k_out = sentinel_filled(k.size());
       REQUIRE(posenc::rope_qk(spec_of(q_shape, layout, order), 8, where.get(), q.data(), q_out.data(), k.data(),
                               k_out.data()) == Status::kOk);
@@ -212,7 +224,8 @@ TEST_CASE("inverse rotates by -theta: it undoes rope, and re-positions cached ke
     const BatchWhere where = listed_positions(s, 21);
     const std::vector<float> x = random_floats(s.size(), 22);
     std::vector<float> back = x;
-    REQUIRE(posenc::rope(spec_of(s, layout, RopeOrder::kTokens, true), where.get(), back.data(), back.data()) == Status::kOk);
+    REQUIRE(posenc::rope(spec_of(s, layout, RopeOrder::kTokens, true), where.get(), back.data(), back.data()) ==
+            Status::kOk);
     const ShapeErrors errors = errors_of(back, x, s, where.per_sequence, layout, -1);
     CHECK(errors.relative.value <= kRopeBound);
     CHECK(errors.passthrough_mismatches == 0);
@@ -221,15 +234,16 @@ TEST_CASE("inverse rotates by -theta: it undoes rope, and re-positions cached ke
     // Undo: rope then inverse gives x back to float32 rounding of two rotations.
     std::vector<float> round_trip = x;
     REQUIRE(posenc::rope(spec_of(s, layout), where.get(), round_trip.data(), round_trip.data()) == Status::kOk);
-    REQUIRE(posenc::rope(spec_of(s, layout, RopeOrder::kTokens, true), where.get(), round_trip.data(), round_trip.data()) ==
-            Status::kOk);
+    REQUIRE(posenc::rope(spec_of(s, layout, RopeOrder::kTokens, true), where.get(), round_trip.data(),
+                         round_trip.data()) == Status::kOk);
     for (std::size_t i = 0; i < x.size(); ++i) CHECK(std::fabs(round_trip[i] - x[i]) <= 2e-6f);
 
     // Keys cached at offset 100 moved to offset 7: inverse at 100, then rope at 7.
     const BatchWhere old_place = shared_offset(s, 100), new_place = shared_offset(s, 7);
     std::vector<float> moved = x, direct = x;
     REQUIRE(posenc::rope(spec_of(s, layout), old_place.get(), moved.data(), moved.data()) == Status::kOk);
-    REQUIRE(posenc::rope(spec_of(s, layout, RopeOrder::kTokens, true), old_place.get(), moved.data(), moved.data()) == Status::kOk);
+    REQUIRE(posenc::rope(spec_of(s, layout, RopeOrder::kTokens, true), old_place.get(), moved.data(), moved.data()) ==
+            Status::kOk);
     REQUIRE(posenc::rope(spec_of(s, layout), new_place.get(), moved.data(), moved.data()) == Status::kOk);
     REQUIRE(posenc::rope(spec_of(s, layout), new_place.get(), direct.data(), direct.data()) == Status::kOk);
     for (std::size_t i = 0; i < x.size(); ++i) CHECK(std::fabs(moved[i] - direct[i]) <= 3e-6f);
@@ -270,12 +284,16 @@ TEST_CASE("the shape rules have their Status; nothing is written on an error", "
       {"num_kv_heads 2^16 + 1", spec_of(s, RopeLayout::kHalf), (1u << 16) + 1, {}, Status::kNumKvHeadsTooLarge},
       {"keys above 2^28 values", big_kv, 1u << 5, {}, Status::kSizeTooLarge},
       {"an offset negative", spec_of(s, RopeLayout::kHalf), 1, {0, -1}, Status::kOffsetNegative},
-      {"an offset + seq_len - 1 above 2^31 - 1", spec_of(s, RopeLayout::kHalf), 1, {2147483646, 0}, Status::kOffsetTooLarge},
+      {"an offset + seq_len - 1 above 2^31 - 1",
+       spec_of(s, RopeLayout::kHalf),
+       1,
+       {2147483646, 0},
+       Status::kOffsetTooLarge},
   };
   for (const Case& c : cases) {
     INFO(c.name);
-    const posenc::BatchPositions where =
-        c.offsets.empty() ? posenc::BatchPositions{from_offset(0)} : posenc::BatchPositions{from_offset(0), c.offsets.data()};
+    const posenc::BatchPositions where = c.offsets.empty() ? posenc::BatchPositions{from_offset(0)}
+                                                           : posenc::BatchPositions{from_offset(0), c.offsets.data()};
     std::vector<float> q(64 * 16, 1.25f), k(64 * 16, 1.25f);
     CHECK(posenc::rope_qk(c.spec, c.kv_heads, where, q.data(), q.data(), k.data(), k.data()) == c.want);
     CHECK(first_difference(q, std::vector<float>(q.size(), 1.25f)) == q.size());

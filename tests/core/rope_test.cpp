@@ -13,15 +13,15 @@
 #include <vector>
 
 #include "posenc/posenc.h"
-#include "reference.h"
 #include "precision.h"
+#include "reference.h"
 #include "test_support.h"
 
 namespace {
 
 using reference::Pairing;
-using reference::RopeShape;
 using reference::Real;
+using reference::RopeShape;
 using namespace test_support;
 
 constexpr std::int64_t kContractPositions = std::int64_t{1} << 24;
@@ -94,7 +94,8 @@ void check_rope(const std::vector<float>& out, const std::vector<float>& x, cons
   INFO("seq_len " << shape.seq_len << ", heads " << shape.num_heads << ", head_dim " << shape.head_dim
                   << ", rotary_dim " << shape.rotary_dim << ", "
                   << (pairing == Pairing::kInterleaved ? "interleaved" : "half") << ", base " << base
-                  << "; worst at element " << worst << " (position " << positions[worst / (shape.num_heads * shape.head_dim)]
+                  << "; worst at element " << worst << " (position "
+                  << positions[worst / (shape.num_heads * shape.head_dim)]
                   << "): error / (|x_a| + |x_b|) = " << static_cast<double>(errors.relative.value));
   CHECK(errors.relative.value <= kRopeBound);
   CHECK(errors.passthrough_mismatches == 0);
@@ -110,7 +111,8 @@ TEST_CASE("rope matches the reference for every head_dim and rotary_dim from 2 t
   const std::vector<std::int32_t> list = to_int32(positions);
   for (std::size_t rotary_dim = 2; rotary_dim <= head_dim; rotary_dim += 2) {
     const RopeShape shape{positions.size(), 2, head_dim, rotary_dim};
-    const std::vector<float> x = random_floats(element_count(shape), static_cast<std::uint32_t>(head_dim * 100 + rotary_dim));
+    const std::vector<float> x =
+        random_floats(element_count(shape), static_cast<std::uint32_t>(head_dim * 100 + rotary_dim));
     const std::vector<float> out = rotate(x, shape, listed(list), pairing, Target::kSeparateOut);
     check_rope(out, x, shape, positions, pairing);
     // In place gives the very same bits.
@@ -122,14 +124,14 @@ TEST_CASE("rope matches the reference for every head_dim and rotary_dim from 2 t
 TEST_CASE("rope precision contract: |x' - float64| <= kRopeBound (|x_a| + |x_b|) below position 2^24",
           "[rope][precision]") {
   const Pairing pairing = GENERATE(Pairing::kInterleaved, Pairing::kHalf);
-  const std::vector<std::int64_t> samples = {0,    1,    2,    63,   64,    65,           1023,
-                                             1024, 1025, 2047, 32767, (1 << 20) - 1, kContractPositions - 1};
+  const std::vector<std::int64_t> samples = {
+      0, 1, 2, 63, 64, 65, 1023, 1024, 1025, 2047, 32767, (1 << 20) - 1, kContractPositions - 1};
   const std::vector<std::int32_t> sample_list = to_int32(samples);
   struct Dims {
     std::size_t head_dim, rotary_dim;
   };
-  for (const Dims dims : {Dims{64, 64}, Dims{128, 128}, Dims{128, 32}, Dims{80, 64}, Dims{258, 258},
-                          Dims{520, 516}, Dims{8192, 8192}}) {
+  for (const Dims dims :
+       {Dims{64, 64}, Dims{128, 128}, Dims{128, 32}, Dims{80, 64}, Dims{258, 258}, Dims{520, 516}, Dims{8192, 8192}}) {
     const std::size_t heads = dims.head_dim > 1024 ? 1 : 3;
     const RopeShape sampled{samples.size(), heads, dims.head_dim, dims.rotary_dim};
     const std::vector<float> x = random_floats(element_count(sampled), 11, -4.0f, 4.0f);
@@ -181,7 +183,8 @@ TEST_CASE("rope rotates every head of a row by the row's position", "[rope]") {
   for (std::size_t row = 0; row < shape.seq_len; ++row)
     for (std::size_t h = 1; h < num_heads; ++h) {
       const float* first_head = &out[row * num_heads * shape.head_dim];
-      differing_heads += first_difference(first_head + h * shape.head_dim, first_head, shape.head_dim) != shape.head_dim;
+      differing_heads +=
+          first_difference(first_head + h * shape.head_dim, first_head, shape.head_dim) != shape.head_dim;
     }
   CHECK(differing_heads == 0);
 }
@@ -239,12 +242,15 @@ TEST_CASE("rope's relative property: rot(q, m).rot(k, n) = rot(q, m + t).rot(k, 
   Real pair_scale = 0;  // sum_p Q_p K_p
   for (std::size_t p = 0; p < dims.rotary_dim / 2; ++p) {
     const reference::PairChannels ch = reference::pair_channels(p, dims.rotary_dim, pairing);
-    pair_scale += (std::fabs(static_cast<Real>(q[ch.a])) + std::fabs(q[ch.b])) * (std::fabs(static_cast<Real>(k[ch.a])) + std::fabs(k[ch.b]));
+    pair_scale += (std::fabs(static_cast<Real>(q[ch.a])) + std::fabs(q[ch.b])) *
+                  (std::fabs(static_cast<Real>(k[ch.a])) + std::fabs(k[ch.b]));
   }
   const Real tolerance = 8 * kRopeBound * (1 + kRopeBound) * pair_scale;
   auto score = [&](std::int64_t m, std::int64_t n) {
-    const std::vector<float> qm = rotate(q, one, from_offset(static_cast<std::uint32_t>(m)), pairing, Target::kSeparateOut);
-    const std::vector<float> kn = rotate(k, one, from_offset(static_cast<std::uint32_t>(n)), pairing, Target::kSeparateOut);
+    const std::vector<float> qm =
+        rotate(q, one, from_offset(static_cast<std::uint32_t>(m)), pairing, Target::kSeparateOut);
+    const std::vector<float> kn =
+        rotate(k, one, from_offset(static_cast<std::uint32_t>(n)), pairing, Target::kSeparateOut);
     return reference::dot(qm.data(), kn.data(), dims.head_dim);
   };
   struct Shift {
@@ -328,6 +334,7 @@ TEST_CASE("rope with seq_len 0 is a no-op that accepts null arrays", "[rope]") {
   CHECK(posenc::rope(spec_of(shape, Pairing::kHalf), from_offset(0), nullptr, nullptr) == posenc::Status::kOk);
   std::vector<float> out = sentinel_filled(16);
   const std::vector<float> x(16, 1.0f);
-  CHECK(posenc::rope(spec_of(shape, Pairing::kInterleaved), from_offset(3), x.data(), out.data()) == posenc::Status::kOk);
+  CHECK(posenc::rope(spec_of(shape, Pairing::kInterleaved), from_offset(3), x.data(), out.data()) ==
+        posenc::Status::kOk);
   CHECK(overwritten(out) == 0);
 }

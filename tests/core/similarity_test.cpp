@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "posenc/posenc.h"
-#include "reference.h"
 #include "precision.h"
+#include "reference.h"
 #include "test_support.h"
 
 namespace {
@@ -47,7 +47,8 @@ TEST_CASE("similarity (dot) matches the reference within float32 summation error
   const std::size_t dim = GENERATE(range<std::size_t>(1, 71), 127, 128, 4096);
   // Column counts below, at and above the kernels' column blocks (the vector width).
   const std::size_t rows = 3, cols = GENERATE(1, 5, 8, 11);
-  const std::vector<float> a = random_floats(rows * dim, 91, -2.0f, 2.0f), b = random_floats(cols * dim, 92, -2.0f, 2.0f);
+  const std::vector<float> a = random_floats(rows * dim, 91, -2.0f, 2.0f),
+                           b = random_floats(cols * dim, 92, -2.0f, 2.0f);
   const std::vector<float> got = similarity_of(a, b, rows, cols, dim, posenc::Metric::kDot);
   for (std::size_t r = 0; r < rows; ++r)
     for (std::size_t c = 0; c < cols; ++c) {
@@ -66,7 +67,8 @@ TEST_CASE("similarity (cosine) matches the reference within float32 error", "[si
   // (2 gamma_n + 5u) of the exact cosine, to first order.
   const std::size_t dim = GENERATE(range<std::size_t>(1, 71), 128, 4096);
   const std::size_t rows = 4, cols = GENERATE(3, 9);
-  const std::vector<float> a = random_floats(rows * dim, 93, -2.0f, 2.0f), b = random_floats(cols * dim, 94, -2.0f, 2.0f);
+  const std::vector<float> a = random_floats(rows * dim, 93, -2.0f, 2.0f),
+                           b = random_floats(cols * dim, 94, -2.0f, 2.0f);
   const std::vector<float> got = similarity_of(a, b, rows, cols, dim, posenc::Metric::kCosine);
   const std::vector<Real> want = reference::similarity(a, b, rows, cols, dim, true);
   const Real bound = (2 * gamma(dim) + 5 * kUnit) * 1.01L;
@@ -89,8 +91,8 @@ TEST_CASE("similarity (cosine) of parallel vectors is +-1 and of all-zero rows i
   }
   const std::vector<float> cosine = similarity_of(a, b, 3, 3, dim, posenc::Metric::kCosine);
   const float bound = static_cast<float>((2 * gamma(dim) + 5 * kUnit) * 1.01L);
-  const float want[9] = {1, 0, 1,  //
-                         0, 0, 0,  // the zero row and column give 0, not NaN
+  const float want[9] = {1,  0, 1,  //
+                         0,  0, 0,  // the zero row and column give 0, not NaN
                          -1, 0, -1};
   for (int i = 0; i < 9; ++i) {
     INFO("element " << i << ": got " << cosine[i]);

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "posenc/posenc.h"
-#include "reference.h"
 #include "precision.h"
+#include "reference.h"
 #include "test_support.h"
 
 namespace {
@@ -27,8 +27,7 @@ posenc::SinusoidalLayout core_layout(TableLayout layout) {
                                              : posenc::SinusoidalLayout::kConcat;
 }
 
-posenc::SinusoidalSpec spec_of(std::size_t seq_len, std::size_t d_model, TableLayout layout,
-                               double base = 10000.0) {
+posenc::SinusoidalSpec spec_of(std::size_t seq_len, std::size_t d_model, TableLayout layout, double base = 10000.0) {
   posenc::SinusoidalSpec spec;
   spec.seq_len = static_cast<std::uint32_t>(seq_len);
   spec.d_model = static_cast<std::uint32_t>(d_model);
@@ -38,21 +37,21 @@ posenc::SinusoidalSpec spec_of(std::size_t seq_len, std::size_t d_model, TableLa
 }
 
 // The core's table for explicit positions (passed as an int32 list).
-std::vector<float> table_at(const std::vector<std::int64_t>& positions, std::size_t d_model,
-                            TableLayout layout, double base = 10000.0) {
+std::vector<float> table_at(const std::vector<std::int64_t>& positions, std::size_t d_model, TableLayout layout,
+                            double base = 10000.0) {
   const std::vector<std::int32_t> list = to_int32(positions);
   std::vector<float> out = sentinel_filled(positions.size() * d_model);
-  REQUIRE(posenc::sinusoidal_table(spec_of(positions.size(), d_model, layout, base), listed(list),
-                                   out.data()) == posenc::Status::kOk);
+  REQUIRE(posenc::sinusoidal_table(spec_of(positions.size(), d_model, layout, base), listed(list), out.data()) ==
+          posenc::Status::kOk);
   return out;
 }
 
 // The core's table for offset, offset + 1, ...
-std::vector<float> table_from(std::uint32_t offset, std::size_t seq_len, std::size_t d_model,
-                              TableLayout layout, double base = 10000.0) {
+std::vector<float> table_from(std::uint32_t offset, std::size_t seq_len, std::size_t d_model, TableLayout layout,
+                              double base = 10000.0) {
   std::vector<float> out = sentinel_filled(seq_len * d_model);
-  REQUIRE(posenc::sinusoidal_table(spec_of(seq_len, d_model, layout, base), from_offset(offset),
-                                   out.data()) == posenc::Status::kOk);
+  REQUIRE(posenc::sinusoidal_table(spec_of(seq_len, d_model, layout, base), from_offset(offset), out.data()) ==
+          posenc::Status::kOk);
   return out;
 }
 
@@ -66,14 +65,14 @@ void check_contract(const std::vector<float>& table, const reference::Phases& ph
   const WorstError worst = worst_abs_error(table, want);
   INFO("d_model " << d_model << ", layout " << (layout == TableLayout::kInterleaved ? "interleaved" : "concat")
                   << ", base " << base << ", worst at row " << worst.index / d_model << " (position "
-                  << positions[worst.index / d_model] << ") channel " << worst.index % d_model
-                  << ": error " << static_cast<double>(worst.value));
+                  << positions[worst.index / d_model] << ") channel " << worst.index % d_model << ": error "
+                  << static_cast<double>(worst.value));
   CHECK(worst.value <= kTableBound);
   record_precision("sinusoidal |value - float64|", worst, "(bound: kTableBound)");
 }
 
-void check_contract(const std::vector<float>& table, const std::vector<std::int64_t>& positions,
-                    std::size_t d_model, TableLayout layout, double base = 10000.0) {
+void check_contract(const std::vector<float>& table, const std::vector<std::int64_t>& positions, std::size_t d_model,
+                    TableLayout layout, double base = 10000.0) {
   check_contract(table, reference::phases(positions, d_model, base), positions, d_model, layout, base);
 }
 
@@ -98,14 +97,14 @@ TEST_CASE("sinusoidal_table reproduces Jaitly's worked example (d = 4)", "[sinus
 }
 
 TEST_CASE("add_sinusoidal reproduces Jaitly's 'The' and 'cat' sums, untruncated", "[sinusoidal]") {
-  std::vector<float> x = {0.5f, 0.1f, 0.8f, 0.3f,    // "The", position 0
-                          0.2f, 0.9f, 0.4f, 0.6f};   // "cat", position 1
+  std::vector<float> x = {0.5f, 0.1f, 0.8f, 0.3f,   // "The", position 0
+                          0.2f, 0.9f, 0.4f, 0.6f};  // "cat", position 1
   REQUIRE(posenc::add_sinusoidal(spec_of(2, 4, TableLayout::kInterleaved), from_offset(0), x.data()) ==
           posenc::Status::kOk);
   // Jaitly's post prints 0.999 and 1.599 for cos(0.01) and 0.6 + cos(0.01); the exact values are
   // 0.99995 and 1.59995. fl(fl(x) + fl(pe)) is within 2 roundings (2 * 2^-24 relative) of x + pe.
-  const double want[8] = {0.5, 1.1, 0.8, 1.3, 1.0414709848078965, 1.4403023058681398, 0.4099998333341667,
-                          1.5999500004166653};
+  const double want[8] = {
+      0.5, 1.1, 0.8, 1.3, 1.0414709848078965, 1.4403023058681398, 0.4099998333341667, 1.5999500004166653};
   for (int i = 0; i < 8; ++i) {
     INFO("element " << i << ": got " << x[i] << ", want " << want[i]);
     CHECK(std::fabs(x[i] - want[i]) <= 0x1p-23 * std::fabs(want[i]));
@@ -113,8 +112,7 @@ TEST_CASE("add_sinusoidal reproduces Jaitly's 'The' and 'cat' sums, untruncated"
   CHECK(std::fabs(x[7] - 1.599) > 1e-5);  // not the seed's truncated value
 }
 
-TEST_CASE("sinusoidal_table matches the reference for every even d_model from 2 to 70 and large ones",
-          "[sinusoidal]") {
+TEST_CASE("sinusoidal_table matches the reference for every even d_model from 2 to 70 and large ones", "[sinusoidal]") {
   const std::size_t d_model = GENERATE(range<std::size_t>(2, 72, 2), 126, 128, 130, 254, 256, 258, 510, 1000, 4098);
   // Small widths: a run across the re-anchoring; large ones (many pair blocks): 70 rows.
   const std::size_t seq_len = d_model <= 70 ? kRunAcrossAnchor : 70;
@@ -126,8 +124,8 @@ TEST_CASE("sinusoidal_table matches the reference for every even d_model from 2 
 
 TEST_CASE("sinusoidal precision contract: |value - float64| <= kTableBound below position 2^24, d_model <= 8192",
           "[sinusoidal][precision]") {
-  const std::vector<std::int64_t> samples = {0,    1,    2,    63,   64,    65,           1023,
-                                             1024, 1025, 2047, 32767, (1 << 20) - 1, kContractPositions - 1};
+  const std::vector<std::int64_t> samples = {
+      0, 1, 2, 63, 64, 65, 1023, 1024, 1025, 2047, 32767, (1 << 20) - 1, kContractPositions - 1};
   // Consecutive runs: across the re-anchoring up to the last contract position, and shorter
   // ones around 2^20 and 2^15.
   const std::vector<std::int64_t> runs[] = {
@@ -161,7 +159,7 @@ TEST_CASE("sinusoidal_table with explicit positions: jumps, repeats, descending"
   const TableLayout layout = GENERATE(TableLayout::kInterleaved, TableLayout::kConcat);
   const std::size_t d_model = GENERATE(2, 10, 64, 300);
   std::vector<std::int64_t> positions = {5, 6, 7, 1000, 1001, 3, 0, 0, 0, 42, 42, 43, 44, 2047, 2046, 2045};
-  for (std::int64_t p = 150; p >= 0; --p) positions.push_back(p);                 // descending
+  for (std::int64_t p = 150; p >= 0; --p) positions.push_back(p);  // descending
   for (std::int64_t p = 70000; p < 70000 + static_cast<std::int64_t>(kRunAcrossAnchor); ++p)
     positions.push_back(p);  // a run across the re-anchoring, after a jump
   positions.push_back(kContractPositions - 1);
@@ -197,8 +195,7 @@ TEST_CASE("sinusoidal layouts are permutations of each other", "[sinusoidal]") {
   CHECK(first_difference(regrouped, concat) == concat.size());
 }
 
-TEST_CASE("sinusoidal_table beyond 2^24: positions up to 2^31 - 1 stay within float64 angle error",
-          "[sinusoidal]") {
+TEST_CASE("sinusoidal_table beyond 2^24: positions up to 2^31 - 1 stay within float64 angle error", "[sinusoidal]") {
   // No contract here, but the float64 angle keeps the error at about 4 * 2^-53 * position.
   const std::int64_t last = posenc::kMaxPosition;
   const std::vector<std::int64_t> positions = {last, last - 1, 1LL << 30, (1LL << 24) + 1, 123456789};
@@ -215,7 +212,8 @@ TEST_CASE("sinusoidal_table beyond 2^24: positions up to 2^31 - 1 stay within fl
     CHECK(worst.value <= 1);
   }
   // The last position is also reachable through an offset.
-  const std::vector<float> last_row = table_from(static_cast<std::uint32_t>(last), 1, d_model, TableLayout::kInterleaved);
+  const std::vector<float> last_row =
+      table_from(static_cast<std::uint32_t>(last), 1, d_model, TableLayout::kInterleaved);
   CHECK(overwritten(last_row) == last_row.size());
 }
 

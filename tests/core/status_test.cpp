@@ -77,8 +77,8 @@ posenc::SinusoidalSpec sinusoidal_spec(std::uint32_t seq_len, std::uint32_t d_mo
 }
 
 // Two cases per input: sinusoidal_table into a sentinel-filled out, add_sinusoidal on x.
-void add_sinusoidal_cases(std::vector<Case>& cases, const std::string& name, Status want,
-                          posenc::SinusoidalSpec spec, Where where = at_offset(0), bool null_array = false) {
+void add_sinusoidal_cases(std::vector<Case>& cases, const std::string& name, Status want, posenc::SinusoidalSpec spec,
+                          Where where = at_offset(0), bool null_array = false) {
   const std::uint64_t n = posenc::element_count(spec.seq_len, spec.d_model);
   cases.push_back({"sinusoidal_table: " + name, want, [=] {
                      std::vector<float> out = buffer_for(n, sentinel());
@@ -97,7 +97,8 @@ void add_sinusoidal_cases(std::vector<Case>& cases, const std::string& name, Sta
 
 std::vector<Case> sinusoidal_cases() {
   std::vector<Case> cases;
-  add_sinusoidal_cases(cases, "seq_len kMaxSeqLen + 1", Status::kSeqLenTooLarge, sinusoidal_spec(posenc::kMaxSeqLen + 1, 2));
+  add_sinusoidal_cases(cases, "seq_len kMaxSeqLen + 1", Status::kSeqLenTooLarge,
+                       sinusoidal_spec(posenc::kMaxSeqLen + 1, 2));
   for (const std::uint32_t odd : {3u, 5u, 63u, 8193u, 65535u})
     add_sinusoidal_cases(cases, "d_model " + std::to_string(odd), Status::kDModelOdd, sinusoidal_spec(2, odd));
   for (const std::uint32_t small : {0u, 1u})
@@ -184,8 +185,7 @@ std::vector<Case> rope_cases() {
     add_rope_cases(cases, "layout " + std::to_string(layout), Status::kLayoutInvalid,
                    rope_spec(2, 1, 4, 4, 10000.0, layout));
   add_rope_cases(cases, "2^24 x 1 x 32", Status::kSizeTooLarge, rope_spec(1u << 24, 1, 32, 32));
-  add_rope_cases(cases, "2^24 x 2^16 x 2^16 (2^56)", Status::kSizeTooLarge,
-                 rope_spec(1u << 24, 1u << 16, 1u << 16, 2));
+  add_rope_cases(cases, "2^24 x 2^16 x 2^16 (2^56)", Status::kSizeTooLarge, rope_spec(1u << 24, 1u << 16, 1u << 16, 2));
   add_rope_cases(cases, "2 x 2^16 x 2^16 (2^33: wraps 32 bits)", Status::kSizeTooLarge,
                  rope_spec(2, 1u << 16, 1u << 16, 2));
   add_rope_cases(cases, "offset kMaxPosition, 2 rows", Status::kOffsetTooLarge, rope_spec(2, 1, 4, 4),
@@ -225,7 +225,8 @@ void add_frequencies_case(std::vector<Case>& cases, const std::string& name, Sta
                           double base = 10000.0, bool null_array = false) {
   cases.push_back({"rope_frequencies: " + name, want, [=] {
                      std::vector<double> out(std::min<std::uint32_t>(rotary_dim / 2 + 1, kBufferCap), -7.0);
-                     const Status status = posenc::rope_frequencies(rotary_dim, base, null_array ? nullptr : out.data());
+                     const Status status =
+                         posenc::rope_frequencies(rotary_dim, base, null_array ? nullptr : out.data());
                      const bool untouched = std::all_of(out.begin(), out.end(), [](double v) { return v == -7.0; });
                      return Outcome{status, untouched};
                    }});
@@ -241,7 +242,8 @@ std::vector<Case> rope_cache_cases() {
     add_cache_case(cases, "base " + std::to_string(base), Status::kBaseInvalid, cache_spec(2, 4, base));
   add_cache_case(cases, "2^24 x 2^15 (2^39)", Status::kSizeTooLarge, cache_spec(1u << 24, 1u << 16));
   add_cache_case(cases, "2^24 x 32", Status::kSizeTooLarge, cache_spec(1u << 24, 64));
-  add_cache_case(cases, "offset kMaxPosition, 2 rows", Status::kOffsetTooLarge, cache_spec(2, 4), at_offset(kMaxPosition32));
+  add_cache_case(cases, "offset kMaxPosition, 2 rows", Status::kOffsetTooLarge, cache_spec(2, 4),
+                 at_offset(kMaxPosition32));
   add_cache_case(cases, "position -5", Status::kPositionOutOfRange, cache_spec(2, 4), at_list({-5, 0}));
   add_cache_case(cases, "null cos", Status::kNullPointer, cache_spec(2, 4), at_offset(0), CacheArrays::kNullCos);
   add_cache_case(cases, "null sin", Status::kNullPointer, cache_spec(2, 4), at_offset(0), CacheArrays::kNullSin);
@@ -298,9 +300,10 @@ void add_similarity_case(std::vector<Case>& cases, const std::string& name, Stat
                      const std::vector<float> a = buffer_for(posenc::element_count(rows, dim), kInputFill);
                      const std::vector<float> b = buffer_for(posenc::element_count(cols, dim), kInputFill);
                      std::vector<float> out = buffer_for(posenc::element_count(rows, cols), sentinel());
-                     const Status status = posenc::similarity(spec, arrays == SimilarityArrays::kNullA ? nullptr : a.data(),
-                                                              arrays == SimilarityArrays::kNullB ? nullptr : b.data(),
-                                                              arrays == SimilarityArrays::kNullOut ? nullptr : out.data());
+                     const Status status =
+                         posenc::similarity(spec, arrays == SimilarityArrays::kNullA ? nullptr : a.data(),
+                                            arrays == SimilarityArrays::kNullB ? nullptr : b.data(),
+                                            arrays == SimilarityArrays::kNullOut ? nullptr : out.data());
                      return Outcome{status, overwritten(out) == 0};
                    }});
 }
@@ -352,8 +355,8 @@ TEST_CASE("similarity rejects each bad input, writing nothing", "[status]") { ch
 
 TEST_CASE("every error Status is reachable from the public functions", "[status]") {
   std::set<int> reached;
-  for (const auto& cases : {sinusoidal_cases(), rope_cases(), rope_cache_cases(), position_numbers_cases(),
-                            similarity_cases()})
+  for (const auto& cases :
+       {sinusoidal_cases(), rope_cases(), rope_cache_cases(), position_numbers_cases(), similarity_cases()})
     for (const Case& c : cases) reached.insert(static_cast<int>(c.want));
   for (int code = static_cast<int>(Status::kSeqLenTooLarge); code <= static_cast<int>(Status::kNullPointer); ++code) {
     INFO("not covered: " << posenc::status_name(static_cast<Status>(code)));

@@ -25,8 +25,7 @@ namespace test_support {
 inline constexpr std::size_t kRunAcrossAnchor = posenc::PhaseBlock::kAnchorInterval + 7;
 
 // Uniform floats in [lo, hi], the same sequence for the same seed on every run.
-inline std::vector<float> random_floats(std::size_t n, std::uint32_t seed, float lo = -1.0f,
-                                        float hi = 1.0f) {
+inline std::vector<float> random_floats(std::size_t n, std::uint32_t seed, float lo = -1.0f, float hi = 1.0f) {
   std::mt19937 generator(seed);
   std::uniform_real_distribution<float> uniform(lo, hi);
   std::vector<float> values(n);
@@ -85,7 +84,9 @@ std::size_t overwritten(const T* begin, const T* end) {
 }
 
 template <class T>
-std::size_t overwritten(const std::vector<T>& v) { return overwritten(v.data(), v.data() + v.size()); }
+std::size_t overwritten(const std::vector<T>& v) {
+  return overwritten(v.data(), v.data() + v.size());
+}
 
 // n usable values at a deliberately unaligned address (`shift` elements past the allocation's
 // alignment), with kGuard sentinels on both sides to catch out-of-range writes.

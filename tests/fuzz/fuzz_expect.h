@@ -20,15 +20,14 @@
 #include "posenc/size_limits.h"
 #include "posenc/status.h"
 
-#define FUZZ_EXPECT(condition, ...)                                                   \
-  do {                                                                                \
-    if (!(condition)) {                                                               \
-      std::fprintf(stderr, "\nFUZZ_EXPECT failed at %s:%d: %s\n  ", __FILE__, __LINE__, \
-                   #condition);                                                       \
-      std::fprintf(stderr, __VA_ARGS__);                                              \
-      std::fprintf(stderr, "\n");                                                     \
-      std::abort();                                                                   \
-    }                                                                                 \
+#define FUZZ_EXPECT(condition, ...)                                                                  \
+  do {                                                                                               \
+    if (!(condition)) {                                                                              \
+      std::fprintf(stderr, "\nFUZZ_EXPECT failed at %s:%d: %s\n  ", __FILE__, __LINE__, #condition); \
+      std::fprintf(stderr, __VA_ARGS__);                                                             \
+      std::fprintf(stderr, "\n");                                                                    \
+      std::abort();                                                                                  \
+    }                                                                                                \
   } while (0)
 
 namespace fuzz {
@@ -87,8 +86,8 @@ class Rules {
       return;
     }
     for (const posenc::Status s : broken_) allowed = allowed || s == got;
-    FUZZ_EXPECT(allowed, "%s: check() says '%s' but the broken rules are: %s", what,
-                posenc::status_name(got), list().c_str());
+    FUZZ_EXPECT(allowed, "%s: check() says '%s' but the broken rules are: %s", what, posenc::status_name(got),
+                list().c_str());
   }
 
  private:
@@ -116,8 +115,7 @@ inline void require_positions(Rules& rules, const DecodedPositions& decoded, std
     for (std::size_t row = 0; row < seq_len; ++row) in_range = in_range && decoded.at(row) >= 0;
     rules.require(in_range, posenc::Status::kPositionOutOfRange);
   } else {
-    rules.require(seq_len == 0 || decoded.at(seq_len - 1) <= posenc::kMaxPosition,
-                  posenc::Status::kOffsetTooLarge);
+    rules.require(seq_len == 0 || decoded.at(seq_len - 1) <= posenc::kMaxPosition, posenc::Status::kOffsetTooLarge);
   }
 }
 

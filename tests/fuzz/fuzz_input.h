@@ -31,39 +31,91 @@
 
 namespace fuzz {
 
-inline constexpr std::uint32_t kHostileSizes[] = {
-    0, 1, 2, 3, 127, 128, 129, 256, 257,
-    posenc::kMaxDim - 1, posenc::kMaxDim, posenc::kMaxDim + 1, posenc::kMaxDim + 2,
-    posenc::kMaxSeqLen - 1, posenc::kMaxSeqLen, posenc::kMaxSeqLen + 1,
-    1u << 28, (1u << 28) + 1, 46341,  // 46341^2 > 2^31
-    0x7fffffffu, 0x80000000u, 0xfffffffeu, 0xffffffffu};
+inline constexpr std::uint32_t kHostileSizes[] = {0,
+                                                  1,
+                                                  2,
+                                                  3,
+                                                  127,
+                                                  128,
+                                                  129,
+                                                  256,
+                                                  257,
+                                                  posenc::kMaxDim - 1,
+                                                  posenc::kMaxDim,
+                                                  posenc::kMaxDim + 1,
+                                                  posenc::kMaxDim + 2,
+                                                  posenc::kMaxSeqLen - 1,
+                                                  posenc::kMaxSeqLen,
+                                                  posenc::kMaxSeqLen + 1,
+                                                  1u << 28,
+                                                  (1u << 28) + 1,
+                                                  46341,  // 46341^2 > 2^31
+                                                  0x7fffffffu,
+                                                  0x80000000u,
+                                                  0xfffffffeu,
+                                                  0xffffffffu};
 inline constexpr std::size_t kHostileSizeCount = sizeof kHostileSizes / sizeof kHostileSizes[0];
 
-inline constexpr double kBases[] = {
-    10000.0, 500000.0, 1.0, 2.0, 0.5, 1e-300, 1e300,
-    std::numeric_limits<double>::max(), std::numeric_limits<double>::min(),
-    std::numeric_limits<double>::denorm_min(), 0.0, -0.0, -1.0, -10000.0,
-    std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity(),
-    -std::numeric_limits<double>::infinity(), 1e-10, 1e6, 1.0000001};
+inline constexpr double kBases[] = {10000.0,
+                                    500000.0,
+                                    1.0,
+                                    2.0,
+                                    0.5,
+                                    1e-300,
+                                    1e300,
+                                    std::numeric_limits<double>::max(),
+                                    std::numeric_limits<double>::min(),
+                                    std::numeric_limits<double>::denorm_min(),
+                                    0.0,
+                                    -0.0,
+                                    -1.0,
+                                    -10000.0,
+                                    std::numeric_limits<double>::quiet_NaN(),
+                                    std::numeric_limits<double>::infinity(),
+                                    -std::numeric_limits<double>::infinity(),
+                                    1e-10,
+                                    1e6,
+                                    1.0000001};
 inline constexpr std::size_t kBaseCount = sizeof kBases / sizeof kBases[0];
 
-inline constexpr int kBadEnums[] = {2, -1, std::numeric_limits<int>::min(),
-                                    std::numeric_limits<int>::max(), 256};
+inline constexpr int kBadEnums[] = {2, -1, std::numeric_limits<int>::min(), std::numeric_limits<int>::max(), 256};
 
-inline constexpr double kValues[] = {
-    0.0, -0.0, 1.0, -1.0, 0.5, 3.14159265, 1e-45 /* float subnormal */, 1.17549435e-38,
-    1e30, -1e30, 3.40282347e38, -3.40282347e38, std::numeric_limits<double>::quiet_NaN(),
-    std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
-    1e300 /* doubles only: inf as float */, 1e-310 /* double subnormal */, 65504.0, 1e-20, 1e20};
+inline constexpr double kValues[] = {0.0,
+                                     -0.0,
+                                     1.0,
+                                     -1.0,
+                                     0.5,
+                                     3.14159265,
+                                     1e-45 /* float subnormal */,
+                                     1.17549435e-38,
+                                     1e30,
+                                     -1e30,
+                                     3.40282347e38,
+                                     -3.40282347e38,
+                                     std::numeric_limits<double>::quiet_NaN(),
+                                     std::numeric_limits<double>::infinity(),
+                                     -std::numeric_limits<double>::infinity(),
+                                     1e300 /* doubles only: inf as float */,
+                                     1e-310 /* double subnormal */,
+                                     65504.0,
+                                     1e-20,
+                                     1e20};
 inline constexpr std::size_t kValueCount = sizeof kValues / sizeof kValues[0];
 
-inline constexpr double kScales[] = {1.0, 1e-3, 1e3, 1e-20, 1e20, 1e-40, 1e37, 0.0,
-                                     1e300, 4.0};
+inline constexpr double kScales[] = {1.0, 1e-3, 1e3, 1e-20, 1e20, 1e-40, 1e37, 0.0, 1e300, 4.0};
 inline constexpr std::size_t kScaleCount = sizeof kScales / sizeof kScales[0];
 
-inline constexpr std::int32_t kPositions[] = {
-    -1, std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max(), 0,
-    1 << 24, (1 << 24) - 1, (1 << 24) + 1, 1 << 30, 1023, 1024, 1025};
+inline constexpr std::int32_t kPositions[] = {-1,
+                                              std::numeric_limits<std::int32_t>::min(),
+                                              std::numeric_limits<std::int32_t>::max(),
+                                              0,
+                                              1 << 24,
+                                              (1 << 24) - 1,
+                                              (1 << 24) + 1,
+                                              1 << 30,
+                                              1023,
+                                              1024,
+                                              1025};
 inline constexpr std::size_t kPositionCount = sizeof kPositions / sizeof kPositions[0];
 
 inline constexpr std::size_t kOffsetCount = 12;
@@ -77,8 +129,10 @@ inline float to_float(double v) {
 
 template <class T>
 T narrow_to(double v) {
-  if constexpr (sizeof(T) == sizeof(float)) return to_float(v);
-  else return v;
+  if constexpr (sizeof(T) == sizeof(float))
+    return to_float(v);
+  else
+    return v;
 }
 
 // splitmix64: the noise behind arrays and position lists (cheap, seedable from 4 bytes).
@@ -190,9 +244,10 @@ class FuzzInput {
   std::uint32_t offset(std::uint32_t seq_len) {
     const std::uint8_t t = byte();
     const std::uint32_t last_valid = static_cast<std::uint32_t>(posenc::kMaxPosition) - (seq_len > 0 ? seq_len - 1 : 0);
-    const std::uint32_t table[kOffsetCount] = {0, 1, 1023, 1024, 1u << 24, last_valid, last_valid + 1,
-                                               static_cast<std::uint32_t>(posenc::kMaxPosition),
-                                               0x80000000u, 0xffffffffu, 100000, 65535};
+    const std::uint32_t table[kOffsetCount] = {
+        0,           1,           1023,           1024,
+        1u << 24,    last_valid,  last_valid + 1, static_cast<std::uint32_t>(posenc::kMaxPosition),
+        0x80000000u, 0xffffffffu, 100000,         65535};
     return t < kOffsetCount ? table[t] : u32();
   }
 
@@ -211,10 +266,18 @@ class FuzzInput {
     for (std::size_t row = 0; row < seq_len; ++row) {
       std::int64_t p = 0;
       switch (pattern) {
-        case 0: p = start + static_cast<std::int64_t>(row); break;
-        case 1: p = static_cast<std::int64_t>(noise.next() & 0x7fffffff); break;
-        case 2: p = static_cast<std::int64_t>(noise.next() % 64); break;
-        default: p = start - static_cast<std::int64_t>(row); break;
+        case 0:
+          p = start + static_cast<std::int64_t>(row);
+          break;
+        case 1:
+          p = static_cast<std::int64_t>(noise.next() & 0x7fffffff);
+          break;
+        case 2:
+          p = static_cast<std::int64_t>(noise.next() % 64);
+          break;
+        default:
+          p = start - static_cast<std::int64_t>(row);
+          break;
       }
       decoded.list[row] = static_cast<std::int32_t>(static_cast<std::uint32_t>(p));  // wraps like int32
     }

@@ -78,8 +78,8 @@ template <class T>
 void expect_same(const char* what, const Shifted<T>& simd, const Shifted<T>& scalar) {
   FUZZ_EXPECT(simd.prefix_intact() && scalar.prefix_intact(), "%s %s wrote before its array", kVersion, what);
   for (std::size_t i = 0; i < simd.size(); ++i) {
-    FUZZ_EXPECT(same_value(simd[i], scalar[i]), "%s %s: element %zu of %zu: simd %.17g, scalar %.17g", kVersion,
-                what, i, simd.size(), static_cast<double>(simd[i]), static_cast<double>(scalar[i]));
+    FUZZ_EXPECT(same_value(simd[i], scalar[i]), "%s %s: element %zu of %zu: simd %.17g, scalar %.17g", kVersion, what,
+                i, simd.size(), static_cast<double>(simd[i]), static_cast<double>(scalar[i]));
   }
 }
 
@@ -106,7 +106,8 @@ void fuzz_rotate_half(FuzzInput& in, std::size_t n, bool in_place) {
   const std::size_t shift = simd_shift(in);
   Shifted<float> src = x.moved(shift);
   Shifted<float> out = x.moved(shift);  // out of place: the gaps must keep x's values too
-  k::rotate_half(cos.data(), sin.data(), in_place ? out.data() : src.data(), out.data(), n, heads.count, heads.stride, n);
+  k::rotate_half(cos.data(), sin.data(), in_place ? out.data() : src.data(), out.data(), n, heads.count, heads.stride,
+                 n);
   expect_same("rotate_half", out, want);
   if (!in_place) expect_same("rotate_half source", src, x);
 }
@@ -138,7 +139,9 @@ void expect_dot_close(const float* a, const float* b, std::size_t n, float simd,
     nan = nan || std::isnan(a[i]) || std::isnan(b[i]);
     scale += std::fabs(static_cast<long double>(a[i]) * b[i]);
   }
-  if (nan) FUZZ_EXPECT(std::isnan(simd) && std::isnan(scalar), "%s dot with a NaN input: simd %.9g, scalar %.9g", kVersion, simd, scalar);
+  if (nan)
+    FUZZ_EXPECT(std::isnan(simd) && std::isnan(scalar), "%s dot with a NaN input: simd %.9g, scalar %.9g", kVersion,
+                simd, scalar);
   if (!finite || scale > 1e37L) return;  // infinities, or a sum that may overflow float32
   const long double bound = 2 * (n + 1) * 0x1p-24L * scale + 2 * n * 0x1p-149L;
   FUZZ_EXPECT(std::fabs(static_cast<long double>(simd) - scalar) <= bound,
@@ -183,8 +186,8 @@ void fuzz_sincos(FuzzInput& in, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) {
     const double x = angle[i];
     if (!std::isfinite(x)) {
-      FUZZ_EXPECT(std::isnan(sin[i]) && std::isnan(cos[i]), "%s sincos(%.17g) = (%.17g, %.17g), want NaN", kVersion,
-                  x, sin[i], cos[i]);
+      FUZZ_EXPECT(std::isnan(sin[i]) && std::isnan(cos[i]), "%s sincos(%.17g) = (%.17g, %.17g), want NaN", kVersion, x,
+                  sin[i], cos[i]);
       continue;
     }
     FUZZ_EXPECT(std::fabs(sin[i]) <= 1 && std::fabs(cos[i]) <= 1, "%s sincos(%.17g) = (%.17g, %.17g)", kVersion, x,
@@ -232,9 +235,12 @@ void fuzz_phase_rows(FuzzInput& in, std::size_t pairs, bool accumulate) {
   const auto out = [&](Shifted<float>& t, Shifted<float>& u) {
     float* row = t.data();
     switch (layout) {
-      case RowsLayout::kInterleaved: return RowsOut{row, row + 1, stride, true};
-      case RowsLayout::kConcat: return RowsOut{row, row + pairs, stride, false};
-      default: return RowsOut{row, u.data(), stride, false};
+      case RowsLayout::kInterleaved:
+        return RowsOut{row, row + 1, stride, true};
+      case RowsLayout::kConcat:
+        return RowsOut{row, row + pairs, stride, false};
+      default:
+        return RowsOut{row, u.data(), stride, false};
     }
   };
   Shifted<double> want_cos = cos.moved(0), want_sin = sin.moved(0);
@@ -271,17 +277,39 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::uint8_t kernel = in.byte() % 11;
   const std::size_t n = in.u16() % (kMaxLength + 1);
   switch (kernel) {
-    case 0: fuzz_rotate_half(in, n, false); break;
-    case 1: fuzz_rotate_half(in, n, true); break;
-    case 2: fuzz_rotate_interleaved(in, n, false); break;
-    case 3: fuzz_rotate_interleaved(in, n, true); break;
-    case 4: fuzz_dot(in, n); break;
-    case 5: fuzz_narrow(in, n); break;
-    case 6: fuzz_sincos(in, n); break;
-    case 7: fuzz_rotate_step(in, n); break;
-    case 8: fuzz_phase_rows(in, n, false); break;
-    case 9: fuzz_phase_rows(in, n, true); break;
-    default: fuzz_dot_row(in, n); break;
+    case 0:
+      fuzz_rotate_half(in, n, false);
+      break;
+    case 1:
+      fuzz_rotate_half(in, n, true);
+      break;
+    case 2:
+      fuzz_rotate_interleaved(in, n, false);
+      break;
+    case 3:
+      fuzz_rotate_interleaved(in, n, true);
+      break;
+    case 4:
+      fuzz_dot(in, n);
+      break;
+    case 5:
+      fuzz_narrow(in, n);
+      break;
+    case 6:
+      fuzz_sincos(in, n);
+      break;
+    case 7:
+      fuzz_rotate_step(in, n);
+      break;
+    case 8:
+      fuzz_phase_rows(in, n, false);
+      break;
+    case 9:
+      fuzz_phase_rows(in, n, true);
+      break;
+    default:
+      fuzz_dot_row(in, n);
+      break;
   }
   return 0;
 }

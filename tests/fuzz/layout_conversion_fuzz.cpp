@@ -32,7 +32,7 @@ std::size_t moved(std::size_t c, std::size_t rotary_dim, RopeLayout from, RopeLa
   const std::size_t half = rotary_dim / 2;
   if (from == to || c >= rotary_dim) return c;
   if (from == RopeLayout::kInterleaved) return (c % 2 == 0 ? 0 : half) + c / 2;  // 2i + j -> j half + i
-  return c < half ? 2 * c : 2 * (c - half) + 1;                                   // j half + i -> 2i + j
+  return c < half ? 2 * c : 2 * (c - half) + 1;                                  // j half + i -> 2i + j
 }
 
 Status convert(const posenc::LayoutConversionSpec& spec, const std::vector<float>& x, std::vector<float>& out) {
@@ -81,8 +81,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       const std::size_t target = moved(c, spec.rotary_dim, spec.from, spec.to);
       for (std::size_t r = 0; r < row; ++r) {
         const std::size_t at = (h * head_dim + c) * row + r, want_at = (h * head_dim + target) * row + r;
-        FUZZ_EXPECT(bits_of(out[want_at]) == bits_of(x[at]), "head %zu channel %zu (row element %zu) is not at channel %zu",
-                    h, c, r, target);
+        FUZZ_EXPECT(bits_of(out[want_at]) == bits_of(x[at]),
+                    "head %zu channel %zu (row element %zu) is not at channel %zu", h, c, r, target);
       }
     }
   }
@@ -90,7 +90,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   back.from = spec.to;
   back.to = spec.from;
   std::vector<float> restored(length, sentinel());
-  FUZZ_EXPECT(convert(back, out, restored) == Status::kOk && same_bits(restored, x), "converting back did not restore x");
+  FUZZ_EXPECT(convert(back, out, restored) == Status::kOk && same_bits(restored, x),
+              "converting back did not restore x");
 
   // Activations: rope(interleaved) = back(rope(half, converted)), with the same rotations.
   if (row != 1 || spec.from != RopeLayout::kInterleaved || spec.to != RopeLayout::kHalf || spec.heads == 0) return 0;
@@ -105,11 +106,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   rope.layout = RopeLayout::kInterleaved;
   FUZZ_EXPECT(posenc::rope(rope, position, rotated.data(), rotated.data()) == Status::kOk, "rope interleaved failed");
   rope.layout = RopeLayout::kHalf;
-  FUZZ_EXPECT(posenc::rope(rope, position, rotated_half.data(), rotated_half.data()) == Status::kOk, "rope half failed");
+  FUZZ_EXPECT(posenc::rope(rope, position, rotated_half.data(), rotated_half.data()) == Status::kOk,
+              "rope half failed");
   FUZZ_EXPECT(convert(back, rotated_half, result) == Status::kOk, "converting back failed");
   for (std::size_t i = 0; i < length; ++i) {
-    FUZZ_EXPECT(same_value(result[i], rotated[i]), "element %zu: interleaved rotation %.9g, via the half pairing %.9g", i,
-                rotated[i], result[i]);
+    FUZZ_EXPECT(same_value(result[i], rotated[i]), "element %zu: interleaved rotation %.9g, via the half pairing %.9g",
+                i, rotated[i], result[i]);
   }
   return 0;
 }

@@ -39,12 +39,31 @@ constexpr std::uint32_t kMaxListRows = 256;
 constexpr std::uint64_t kRunElements = 1 << 14;
 constexpr Real kSubnormalSlack = 4 * 0x1p-149L;
 
-constexpr double kFactors[] = {1.0, 0.5, 0.25, 0.75, 0.3, 0.0, -0.5, 1.5,
+constexpr double kFactors[] = {1.0,
+                               0.5,
+                               0.25,
+                               0.75,
+                               0.3,
+                               0.0,
+                               -0.5,
+                               1.5,
                                std::numeric_limits<double>::quiet_NaN(),
-                               std::numeric_limits<double>::infinity(), 1e-10};
-constexpr double kScalingValues[] = {1.0, 2.0, 4.0, 8.0, 32.0, 0.5, 0.1, 0.0, -1.0,
+                               std::numeric_limits<double>::infinity(),
+                               1e-10};
+constexpr double kScalingValues[] = {1.0,
+                                     2.0,
+                                     4.0,
+                                     8.0,
+                                     32.0,
+                                     0.5,
+                                     0.1,
+                                     0.0,
+                                     -1.0,
                                      std::numeric_limits<double>::quiet_NaN(),
-                                     std::numeric_limits<double>::infinity(), 1e300, 1e-300, 16.0};
+                                     std::numeric_limits<double>::infinity(),
+                                     1e300,
+                                     1e-300,
+                                     16.0};
 
 template <std::size_t N>
 double pick(FuzzInput& in, const double (&table)[N]) {
@@ -99,8 +118,8 @@ DecodedScaling decode_scaling(FuzzInput& in, std::uint32_t rotary_dim) {
 
 // Positions of a batch: one shared offset, one offset per sequence, or one per row.
 struct DecodedBatchPositions {
-  DecodedPositions shared;             // shared offset, or the whole [batch, seq_len] list
-  std::vector<std::int32_t> offsets;   // per sequence
+  DecodedPositions shared;            // shared offset, or the whole [batch, seq_len] list
+  std::vector<std::int32_t> offsets;  // per sequence
   enum class Kind { kShared, kPerSequence, kList } kind = Kind::kShared;
 
   posenc::BatchPositions get() const {
@@ -110,9 +129,12 @@ struct DecodedBatchPositions {
 
   std::int64_t at(std::size_t b, std::size_t t, std::size_t seq_len) const {
     switch (kind) {
-      case Kind::kPerSequence: return static_cast<std::int64_t>(offsets[b]) + static_cast<std::int64_t>(t);
-      case Kind::kList: return shared.at(b * seq_len + t);
-      default: return shared.at(t);
+      case Kind::kPerSequence:
+        return static_cast<std::int64_t>(offsets[b]) + static_cast<std::int64_t>(t);
+      case Kind::kList:
+        return shared.at(b * seq_len + t);
+      default:
+        return shared.at(t);
     }
   }
 };
@@ -158,7 +180,8 @@ void may_reject_scaling(Rules& rules, const posenc::RopeScaling& s) {
   if (s.type == posenc::RopeScalingType::kNone) return;
   const int type = static_cast<int>(s.type);
   rules.require(type >= 0 && type <= 5, Status::kScalingTypeInvalid);
-  for (int code = static_cast<int>(Status::kScalingTypeInvalid); code <= static_cast<int>(Status::kYarnBaseInvalid); ++code)
+  for (int code = static_cast<int>(Status::kScalingTypeInvalid); code <= static_cast<int>(Status::kYarnBaseInvalid);
+       ++code)
     rules.may_reject(true, static_cast<Status>(code));
   // Configs whose angles or attention factor would overflow (subnormal betas or factor entries,
   // factors near 2^53): the outputs of accepted configs are checked for finiteness instead.
@@ -250,8 +273,9 @@ void expect_rotated(const posenc::RopeSpec& spec, std::uint32_t rotary_dim, cons
           if (!std::isfinite(a) || !std::isfinite(bv)) continue;
           const Real scale = std::fabs(a) + std::fabs(bv);
           if (std::fabs(a) <= 1e30L && std::fabs(bv) <= 1e30L && af <= 1e6L) {
-            FUZZ_EXPECT(std::isfinite(ra) && std::isfinite(rb), "%s b%zu t%zu h%zu pair %zu: (%.9Lg, %.9Lg) -> (%.9Lg, %.9Lg), position %lld",
-                        tensor.name, b, t, h, i, a, bv, ra, rb, static_cast<long long>(p));
+            FUZZ_EXPECT(std::isfinite(ra) && std::isfinite(rb),
+                        "%s b%zu t%zu h%zu pair %zu: (%.9Lg, %.9Lg) -> (%.9Lg, %.9Lg), position %lld", tensor.name, b,
+                        t, h, i, a, bv, ra, rb, static_cast<long long>(p));
           }
           if (!std::isfinite(ra) || !std::isfinite(rb)) continue;
           // af cos, af sin are rounded to float32, where a tiny af can leave only subnormals.
@@ -270,7 +294,8 @@ void expect_rotated(const posenc::RopeSpec& spec, std::uint32_t rotary_dim, cons
       for (std::size_t h = 0; h < heads; ++h) {
         const std::size_t at = offset_of(b, t, h);
         for (std::size_t ch = rotary_dim; ch < d; ++ch) {
-          FUZZ_EXPECT(bits_of(out[at + ch]) == bits_of(x[at + ch]), "%s: pass-through channel %zu changed", tensor.name, ch);
+          FUZZ_EXPECT(bits_of(out[at + ch]) == bits_of(x[at + ch]), "%s: pass-through channel %zu changed", tensor.name,
+                      ch);
         }
       }
     }
@@ -347,8 +372,8 @@ void fuzz_rope(FuzzInput& in, bool qk) {
   FUZZ_EXPECT(got == status, "call returned '%s', check() '%s'", posenc::status_name(got), posenc::status_name(status));
   if (status != Status::kOk) {
     for (const Tensor* tensor : {&q, &k}) {
-      FUZZ_EXPECT(same_bits(tensor->data, tensor->original) && untouched(tensor->out), "a rejected call ('%s') wrote into %s",
-                  posenc::status_name(status), tensor->name);
+      FUZZ_EXPECT(same_bits(tensor->data, tensor->original) && untouched(tensor->out),
+                  "a rejected call ('%s') wrote into %s", posenc::status_name(status), tensor->name);
     }
     return;
   }
@@ -410,14 +435,15 @@ void fuzz_cache(FuzzInput& in) {
         const Real c = cos[at], s = sin[at];
         // af cos and af sin are finite while af is (af above FLT_MAX overflows, rightly).
         if (af > 1e38L) continue;
-        FUZZ_EXPECT(std::isfinite(c) && std::isfinite(s) && std::fabs(std::hypot(c, s) - af) <= 2.5e-7L * af + kSubnormalSlack,
-                    "cache b%zu t%zu pair %zu = (%.9Lg, %.9Lg), attention factor %.9Lg, position %lld", b, t, i, c, s,
-                    af, static_cast<long long>(p));
+        FUZZ_EXPECT(
+            std::isfinite(c) && std::isfinite(s) && std::fabs(std::hypot(c, s) - af) <= 2.5e-7L * af + kSubnormalSlack,
+            "cache b%zu t%zu pair %zu = (%.9Lg, %.9Lg), attention factor %.9Lg, position %lld", b, t, i, c, s, af,
+            static_cast<long long>(p));
         if (p >= (1 << 24) || std::fabs(schedule.inv_freq[i]) > 1.0) continue;
         const Real theta = static_cast<Real>(p) * schedule.inv_freq[i];
         const Real error = std::max(std::fabs(c - af * std::cos(theta)), std::fabs(s - af * std::sin(theta)));
-        FUZZ_EXPECT(error <= 2.5e-7L * af + kSubnormalSlack, "cache b%zu t%zu pair %zu: error %.3Lg (position %lld)", b, t, i, error,
-                    static_cast<long long>(p));
+        FUZZ_EXPECT(error <= 2.5e-7L * af + kSubnormalSlack, "cache b%zu t%zu pair %zu: error %.3Lg (position %lld)", b,
+                    t, i, error, static_cast<long long>(p));
       }
     }
   }
@@ -428,9 +454,15 @@ void fuzz_cache(FuzzInput& in) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   FuzzInput in(data, size);
   switch (in.byte() % 3) {
-    case 0: fuzz_rope(in, false); break;
-    case 1: fuzz_rope(in, true); break;
-    default: fuzz_cache(in); break;
+    case 0:
+      fuzz_rope(in, false);
+      break;
+    case 1:
+      fuzz_rope(in, true);
+      break;
+    default:
+      fuzz_cache(in);
+      break;
   }
   return 0;
 }

@@ -66,10 +66,10 @@ void expect_same(Status got, Status want) {
 
 // ---- rope ---------------------------------------------------------------------------------
 
-void expect_rotated(const posenc::RopeSpec& spec, const DecodedPositions& positions,
-                    const std::vector<float>& x, const std::vector<float>& out) {
-  const auto pairing = spec.layout == posenc::RopeLayout::kInterleaved ? reference::Pairing::kInterleaved
-                                                                       : reference::Pairing::kHalf;
+void expect_rotated(const posenc::RopeSpec& spec, const DecodedPositions& positions, const std::vector<float>& x,
+                    const std::vector<float>& out) {
+  const auto pairing =
+      spec.layout == posenc::RopeLayout::kInterleaved ? reference::Pairing::kInterleaved : reference::Pairing::kHalf;
   const bool checkable = contract_checkable(spec.base, spec.seq_len, positions);
   std::vector<reference::Real> want;
   if (checkable) {
@@ -86,15 +86,14 @@ void expect_rotated(const posenc::RopeSpec& spec, const DecodedPositions& positi
       const long double scale = std::fabs(a) + std::fabs(b);
       if (std::fabs(a) <= 1e30L && std::fabs(b) <= 1e30L) {
         FUZZ_EXPECT(std::isfinite(ra) && std::isfinite(rb),
-                    "row*head %zu pair %zu: (%.9Lg, %.9Lg) -> (%.9Lg, %.9Lg), base %.17g, position %lld",
-                    row_head, pair, a, b, ra, rb, spec.base,
-                    static_cast<long long>(positions.at(row_head / spec.num_heads)));
+                    "row*head %zu pair %zu: (%.9Lg, %.9Lg) -> (%.9Lg, %.9Lg), base %.17g, position %lld", row_head,
+                    pair, a, b, ra, rb, spec.base, static_cast<long long>(positions.at(row_head / spec.num_heads)));
       }
       if (!std::isfinite(ra) || !std::isfinite(rb)) continue;  // overflow near FLT_MAX
       const long double norm_change = std::fabs(std::hypot(ra, rb) - std::hypot(a, b));
       FUZZ_EXPECT(norm_change <= 1e-6L * scale + kSubnormalSlack,
-                  "row*head %zu pair %zu: norm changed by %.3Lg: (%.9Lg, %.9Lg) -> (%.9Lg, %.9Lg)",
-                  row_head, pair, norm_change, a, b, ra, rb);
+                  "row*head %zu pair %zu: norm changed by %.3Lg: (%.9Lg, %.9Lg) -> (%.9Lg, %.9Lg)", row_head, pair,
+                  norm_change, a, b, ra, rb);
       if (!checkable) continue;
       const long double bound = kRopeEps * scale + kSubnormalSlack;
       const long double error_a = std::fabs(ra - want[at + ch.a]), error_b = std::fabs(rb - want[at + ch.b]);
@@ -104,8 +103,8 @@ void expect_rotated(const posenc::RopeSpec& spec, const DecodedPositions& positi
                   static_cast<long long>(positions.at(row_head / spec.num_heads)));
     }
     for (std::size_t ch = spec.rotary_dim; ch < spec.head_dim; ++ch) {
-      FUZZ_EXPECT(bits_of(out[at + ch]) == bits_of(x[at + ch]),
-                  "pass-through channel %zu of row*head %zu changed", ch, row_head);
+      FUZZ_EXPECT(bits_of(out[at + ch]) == bits_of(x[at + ch]), "pass-through channel %zu of row*head %zu changed", ch,
+                  row_head);
     }
   }
 }
@@ -144,7 +143,8 @@ void fuzz_rope(FuzzInput& in, bool in_place) {
   float* out = in_place ? x.data() : separate.data();
   expect_same(posenc::rope(spec, positions.positions, x.data(), out), status);
   if (status != Status::kOk) {
-    FUZZ_EXPECT(same_bits(x, original) && untouched(separate), "a rejected call ('%s') wrote", posenc::status_name(status));
+    FUZZ_EXPECT(same_bits(x, original) && untouched(separate), "a rejected call ('%s') wrote",
+                posenc::status_name(status));
     return;
   }
   if (!in_place) FUZZ_EXPECT(same_bits(x, original), "rope into a separate output changed its input");
@@ -188,9 +188,10 @@ void fuzz_rope_cache(FuzzInput& in) {
   if (!contract_checkable(spec.base, spec.seq_len, positions)) return;
   const reference::Phases want = reference::phases(row_positions(spec.seq_len, positions), spec.rotary_dim, spec.base);
   for (std::size_t i = 0; i < length; ++i) {
-    const double error = static_cast<double>(std::fmax(std::fabs(cos[i] - want.cos[i]), std::fabs(sin[i] - want.sin[i])));
-    FUZZ_EXPECT(error <= kTableBound, "cache[%zu] is %.3g from the reference (base %.17g, position %lld)", i,
-                error, spec.base, static_cast<long long>(positions.at(i / half)));
+    const double error =
+        static_cast<double>(std::fmax(std::fabs(cos[i] - want.cos[i]), std::fabs(sin[i] - want.sin[i])));
+    FUZZ_EXPECT(error <= kTableBound, "cache[%zu] is %.3g from the reference (base %.17g, position %lld)", i, error,
+                spec.base, static_cast<long long>(positions.at(i / half)));
   }
 }
 
@@ -214,14 +215,15 @@ void fuzz_frequencies(FuzzInput& in) {
   }
   for (std::size_t i = 0; i < half; ++i) {
     const long double want = reference::inverse_frequency(i, rotary_dim, base);
-    FUZZ_EXPECT(std::isfinite(out[i]) && out[i] > 0, "inv_freq[%zu] = %.17g (base %.17g, rotary_dim %u)", i,
-                out[i], base, rotary_dim);
+    FUZZ_EXPECT(std::isfinite(out[i]) && out[i] > 0, "inv_freq[%zu] = %.17g (base %.17g, rotary_dim %u)", i, out[i],
+                base, rotary_dim);
     if (std::fabs(want) >= 0x1p-1022L && std::fabs(want) <= 0x1p1023L) {
       // pow and the division round (a few ulps); the float64 exponent 2i/d rounds by up to
       // 2^-53 relative, which base^(2i/d) turns into |ln base| * 2^-53.
       const long double relative = std::fabs(out[i] - want) / want;
-      FUZZ_EXPECT(relative <= (4 + std::fabs(std::log(static_cast<long double>(base)))) * 0x1p-53L, "inv_freq[%zu] = %.17g, reference %.20Lg (base %.17g, rotary_dim %u)",
-                  i, out[i], want, base, rotary_dim);
+      FUZZ_EXPECT(relative <= (4 + std::fabs(std::log(static_cast<long double>(base)))) * 0x1p-53L,
+                  "inv_freq[%zu] = %.17g, reference %.20Lg (base %.17g, rotary_dim %u)", i, out[i], want, base,
+                  rotary_dim);
     }
   }
 }
@@ -231,10 +233,18 @@ void fuzz_frequencies(FuzzInput& in) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   FuzzInput in(data, size);
   switch (in.byte() % 4) {
-    case 0: fuzz_rope(in, true); break;
-    case 1: fuzz_rope(in, false); break;
-    case 2: fuzz_rope_cache(in); break;
-    default: fuzz_frequencies(in); break;
+    case 0:
+      fuzz_rope(in, true);
+      break;
+    case 1:
+      fuzz_rope(in, false);
+      break;
+    case 2:
+      fuzz_rope_cache(in);
+      break;
+    default:
+      fuzz_frequencies(in);
+      break;
   }
   return 0;
 }

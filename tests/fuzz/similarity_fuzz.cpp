@@ -64,8 +64,8 @@ std::vector<RowFacts> row_facts(const std::vector<float>& m, std::size_t rows, s
   return facts;
 }
 
-void expect_similarity(const posenc::SimilaritySpec& spec, const std::vector<float>& a,
-                       const std::vector<float>& b, const std::vector<float>& out) {
+void expect_similarity(const posenc::SimilaritySpec& spec, const std::vector<float>& a, const std::vector<float>& b,
+                       const std::vector<float>& out) {
   const std::size_t dim = spec.dim;
   const bool cosine = spec.metric == posenc::Metric::kCosine;
   const std::vector<RowFacts> a_facts = row_facts(a, spec.rows, dim), b_facts = row_facts(b, spec.cols, dim);
@@ -80,8 +80,8 @@ void expect_similarity(const posenc::SimilaritySpec& spec, const std::vector<flo
         if (scale > 1e37L) continue;  // the sum may legitimately overflow float32
         const long double error = std::fabs(got - reference::dot(a_row, b_row, dim));
         const long double bound = (dim + 2) * kUnitRoundoff * scale + dim * 0x1p-149L;
-        FUZZ_EXPECT(error <= bound, "dot[%zu][%zu] = %.9g is %.3Lg from the reference (bound %.3Lg, dim %zu)",
-                    r, c, got, error, bound, dim);
+        FUZZ_EXPECT(error <= bound, "dot[%zu][%zu] = %.9g is %.3Lg from the reference (bound %.3Lg, dim %zu)", r, c,
+                    got, error, bound, dim);
         continue;
       }
       if (!a_facts[r].well_scaled || !b_facts[c].well_scaled) continue;
@@ -92,8 +92,8 @@ void expect_similarity(const posenc::SimilaritySpec& spec, const std::vector<flo
       const reference::Real want = reference::dot(a_row, b_row, dim) / (a_facts[r].norm * b_facts[c].norm);
       const long double error = std::fabs(got - want);
       const long double bound = (3 * dim + 8) * kUnitRoundoff;
-      FUZZ_EXPECT(error <= bound, "cosine[%zu][%zu] = %.9g is %.3Lg from the reference %.9Lg (bound %.3Lg, dim %zu)",
-                  r, c, got, error, want, bound, dim);
+      FUZZ_EXPECT(error <= bound, "cosine[%zu][%zu] = %.9g is %.3Lg from the reference %.9Lg (bound %.3Lg, dim %zu)", r,
+                  c, got, error, want, bound, dim);
     }
   }
 }

@@ -23,8 +23,8 @@ namespace {
 using namespace fuzz;
 using posenc::Status;
 
-constexpr std::uint32_t kMaxRows = 1100;       // crosses the 1024-row re-anchoring interval
-constexpr std::uint32_t kMaxWidth = 300;       // crosses the 128-pair PhaseBlock capacity
+constexpr std::uint32_t kMaxRows = 1100;  // crosses the 1024-row re-anchoring interval
+constexpr std::uint32_t kMaxWidth = 300;  // crosses the 128-pair PhaseBlock capacity
 constexpr std::uint64_t kRunElements = 1 << 14;
 constexpr double kTableBound = 2.5e-7;
 
@@ -53,21 +53,20 @@ void expect_valid_table(const posenc::SinusoidalSpec& spec, const DecodedPositio
                         const std::vector<float>& table) {
   for (std::size_t i = 0; i < table.size(); ++i) {
     FUZZ_EXPECT(std::isfinite(table[i]) && std::fabs(table[i]) <= 1.0f,
-                "table[%zu] = %.9g (seq_len %u, d_model %u, base %.17g, row position %lld)", i,
-                table[i], spec.seq_len, spec.d_model, spec.base,
-                static_cast<long long>(positions.at(i / spec.d_model)));
+                "table[%zu] = %.9g (seq_len %u, d_model %u, base %.17g, row position %lld)", i, table[i], spec.seq_len,
+                spec.d_model, spec.base, static_cast<long long>(positions.at(i / spec.d_model)));
   }
   if (!precision_contract_applies(spec, positions)) return;
   std::vector<std::int64_t> rows(spec.seq_len);
   for (std::size_t row = 0; row < spec.seq_len; ++row) rows[row] = positions.at(row);
   const auto layout = spec.layout == posenc::SinusoidalLayout::kInterleaved ? reference::TableLayout::kInterleaved
-                                                                           : reference::TableLayout::kConcat;
+                                                                            : reference::TableLayout::kConcat;
   const std::vector<reference::Real> want = reference::sinusoidal(rows, spec.d_model, spec.base, layout);
   for (std::size_t i = 0; i < table.size(); ++i) {
     const double error = static_cast<double>(std::fabs(table[i] - want[i]));
-    FUZZ_EXPECT(error <= kTableBound, "table[%zu] = %.9g is %.3g from the reference %.12Lg (base %.17g, d_model %u, position %lld)",
-                i, table[i], error, want[i], spec.base, spec.d_model,
-                static_cast<long long>(rows[i / spec.d_model]));
+    FUZZ_EXPECT(error <= kTableBound,
+                "table[%zu] = %.9g is %.3g from the reference %.12Lg (base %.17g, d_model %u, position %lld)", i,
+                table[i], error, want[i], spec.base, spec.d_model, static_cast<long long>(rows[i / spec.d_model]));
   }
 }
 
@@ -90,14 +89,16 @@ void fuzz_table(FuzzInput& in, bool add) {
     std::vector<float> out(length, sentinel());
     const Status got = add ? posenc::add_sinusoidal(spec, positions.positions, out.data())
                            : posenc::sinusoidal_table(spec, positions.positions, out.data());
-    FUZZ_EXPECT(got == status, "call returned '%s', check() '%s'", posenc::status_name(got), posenc::status_name(status));
+    FUZZ_EXPECT(got == status, "call returned '%s', check() '%s'", posenc::status_name(got),
+                posenc::status_name(status));
     FUZZ_EXPECT(untouched(out), "a rejected call ('%s') wrote into its output", posenc::status_name(status));
     return;
   }
   if (elements > kRunElements) return;  // valid but too large to run here: check() was the test
 
   std::vector<float> table(length, sentinel());
-  FUZZ_EXPECT(posenc::sinusoidal_table(spec, positions.positions, table.data()) == Status::kOk, "table failed after check ok");
+  FUZZ_EXPECT(posenc::sinusoidal_table(spec, positions.positions, table.data()) == Status::kOk,
+              "table failed after check ok");
   expect_valid_table(spec, positions, table);
   if (!add) return;
 
@@ -131,7 +132,8 @@ void fuzz_position_numbers(FuzzInput& in) {
   std::vector<float> out(length, sentinel());
   if (status != Status::kOk || elements <= kRunElements) {
     const Status got = posenc::position_numbers(spec, out.data());
-    FUZZ_EXPECT(got == status, "call returned '%s', check() '%s'", posenc::status_name(got), posenc::status_name(status));
+    FUZZ_EXPECT(got == status, "call returned '%s', check() '%s'", posenc::status_name(got),
+                posenc::status_name(status));
   }
   if (status != Status::kOk) {
     FUZZ_EXPECT(untouched(out), "a rejected call ('%s') wrote into its output", posenc::status_name(status));
@@ -149,9 +151,15 @@ void fuzz_position_numbers(FuzzInput& in) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   FuzzInput in(data, size);
   switch (in.byte() % 3) {
-    case 0: fuzz_table(in, false); break;
-    case 1: fuzz_table(in, true); break;
-    default: fuzz_position_numbers(in); break;
+    case 0:
+      fuzz_table(in, false);
+      break;
+    case 1:
+      fuzz_table(in, true);
+      break;
+    default:
+      fuzz_position_numbers(in);
+      break;
   }
   return 0;
 }

@@ -28,7 +28,14 @@ describe('SIMD and scalar builds agree', () => {
 
   it('rope: wide heads and large positions', () => {
     for (const layout of ['interleaved', 'half']) {
-      const options = { seqLen: 6, numHeads: 3, headDim: 520, rotaryDim: 514, layout, positions: [0, 2 ** 24 - 1, 7, 8, 2 ** 31 - 1, 64] };
+      const options = {
+        seqLen: 6,
+        numHeads: 3,
+        headDim: 520,
+        rotaryDim: 514,
+        layout,
+        positions: [0, 2 ** 24 - 1, 7, 8, 2 ** 31 - 1, 64],
+      };
       const x = randomNormal(6 * 3 * 520, 5);
       assertIdentical(simd.rope(x.slice(), options), scalar.rope(x.slice(), options), layout);
     }
@@ -40,13 +47,21 @@ describe('SIMD and scalar builds agree', () => {
         const options = { seqLen: 70, dModel, layout, offset: 12345 };
         assertIdentical(simd.sinusoidal(options), scalar.sinusoidal(options), `sinusoidal ${layout} ${dModel}`);
         const x = randomNormal(70 * dModel, dModel);
-        assertIdentical(simd.addSinusoidal(x.slice(), options), scalar.addSinusoidal(x.slice(), options), `add ${layout} ${dModel}`);
+        assertIdentical(
+          simd.addSinusoidal(x.slice(), options),
+          scalar.addSinusoidal(x.slice(), options),
+          `add ${layout} ${dModel}`,
+        );
       }
     }
     const cache = { seqLen: 70, rotaryDim: 258, positions: Array.from({ length: 70 }, (_, i) => i * i * 997) };
     assertIdentical(simd.ropeCache(cache).cos, scalar.ropeCache(cache).cos, 'cos');
     assertIdentical(simd.ropeCache(cache).sin, scalar.ropeCache(cache).sin, 'sin');
-    assertIdentical(simd.positionNumbers({ seqLen: 9, dModel: 5, offset: 3 }), scalar.positionNumbers({ seqLen: 9, dModel: 5, offset: 3 }), 'positionNumbers');
+    assertIdentical(
+      simd.positionNumbers({ seqLen: 9, dModel: 5, offset: 3 }),
+      scalar.positionNumbers({ seqLen: 9, dModel: 5, offset: 3 }),
+      'positionNumbers',
+    );
   });
 
   it('similarity within float32 tolerance (each build is within the dot bound of the exact value)', () => {
@@ -55,14 +70,19 @@ describe('SIMD and scalar builds agree', () => {
         const a = randomNormal(4 * dim, dim);
         const b = randomNormal(6 * dim, dim + 1);
         const options = { rows: 4, cols: 6, dim, metric };
-        const norms = (r, c) => (metric === 'cosine'
-          ? Math.sqrt(absDot(a, a, dim, r * dim, r * dim) * absDot(b, b, dim, c * dim, c * dim)) : 1);
+        const norms = (r, c) =>
+          metric === 'cosine'
+            ? Math.sqrt(absDot(a, a, dim, r * dim, r * dim) * absDot(b, b, dim, c * dim, c * dim))
+            : 1;
         // Twice one build's bound (both may err in opposite directions), cosine normalized, plus
         // room for the norms' own rounding (relative to |cos| <= 1).
         const bound = (i) => {
           const [r, c] = [Math.floor(i / 6), i % 6];
-          return 2 * (dotErrorBound(dim, absDot(a, b, dim, r * dim, c * dim)) / norms(r, c)
-            + (metric === 'cosine' ? dotErrorBound(dim, 1) + 4 * 2 ** -24 : 0));
+          return (
+            2 *
+            (dotErrorBound(dim, absDot(a, b, dim, r * dim, c * dim)) / norms(r, c) +
+              (metric === 'cosine' ? dotErrorBound(dim, 1) + 4 * 2 ** -24 : 0))
+          );
         };
         assertClose(simd.similarity(a, b, options), scalar.similarity(a, b, options), bound, `${metric} dim ${dim}`);
       }

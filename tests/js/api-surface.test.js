@@ -26,7 +26,12 @@ function declaredOptions() {
       const options = member.parameters.find((p) => p.name.getText(source) === 'options');
       if (!options) continue;
       const type = checker.getTypeAtLocation(options);
-      const names = new Set(checker.getApparentType(type).getProperties().map((p) => p.getName()));
+      const names = new Set(
+        checker
+          .getApparentType(type)
+          .getProperties()
+          .map((p) => p.getName()),
+      );
       const fn = `${prefix}${member.name.getText(source)}`;
       keys[fn] = new Set([...(keys[fn] ?? []), ...names]); // overloads: the union of their keys
     }
@@ -42,7 +47,10 @@ function declaredOptions() {
  */
 function documentedOptions() {
   const readme = readFileSync(new URL('README.md', root), 'utf8');
-  const headings = readme.split('\n').filter((line) => line.startsWith('#')).join('\n');
+  const headings = readme
+    .split('\n')
+    .filter((line) => line.startsWith('#'))
+    .join('\n');
   const keys = {};
   for (const match of headings.matchAll(/`(?:await )?(?:(posenc|plan)\.)?(\w+)\(([^`]*?)\{([^`]*)\}\)`/g)) {
     const [, owner, method, , body] = match;
@@ -87,7 +95,8 @@ describe('the API surface agrees with itself', () => {
   }
 
   it('every function the declarations give options has a schema', () => {
-    for (const fn of Object.keys(declared)) assert.ok(OPTIONS[fn], `${fn} is declared but options.js does not read its options`);
+    for (const fn of Object.keys(declared))
+      assert.ok(OPTIONS[fn], `${fn} is declared but options.js does not read its options`);
   });
 });
 
@@ -102,7 +111,10 @@ for (const posenc of await loadBothVariants()) {
       assert.ok(WORDED_STATUSES.includes(status.name), `errors.js words ${status.name}`);
       assert.ok(status.parameter.length > 0, `${status.name} names a parameter`);
     }
-    assert.deepEqual(sorted(new Set(WORDED_STATUSES)), sorted(new Set(description.statuses.slice(1).map((s) => s.name))),
-      'errors.js words exactly the codes the core has');
+    assert.deepEqual(
+      sorted(new Set(WORDED_STATUSES)),
+      sorted(new Set(description.statuses.slice(1).map((s) => s.name))),
+      'errors.js words exactly the codes the core has',
+    );
   });
 }

@@ -36,7 +36,11 @@ for (const posenc of await loadBothVariants()) {
           assertClose(frequencies, expected, (i) => 4 * Number.EPSILON * expected[i], `rd ${rotaryDim} base ${base}`);
         }
       }
-      assertIdentical(posenc.ropeFrequencies({ rotaryDim: 8 }), posenc.ropeFrequencies({ rotaryDim: 8, base: 10000 }), 'default base');
+      assertIdentical(
+        posenc.ropeFrequencies({ rotaryDim: 8 }),
+        posenc.ropeFrequencies({ rotaryDim: 8, base: 10000 }),
+        'default base',
+      );
     });
 
     it('ropeCache: every even rotaryDim 2..40, offsets, 70 rows', () => {
@@ -53,7 +57,12 @@ for (const posenc of await loadBothVariants()) {
 
     it('ropeCache: explicit positions, large positions, bases, the 128-pair block boundary', () => {
       const positions = [3, 2 ** 24 - 1, 0, 0, 1 << 22, 64, 65, 1];
-      for (const [rotaryDim, base] of [[256, 10000], [258, 500000], [64, 1e6], [128, 10]]) {
+      for (const [rotaryDim, base] of [
+        [256, 10000],
+        [258, 500000],
+        [64, 1e6],
+        [128, 10],
+      ]) {
         for (const list of [positions, Int32Array.from(positions)]) {
           const options = { seqLen: positions.length, rotaryDim, base, positions: list };
           const { cos, sin } = posenc.ropeCache(options);
@@ -69,18 +78,30 @@ for (const posenc of await loadBothVariants()) {
       const table = posenc.sinusoidal({ seqLen: 5, dModel: 12, layout: 'concat', offset: 40 });
       for (let row = 0; row < 5; row++) {
         assertIdentical(table.subarray(row * 12, row * 12 + 6), sin.subarray(row * 6, row * 6 + 6), `sin row ${row}`);
-        assertIdentical(table.subarray(row * 12 + 6, row * 12 + 12), cos.subarray(row * 6, row * 6 + 6), `cos row ${row}`);
+        assertIdentical(
+          table.subarray(row * 12 + 6, row * 12 + 12),
+          cos.subarray(row * 6, row * 6 + 6),
+          `cos row ${row}`,
+        );
       }
     });
 
     it('rope (half pairing) applies exactly the cached cos/sin', () => {
       // WebAssembly has no fused multiply-add, so a float32 rotation with given cos/sin has one
       // result: posenc.rope must reproduce it bit for bit from the cache it exposes.
-      for (const [headDim, rotaryDim] of [[16, 16], [40, 24], [10, 2]]) {
+      for (const [headDim, rotaryDim] of [
+        [16, 16],
+        [40, 24],
+        [10, 2],
+      ]) {
         const options = { seqLen: 70, headDim, rotaryDim, layout: 'half', offset: 5000 };
         const x = randomNormal(70 * headDim, headDim);
         const { cos, sin } = posenc.ropeCache({ seqLen: 70, rotaryDim, offset: 5000 });
-        assertIdentical(posenc.rope(x.slice(), options), rotateWithCache(x, options, cos, sin), `${headDim}/${rotaryDim}`);
+        assertIdentical(
+          posenc.rope(x.slice(), options),
+          rotateWithCache(x, options, cos, sin),
+          `${headDim}/${rotaryDim}`,
+        );
       }
     });
 

@@ -29,7 +29,12 @@ function positionMistakes(base) {
     ['positions non-integer', { ...base, positions: [0, 1.5] }, RangeError, 'positions[1]'],
     ['positions negative', { ...base, positions: [-1, 0] }, RangeError, 'positions[0]'],
     ['positions negative Int32Array', { ...base, positions: Int32Array.of(0, -5) }, RangeError, 'positions[1]'],
-    ['positions past 2^31 - 1 (Uint32Array)', { ...base, positions: Uint32Array.of(2 ** 31, 0) }, RangeError, 'positions[0]'],
+    [
+      'positions past 2^31 - 1 (Uint32Array)',
+      { ...base, positions: Uint32Array.of(2 ** 31, 0) },
+      RangeError,
+      'positions[0]',
+    ],
     ['positions NaN', { ...base, positions: [0, Number.NaN] }, RangeError, 'positions[1]'],
     ['positions holding a string', { ...base, positions: [0, '1'] }, TypeError, 'positions[1]'],
     ['positions holding a BigInt', { ...base, positions: [0n, 1n] }, TypeError, 'positions[0]'],
@@ -81,7 +86,10 @@ for (const posenc of await loadBothVariants()) {
     function runCases(fnName, call, cases) {
       for (const [label, options, type, parameter] of cases) {
         const error = assertParameterError(() => call(options), type, parameter, `${fnName}: ${label}`);
-        assert.ok(error.message.startsWith(`posenc.${fnName}: `), `message "${error.message}" starts with posenc.${fnName}:`);
+        assert.ok(
+          error.message.startsWith(`posenc.${fnName}: `),
+          `message "${error.message}" starts with posenc.${fnName}:`,
+        );
         assertStillWorks(posenc, `${fnName}: ${label}`);
       }
     }
@@ -259,12 +267,22 @@ for (const posenc of await loadBothVariants()) {
         runCases('rope', (o) => posenc.rope(freed, o), [['x freed', ROPE, RangeError, 'x']]);
         runCases('rope', (o) => posenc.rope(f32(8), o), [['out freed', { ...ROPE, out: freed }, RangeError, 'out']]);
         runCases('addSinusoidal', (o) => posenc.addSinusoidal(freed, o), [['x freed', TABLE, RangeError, 'x']]);
-        runCases('sinusoidal', (o) => posenc.sinusoidal(o), [['out freed', { ...TABLE, out: freed }, RangeError, 'out']]);
-        runCases('similarity', (o) => posenc.similarity(freed, f32(8), o), [['a freed', { rows: 1, cols: 1, dim: 8 }, RangeError, 'a']]);
+        runCases('sinusoidal', (o) => posenc.sinusoidal(o), [
+          ['out freed', { ...TABLE, out: freed }, RangeError, 'out'],
+        ]);
+        runCases('similarity', (o) => posenc.similarity(freed, f32(8), o), [
+          ['a freed', { rows: 1, cols: 1, dim: 8 }, RangeError, 'a'],
+        ]);
         for (const method of ['view', 'toArray', 'set']) {
           // The array itself is the bad argument: error.parameter is 'this'.
-          assert.throws(() => freed[method]([1]), (error) => error instanceof RangeError && error.parameter === 'this'
-            && /^posenc\.WasmArray\.\w+: the array was already freed/.test(error.message), `WasmArray.${method}`);
+          assert.throws(
+            () => freed[method]([1]),
+            (error) =>
+              error instanceof RangeError &&
+              error.parameter === 'this' &&
+              /^posenc\.WasmArray\.\w+: the array was already freed/.test(error.message),
+            `WasmArray.${method}`,
+          );
           assertStillWorks(posenc, `WasmArray.${method} after free`);
         }
       });
@@ -274,9 +292,15 @@ for (const posenc of await loadBothVariants()) {
         const foreign = other.allocate(8);
         try {
           runCases('rope', (o) => posenc.rope(foreign, o), [['x of another instance', ROPE, TypeError, 'x']]);
-          runCases('rope', (o) => posenc.rope(f32(8), o), [['out of another instance', { ...ROPE, out: foreign }, TypeError, 'out']]);
-          runCases('addSinusoidal', (o) => posenc.addSinusoidal(foreign, o), [['x of another instance', TABLE, TypeError, 'x']]);
-          runCases('positionNumbers', (o) => posenc.positionNumbers(o), [['out of another instance', { ...TABLE, out: foreign }, TypeError, 'out']]);
+          runCases('rope', (o) => posenc.rope(f32(8), o), [
+            ['out of another instance', { ...ROPE, out: foreign }, TypeError, 'out'],
+          ]);
+          runCases('addSinusoidal', (o) => posenc.addSinusoidal(foreign, o), [
+            ['x of another instance', TABLE, TypeError, 'x'],
+          ]);
+          runCases('positionNumbers', (o) => posenc.positionNumbers(o), [
+            ['out of another instance', { ...TABLE, out: foreign }, TypeError, 'out'],
+          ]);
         } finally {
           foreign.free();
         }
@@ -288,15 +312,27 @@ for (const posenc of await loadBothVariants()) {
         try {
           const x = block.view().subarray(0, 8);
           const shifted = block.view().subarray(2, 10);
-          runCases('rope', (o) => posenc.rope(x, o), [['out overlaps x', { ...ROPE, out: shifted }, RangeError, 'out']]);
-          assert.deepEqual(Array.from(block.toArray()), Array.from({ length: 16 }, (_, i) => i + 1), 'nothing written');
+          runCases('rope', (o) => posenc.rope(x, o), [
+            ['out overlaps x', { ...ROPE, out: shifted }, RangeError, 'out'],
+          ]);
+          assert.deepEqual(
+            Array.from(block.toArray()),
+            Array.from({ length: 16 }, (_, i) => i + 1),
+            'nothing written',
+          );
           const a = block.view().subarray(0, 4);
           const overlapping = block.view().subarray(3, 7);
-          runCases('similarity', (o) => posenc.similarity(a, f32(4), o), [['out overlaps a', { rows: 2, cols: 2, dim: 2, out: overlapping }, RangeError, 'out']]);
+          runCases('similarity', (o) => posenc.similarity(a, f32(4), o), [
+            ['out overlaps a', { rows: 2, cols: 2, dim: 2, out: overlapping }, RangeError, 'out'],
+          ]);
           const expected = posenc.rope(x.slice(), ROPE);
           assert.equal(posenc.rope(x, { ...ROPE, out: block.view().subarray(0, 8) }).byteOffset, block.address);
           assert.deepEqual(block.view().subarray(0, 8), expected, 'out covering exactly x rotates in place');
-          assert.throws(() => new WasmArray(posenc, block.address, 8), TypeError, 'WasmArrays come only from allocate()');
+          assert.throws(
+            () => new WasmArray(posenc, block.address, 8),
+            TypeError,
+            'WasmArrays come only from allocate()',
+          );
         } finally {
           block.free();
         }
@@ -306,7 +342,9 @@ for (const posenc of await loadBothVariants()) {
         const buffer = Float32Array.from({ length: 12 }, (_, i) => i - 5);
         const before = buffer.slice();
         const x = buffer.subarray(0, 8);
-        runCases('rope', (o) => posenc.rope(x, o), [['out overlaps x in one ArrayBuffer', { ...ROPE, out: buffer.subarray(4, 12) }, RangeError, 'out']]);
+        runCases('rope', (o) => posenc.rope(x, o), [
+          ['out overlaps x in one ArrayBuffer', { ...ROPE, out: buffer.subarray(4, 12) }, RangeError, 'out'],
+        ]);
         assert.deepEqual(buffer, before, 'nothing written');
         const expected = posenc.rope(x.slice(), ROPE);
         posenc.rope(x, { ...ROPE, out: buffer.subarray(0, 8) });
@@ -316,7 +354,12 @@ for (const posenc of await loadBothVariants()) {
       it('WasmArray.set with values that do not fit', () => {
         const array = posenc.allocate(4);
         try {
-          assertParameterError(() => array.set([1, 2, 3, 4, 5]), RangeError, /^(values|offset)$/, 'set: too many values');
+          assertParameterError(
+            () => array.set([1, 2, 3, 4, 5]),
+            RangeError,
+            /^(values|offset)$/,
+            'set: too many values',
+          );
           assertParameterError(() => array.set([1], 4), RangeError, /^(values|offset)$/, 'set: offset past the end');
           assertStillWorks(posenc, 'WasmArray.set');
         } finally {
@@ -348,7 +391,12 @@ describe('loadPosenc names its bad option', () => {
   }
 
   it('the wrong build bytes are refused', async () => {
-    const scalarBytes = await (await import('node:fs/promises')).readFile(new URL('../../dist/posenc-scalar.wasm', import.meta.url));
-    await assert.rejects(loadPosenc({ simd: true, wasmBinary: scalarBytes }), /scalar build but the simd build was requested/);
+    const scalarBytes = await (await import('node:fs/promises')).readFile(
+      new URL('../../dist/posenc-scalar.wasm', import.meta.url),
+    );
+    await assert.rejects(
+      loadPosenc({ simd: true, wasmBinary: scalarBytes }),
+      /scalar build but the simd build was requested/,
+    );
   });
 });

@@ -6,7 +6,16 @@ import { describe, it } from 'node:test';
 
 import { ropeReference, sinusoidalReference } from './reference.js';
 import {
-  ROPE_EPS, TABLE_BOUND, U32, assertClose, assertRopeClose, loadBothVariants, randomPositions, readGolden, ropePairScales, ulp32,
+  ROPE_EPS,
+  TABLE_BOUND,
+  U32,
+  assertClose,
+  assertRopeClose,
+  loadBothVariants,
+  randomPositions,
+  readGolden,
+  ropePairScales,
+  ulp32,
 } from './support.js';
 
 // Float32 goldens are written with 9 significant digits: Float32Array.from rounds each back to
@@ -32,7 +41,6 @@ function errorStats(actual, expected, scaleAt = () => 1) {
   return { max, rms: Math.sqrt(squares / actual.length) };
 }
 
-
 /** Angle of channel i of an interleaved table row at `position` (pair i >> 1). */
 function tableAngle(position, i, dModel) {
   return position * Math.pow(10000, -(2 * (i >> 1)) / dModel);
@@ -44,7 +52,12 @@ describe('the JS reference agrees with PyTorch float64 (so it can stand in for i
   it('sinusoidal tables at sampled positions up to 2^24 - 1', () => {
     for (const table of tableReference.tables) {
       for (const layout of ['interleaved', 'concat']) {
-        const expected = sinusoidalReference({ seqLen: tableReference.positions.length, dModel: table.dModel, layout, positions: tableReference.positions });
+        const expected = sinusoidalReference({
+          seqLen: tableReference.positions.length,
+          dModel: table.dModel,
+          layout,
+          positions: tableReference.positions,
+        });
         // Both are float64: the angles differ by a few float64 roundings of up to 2^24 radians.
         assertClose(expected, table[layout], 1e-8, `dModel ${table.dModel} ${layout}`);
       }
@@ -54,8 +67,22 @@ describe('the JS reference agrees with PyTorch float64 (so it can stand in for i
   it('RoPE cases (both pairings, partial rotary)', () => {
     for (const c of ropeGolden.cases) {
       const x = float32(ropeGolden.inputs[c.headDim]);
-      const options = { seqLen: ropeGolden.positions.length, numHeads: ropeGolden.numHeads, headDim: c.headDim, rotaryDim: c.rotaryDim, layout: c.layout, positions: ropeGolden.positions };
-      assertRopeClose(ropeReference(x, options), x, c.float64, options, `${c.layout} ${c.headDim}/${c.rotaryDim}`, 1e-8);
+      const options = {
+        seqLen: ropeGolden.positions.length,
+        numHeads: ropeGolden.numHeads,
+        headDim: c.headDim,
+        rotaryDim: c.rotaryDim,
+        layout: c.layout,
+        positions: ropeGolden.positions,
+      };
+      assertRopeClose(
+        ropeReference(x, options),
+        x,
+        c.float64,
+        options,
+        `${c.layout} ${c.headDim}/${c.rotaryDim}`,
+        1e-8,
+      );
     }
   });
 });
@@ -69,7 +96,9 @@ for (const posenc of await loadBothVariants()) {
       it('matches the float64 run within the contract', (t) => {
         const table = posenc.sinusoidal({ seqLen, dModel });
         const worst = assertClose(table, seedTable.float64, TABLE_BOUND, 'posenc vs float64');
-        t.diagnostic(`max |posenc - float64| = ${sci(worst)}; seed float32 code: ${sci(errorStats(seed32, seedTable.float64).max)}`);
+        t.diagnostic(
+          `max |posenc - float64| = ${sci(worst)}; seed float32 code: ${sci(errorStats(seed32, seedTable.float64).max)}`,
+        );
       });
 
       it('is the float32 rounding of float64: never farther than the seed float32 code, at most one float32 step from it', () => {
@@ -85,17 +114,28 @@ for (const posenc of await loadBothVariants()) {
 
       it('at d_model 64 the seed float32 code drifts with position; posenc does not', (t) => {
         const wide = seedTable.wide;
-        const table = posenc.sinusoidal({ seqLen: wide.positions.length, dModel: wide.dModel, positions: wide.positions });
+        const table = posenc.sinusoidal({
+          seqLen: wide.positions.length,
+          dModel: wide.dModel,
+          positions: wide.positions,
+        });
         const seed32Wide = float32(wide.float32);
         const ours = assertClose(table, wide.float64, TABLE_BOUND, 'posenc vs float64');
         // Seed tolerance: its float32 dnom (pow, divide) and pos * dnom each round (<= 3 u of
         // the angle together, 4 u with margin), then sin/cos adds < 1 ulp (2 u with margin).
         const angle = (i) => tableAngle(wide.positions[Math.floor(i / wide.dModel)], i % wide.dModel, wide.dModel);
-        assertClose(seed32Wide, wide.float64, (i) => 4 * U32 * angle(i) + 2 * U32, 'seed float32 within its own error bound');
+        assertClose(
+          seed32Wide,
+          wide.float64,
+          (i) => 4 * U32 * angle(i) + 2 * U32,
+          'seed float32 within its own error bound',
+        );
         assertClose(table, seed32Wide, (i) => TABLE_BOUND + 4 * U32 * angle(i) + 2 * U32, 'posenc vs seed float32');
         const theirs = errorStats(seed32Wide, wide.float64).max;
         assert.ok(ours < theirs, `posenc ${ours} must be closer to float64 than the seed float32 code ${theirs}`);
-        t.diagnostic(`positions <= ${wide.seqLen - 1}: max |posenc - float64| = ${sci(ours)}, seed float32 code ${sci(theirs)}`);
+        t.diagnostic(
+          `positions <= ${wide.seqLen - 1}: max |posenc - float64| = ${sci(ours)}, seed float32 code ${sci(theirs)}`,
+        );
       });
     });
 
@@ -108,7 +148,13 @@ for (const posenc of await loadBothVariants()) {
 
       it('matches the float64 run within the contract', (t) => {
         const rotated = posenc.rope(tokens.slice(), { seqLen, headDim: dModel });
-        const worst = assertRopeClose(rotated, tokens, seedRope.float64, { seqLen, headDim: dModel }, 'posenc vs float64');
+        const worst = assertRopeClose(
+          rotated,
+          tokens,
+          seedRope.float64,
+          { seqLen, headDim: dModel },
+          'posenc vs float64',
+        );
         t.diagnostic(`max |posenc - float64| / (|x_a| + |x_b|) = ${sci(worst)} (contract ${ROPE_EPS})`);
       });
 
@@ -124,7 +170,9 @@ for (const posenc of await loadBothVariants()) {
         const ours = errorStats(rotated, seedRope.float64, scale);
         const theirs = errorStats(seed32, seedRope.float64, scale);
         assert.ok(ours.rms < theirs.rms, `posenc rms ${ours.rms} must be below the seed's ${theirs.rms}`);
-        t.diagnostic(`relative to |x_a| + |x_b|: posenc max ${sci(ours.max)} rms ${sci(ours.rms)}; seed float32 max ${sci(theirs.max)} rms ${sci(theirs.rms)}`);
+        t.diagnostic(
+          `relative to |x_a| + |x_b|: posenc max ${sci(ours.max)} rms ${sci(ours.rms)}; seed float32 max ${sci(theirs.max)} rms ${sci(theirs.rms)}`,
+        );
       });
 
       it('at d_model 64 the seed float32 code drifts with position; posenc does not', (t) => {
@@ -140,10 +188,17 @@ for (const posenc of await loadBothVariants()) {
         // cos/sin and the multiply-adds; everything scales with |x_a| + |x_b|.
         const seedBound = (i) => (4 * U32 * angle(i) + 3 * U32) * wideScale(i);
         assertClose(float32(wide.float32), wide.float64, seedBound, 'seed float32 within its own error bound');
-        assertClose(rotated, float32(wide.float32), (i) => ROPE_EPS * wideScale(i) + seedBound(i), 'posenc vs seed float32');
+        assertClose(
+          rotated,
+          float32(wide.float32),
+          (i) => ROPE_EPS * wideScale(i) + seedBound(i),
+          'posenc vs seed float32',
+        );
         const theirs = errorStats(float32(wide.float32), wide.float64, wideScale).max;
         assert.ok(ours < theirs, `posenc ${ours} must be closer to float64 than the seed float32 code ${theirs}`);
-        t.diagnostic(`positions <= ${wide.seqLen - 1}, relative to |x_a| + |x_b|: posenc ${sci(ours)}, seed float32 code ${sci(theirs)}`);
+        t.diagnostic(
+          `positions <= ${wide.seqLen - 1}, relative to |x_a| + |x_b|: posenc ${sci(ours)}, seed float32 code ${sci(theirs)}`,
+        );
       });
     });
 
@@ -156,7 +211,7 @@ for (const posenc of await loadBothVariants()) {
         assert.ok(Math.abs(pe[7] - Math.cos(0.01)) < 1e-15, 'golden p1(3) is cos(0.01)');
         assert.ok(Math.abs(pe[7] - 0.99995) < 5e-10, `cos(0.01) = ${pe[7]} = 0.99995 to 9 decimals`);
         assert.ok(Math.abs(table[7] - 0.99995) < TABLE_BOUND, `posenc p1(3) = ${table[7]}`);
-        assert.ok(Math.abs(printed.pe[7] - pe[7]) > 9e-4, 'the post\'s 0.999 is off by 9.5e-4');
+        assert.ok(Math.abs(printed.pe[7] - pe[7]) > 9e-4, "the post's 0.999 is off by 9.5e-4");
         t.diagnostic(`p1 = [${Array.from(table.subarray(4)).join(', ')}] (float32); float64 cos(0.01) = ${pe[7]}`);
       });
 
@@ -164,13 +219,20 @@ for (const posenc of await loadBothVariants()) {
         const x = Float32Array.from(embeddings);
         posenc.addSinusoidal(x, { seqLen: 2, dModel: 4 });
         // Contract plus the float32 roundings of the embedding and of the sum.
-        assertClose(x, sums, (i) => TABLE_BOUND + U32 * (Math.abs(embeddings[i]) + Math.abs(sums[i])), 'posenc sums vs float64');
+        assertClose(
+          x,
+          sums,
+          (i) => TABLE_BOUND + U32 * (Math.abs(embeddings[i]) + Math.abs(sums[i])),
+          'posenc sums vs float64',
+        );
         assert.ok(Math.abs(sums[7] - 1.59995) < 5e-10, `0.6 + cos(0.01) = ${sums[7]}`);
         assert.ok(Math.abs(x[7] - 1.59995) < 4e-7, `posenc "cat"[3] = ${x[7]}`);
-        t.diagnostic(`"cat" + p1 = [${Array.from(x.subarray(4)).join(', ')}] (float32); float64 ${sums.slice(4).join(', ')}`);
+        t.diagnostic(
+          `"cat" + p1 = [${Array.from(x.subarray(4)).join(', ')}] (float32); float64 ${sums.slice(4).join(', ')}`,
+        );
       });
 
-      it("only p1(3) and its sum are wrong in the post: the other printed numbers are 3-decimal roundings", () => {
+      it('only p1(3) and its sum are wrong in the post: the other printed numbers are 3-decimal roundings', () => {
         const rounded = (v) => Math.round(v * 1000) / 1000;
         const wrong = (values, exact) => values.flatMap((v, i) => (v === rounded(exact[i]) ? [] : [i]));
         assert.deepEqual(wrong(printed.pe, pe), [7]);
@@ -193,9 +255,19 @@ for (const posenc of await loadBothVariants()) {
       it('70 consecutive rows ending at 2^24 - 1 (offset, crossing the 64-row re-anchoring)', (t) => {
         const { window } = tableReference;
         for (const layout of ['interleaved', 'concat']) {
-          const ours = posenc.sinusoidal({ seqLen: window.seqLen, dModel: window.dModel, layout, offset: window.offset });
+          const ours = posenc.sinusoidal({
+            seqLen: window.seqLen,
+            dModel: window.dModel,
+            layout,
+            offset: window.offset,
+          });
           const worst = assertClose(ours, window[layout], TABLE_BOUND, `${layout} window`);
-          const added = posenc.addSinusoidal(new Float32Array(ours.length), { seqLen: window.seqLen, dModel: window.dModel, layout, offset: window.offset });
+          const added = posenc.addSinusoidal(new Float32Array(ours.length), {
+            seqLen: window.seqLen,
+            dModel: window.dModel,
+            layout,
+            offset: window.offset,
+          });
           assertClose(added, window[layout], TABLE_BOUND, `${layout} window, addSinusoidal on zeros`);
           t.diagnostic(`${layout}: max |posenc - float64| = ${sci(worst)}`);
         }
@@ -207,7 +279,14 @@ for (const posenc of await loadBothVariants()) {
       for (const c of ropeGolden.cases) {
         it(`${c.layout}, headDim ${c.headDim}, rotaryDim ${c.rotaryDim} (${c.source})`, (t) => {
           const x = float32(ropeGolden.inputs[c.headDim]);
-          const options = { seqLen: positions.length, numHeads, headDim: c.headDim, rotaryDim: c.rotaryDim, layout: c.layout, positions };
+          const options = {
+            seqLen: positions.length,
+            numHeads,
+            headDim: c.headDim,
+            rotaryDim: c.rotaryDim,
+            layout: c.layout,
+            positions,
+          };
           const inPlace = posenc.rope(x.slice(), options);
           const worst = assertRopeClose(inPlace, x, c.float64, options, 'posenc vs float64');
           const out = new Float32Array(x.length);
@@ -222,7 +301,10 @@ for (const posenc of await loadBothVariants()) {
       for (const cache of ropeGolden.caches) {
         it(`ropeCache cos/sin, rotaryDim ${cache.rotaryDim} (Hugging Face cos/sin, first half)`, (t) => {
           const { cos, sin } = posenc.ropeCache({ seqLen: positions.length, rotaryDim: cache.rotaryDim, positions });
-          const worst = Math.max(assertClose(cos, cache.cos, TABLE_BOUND, 'cos'), assertClose(sin, cache.sin, TABLE_BOUND, 'sin'));
+          const worst = Math.max(
+            assertClose(cos, cache.cos, TABLE_BOUND, 'cos'),
+            assertClose(sin, cache.sin, TABLE_BOUND, 'sin'),
+          );
           t.diagnostic(`max |posenc - float64| = ${sci(worst)}`);
         });
       }
@@ -235,7 +317,12 @@ for (const posenc of await loadBothVariants()) {
             const below = Number(key.replace('positionsBelow', ''));
             const positions = [...randomPositions(30, below - 1, below), below - 1, below - 2];
             const options = { seqLen: positions.length, dModel: entry.dModel, positions };
-            const ours = assertClose(posenc.sinusoidal(options), sinusoidalReference(options), TABLE_BOUND, `positions < ${below}`);
+            const ours = assertClose(
+              posenc.sinusoidal(options),
+              sinusoidalReference(options),
+              TABLE_BOUND,
+              `positions < ${below}`,
+            );
             assert.ok(ours < recorded.max, `posenc ${ours} vs seed float32 ${recorded.max}`);
             t.diagnostic(`positions < ${below}: seed float32 code ${sci(recorded.max)}, posenc (sampled) ${sci(ours)}`);
           }

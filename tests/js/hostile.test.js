@@ -51,7 +51,12 @@ for (const posenc of variants) {
         assert.equal(error.parameter, 'memory');
         assert.match(error.message, /^posenc\.allocate: memory /);
         // A call that needs scratch memory while the memory is full fails the same way.
-        assertParameterError(() => posenc.sinusoidal({ seqLen: 2 ** 14, dModel: 2 ** 14 }), RangeError, 'memory', 'table while full');
+        assertParameterError(
+          () => posenc.sinusoidal({ seqLen: 2 ** 14, dModel: 2 ** 14 }),
+          RangeError,
+          'memory',
+          'table while full',
+        );
       } finally {
         for (const array of held) array.free();
       }
@@ -69,7 +74,11 @@ for (const posenc of variants) {
       };
       const before = probe();
       const positions = new Array(64).fill(0);
-      Object.defineProperty(positions, 63, { get() { throw new Error('boom'); } });
+      Object.defineProperty(positions, 63, {
+        get() {
+          throw new Error('boom');
+        },
+      });
       for (let i = 0; i < 100; i++) {
         assert.throws(() => posenc.rope(new Float32Array(64 * 4), { seqLen: 64, headDim: 4, positions }));
       }

@@ -41,8 +41,10 @@ function assertNoLeak(t, posenc, label, count, call) {
   for (let i = 0; i < count; i++) call(i);
   const ms = performance.now() - started;
   const after = heapProbe(posenc);
-  t.diagnostic(`${posenc.variant} ${label}: ${count} calls in ${ms.toFixed(0)} ms; ` +
-    `before: ${describeProbe(before)}; after: ${describeProbe(after)}`);
+  t.diagnostic(
+    `${posenc.variant} ${label}: ${count} calls in ${ms.toFixed(0)} ms; ` +
+      `before: ${describeProbe(before)}; after: ${describeProbe(after)}`,
+  );
   assert.deepEqual(after, before, `${label}: the heap moved after ${count} calls`);
 }
 
@@ -63,7 +65,11 @@ const isGetterError = (error) => error instanceof TypeError && error.cause?.mess
 /** A positions Array whose last element's getter throws. */
 function positionsThatThrow(count) {
   const positions = Array.from({ length: count }, (_, i) => i);
-  Object.defineProperty(positions, count - 1, { get() { throw new Error('positions getter'); } });
+  Object.defineProperty(positions, count - 1, {
+    get() {
+      throw new Error('positions getter');
+    },
+  });
   return positions;
 }
 
@@ -85,35 +91,64 @@ for (const posenc of await loadBothVariants()) {
       const during = heapProbe(posenc);
       for (const array of leaked) array.free();
       const after = heapProbe(posenc);
-      t.diagnostic(`${posenc.variant}: before ${describeProbe(before)}; with 1000 blocks of 16 bytes held: ${describeProbe(during)}; after freeing them: ${describeProbe(after)}`);
+      t.diagnostic(
+        `${posenc.variant}: before ${describeProbe(before)}; with 1000 blocks of 16 bytes held: ${describeProbe(during)}; after freeing them: ${describeProbe(after)}`,
+      );
       assert.ok(during.large > before.large, 'the large probe moved up past the held blocks');
       assert.deepEqual(after, before, 'freeing them brings the heap back');
     });
 
     const calls = {
-      'sinusoidal': () => posenc.sinusoidal(table),
-      'sinusoidal (concat, positions Array)': () => posenc.sinusoidal({ ...table, layout: 'concat', positions: [5, 1, 4, 1] }),
+      sinusoidal: () => posenc.sinusoidal(table),
+      'sinusoidal (concat, positions Array)': () =>
+        posenc.sinusoidal({ ...table, layout: 'concat', positions: [5, 1, 4, 1] }),
       'sinusoidal (out Float32Array)': () => posenc.sinusoidal({ ...table, offset: 3, out: new Float32Array(32) }),
-      'addSinusoidal': () => posenc.addSinusoidal(x, { ...table, positions: Int32Array.of(9, 8, 7, 6) }),
-      'positionNumbers': () => posenc.positionNumbers({ seqLen: 4, dModel: 3, offset: 2 }),
-      'ropeFrequencies': () => posenc.ropeFrequencies({ rotaryDim: 16 }),
-      'ropeCache': () => posenc.ropeCache({ seqLen: 4, rotaryDim: 8, positions: [0, 10, 20, 30] }),
+      addSinusoidal: () => posenc.addSinusoidal(x, { ...table, positions: Int32Array.of(9, 8, 7, 6) }),
+      positionNumbers: () => posenc.positionNumbers({ seqLen: 4, dModel: 3, offset: 2 }),
+      ropeFrequencies: () => posenc.ropeFrequencies({ rotaryDim: 16 }),
+      ropeCache: () => posenc.ropeCache({ seqLen: 4, rotaryDim: 8, positions: [0, 10, 20, 30] }),
       'rope (interleaved, in place, JS array)': () => posenc.rope(q, { ...rope, offset: 5 }),
       'rope (half, out JS array, partial)': () => posenc.rope(q, { ...rope, layout: 'half', rotaryDim: 4, out: qOut }),
       'similarity (dot)': () => posenc.similarity(a, b, similarity),
       'similarity (cosine)': () => posenc.similarity(a, b, { ...similarity, metric: 'cosine' }),
-      'rope (yarn scaling, batch 2, per-sequence offsets, heads order, inverse)': () => posenc.rope(q, {
-        seqLen: 4, batch: 2, numHeads: 1, headDim: 8, order: 'heads', inverse: true, offset: [3, 9],
-        scaling: { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 64 },
-      }),
-      'rope (longrope lists, explicit positions)': () => posenc.rope(q, {
-        ...rope, positions: [0, 1, 70, 71],
-        scaling: { type: 'longrope', shortFactor: [1, 1, 1, 1], longFactor: [2, 2, 4, 4], originalMaxPositionEmbeddings: 64, factor: 2 },
-      }),
+      'rope (yarn scaling, batch 2, per-sequence offsets, heads order, inverse)': () =>
+        posenc.rope(q, {
+          seqLen: 4,
+          batch: 2,
+          numHeads: 1,
+          headDim: 8,
+          order: 'heads',
+          inverse: true,
+          offset: [3, 9],
+          scaling: { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 64 },
+        }),
+      'rope (longrope lists, explicit positions)': () =>
+        posenc.rope(q, {
+          ...rope,
+          positions: [0, 1, 70, 71],
+          scaling: {
+            type: 'longrope',
+            shortFactor: [1, 1, 1, 1],
+            longFactor: [2, 2, 4, 4],
+            originalMaxPositionEmbeddings: 64,
+            factor: 2,
+          },
+        }),
       'ropeQK (grouped-query)': () => posenc.ropeQK(q, qOut.subarray(0, 32), { ...rope, numKvHeads: 1 }),
-      'ropeSchedule (llama3)': () => posenc.ropeSchedule({ rotaryDim: 16, scaling: { type: 'llama3', factor: 8, lowFreqFactor: 1, highFreqFactor: 4, originalMaxPositionEmbeddings: 64 } }),
-      'convertLayout': () => posenc.convertLayout(q, { from: 'interleaved', to: 'half', headDim: 4 }),
-      'convertLayoutWeights': () => posenc.convertLayoutWeights(q, { from: 'half', to: 'interleaved', numHeads: 2, headDim: 8, hidden: 4 }),
+      'ropeSchedule (llama3)': () =>
+        posenc.ropeSchedule({
+          rotaryDim: 16,
+          scaling: {
+            type: 'llama3',
+            factor: 8,
+            lowFreqFactor: 1,
+            highFreqFactor: 4,
+            originalMaxPositionEmbeddings: 64,
+          },
+        }),
+      convertLayout: () => posenc.convertLayout(q, { from: 'interleaved', to: 'half', headDim: 4 }),
+      convertLayoutWeights: () =>
+        posenc.convertLayoutWeights(q, { from: 'half', to: 'interleaved', numHeads: 2, headDim: 8, hidden: 4 }),
       'allocate(length) + free': () => posenc.allocate(32).free(),
       'allocate(values) + free': () => posenc.allocate(a).free(),
     };
@@ -130,9 +165,15 @@ for (const posenc of await loadBothVariants()) {
       const wtable = posenc.allocate(32);
       try {
         assertNoLeak(t, posenc, 'rope (interleaved, WasmArray in place)', CALLS, () => posenc.rope(wx, rope));
-        assertNoLeak(t, posenc, 'rope (half, WasmArray out)', CALLS, () => posenc.rope(wx, { ...rope, layout: 'half', out: wout }));
-        assertNoLeak(t, posenc, 'similarity (WasmArrays)', CALLS, () => posenc.similarity(wa, wb, { ...similarity, out: wsim }));
-        assertNoLeak(t, posenc, 'sinusoidal (WasmArray out)', CALLS, () => posenc.sinusoidal({ ...table, out: wtable }));
+        assertNoLeak(t, posenc, 'rope (half, WasmArray out)', CALLS, () =>
+          posenc.rope(wx, { ...rope, layout: 'half', out: wout }),
+        );
+        assertNoLeak(t, posenc, 'similarity (WasmArrays)', CALLS, () =>
+          posenc.similarity(wa, wb, { ...similarity, out: wsim }),
+        );
+        assertNoLeak(t, posenc, 'sinusoidal (WasmArray out)', CALLS, () =>
+          posenc.sinusoidal({ ...table, out: wtable }),
+        );
       } finally {
         for (const array of [wx, wout, wa, wb, wsim, wtable]) array.free();
       }
@@ -149,20 +190,24 @@ for (const posenc of await loadBothVariants()) {
         'sinusoidal (out too short)': () => posenc.sinusoidal({ ...table, out: new Float32Array(31) }),
         'sinusoidal (size above the maximum)': () => posenc.sinusoidal({ seqLen: 2 ** 24, dModel: 2 ** 16 }),
         'addSinusoidal (x too long)': () => posenc.addSinusoidal(new Float32Array(33), table),
-        'positionNumbers (offset too large)': () => posenc.positionNumbers({ seqLen: 4, dModel: 1, offset: 2 ** 31 - 2 }),
+        'positionNumbers (offset too large)': () =>
+          posenc.positionNumbers({ seqLen: 4, dModel: 1, offset: 2 ** 31 - 2 }),
         'ropeFrequencies (odd rotaryDim)': () => posenc.ropeFrequencies({ rotaryDim: 3 }),
         'ropeCache (NaN base)': () => posenc.ropeCache({ seqLen: 4, rotaryDim: 8, base: NaN }),
         'rope (rotaryDim above headDim)': () => posenc.rope(q, { ...rope, rotaryDim: 10 }),
         'rope (freed WasmArray)': () => posenc.rope(freed, rope),
         'similarity (unknown metric)': () => posenc.similarity(a, b, { ...similarity, metric: 'l2' }),
-        'similarity (out overlapping a)': () => posenc.similarity(wa, wa, { rows: 3, cols: 3, dim: 16, out: overlapping }),
+        'similarity (out overlapping a)': () =>
+          posenc.similarity(wa, wa, { rows: 3, cols: 3, dim: 16, out: overlapping }),
         'allocate (negative length)': () => posenc.allocate(-1),
       };
       // Thrown by the caller's getter while the options are read.
       const getterThrows = {
         'sinusoidal (positions getter throws)': () => posenc.sinusoidal({ ...table, positions: positionsThatThrow(4) }),
-        'addSinusoidal (positions getter throws)': () => posenc.addSinusoidal(x, { ...table, positions: positionsThatThrow(4) }),
-        'ropeCache (positions getter throws)': () => posenc.ropeCache({ seqLen: 4, rotaryDim: 8, positions: positionsThatThrow(4) }),
+        'addSinusoidal (positions getter throws)': () =>
+          posenc.addSinusoidal(x, { ...table, positions: positionsThatThrow(4) }),
+        'ropeCache (positions getter throws)': () =>
+          posenc.ropeCache({ seqLen: 4, rotaryDim: 8, positions: positionsThatThrow(4) }),
         'rope (positions getter throws)': () => posenc.rope(q, { ...rope, positions: positionsThatThrow(4) }),
       };
       try {

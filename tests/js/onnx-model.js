@@ -33,7 +33,10 @@ export const INT64 = 7;
 // { elem_type = 1, shape = 2 }; TensorShapeProto { dim = 1 }; Dimension { dim_value = 1 }.
 function valueInfo(field, { name, type, shape }) {
   const dims = shape.map((size) => messageField(1, [intField(1, size)]));
-  return messageField(field, [stringField(1, name), messageField(2, [messageField(1, [intField(1, type), messageField(2, dims)])])]);
+  return messageField(field, [
+    stringField(1, name),
+    messageField(2, [messageField(1, [intField(1, type), messageField(2, dims)])]),
+  ]);
 }
 
 // AttributeProto { name = 1, i = 3, type = 20 (INT = 2) }.

@@ -11,7 +11,11 @@ for (const posenc of await loadBothVariants()) {
       for (let dModel = 1; dModel <= 40; dModel++) {
         for (const offset of [0, 17]) {
           const options = { seqLen: 9, dModel, offset };
-          assertIdentical(posenc.positionNumbers(options), Float32Array.from(positionNumbersReference(options)), `d${dModel} +${offset}`);
+          assertIdentical(
+            posenc.positionNumbers(options),
+            Float32Array.from(positionNumbersReference(options)),
+            `d${dModel} +${offset}`,
+          );
         }
       }
     });

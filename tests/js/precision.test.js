@@ -6,7 +6,13 @@ import { describe, it } from 'node:test';
 
 import { ropeReference, sinusoidalReference } from './reference.js';
 import {
-  ROPE_EPS, TABLE_BOUND, assertClose, assertRopeClose, loadBothVariants, randomNormal, randomPositions,
+  ROPE_EPS,
+  TABLE_BOUND,
+  assertClose,
+  assertRopeClose,
+  loadBothVariants,
+  randomNormal,
+  randomPositions,
 } from './support.js';
 
 const MAX_CONTRACT_POSITION = 2 ** 24 - 1;
@@ -23,7 +29,14 @@ const sci = (v) => v.toExponential(3);
 for (const posenc of await loadBothVariants()) {
   describe(`precision contract sweep (${posenc.variant})`, () => {
     it('sinusoidal, dModel 2 .. 8192, sampled positions < 2^24, both layouts', (t) => {
-      const cases = [[2, 200], [64, 200], [512, 60], [1000, 30], [4096, 8], [8192, 4]];
+      const cases = [
+        [2, 200],
+        [64, 200],
+        [512, 60],
+        [1000, 30],
+        [4096, 8],
+        [8192, 4],
+      ];
       let worst = 0;
       for (const [dModel, randomCount] of cases) {
         // Wide tables get fewer sampled rows: every row still covers all dModel/2 frequencies.
@@ -31,7 +44,10 @@ for (const posenc of await loadBothVariants()) {
         const positions = dModel >= 4096 ? all.filter((_, i) => i % 3 === 0 || i < 4) : all;
         for (const layout of ['interleaved', 'concat']) {
           const options = { seqLen: positions.length, dModel, layout, positions };
-          worst = Math.max(worst, assertClose(posenc.sinusoidal(options), sinusoidalReference(options), TABLE_BOUND, `d${dModel} ${layout}`));
+          worst = Math.max(
+            worst,
+            assertClose(posenc.sinusoidal(options), sinusoidalReference(options), TABLE_BOUND, `d${dModel} ${layout}`),
+          );
         }
       }
       t.diagnostic(`max |posenc - float64| = ${sci(worst)} (contract ${TABLE_BOUND})`);
@@ -41,7 +57,10 @@ for (const posenc of await loadBothVariants()) {
       let worst = 0;
       for (const layout of ['interleaved', 'concat']) {
         const options = { seqLen: 70, dModel: 8192, layout, offset: 2 ** 24 - 70 };
-        worst = Math.max(worst, assertClose(posenc.sinusoidal(options), sinusoidalReference(options), TABLE_BOUND, layout));
+        worst = Math.max(
+          worst,
+          assertClose(posenc.sinusoidal(options), sinusoidalReference(options), TABLE_BOUND, layout),
+        );
       }
       t.diagnostic(`max |posenc - float64| = ${sci(worst)}`);
     });
@@ -50,7 +69,10 @@ for (const posenc of await loadBothVariants()) {
       let worst = 0;
       for (const offset of [0, 2 ** 23]) {
         const options = { seqLen: 1000, dModel: 128, offset };
-        worst = Math.max(worst, assertClose(posenc.sinusoidal(options), sinusoidalReference(options), TABLE_BOUND, `offset ${offset}`));
+        worst = Math.max(
+          worst,
+          assertClose(posenc.sinusoidal(options), sinusoidalReference(options), TABLE_BOUND, `offset ${offset}`),
+        );
       }
       t.diagnostic(`max |posenc - float64| = ${sci(worst)}`);
     });
@@ -64,7 +86,13 @@ for (const posenc of await loadBothVariants()) {
     });
 
     it('RoPE, headDim 64 .. 8192, sampled positions < 2^24, both pairings, partial rotary', (t) => {
-      const cases = [[64, 64, 2, 100], [128, 96, 3, 60], [4096, 4096, 1, 8], [8192, 8192, 1, 4], [8192, 2050, 1, 4]];
+      const cases = [
+        [64, 64, 2, 100],
+        [128, 96, 3, 60],
+        [4096, 4096, 1, 8],
+        [8192, 8192, 1, 4],
+        [8192, 2050, 1, 4],
+      ];
       let worst = 0;
       for (const [headDim, rotaryDim, numHeads, randomCount] of cases) {
         const all = sampledPositions(randomCount, headDim + rotaryDim);
@@ -73,7 +101,10 @@ for (const posenc of await loadBothVariants()) {
           const options = { seqLen: positions.length, numHeads, headDim, rotaryDim, layout, positions };
           const x = randomNormal(positions.length * numHeads * headDim, headDim + numHeads, 4);
           const out = posenc.rope(x.slice(), options);
-          worst = Math.max(worst, assertRopeClose(out, x, ropeReference(x, options), options, `${layout} ${headDim}/${rotaryDim}`));
+          worst = Math.max(
+            worst,
+            assertRopeClose(out, x, ropeReference(x, options), options, `${layout} ${headDim}/${rotaryDim}`),
+          );
         }
       }
       t.diagnostic(`max |posenc - float64| / (|x_a| + |x_b|) = ${sci(worst)} (contract ${ROPE_EPS})`);
@@ -87,14 +118,29 @@ for (const posenc of await loadBothVariants()) {
       const dModel = 64;
       const angleSlack = (p) => 4 * p * 2 ** -52;
       const options = { seqLen: positions.length, dModel, positions };
-      const worstTable = assertClose(posenc.sinusoidal(options), sinusoidalReference(options),
-        (i) => TABLE_BOUND + angleSlack(positions[Math.floor(i / dModel)]), 'sinusoidal');
+      const worstTable = assertClose(
+        posenc.sinusoidal(options),
+        sinusoidalReference(options),
+        (i) => TABLE_BOUND + angleSlack(positions[Math.floor(i / dModel)]),
+        'sinusoidal',
+      );
       const offsetOptions = { seqLen: 3, dModel, offset: 2 ** 31 - 3 };
-      assertClose(posenc.sinusoidal(offsetOptions), sinusoidalReference(offsetOptions), TABLE_BOUND + angleSlack(2 ** 31), 'offset to 2^31 - 1');
+      assertClose(
+        posenc.sinusoidal(offsetOptions),
+        sinusoidalReference(offsetOptions),
+        TABLE_BOUND + angleSlack(2 ** 31),
+        'offset to 2^31 - 1',
+      );
       const ropeOptions = { seqLen: positions.length, numHeads: 1, headDim: dModel, layout: 'half', positions };
       const x = randomNormal(positions.length * dModel, 77);
-      const worstRope = assertRopeClose(posenc.rope(x.slice(), ropeOptions), x, ropeReference(x, ropeOptions), ropeOptions, 'rope',
-        ROPE_EPS + angleSlack(2 ** 31));
+      const worstRope = assertRopeClose(
+        posenc.rope(x.slice(), ropeOptions),
+        x,
+        ropeReference(x, ropeOptions),
+        ropeOptions,
+        'rope',
+        ROPE_EPS + angleSlack(2 ** 31),
+      );
       t.diagnostic(`max table error ${sci(worstTable)}, max RoPE error / (|x_a| + |x_b|) ${sci(worstRope)}`);
     });
   });

@@ -49,7 +49,16 @@ export function ropePairChannels(pair, rotaryDim, layout = 'interleaved') {
 
 /** Full RoPE options with the API's defaults filled in. */
 export function ropeShape(options) {
-  const { seqLen, numHeads = 1, headDim, rotaryDim = headDim, base = 10000, layout = 'interleaved', offset, positions } = options;
+  const {
+    seqLen,
+    numHeads = 1,
+    headDim,
+    rotaryDim = headDim,
+    base = 10000,
+    layout = 'interleaved',
+    offset,
+    positions,
+  } = options;
   return { seqLen, numHeads, headDim, rotaryDim, base, layout, offset, positions };
 }
 
@@ -123,7 +132,7 @@ export function similarityReference(a, b, { rows, cols, dim, metric = 'dot' }) {
       let value = dot(a, b, dim, r * dim, c * dim);
       if (metric === 'cosine') {
         const norms = Math.sqrt(dot(a, a, dim, r * dim, r * dim)) * Math.sqrt(dot(b, b, dim, c * dim, c * dim));
-        value = norms > 0 ? value / norms : 0;  // the API defines an all-zero row's cosine as 0
+        value = norms > 0 ? value / norms : 0; // the API defines an all-zero row's cosine as 0
       }
       out[r * cols + c] = value;
     }

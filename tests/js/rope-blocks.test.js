@@ -23,7 +23,11 @@ for (const posenc of variants) {
       it(`${label}: in place and into out, as the reference`, () => {
         const x = randomNormal(shape.seqLen * shape.numHeads * shape.headDim, 31);
         const expected = options.inverse
-          ? ropeReference(x, { ...options, positions: Array.from({ length: shape.seqLen }, (_, t) => -(options.offset + t)), offset: undefined })
+          ? ropeReference(x, {
+              ...options,
+              positions: Array.from({ length: shape.seqLen }, (_, t) => -(options.offset + t)),
+              offset: undefined,
+            })
           : ropeReference(x, options);
         const inPlace = posenc.rope(x.slice(), options);
         assertRopeClose(inPlace, x, expected, options, label);
@@ -33,7 +37,11 @@ for (const posenc of variants) {
         // Through WASM memory in one piece: the same bits.
         const resident = posenc.allocate(x);
         try {
-          assertIdentical(posenc.rope(resident, options).toArray(), inPlace, `${label}: WasmArray and streamed JS array`);
+          assertIdentical(
+            posenc.rope(resident, options).toArray(),
+            inPlace,
+            `${label}: WasmArray and streamed JS array`,
+          );
         } finally {
           resident.free();
         }

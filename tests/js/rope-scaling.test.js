@@ -7,7 +7,18 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { ROPE_EPS, TABLE_BOUND, assertClose, assertIdentical, assertParameterError, assertRopeClose, assertStillWorks, loadBothVariants, randomNormal, readGolden } from './support.js';
+import {
+  ROPE_EPS,
+  TABLE_BOUND,
+  assertClose,
+  assertIdentical,
+  assertParameterError,
+  assertRopeClose,
+  assertStillWorks,
+  loadBothVariants,
+  randomNormal,
+  readGolden,
+} from './support.js';
 import { reorder, rotateReference } from './shapes-reference.js';
 
 const golden = readGolden('rope-scaling.json');
@@ -16,7 +27,8 @@ const SCHEDULE_BOUND = 1e-12; // relative: float64 formulas against float64 form
 /** The ropeSchedule options of a golden case: its config, camelCase, as a user passes it. */
 function scheduleOptions(c) {
   const options = { base: c.base, seqLen: c.seqLen };
-  if (c.partialRotaryFactor !== null) Object.assign(options, { headDim: c.headDim, partialRotaryFactor: c.partialRotaryFactor });
+  if (c.partialRotaryFactor !== null)
+    Object.assign(options, { headDim: c.headDim, partialRotaryFactor: c.partialRotaryFactor });
   else options.rotaryDim = c.rotaryDim;
   if (c.scaling !== null) options.scaling = c.scaling;
   return options;
@@ -38,7 +50,13 @@ function relative(got, want) {
 /** The instance still computes: a known rotation after an error. */
 const YARN = { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 64 };
 const LLAMA3 = { type: 'llama3', factor: 8, lowFreqFactor: 1, highFreqFactor: 4, originalMaxPositionEmbeddings: 64 };
-const LONGROPE = { type: 'longrope', shortFactor: [1, 1.5], longFactor: [2, 3], originalMaxPositionEmbeddings: 64, maxPositionEmbeddings: 256 };
+const LONGROPE = {
+  type: 'longrope',
+  shortFactor: [1, 1.5],
+  longFactor: [2, 3],
+  originalMaxPositionEmbeddings: 64,
+  maxPositionEmbeddings: 256,
+};
 
 /** Scaling mistakes as [label, scaling, error type, parameter]; rotaryDim is 4 (2 pairs). */
 const SCALING_MISTAKES = [
@@ -53,14 +71,39 @@ const SCALING_MISTAKES = [
   ['linear factor NaN', { type: 'linear', factor: Number.NaN }, RangeError, 'scaling.factor'],
   ['linear factor Infinity', { type: 'linear', factor: Infinity }, RangeError, 'scaling.factor'],
   ['linear factor a string', { type: 'linear', factor: '2' }, TypeError, 'scaling.factor'],
-  ['linear with a key of another type', { type: 'linear', factor: 2, originalMaxPositionEmbeddings: 64 }, TypeError, 'scaling'],
+  [
+    'linear with a key of another type',
+    { type: 'linear', factor: 2, originalMaxPositionEmbeddings: 64 },
+    TypeError,
+    'scaling',
+  ],
   ['snake_case key', { ...YARN, beta_fast: 32 }, TypeError, 'scaling'],
   ['Hugging Face rope_type key', { ...YARN, rope_type: 'yarn' }, TypeError, 'scaling'],
-  ['dynamic without originalMaxPositionEmbeddings', { type: 'dynamic', factor: 2 }, TypeError, 'scaling.originalMaxPositionEmbeddings'],
+  [
+    'dynamic without originalMaxPositionEmbeddings',
+    { type: 'dynamic', factor: 2 },
+    TypeError,
+    'scaling.originalMaxPositionEmbeddings',
+  ],
   ['yarn without factor', { type: 'yarn', originalMaxPositionEmbeddings: 64 }, TypeError, 'scaling.factor'],
-  ['yarn original 1', { ...YARN, originalMaxPositionEmbeddings: 1 }, RangeError, 'scaling.originalMaxPositionEmbeddings'],
-  ['yarn original non-integer', { ...YARN, originalMaxPositionEmbeddings: 64.5 }, RangeError, 'scaling.originalMaxPositionEmbeddings'],
-  ['yarn original a string', { ...YARN, originalMaxPositionEmbeddings: '64' }, TypeError, 'scaling.originalMaxPositionEmbeddings'],
+  [
+    'yarn original 1',
+    { ...YARN, originalMaxPositionEmbeddings: 1 },
+    RangeError,
+    'scaling.originalMaxPositionEmbeddings',
+  ],
+  [
+    'yarn original non-integer',
+    { ...YARN, originalMaxPositionEmbeddings: 64.5 },
+    RangeError,
+    'scaling.originalMaxPositionEmbeddings',
+  ],
+  [
+    'yarn original a string',
+    { ...YARN, originalMaxPositionEmbeddings: '64' },
+    TypeError,
+    'scaling.originalMaxPositionEmbeddings',
+  ],
   ['yarn factor below 1', { ...YARN, factor: 0.9 }, RangeError, 'scaling.factor'],
   ['yarn betaFast 0', { ...YARN, betaFast: 0 }, RangeError, 'scaling.betaFast'],
   ['yarn betaFast below betaSlow', { ...YARN, betaFast: 1, betaSlow: 2 }, RangeError, 'scaling.betaFast'],
@@ -74,13 +117,38 @@ const SCALING_MISTAKES = [
   ['llama3 highFreqFactor = lowFreqFactor', { ...LLAMA3, highFreqFactor: 1 }, RangeError, 'scaling.highFreqFactor'],
   ['longrope without shortFactor', { ...LONGROPE, shortFactor: undefined }, TypeError, 'scaling.shortFactor'],
   ['longrope shortFactor a string', { ...LONGROPE, shortFactor: '1,2' }, TypeError, 'scaling.shortFactor'],
-  ['longrope shortFactor holding a string', { ...LONGROPE, shortFactor: [1, '2'] }, TypeError, 'scaling.shortFactor[1]'],
-  ['longrope shortFactor too short (rotaryDim / 2 = 2)', { ...LONGROPE, shortFactor: [1] }, RangeError, 'scaling.shortFactor'],
+  [
+    'longrope shortFactor holding a string',
+    { ...LONGROPE, shortFactor: [1, '2'] },
+    TypeError,
+    'scaling.shortFactor[1]',
+  ],
+  [
+    'longrope shortFactor too short (rotaryDim / 2 = 2)',
+    { ...LONGROPE, shortFactor: [1] },
+    RangeError,
+    'scaling.shortFactor',
+  ],
   ['longrope longFactor too long', { ...LONGROPE, longFactor: [1, 2, 3] }, RangeError, 'scaling.longFactor'],
   ['longrope shortFactor holding 0', { ...LONGROPE, shortFactor: [1, 0] }, RangeError, 'scaling.shortFactor'],
-  ['longrope longFactor holding NaN', { ...LONGROPE, longFactor: Float64Array.of(2, Number.NaN) }, RangeError, 'scaling.longFactor'],
-  ['longrope without maxPositionEmbeddings, factor or attentionFactor', { ...LONGROPE, maxPositionEmbeddings: undefined }, TypeError, 'scaling.maxPositionEmbeddings'],
-  ['longrope maxPositionEmbeddings below the original', { ...LONGROPE, maxPositionEmbeddings: 32 }, RangeError, 'scaling.maxPositionEmbeddings'],
+  [
+    'longrope longFactor holding NaN',
+    { ...LONGROPE, longFactor: Float64Array.of(2, Number.NaN) },
+    RangeError,
+    'scaling.longFactor',
+  ],
+  [
+    'longrope without maxPositionEmbeddings, factor or attentionFactor',
+    { ...LONGROPE, maxPositionEmbeddings: undefined },
+    TypeError,
+    'scaling.maxPositionEmbeddings',
+  ],
+  [
+    'longrope maxPositionEmbeddings below the original',
+    { ...LONGROPE, maxPositionEmbeddings: 32 },
+    RangeError,
+    'scaling.maxPositionEmbeddings',
+  ],
   ['longrope factor below 1', { ...LONGROPE, factor: 0.5 }, RangeError, 'scaling.factor'],
 ];
 
@@ -101,16 +169,26 @@ for (const posenc of await loadBothVariants()) {
         const error = relative(attentionFactor, c.attentionFactor);
         assert.ok(error <= SCHEDULE_BOUND, `${c.name}: attention factor ${attentionFactor} vs ${c.attentionFactor}`);
         worst = Math.max(worst, error);
-        assertIdentical(posenc.ropeFrequencies(options), invFreq, `${c.name}: ropeFrequencies is ropeSchedule's invFreq`);
+        assertIdentical(
+          posenc.ropeFrequencies(options),
+          invFreq,
+          `${c.name}: ropeFrequencies is ropeSchedule's invFreq`,
+        );
       }
-      t.diagnostic(`${golden.cases.length} model configs, largest relative deviation from Hugging Face's formulas: ${worst.toExponential(2)}`);
+      t.diagnostic(
+        `${golden.cases.length} model configs, largest relative deviation from Hugging Face's formulas: ${worst.toExponential(2)}`,
+      );
     });
 
     it('without scaling ropeFrequencies is what it was: 1 / base^(2i / rotaryDim), attention factor 1', () => {
       const plain = posenc.ropeSchedule({ rotaryDim: 64, base: 500000 });
       assert.equal(plain.attentionFactor, 1);
       assertIdentical(posenc.ropeFrequencies({ rotaryDim: 64, base: 500000 }), plain.invFreq, 'same numbers');
-      assertIdentical(posenc.ropeSchedule({ rotaryDim: 64, base: 500000, scaling: { type: 'default' } }).invFreq, plain.invFreq, "type 'default'");
+      assertIdentical(
+        posenc.ropeSchedule({ rotaryDim: 64, base: 500000, scaling: { type: 'default' } }).invFreq,
+        plain.invFreq,
+        "type 'default'",
+      );
       for (let i = 0; i < 32; i++) assert.ok(relative(plain.invFreq[i], 500000 ** (-i / 32)) <= 1e-15, `pair ${i}`);
     });
 
@@ -118,11 +196,19 @@ for (const posenc of await loadBothVariants()) {
       let worst = 0;
       for (const c of golden.cases) {
         const { cos, sin, attentionFactor } = posenc.ropeCache({
-          seqLen: c.positions.length, rotaryDim: c.rotaryDim, base: c.base, positions: c.positions, ...(c.scaling ? { scaling: c.scaling } : {}),
+          seqLen: c.positions.length,
+          rotaryDim: c.rotaryDim,
+          base: c.base,
+          positions: c.positions,
+          ...(c.scaling ? { scaling: c.scaling } : {}),
         });
         assert.ok(relative(attentionFactor, c.attentionFactor) <= SCHEDULE_BOUND, `${c.name}: attentionFactor`);
         const bound = TABLE_BOUND * Math.max(1, c.attentionFactor);
-        worst = Math.max(worst, assertClose(cos, c.cos.flat(), bound, `${c.name}: cos`), assertClose(sin, c.sin.flat(), bound, `${c.name}: sin`));
+        worst = Math.max(
+          worst,
+          assertClose(cos, c.cos.flat(), bound, `${c.name}: cos`),
+          assertClose(sin, c.sin.flat(), bound, `${c.name}: sin`),
+        );
       }
       t.diagnostic(`largest |cache value - golden|: ${worst.toExponential(2)}`);
     });
@@ -138,12 +224,31 @@ for (const posenc of await loadBothVariants()) {
           const x = randomNormal(seqLen * 2 * c.headDim, seed++);
           const want = rotateReference(x, { ...options, invFreq: c.invFreq, attentionFactor: c.attentionFactor });
           const shape = { seqLen, numHeads: 2, headDim: c.headDim, rotaryDim: c.rotaryDim, layout };
-          assertRopeClose(posenc.rope(x.slice(), options), x, want, shape, `${c.name} ${layout}`, ROPE_EPS * c.attentionFactor);
+          assertRopeClose(
+            posenc.rope(x.slice(), options),
+            x,
+            want,
+            shape,
+            `${c.name} ${layout}`,
+            ROPE_EPS * c.attentionFactor,
+          );
           // The same x read heads-major: compared in the tokens-major view.
-          const heads = rotateReference(x, { ...options, order: 'heads', invFreq: c.invFreq, attentionFactor: c.attentionFactor });
+          const heads = rotateReference(x, {
+            ...options,
+            order: 'heads',
+            invFreq: c.invFreq,
+            attentionFactor: c.attentionFactor,
+          });
           const got = posenc.rope(x.slice(), { ...options, order: 'heads' });
           const toTokens = (a) => reorder(a, shape, 'heads', 'tokens');
-          assertRopeClose(toTokens(got), toTokens(x), toTokens(heads), shape, `${c.name} ${layout} heads`, ROPE_EPS * c.attentionFactor);
+          assertRopeClose(
+            toTokens(got),
+            toTokens(x),
+            toTokens(heads),
+            shape,
+            `${c.name} ${layout} heads`,
+            ROPE_EPS * c.attentionFactor,
+          );
         }
       }
     });
@@ -151,10 +256,14 @@ for (const posenc of await loadBothVariants()) {
     it('dynamic and longrope go by the largest position + 1 of the call, wherever it sits', () => {
       const phi = golden.cases.filter((c) => c.name.startsWith('Phi-3.5'));
       const [short, long] = [phi.find((c) => c.seqLen === 4096), phi.find((c) => c.seqLen === 4097)];
-      const cache = (positions, batch = 1, offset) => posenc.ropeCache({
-        seqLen: offset ? 2 : positions.length / batch, batch, rotaryDim: 96, scaling: short.scaling,
-        ...(offset ? { offset } : { positions }),
-      });
+      const cache = (positions, batch = 1, offset) =>
+        posenc.ropeCache({
+          seqLen: offset ? 2 : positions.length / batch,
+          batch,
+          rotaryDim: 96,
+          scaling: short.scaling,
+          ...(offset ? { offset } : { positions }),
+        });
       const expect = (got, positions, c, label) => {
         const want = positions.flatMap((p) => c.invFreq.map((f) => Math.cos(p * f) * c.attentionFactor));
         assertClose(got.cos, want, TABLE_BOUND * c.attentionFactor, label);
@@ -167,7 +276,12 @@ for (const posenc of await loadBothVariants()) {
       // dynamic: base unchanged at L <= L0, grown beyond (same numbers as the golden 4096 case).
       const dynamic = golden.cases.find((c) => c.name.includes('seqLen 4096 (above)'));
       const got = posenc.ropeCache({ seqLen: 2, rotaryDim: 128, scaling: dynamic.scaling, positions: [4095, 17] });
-      assertClose(got.sin, [4095, 17].flatMap((p) => dynamic.invFreq.map((f) => Math.sin(p * f))), TABLE_BOUND, 'dynamic at L = 4096');
+      assertClose(
+        got.sin,
+        [4095, 17].flatMap((p) => dynamic.invFreq.map((f) => Math.sin(p * f))),
+        TABLE_BOUND,
+        'dynamic at L = 4096',
+      );
     });
 
     it('partialRotaryFactor: Hugging Face int(headDim * factor) rotary channels, the rest pass through', () => {
@@ -176,7 +290,11 @@ for (const posenc of await loadBothVariants()) {
       assert.equal(posenc.ropeSchedule({ headDim: 64 }).rotaryDim, 64, 'headDim alone: all channels');
       const x = randomNormal(5 * 2 * 96, 9);
       const options = { seqLen: 5, numHeads: 2, headDim: 96, layout: 'half', offset: 30 };
-      assertIdentical(posenc.rope(x.slice(), { ...options, partialRotaryFactor: 0.25 }), posenc.rope(x.slice(), { ...options, rotaryDim: 24 }), 'same as rotaryDim 24');
+      assertIdentical(
+        posenc.rope(x.slice(), { ...options, partialRotaryFactor: 0.25 }),
+        posenc.rope(x.slice(), { ...options, rotaryDim: 24 }),
+        'same as rotaryDim 24',
+      );
     });
 
     it('scaling mistakes are TypeErrors / RangeErrors naming the scaling key; the instance stays usable', () => {
@@ -184,7 +302,8 @@ for (const posenc of await loadBothVariants()) {
         rope: (scaling) => posenc.rope(new Float32Array(8), { seqLen: 2, headDim: 4, scaling }),
         ropeCache: (scaling) => posenc.ropeCache({ seqLen: 2, rotaryDim: 4, scaling }),
         ropeSchedule: (scaling) => posenc.ropeSchedule({ rotaryDim: 4, scaling }),
-        ropeQK: (scaling) => posenc.ropeQK(new Float32Array(8), new Float32Array(8), { seqLen: 2, headDim: 4, scaling }),
+        ropeQK: (scaling) =>
+          posenc.ropeQK(new Float32Array(8), new Float32Array(8), { seqLen: 2, headDim: 4, scaling }),
       };
       for (const [fn, call] of Object.entries(calls)) {
         for (const [label, scaling, type, parameter] of SCALING_MISTAKES) {
@@ -196,8 +315,20 @@ for (const posenc of await loadBothVariants()) {
     });
 
     it('rules that involve other options: dynamic needs rotaryDim >= 4, yarn a base other than 1', () => {
-      assertParameterError(() => posenc.ropeSchedule({ rotaryDim: 2, scaling: { type: 'dynamic', factor: 2, originalMaxPositionEmbeddings: 8 } }), RangeError, 'rotaryDim');
-      assertParameterError(() => posenc.rope(new Float32Array(4), { seqLen: 1, headDim: 4, base: 1, scaling: YARN }), RangeError, 'base');
+      assertParameterError(
+        () =>
+          posenc.ropeSchedule({
+            rotaryDim: 2,
+            scaling: { type: 'dynamic', factor: 2, originalMaxPositionEmbeddings: 8 },
+          }),
+        RangeError,
+        'rotaryDim',
+      );
+      assertParameterError(
+        () => posenc.rope(new Float32Array(4), { seqLen: 1, headDim: 4, base: 1, scaling: YARN }),
+        RangeError,
+        'base',
+      );
       assertStillWorks(posenc, 'after');
     });
 
@@ -211,10 +342,25 @@ for (const posenc of await loadBothVariants()) {
         ['with rotaryDim', { partialRotaryFactor: 0.5, rotaryDim: 4 }, TypeError, 'rotaryDim'],
       ];
       for (const [label, extra, type, parameter] of cases) {
-        assertParameterError(() => posenc.rope(new Float32Array(16), { seqLen: 2, headDim: 8, ...extra }), type, parameter, `rope: ${label}`);
-        assertParameterError(() => posenc.ropeSchedule({ headDim: 8, ...extra }), type, parameter, `ropeSchedule: ${label}`);
+        assertParameterError(
+          () => posenc.rope(new Float32Array(16), { seqLen: 2, headDim: 8, ...extra }),
+          type,
+          parameter,
+          `rope: ${label}`,
+        );
+        assertParameterError(
+          () => posenc.ropeSchedule({ headDim: 8, ...extra }),
+          type,
+          parameter,
+          `ropeSchedule: ${label}`,
+        );
       }
-      assertParameterError(() => posenc.ropeSchedule({ partialRotaryFactor: 0.5 }), RangeError, 'headDim', 'without headDim');
+      assertParameterError(
+        () => posenc.ropeSchedule({ partialRotaryFactor: 0.5 }),
+        RangeError,
+        'headDim',
+        'without headDim',
+      );
       assertStillWorks(posenc, 'after');
     });
   });

@@ -12,21 +12,42 @@ import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 import {
-  ROPE_EPS, assertIdentical, assertParameterError, assertRopeClose, loadBothVariants, randomNormal, randomPositions,
+  ROPE_EPS,
+  assertIdentical,
+  assertParameterError,
+  assertRopeClose,
+  loadBothVariants,
+  randomNormal,
+  randomPositions,
 } from './support.js';
 import { hfPermute, reorder, rotateReference } from './shapes-reference.js';
 import { inverseFrequency } from './reference.js';
 
-const invFreqOf = (rotaryDim, base = 10000) => Array.from({ length: rotaryDim / 2 }, (_, i) => inverseFrequency(i, rotaryDim, base));
+const invFreqOf = (rotaryDim, base = 10000) =>
+  Array.from({ length: rotaryDim / 2 }, (_, i) => inverseFrequency(i, rotaryDim, base));
 
 /** rope(x, options) against the float64 reference, compared in the tokens-major view. */
 function checkBatch(posenc, x, options, label) {
-  const { batch = 1, seqLen, numHeads = 1, headDim, rotaryDim = headDim, layout = 'interleaved', order = 'tokens' } = options;
+  const {
+    batch = 1,
+    seqLen,
+    numHeads = 1,
+    headDim,
+    rotaryDim = headDim,
+    layout = 'interleaved',
+    order = 'tokens',
+  } = options;
   const out = posenc.rope(x.slice(), options);
   const want = rotateReference(x, { ...options, invFreq: invFreqOf(rotaryDim) });
   const shape = { batch, seqLen, numHeads, headDim };
   const tokens = (a) => (order === 'heads' ? reorder(a, shape, 'heads', 'tokens') : a);
-  assertRopeClose(tokens(out), tokens(x), tokens(want), { seqLen: batch * seqLen, numHeads, headDim, rotaryDim, layout }, label);
+  assertRopeClose(
+    tokens(out),
+    tokens(x),
+    tokens(want),
+    { seqLen: batch * seqLen, numHeads, headDim, rotaryDim, layout },
+    label,
+  );
   return out;
 }
 
@@ -43,15 +64,30 @@ for (const posenc of await loadBothVariants()) {
         for (const order of ['tokens', 'heads']) {
           const base = { batch: 3, seqLen: 6, numHeads: 2, headDim: 20, rotaryDim: 12, layout, order };
           const n = 3 * 6 * 2 * 20;
-          checkBatch(posenc, randomNormal(n, seed++), { ...base, positions: randomPositions(18, 100000, seed) }, `${layout} ${order} positions`);
-          checkBatch(posenc, randomNormal(n, seed++), { ...base, offset: [0, 4093, 70000] }, `${layout} ${order} offsets`);
-          checkBatch(posenc, randomNormal(n, seed++), { ...base, offset: Int32Array.of(9, 8, 7) }, `${layout} ${order} Int32Array offsets`);
+          checkBatch(
+            posenc,
+            randomNormal(n, seed++),
+            { ...base, positions: randomPositions(18, 100000, seed) },
+            `${layout} ${order} positions`,
+          );
+          checkBatch(
+            posenc,
+            randomNormal(n, seed++),
+            { ...base, offset: [0, 4093, 70000] },
+            `${layout} ${order} offsets`,
+          );
+          checkBatch(
+            posenc,
+            randomNormal(n, seed++),
+            { ...base, offset: Int32Array.of(9, 8, 7) },
+            `${layout} ${order} Int32Array offsets`,
+          );
           checkBatch(posenc, randomNormal(n, seed++), { ...base, offset: 512 }, `${layout} ${order} shared offset`);
         }
       }
     });
 
-    it('one decoding step per sequence: batch of seqLen 1 at each sequence\'s own position, on a WasmArray in place', () => {
+    it("one decoding step per sequence: batch of seqLen 1 at each sequence's own position, on a WasmArray in place", () => {
       const [batch, numHeads, headDim] = [4, 8, 64];
       const values = randomNormal(batch * numHeads * headDim, 5);
       const x = posenc.allocate(values);
@@ -77,7 +113,15 @@ for (const posenc of await loadBothVariants()) {
     });
 
     it('ropeQK: 32 query heads and 8 key heads in one call equal two rope calls; in place or into out', () => {
-      const options = { batch: 2, seqLen: 5, numHeads: 32, numKvHeads: 8, headDim: 16, layout: 'half', offset: [3, 60] };
+      const options = {
+        batch: 2,
+        seqLen: 5,
+        numHeads: 32,
+        numKvHeads: 8,
+        headDim: 16,
+        layout: 'half',
+        offset: [3, 60],
+      };
       const { numKvHeads, ...ropeOptions } = options;
       const q = randomNormal(2 * 5 * 32 * 16, 11);
       const k = randomNormal(2 * 5 * 8 * 16, 12);
@@ -101,42 +145,80 @@ for (const posenc of await loadBothVariants()) {
     });
 
     it('inverse rotates by -theta: undoes rope, and moves cached keys to new positions', () => {
-      const options = { batch: 2, seqLen: 7, numHeads: 2, headDim: 32, rotaryDim: 24, layout: 'interleaved', offset: [40, 9000] };
+      const options = {
+        batch: 2,
+        seqLen: 7,
+        numHeads: 2,
+        headDim: 32,
+        rotaryDim: 24,
+        layout: 'interleaved',
+        offset: [40, 9000],
+      };
       const x = randomNormal(2 * 7 * 2 * 32, 13);
       const back = posenc.rope(x.slice(), { ...options, inverse: true });
       const want = rotateReference(x, { ...options, inverse: true, invFreq: invFreqOf(24) });
-      assertRopeClose(back, x, want, { seqLen: 14, numHeads: 2, headDim: 32, rotaryDim: 24, layout: 'interleaved' }, 'inverse');
+      assertRopeClose(
+        back,
+        x,
+        want,
+        { seqLen: 14, numHeads: 2, headDim: 32, rotaryDim: 24, layout: 'interleaved' },
+        'inverse',
+      );
       const roundTrip = posenc.rope(posenc.rope(x.slice(), options), { ...options, inverse: true });
-      roundTrip.forEach((v, i) => assert.ok(Math.abs(v - x[i]) <= 4 * ROPE_EPS * (1 + Math.abs(x[i])), `round trip [${i}]`));
-      const moved = posenc.rope(posenc.rope(posenc.rope(x.slice(), options), { ...options, inverse: true }), { ...options, offset: [0, 0] });
+      roundTrip.forEach((v, i) => {
+        assert.ok(Math.abs(v - x[i]) <= 4 * ROPE_EPS * (1 + Math.abs(x[i])), `round trip [${i}]`);
+      });
+      const moved = posenc.rope(posenc.rope(posenc.rope(x.slice(), options), { ...options, inverse: true }), {
+        ...options,
+        offset: [0, 0],
+      });
       const direct = posenc.rope(x.slice(), { ...options, offset: [0, 0] });
-      moved.forEach((v, i) => assert.ok(Math.abs(v - direct[i]) <= 6 * ROPE_EPS * (1 + Math.abs(x[i])), `moved [${i}]`));
+      moved.forEach((v, i) => {
+        assert.ok(Math.abs(v - direct[i]) <= 6 * ROPE_EPS * (1 + Math.abs(x[i])), `moved [${i}]`);
+      });
     });
 
-    it('convertLayoutWeights is Hugging Face\'s permute of Meta\'s q/k weights, and its inverse', () => {
+    it("convertLayoutWeights is Hugging Face's permute of Meta's q/k weights, and its inverse", () => {
       const [numHeads, headDim, hidden] = [4, 8, 6];
       const w = randomNormal(numHeads * headDim * hidden, 17);
       const half = posenc.convertLayoutWeights(w, { from: 'interleaved', to: 'half', numHeads, headDim, hidden });
       assertIdentical(half, hfPermute(w, numHeads, numHeads * headDim, hidden), 'permute');
-      assertIdentical(posenc.convertLayoutWeights(half, { from: 'half', to: 'interleaved', numHeads, headDim, hidden }), w, 'back');
+      assertIdentical(
+        posenc.convertLayoutWeights(half, { from: 'half', to: 'interleaved', numHeads, headDim, hidden }),
+        w,
+        'back',
+      );
       // A projection with converted weights is the converted projection.
       const h = randomNormal(hidden, 18);
-      const project = (weights) => Float32Array.from({ length: numHeads * headDim }, (_, r) => {
-        let sum = 0;
-        for (let c = 0; c < hidden; c++) sum = Math.fround(sum + Math.fround(weights[r * hidden + c] * h[c]));
-        return sum;
-      });
-      assertIdentical(project(half), posenc.convertLayout(project(w), { from: 'interleaved', to: 'half', headDim }), 'W_half h');
+      const project = (weights) =>
+        Float32Array.from({ length: numHeads * headDim }, (_, r) => {
+          let sum = 0;
+          for (let c = 0; c < hidden; c++) sum = Math.fround(sum + Math.fround(weights[r * hidden + c] * h[c]));
+          return sum;
+        });
+      assertIdentical(
+        project(half),
+        posenc.convertLayout(project(w), { from: 'interleaved', to: 'half', headDim }),
+        'W_half h',
+      );
     });
 
     it('interleaved RoPE on x = half RoPE on the converted x, converted back (full and partial rotary)', () => {
-      for (const [headDim, rotaryDim] of [[64, 64], [96, 24], [80, 32]]) {
+      for (const [headDim, rotaryDim] of [
+        [64, 64],
+        [96, 24],
+        [80, 32],
+      ]) {
         const options = { batch: 2, seqLen: 11, numHeads: 3, headDim, rotaryDim, offset: [7, 3000] };
         const x = randomNormal(2 * 11 * 3 * headDim, headDim + rotaryDim);
         const interleaved = posenc.rope(x.slice(), { ...options, layout: 'interleaved' });
         const converted = posenc.convertLayout(x, { from: 'interleaved', to: 'half', headDim, rotaryDim });
         const half = posenc.rope(converted, { ...options, layout: 'half' });
-        assertIdentical(posenc.convertLayout(half, { from: 'half', to: 'interleaved', headDim, rotaryDim }), interleaved, `${headDim}/${rotaryDim}`);
+        assertIdentical(
+          posenc.convertLayout(half, { from: 'half', to: 'interleaved', headDim, rotaryDim }),
+          interleaved,
+          `${headDim}/${rotaryDim}`,
+        );
       }
     });
 
@@ -169,26 +251,117 @@ for (const posenc of await loadBothVariants()) {
         ['rope', () => posenc.rope(f32(16), { ...ROPE, batch: 2, offset: [0, 1.5] }), RangeError, 'offset[1]'],
         ['rope', () => posenc.rope(f32(16), { ...ROPE, batch: 2, offset: [0, '1'] }), TypeError, 'offset[1]'],
         ['rope', () => posenc.rope(f32(16), { ...ROPE, batch: 2, offset: [0, 2 ** 31 - 1] }), RangeError, 'offset'],
-        ['rope', () => posenc.rope(f32(16), { ...ROPE, batch: 2, offset: [0, 1], positions: [0, 1, 2, 3] }), TypeError, 'offset'],
+        [
+          'rope',
+          () => posenc.rope(f32(16), { ...ROPE, batch: 2, offset: [0, 1], positions: [0, 1, 2, 3] }),
+          TypeError,
+          'offset',
+        ],
         ['ropeCache', () => posenc.ropeCache({ seqLen: 2, rotaryDim: 4, batch: 2, offset: [1] }), RangeError, 'offset'],
         ['ropeQK', () => posenc.ropeQK(f32(8), f32(8), { ...ROPE, numKvHeads: 0 }), RangeError, 'numKvHeads'],
         ['ropeQK', () => posenc.ropeQK(f32(8), f32(8), { ...ROPE, numKvHeads: 2 ** 16 + 1 }), RangeError, 'numKvHeads'],
         ['ropeQK', () => posenc.ropeQK(f32(8), f32(8), { ...ROPE, numKvHeads: 2 }), RangeError, 'k'],
         ['ropeQK', () => posenc.ropeQK(f32(8), 'k', ROPE), TypeError, 'k'],
-        ['ropeQK', () => { const a = f32(8); posenc.ropeQK(a, a, ROPE); }, RangeError, 'k'],
-        ['ropeQK', () => { const a = f32(16); posenc.ropeQK(a.subarray(0, 8), a.subarray(4, 12), ROPE); }, RangeError, 'k'],
+        [
+          'ropeQK',
+          () => {
+            const a = f32(8);
+            posenc.ropeQK(a, a, ROPE);
+          },
+          RangeError,
+          'k',
+        ],
+        [
+          'ropeQK',
+          () => {
+            const a = f32(16);
+            posenc.ropeQK(a.subarray(0, 8), a.subarray(4, 12), ROPE);
+          },
+          RangeError,
+          'k',
+        ],
         ['ropeQK', () => posenc.ropeQK(f32(8), f32(8), { ...ROPE, out: f32(8) }), TypeError, 'out'],
-        ['ropeQK', () => { const o = f32(8); posenc.ropeQK(f32(8), f32(8), { ...ROPE, out: { q: o, k: o } }); }, RangeError, 'out.k'],
+        [
+          'ropeQK',
+          () => {
+            const o = f32(8);
+            posenc.ropeQK(f32(8), f32(8), { ...ROPE, out: { q: o, k: o } });
+          },
+          RangeError,
+          'out.k',
+        ],
         ['convertLayout', () => posenc.convertLayout(f32(8), { to: 'half', headDim: 4 }), TypeError, 'from'],
-        ['convertLayout', () => posenc.convertLayout(f32(8), { from: 'neox', to: 'half', headDim: 4 }), RangeError, 'from'],
-        ['convertLayout', () => posenc.convertLayout(f32(10), { from: 'half', to: 'interleaved', headDim: 4 }), RangeError, 'x'],
-        ['convertLayout', () => posenc.convertLayout(f32(8), { from: 'half', to: 'interleaved', headDim: 4, rotaryDim: 3 }), RangeError, 'rotaryDim'],
-        ['convertLayout', () => posenc.convertLayout(f32(8), { from: 'half', to: 'interleaved', headDim: 4, rotaryDim: 6 }), RangeError, 'rotaryDim'],
-        ['convertLayout', () => posenc.convertLayout([1, 2], { from: 'half', to: 'interleaved', headDim: 2 }), TypeError, 'x'],
-        ['convertLayout', () => { const a = f32(8); posenc.convertLayout(a, { from: 'half', to: 'interleaved', headDim: 4, out: a }); }, RangeError, 'out'],
-        ['convertLayoutWeights', () => posenc.convertLayoutWeights(f32(8), { from: 'half', to: 'interleaved', numHeads: 1, headDim: 4, hidden: 0 }), RangeError, 'hidden'],
-        ['convertLayoutWeights', () => posenc.convertLayoutWeights(f32(8), { from: 'half', to: 'interleaved', numHeads: 1, headDim: 4, hidden: 3 }), RangeError, 'w'],
-        ['convertLayoutWeights', () => posenc.convertLayoutWeights(f32(8), { from: 'half', to: 'interleaved', headDim: 4, hidden: 2 }), TypeError, 'numHeads'],
+        [
+          'convertLayout',
+          () => posenc.convertLayout(f32(8), { from: 'neox', to: 'half', headDim: 4 }),
+          RangeError,
+          'from',
+        ],
+        [
+          'convertLayout',
+          () => posenc.convertLayout(f32(10), { from: 'half', to: 'interleaved', headDim: 4 }),
+          RangeError,
+          'x',
+        ],
+        [
+          'convertLayout',
+          () => posenc.convertLayout(f32(8), { from: 'half', to: 'interleaved', headDim: 4, rotaryDim: 3 }),
+          RangeError,
+          'rotaryDim',
+        ],
+        [
+          'convertLayout',
+          () => posenc.convertLayout(f32(8), { from: 'half', to: 'interleaved', headDim: 4, rotaryDim: 6 }),
+          RangeError,
+          'rotaryDim',
+        ],
+        [
+          'convertLayout',
+          () => posenc.convertLayout([1, 2], { from: 'half', to: 'interleaved', headDim: 2 }),
+          TypeError,
+          'x',
+        ],
+        [
+          'convertLayout',
+          () => {
+            const a = f32(8);
+            posenc.convertLayout(a, { from: 'half', to: 'interleaved', headDim: 4, out: a });
+          },
+          RangeError,
+          'out',
+        ],
+        [
+          'convertLayoutWeights',
+          () =>
+            posenc.convertLayoutWeights(f32(8), {
+              from: 'half',
+              to: 'interleaved',
+              numHeads: 1,
+              headDim: 4,
+              hidden: 0,
+            }),
+          RangeError,
+          'hidden',
+        ],
+        [
+          'convertLayoutWeights',
+          () =>
+            posenc.convertLayoutWeights(f32(8), {
+              from: 'half',
+              to: 'interleaved',
+              numHeads: 1,
+              headDim: 4,
+              hidden: 3,
+            }),
+          RangeError,
+          'w',
+        ],
+        [
+          'convertLayoutWeights',
+          () => posenc.convertLayoutWeights(f32(8), { from: 'half', to: 'interleaved', headDim: 4, hidden: 2 }),
+          TypeError,
+          'numHeads',
+        ],
       ];
       for (const [fn, call, type, parameter] of cases) {
         const error = assertParameterError(call, type, parameter, `${fn}: ${parameter}`);
@@ -226,12 +399,24 @@ it('index.d.ts declares the scaling, batch, order, ropeQK and conversion API (st
   try {
     writeFileSync(join(work, 'package.json'), JSON.stringify({ type: 'module' }));
     writeFileSync(join(work, 'consumer.ts'), CONSUMER_TS);
-    writeFileSync(join(work, 'tsconfig.json'), JSON.stringify({
-      compilerOptions: { strict: true, noEmit: true, target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext' },
-      files: ['consumer.ts'],
-    }));
+    writeFileSync(
+      join(work, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          target: 'es2022',
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+        },
+        files: ['consumer.ts'],
+      }),
+    );
     try {
-      execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: work, encoding: 'utf8' });
+      execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], {
+        cwd: work,
+        encoding: 'utf8',
+      });
     } catch (error) {
       assert.fail(`tsc: ${error.stdout}${error.stderr}`);
     }

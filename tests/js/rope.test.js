@@ -6,7 +6,15 @@ import { describe, it } from 'node:test';
 
 import { dot, ropeReference, ropeShape } from './reference.js';
 import {
-  ROPE_EPS, U32, assertClose, assertIdentical, assertRopeClose, loadBothVariants, randomNormal, randomPositions, ropePairScales,
+  ROPE_EPS,
+  U32,
+  assertClose,
+  assertIdentical,
+  assertRopeClose,
+  loadBothVariants,
+  randomNormal,
+  randomPositions,
+  ropePairScales,
 } from './support.js';
 
 const LAYOUTS = ['interleaved', 'half'];
@@ -29,7 +37,7 @@ function elements({ seqLen, numHeads = 1, headDim }) {
 }
 
 /** Σ over rotary pairs of (|q_a| + |q_b|)(|k_a| + |k_b|), for one head of q and k. */
-function pairScaleProduct(q, k, headDim, rotaryDim, layout) {
+function pairScaleProduct(q, k, _headDim, rotaryDim, layout) {
   let sum = 0;
   for (let i = 0; i < rotaryDim / 2; i++) {
     const [a, b] = layout === 'interleaved' ? [2 * i, 2 * i + 1] : [i, i + rotaryDim / 2];
@@ -47,7 +55,12 @@ for (const posenc of await loadBothVariants()) {
           for (let rotaryDim = 2; rotaryDim <= headDim; rotaryDim += 2) {
             for (const numHeads of [1, 3]) {
               const options = { seqLen: 3, numHeads, headDim, rotaryDim, layout, offset: 62 };
-              checkRope(posenc, randomNormal(elements(options), seed++), options, `${layout} h${numHeads} ${headDim}/${rotaryDim}`);
+              checkRope(
+                posenc,
+                randomNormal(elements(options), seed++),
+                options,
+                `${layout} h${numHeads} ${headDim}/${rotaryDim}`,
+              );
             }
           }
         }
@@ -56,16 +69,38 @@ for (const posenc of await loadBothVariants()) {
 
     it('rotaryDim defaults to headDim, layout to interleaved, numHeads to 1, base to 10000', () => {
       const x = randomNormal(4 * 8, 3);
-      const explicit = posenc.rope(x.slice(), { seqLen: 4, numHeads: 1, headDim: 8, rotaryDim: 8, layout: 'interleaved', base: 10000, offset: 0 });
+      const explicit = posenc.rope(x.slice(), {
+        seqLen: 4,
+        numHeads: 1,
+        headDim: 8,
+        rotaryDim: 8,
+        layout: 'interleaved',
+        base: 10000,
+        offset: 0,
+      });
       assertIdentical(posenc.rope(x.slice(), { seqLen: 4, headDim: 8 }), explicit, 'defaults');
     });
 
     it('larger heads: 128 and 512 channels, partial rotary, across the 128-pair block, 130 rows', () => {
-      const cases = [[128, 128], [128, 64], [128, 32], [512, 512], [512, 258], [512, 256], [512, 2], [80, 20]];
+      const cases = [
+        [128, 128],
+        [128, 64],
+        [128, 32],
+        [512, 512],
+        [512, 258],
+        [512, 256],
+        [512, 2],
+        [80, 20],
+      ];
       for (const layout of LAYOUTS) {
         for (const [headDim, rotaryDim] of cases) {
           const options = { seqLen: 130, numHeads: 2, headDim, rotaryDim, layout, offset: 4000 };
-          checkRope(posenc, randomNormal(elements(options), headDim + rotaryDim), options, `${layout} ${headDim}/${rotaryDim}`);
+          checkRope(
+            posenc,
+            randomNormal(elements(options), headDim + rotaryDim),
+            options,
+            `${layout} ${headDim}/${rotaryDim}`,
+          );
         }
       }
     });
@@ -75,7 +110,11 @@ for (const posenc of await loadBothVariants()) {
       const x = randomNormal(elements(options), 11);
       const out = posenc.rope(x.slice(), options);
       for (let row = 0; row < 5 * 4; row++) {
-        assertIdentical(out.subarray(row * 64 + 16, row * 64 + 64), x.subarray(row * 64 + 16, row * 64 + 64), `head row ${row}`);
+        assertIdentical(
+          out.subarray(row * 64 + 16, row * 64 + 64),
+          x.subarray(row * 64 + 16, row * 64 + 64),
+          `head row ${row}`,
+        );
         assert.notDeepEqual(out.subarray(row * 64, row * 64 + 16), x.subarray(row * 64, row * 64 + 16));
       }
     });
@@ -88,8 +127,13 @@ for (const posenc of await loadBothVariants()) {
       assert.notDeepEqual(half, interleaved);
       // (x0, x6, x1, x7, ...) rotated as interleaved pairs = half rotation of x, permuted.
       const order = Array.from({ length: headDim }, (_, j) => (j % 2 === 0 ? j / 2 : j / 2 - 0.5 + headDim / 2));
-      const permute = (v) => Float32Array.from({ length: v.length }, (_, j) => v[Math.floor(j / headDim) * headDim + order[j % headDim]]);
-      assertIdentical(posenc.rope(permute(x), { seqLen: 2, headDim, layout: 'interleaved', offset: 3 }), permute(half), 'permuted');
+      const permute = (v) =>
+        Float32Array.from({ length: v.length }, (_, j) => v[Math.floor(j / headDim) * headDim + order[j % headDim]]);
+      assertIdentical(
+        posenc.rope(permute(x), { seqLen: 2, headDim, layout: 'interleaved', offset: 3 }),
+        permute(half),
+        'permuted',
+      );
     });
 
     it('bases other than 10000', () => {
@@ -117,13 +161,22 @@ for (const posenc of await loadBothVariants()) {
       const byOffset = posenc.rope(x.slice(), options);
       const rows = [99, 0, 64, 63, 1];
       const picked = Float32Array.from(rows.flatMap((r) => Array.from(x.subarray(r * 16, r * 16 + 16))));
-      const byPositions = posenc.rope(picked, { ...options, offset: undefined, seqLen: rows.length, positions: rows.map((r) => 1000 + r) });
+      const byPositions = posenc.rope(picked, {
+        ...options,
+        offset: undefined,
+        seqLen: rows.length,
+        positions: rows.map((r) => 1000 + r),
+      });
       // cos/sin reached by recurrence or directly may round differently at a tie (one float32
       // step, <= 2^-24, each), which moves a' = a cos - b sin by <= 2^-24 (|a| + |b|) and may
       // flip the roundings of the products and the sum: 4 u (|a| + |b|) in all.
       const scales = ropePairScales(picked, { ...options, seqLen: rows.length });
-      assertClose(byPositions, Float32Array.from(rows.flatMap((r) => Array.from(byOffset.subarray(r * 16, r * 16 + 16)))),
-        (i) => 4 * U32 * scales[i], 'rows by positions vs by offset');
+      assertClose(
+        byPositions,
+        Float32Array.from(rows.flatMap((r) => Array.from(byOffset.subarray(r * 16, r * 16 + 16)))),
+        (i) => 4 * U32 * scales[i],
+        'rows by positions vs by offset',
+      );
     });
 
     it('random large positions, 4 heads of 64', () => {
@@ -137,7 +190,10 @@ for (const posenc of await loadBothVariants()) {
     it('zeros stay zeros; seqLen 0 is a no-op', () => {
       const zeros = new Float32Array(3 * 8);
       // (a rotated zero may be -0: 0 * cos - 0 * sin with cos < 0)
-      assert.ok(posenc.rope(zeros, { seqLen: 3, headDim: 8, offset: 12345 }).every((v) => v === 0), 'zeros');
+      assert.ok(
+        posenc.rope(zeros, { seqLen: 3, headDim: 8, offset: 12345 }).every((v) => v === 0),
+        'zeros',
+      );
       assert.equal(posenc.rope(new Float32Array(0), { seqLen: 0, headDim: 8 }).length, 0);
     });
 
@@ -150,7 +206,10 @@ for (const posenc of await loadBothVariants()) {
         for (let i = 0; i < rotaryDim / 2; i++) {
           const [a, b] = [row * headDim + i, row * headDim + i + rotaryDim / 2];
           const before = Math.hypot(x[a], x[b]);
-          assert.ok(Math.abs(Math.hypot(out[a], out[b]) - before) <= 2 * ROPE_EPS * (Math.abs(x[a]) + Math.abs(x[b])), `row ${row} pair ${i}`);
+          assert.ok(
+            Math.abs(Math.hypot(out[a], out[b]) - before) <= 2 * ROPE_EPS * (Math.abs(x[a]) + Math.abs(x[b])),
+            `row ${row} pair ${i}`,
+          );
         }
       }
     });
@@ -162,7 +221,10 @@ for (const posenc of await loadBothVariants()) {
       // them differ by at most twice that. Pass-through channels add the same exact amount to both.
       const rotate = (v, position, options) => posenc.rope(v.slice(), { ...options, seqLen: 1, positions: [position] });
       const cases = [
-        { m: 5, n: 3, t: 1000 }, { m: 0, n: 100, t: 2 ** 20 }, { m: 70000, n: 12, t: 9 }, { m: 2 ** 23, n: 2 ** 23 + 64, t: 2 ** 23 - 65 },
+        { m: 5, n: 3, t: 1000 },
+        { m: 0, n: 100, t: 2 ** 20 },
+        { m: 70000, n: 12, t: 9 },
+        { m: 2 ** 23, n: 2 ** 23 + 64, t: 2 ** 23 - 65 },
       ];
       for (const layout of LAYOUTS) {
         for (const rotaryDim of [64, 24]) {
@@ -174,10 +236,16 @@ for (const posenc of await loadBothVariants()) {
             for (const { m, n, t } of cases) {
               const score = dot(rotate(q, m, options), rotate(k, n, options));
               const shifted = dot(rotate(q, m + t, options), rotate(k, n + t, options));
-              assert.ok(Math.abs(score - shifted) <= tolerance, `m ${m} n ${n} t ${t}: ${score} vs ${shifted} (tolerance ${tolerance})`);
+              assert.ok(
+                Math.abs(score - shifted) <= tolerance,
+                `m ${m} n ${n} t ${t}: ${score} vs ${shifted} (tolerance ${tolerance})`,
+              );
               // The property can fail: moving only the query changes the score.
               const queryOnly = dot(rotate(q, m + t, options), rotate(k, n, options));
-              assert.ok(Math.abs(score - queryOnly) > 100 * tolerance, `shifting only q by ${t} should change the score`);
+              assert.ok(
+                Math.abs(score - queryOnly) > 100 * tolerance,
+                `shifting only q by ${t} should change the score`,
+              );
             }
           });
         }

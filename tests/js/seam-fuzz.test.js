@@ -66,7 +66,10 @@ function chooser(seed) {
     /** weighted([[weight, value], ...]) */
     weighted: (table) => {
       let roll = next() * table.reduce((sum, [w]) => sum + w, 0);
-      for (const [w, value] of table) if ((roll -= w) < 0) return value;
+      for (const [w, value] of table) {
+        roll -= w;
+        if (roll < 0) return value;
+      }
       return table.at(-1)[1];
     },
     floats: (length) => randomNormal(length, r.int(1, 2 ** 30)),
@@ -114,43 +117,84 @@ function scaling(r, rotaryDim) {
   const type = r.pick(SCALING_TYPES);
   const original = r.int(2, 12);
   const pairs = Math.max(1, rotaryDim / 2);
-  const factorList = (path) => new ListSpec(path, Array.from({ length: r.chance(0.95) ? pairs : pairs + 1 }, () => 1 + r.int(0, 8) / 4),
-    r.pick(['Array', 'Array', 'Float64Array', 'Float32Array']));
+  const factorList = (path) =>
+    new ListSpec(
+      path,
+      Array.from({ length: r.chance(0.95) ? pairs : pairs + 1 }, () => 1 + r.int(0, 8) / 4),
+      r.pick(['Array', 'Array', 'Float64Array', 'Float32Array']),
+    );
   switch (type) {
-    case 'linear': return { type, factor: r.pick([1, 2, 4]) };
-    case 'dynamic': return { type, factor: r.pick([2, 4]), originalMaxPositionEmbeddings: original };
-    case 'yarn': return defined({
-      type, factor: r.pick([2, 4, 8]), originalMaxPositionEmbeddings: original,
-      betaFast: r.chance(0.3) ? r.pick([8, 32]) : undefined,
-      attentionFactor: r.chance(0.3) ? r.pick([0.5, 1.25, 3.4028234663852886e38, 1e308]) : undefined,
-      mscale: r.chance(0.2) ? 1 : undefined,
-      truncate: r.chance(0.2) ? r.chance(0.5) : undefined,
-    });
-    case 'llama3': return { type, factor: 8, lowFreqFactor: 1, highFreqFactor: 4, originalMaxPositionEmbeddings: original };
-    default: return defined({
-      type, shortFactor: factorList('scaling.shortFactor'), longFactor: factorList('scaling.longFactor'),
-      originalMaxPositionEmbeddings: original, factor: r.chance(0.5) ? 4 : undefined,
-      maxPositionEmbeddings: r.chance(0.5) ? original * 4 : undefined,
-    });
+    case 'linear':
+      return { type, factor: r.pick([1, 2, 4]) };
+    case 'dynamic':
+      return { type, factor: r.pick([2, 4]), originalMaxPositionEmbeddings: original };
+    case 'yarn':
+      return defined({
+        type,
+        factor: r.pick([2, 4, 8]),
+        originalMaxPositionEmbeddings: original,
+        betaFast: r.chance(0.3) ? r.pick([8, 32]) : undefined,
+        attentionFactor: r.chance(0.3) ? r.pick([0.5, 1.25, 3.4028234663852886e38, 1e308]) : undefined,
+        mscale: r.chance(0.2) ? 1 : undefined,
+        truncate: r.chance(0.2) ? r.chance(0.5) : undefined,
+      });
+    case 'llama3':
+      return { type, factor: 8, lowFreqFactor: 1, highFreqFactor: 4, originalMaxPositionEmbeddings: original };
+    default:
+      return defined({
+        type,
+        shortFactor: factorList('scaling.shortFactor'),
+        longFactor: factorList('scaling.longFactor'),
+        originalMaxPositionEmbeddings: original,
+        factor: r.chance(0.5) ? 4 : undefined,
+        maxPositionEmbeddings: r.chance(0.5) ? original * 4 : undefined,
+      });
   }
 }
 
 /** offset (number or one per sequence), explicit positions, or neither. */
 function where(r, rows, batch, { lists = true } = {}) {
-  const kind = r.weighted([[4, 'none'], [3, 'offset'], [2, 'positions'], [lists && batch > 0 ? 1 : 0, 'offsets']]);
+  const kind = r.weighted([
+    [4, 'none'],
+    [3, 'offset'],
+    [2, 'positions'],
+    [lists && batch > 0 ? 1 : 0, 'offsets'],
+  ]);
   const type = () => r.pick(['Array', 'Array', 'Int32Array', 'Uint32Array']);
   if (kind === 'offset') return { offset: r.int(0, 60) };
-  if (kind === 'positions') return { positions: new ListSpec('positions', Array.from({ length: rows }, () => r.int(0, 60)), type()) };
-  if (kind === 'offsets') return { offset: new ListSpec('offset', Array.from({ length: batch }, () => r.int(0, 60)), type()) };
+  if (kind === 'positions')
+    return {
+      positions: new ListSpec(
+        'positions',
+        Array.from({ length: rows }, () => r.int(0, 60)),
+        type(),
+      ),
+    };
+  if (kind === 'offsets')
+    return {
+      offset: new ListSpec(
+        'offset',
+        Array.from({ length: batch }, () => r.int(0, 60)),
+        type(),
+      ),
+    };
   return {};
 }
 
 function ropeShape(r, { big = false } = {}) {
   if (big) return { seqLen: 1100, headDim: 64, numHeads: 1, batch: 1, rotaryDim: 64 };
   const headDim = 2 * r.int(1, 6);
-  const shape = { seqLen: r.int(1, 5), headDim, numHeads: r.int(1, 3), batch: r.weighted([[3, 1], [1, 2]]) };
+  const shape = {
+    seqLen: r.int(1, 5),
+    headDim,
+    numHeads: r.int(1, 3),
+    batch: r.weighted([
+      [3, 1],
+      [1, 2],
+    ]),
+  };
   const partial = r.chance(0.15);
-  shape.rotaryDim = partial ? 2 * Math.floor((headDim * 0.5) / 2) : (r.chance(0.3) ? 2 * r.int(1, headDim / 2) : headDim);
+  shape.rotaryDim = partial ? 2 * Math.floor((headDim * 0.5) / 2) : r.chance(0.3) ? 2 * r.int(1, headDim / 2) : headDim;
   return { ...shape, partial };
 }
 
@@ -183,18 +227,36 @@ const OPERATIONS = {
     const dModel = 2 * r.int(1, 6);
     const out = r.chance(0.4) ? new ArraySpec('out', seqLen * dModel, 'out', r) : undefined;
     return {
-      fn: 'sinusoidal', positional: [],
-      options: defined({ seqLen, dModel, base: r.chance(0.3) ? r.pick([10, 10000]) : undefined, layout: r.chance(0.4) ? r.pick(['interleaved', 'concat']) : undefined, ...where(r, seqLen, 0, { lists: false }), out }),
-      invoke: (posenc, [], o) => posenc.sinusoidal(o),
-      results: (hasOut) => ({ outputs: hasOut ? ['out'] : [], returns: hasOut ? 'out' : null, resultOf: (table) => newArray(hasOut, { table }) }),
+      fn: 'sinusoidal',
+      positional: [],
+      options: defined({
+        seqLen,
+        dModel,
+        base: r.chance(0.3) ? r.pick([10, 10000]) : undefined,
+        layout: r.chance(0.4) ? r.pick(['interleaved', 'concat']) : undefined,
+        ...where(r, seqLen, 0, { lists: false }),
+        out,
+      }),
+      invoke: (posenc, _positional, o) => posenc.sinusoidal(o),
+      results: (hasOut) => ({
+        outputs: hasOut ? ['out'] : [],
+        returns: hasOut ? 'out' : null,
+        resultOf: (table) => newArray(hasOut, { table }),
+      }),
     };
   },
   addSinusoidal(r) {
     const seqLen = r.int(1, 5);
     const dModel = 2 * r.int(1, 6);
     return {
-      fn: 'addSinusoidal', positional: [new ArraySpec('x', seqLen * dModel, 'inout', r)],
-      options: defined({ seqLen, dModel, layout: r.chance(0.4) ? 'concat' : undefined, ...where(r, seqLen, 0, { lists: false }) }),
+      fn: 'addSinusoidal',
+      positional: [new ArraySpec('x', seqLen * dModel, 'inout', r)],
+      options: defined({
+        seqLen,
+        dModel,
+        layout: r.chance(0.4) ? 'concat' : undefined,
+        ...where(r, seqLen, 0, { lists: false }),
+      }),
       invoke: (posenc, [x], o) => posenc.addSinusoidal(x, o),
       results: () => ({ outputs: ['x'], returns: 'x' }),
     };
@@ -204,43 +266,70 @@ const OPERATIONS = {
     const dModel = r.int(1, 6);
     const out = r.chance(0.4) ? new ArraySpec('out', seqLen * dModel, 'out', r) : undefined;
     return {
-      fn: 'positionNumbers', positional: [],
+      fn: 'positionNumbers',
+      positional: [],
       options: defined({ seqLen, dModel, offset: r.chance(0.5) ? r.int(0, 100) : undefined, out }),
-      invoke: (posenc, [], o) => posenc.positionNumbers(o),
-      results: (hasOut) => ({ outputs: hasOut ? ['out'] : [], returns: hasOut ? 'out' : null, resultOf: (table) => newArray(hasOut, { table }) }),
+      invoke: (posenc, _positional, o) => posenc.positionNumbers(o),
+      results: (hasOut) => ({
+        outputs: hasOut ? ['out'] : [],
+        returns: hasOut ? 'out' : null,
+        resultOf: (table) => newArray(hasOut, { table }),
+      }),
     };
   },
   ropeFrequencies(r) {
     return {
-      fn: 'ropeFrequencies', positional: [], options: scheduleOptions(r),
-      invoke: (posenc, [], o) => posenc.ropeFrequencies(o),
+      fn: 'ropeFrequencies',
+      positional: [],
+      options: scheduleOptions(r),
+      invoke: (posenc, _positional, o) => posenc.ropeFrequencies(o),
       results: () => ({ resultOf: (invFreq) => ({ invFreq }) }),
     };
   },
   ropeSchedule(r) {
     return {
-      fn: 'ropeSchedule', positional: [], options: scheduleOptions(r),
-      invoke: (posenc, [], o) => posenc.ropeSchedule(o),
-      results: () => ({ resultOf: ({ invFreq, attentionFactor, rotaryDim }) => ({ invFreq, attentionFactor, rotaryDim }) }),
+      fn: 'ropeSchedule',
+      positional: [],
+      options: scheduleOptions(r),
+      invoke: (posenc, _positional, o) => posenc.ropeSchedule(o),
+      results: () => ({
+        resultOf: ({ invFreq, attentionFactor, rotaryDim }) => ({ invFreq, attentionFactor, rotaryDim }),
+      }),
     };
   },
   ropeCache(r) {
     const seqLen = r.int(1, 5);
     const rotaryDim = 2 * r.int(1, 5);
-    const batch = r.weighted([[3, 1], [1, 2]]);
+    const batch = r.weighted([
+      [3, 1],
+      [1, 2],
+    ]);
     const length = batch * seqLen * (rotaryDim / 2);
-    const out = r.chance(0.4) ? { cos: new ArraySpec('out.cos', length, 'out', r), sin: new ArraySpec('out.sin', length, 'out', r) } : undefined;
+    const out = r.chance(0.4)
+      ? { cos: new ArraySpec('out.cos', length, 'out', r), sin: new ArraySpec('out.sin', length, 'out', r) }
+      : undefined;
     return {
-      fn: 'ropeCache', positional: [],
+      fn: 'ropeCache',
+      positional: [],
       options: defined({
-        seqLen, rotaryDim, batch: batch === 1 && r.chance(0.5) ? undefined : batch, base: r.chance(0.3) ? 500 : undefined,
-        scaling: r.chance(0.3) ? scaling(r, rotaryDim) : undefined, ...where(r, batch * seqLen, batch), out,
+        seqLen,
+        rotaryDim,
+        batch: batch === 1 && r.chance(0.5) ? undefined : batch,
+        base: r.chance(0.3) ? 500 : undefined,
+        scaling: r.chance(0.3) ? scaling(r, rotaryDim) : undefined,
+        ...where(r, batch * seqLen, batch),
+        out,
       }),
-      invoke: (posenc, [], o) => posenc.ropeCache(o),
+      invoke: (posenc, _positional, o) => posenc.ropeCache(o),
       results: (hasOut) => ({
         outputs: hasOut ? ['out.cos', 'out.sin'] : [],
         resultOf: ({ cos, sin, attentionFactor }) => (hasOut ? { attentionFactor } : { cos, sin, attentionFactor }),
-        identity: hasOut ? (returned, value) => [['cos', returned.cos, value('out.cos')], ['sin', returned.sin, value('out.sin')]] : null,
+        identity: hasOut
+          ? (returned, value) => [
+              ['cos', returned.cos, value('out.cos')],
+              ['sin', returned.sin, value('out.sin')],
+            ]
+          : null,
       }),
     };
   },
@@ -251,8 +340,14 @@ const OPERATIONS = {
     const x = new ArraySpec('x', length, 'inout', r);
     const out = r.chance(0.35) ? new ArraySpec('out', length, 'out', r) : undefined;
     return {
-      fn: 'rope', positional: [x], big,
-      options: defined({ ...ropeOptions(r, shape), ...(big ? {} : where(r, shape.batch * shape.seqLen, shape.batch)), out }),
+      fn: 'rope',
+      positional: [x],
+      big,
+      options: defined({
+        ...ropeOptions(r, shape),
+        ...(big ? {} : where(r, shape.batch * shape.seqLen, shape.batch)),
+        out,
+      }),
       invoke: (posenc, [input], o) => posenc.rope(input, o),
       results: (hasOut) => ({ outputs: [hasOut ? 'out' : 'x'], returns: hasOut ? 'out' : 'x' }),
     };
@@ -263,10 +358,18 @@ const OPERATIONS = {
     const vectors = shape.batch * shape.seqLen * shape.headDim;
     const q = new ArraySpec('q', vectors * shape.numHeads, 'inout', r);
     const k = new ArraySpec('k', vectors * (numKvHeads ?? shape.numHeads), 'inout', r);
-    const out = r.chance(0.35) ? { q: new ArraySpec('out.q', q.length, 'out', r), k: new ArraySpec('out.k', k.length, 'out', r) } : undefined;
+    const out = r.chance(0.35)
+      ? { q: new ArraySpec('out.q', q.length, 'out', r), k: new ArraySpec('out.k', k.length, 'out', r) }
+      : undefined;
     return {
-      fn: 'ropeQK', positional: [q, k],
-      options: defined({ ...ropeOptions(r, shape), numKvHeads, ...where(r, shape.batch * shape.seqLen, shape.batch), out }),
+      fn: 'ropeQK',
+      positional: [q, k],
+      options: defined({
+        ...ropeOptions(r, shape),
+        numKvHeads,
+        ...where(r, shape.batch * shape.seqLen, shape.batch),
+        out,
+      }),
       invoke: (posenc, [qv, kv], o) => posenc.ropeQK(qv, kv, o),
       results: qkResults,
     };
@@ -276,10 +379,21 @@ const OPERATIONS = {
     const length = headDim * r.int(1, 4);
     const out = r.chance(0.4) ? new ArraySpec('out', length, 'out', r) : undefined;
     return {
-      fn: 'convertLayout', positional: [new ArraySpec('x', length, 'in', r)],
-      options: defined({ from: r.pick(['interleaved', 'half']), to: r.pick(['interleaved', 'half']), headDim, rotaryDim: r.chance(0.3) ? 2 * r.int(1, headDim / 2) : undefined, out }),
+      fn: 'convertLayout',
+      positional: [new ArraySpec('x', length, 'in', r)],
+      options: defined({
+        from: r.pick(['interleaved', 'half']),
+        to: r.pick(['interleaved', 'half']),
+        headDim,
+        rotaryDim: r.chance(0.3) ? 2 * r.int(1, headDim / 2) : undefined,
+        out,
+      }),
       invoke: (posenc, [x], o) => posenc.convertLayout(x, o),
-      results: (hasOut) => ({ outputs: hasOut ? ['out'] : [], returns: hasOut ? 'out' : null, resultOf: (converted) => newArray(hasOut, { converted }) }),
+      results: (hasOut) => ({
+        outputs: hasOut ? ['out'] : [],
+        returns: hasOut ? 'out' : null,
+        resultOf: (converted) => newArray(hasOut, { converted }),
+      }),
     };
   },
   convertLayoutWeights(r) {
@@ -289,10 +403,22 @@ const OPERATIONS = {
     const length = numHeads * headDim * hidden;
     const out = r.chance(0.4) ? new ArraySpec('out', length, 'out', r) : undefined;
     return {
-      fn: 'convertLayoutWeights', positional: [new ArraySpec('w', length, 'in', r)],
-      options: defined({ from: r.pick(['interleaved', 'half']), to: r.pick(['interleaved', 'half']), numHeads, headDim, hidden, out }),
+      fn: 'convertLayoutWeights',
+      positional: [new ArraySpec('w', length, 'in', r)],
+      options: defined({
+        from: r.pick(['interleaved', 'half']),
+        to: r.pick(['interleaved', 'half']),
+        numHeads,
+        headDim,
+        hidden,
+        out,
+      }),
       invoke: (posenc, [w], o) => posenc.convertLayoutWeights(w, o),
-      results: (hasOut) => ({ outputs: hasOut ? ['out'] : [], returns: hasOut ? 'out' : null, resultOf: (converted) => newArray(hasOut, { converted }) }),
+      results: (hasOut) => ({
+        outputs: hasOut ? ['out'] : [],
+        returns: hasOut ? 'out' : null,
+        resultOf: (converted) => newArray(hasOut, { converted }),
+      }),
     };
   },
   similarity(r) {
@@ -301,17 +427,27 @@ const OPERATIONS = {
     const dim = r.int(1, 6);
     const out = r.chance(0.4) ? new ArraySpec('out', rows * cols, 'out', r) : undefined;
     return {
-      fn: 'similarity', positional: [new ArraySpec('a', rows * dim, 'in', r), new ArraySpec('b', cols * dim, 'in', r)],
+      fn: 'similarity',
+      positional: [new ArraySpec('a', rows * dim, 'in', r), new ArraySpec('b', cols * dim, 'in', r)],
       options: defined({ rows, cols, dim, metric: r.chance(0.5) ? r.pick(['dot', 'cosine']) : undefined, out }),
       invoke: (posenc, [a, b], o) => posenc.similarity(a, b, o),
-      results: (hasOut) => ({ outputs: hasOut ? ['out'] : [], returns: hasOut ? 'out' : null, resultOf: (matrix) => newArray(hasOut, { matrix }) }),
+      results: (hasOut) => ({
+        outputs: hasOut ? ['out'] : [],
+        returns: hasOut ? 'out' : null,
+        resultOf: (matrix) => newArray(hasOut, { matrix }),
+      }),
     };
   },
   allocate(r) {
     const length = r.int(0, 12);
-    const values = r.chance(0.2) ? length : new ListSpec('lengthOrValues', Array.from(r.floats(length)), r.pick(['Array', 'Array', 'Float32Array']));
+    const values = r.chance(0.2)
+      ? length
+      : new ListSpec('lengthOrValues', Array.from(r.floats(length)), r.pick(['Array', 'Array', 'Float32Array']));
     return {
-      fn: 'allocate', positional: [values], options: undefined, noOptions: true,
+      fn: 'allocate',
+      positional: [values],
+      options: undefined,
+      noOptions: true,
       invoke: (posenc, [v]) => posenc.allocate(v),
       results: () => ({
         resultOf: (w, call) => {
@@ -329,8 +465,11 @@ const OPERATIONS = {
     const count = r.chance(0.9) ? r.int(0, target.length - offset) : target.length + 1;
     const values = new ListSpec('values', Array.from(r.floats(count)), r.pick(['Array', 'Array', 'Float32Array']));
     return {
-      fn: 'WasmArray.set', positional: [target, values, offset], options: undefined, noOptions: true,
-      invoke: (posenc, [w, v, at]) => w.set(v, at),
+      fn: 'WasmArray.set',
+      positional: [target, values, offset],
+      options: undefined,
+      noOptions: true,
+      invoke: (_posenc, [w, v, at]) => w.set(v, at),
       results: () => ({ outputs: ['this'], returns: 'this' }),
     };
   },
@@ -340,7 +479,10 @@ const OPERATIONS = {
 function qkResults(hasOut) {
   return {
     outputs: hasOut ? ['out.q', 'out.k'] : ['q', 'k'],
-    identity: (returned, value) => [['q', returned.q, value(hasOut ? 'out.q' : 'q')], ['k', returned.k, value(hasOut ? 'out.k' : 'k')]],
+    identity: (returned, value) => [
+      ['q', returned.q, value(hasOut ? 'out.q' : 'q')],
+      ['k', returned.k, value(hasOut ? 'out.k' : 'k')],
+    ],
   };
 }
 
@@ -373,14 +515,60 @@ function spoil(r, options) {
 // it records what the call must then do (mustError / mayError) and what happened (events).
 
 /** Option names of every function (and foo), for Object.prototype pollution. */
-const POLLUTION_KEYS = ['seqLen', 'dModel', 'base', 'layout', 'offset', 'positions', 'out', 'rotaryDim', 'headDim',
-  'partialRotaryFactor', 'scaling', 'numHeads', 'batch', 'order', 'inverse', 'numKvHeads', 'from', 'to', 'hidden', 'rows',
-  'cols', 'dim', 'metric', 'cos', 'sin', 'q', 'k', 'type', 'factor', 'originalMaxPositionEmbeddings', 'attentionFactor',
-  'betaFast', 'shortFactor', 'longFactor', 'foo'];
-const POLLUTION_VALUES = ['concat', 'half', 'heads', 7, 2, true, 1e308, [9, 9], { type: 'linear', factor: 4 }, new Float32Array(4), 'yarn'];
+const POLLUTION_KEYS = [
+  'seqLen',
+  'dModel',
+  'base',
+  'layout',
+  'offset',
+  'positions',
+  'out',
+  'rotaryDim',
+  'headDim',
+  'partialRotaryFactor',
+  'scaling',
+  'numHeads',
+  'batch',
+  'order',
+  'inverse',
+  'numKvHeads',
+  'from',
+  'to',
+  'hidden',
+  'rows',
+  'cols',
+  'dim',
+  'metric',
+  'cos',
+  'sin',
+  'q',
+  'k',
+  'type',
+  'factor',
+  'originalMaxPositionEmbeddings',
+  'attentionFactor',
+  'betaFast',
+  'shortFactor',
+  'longFactor',
+  'foo',
+];
+const POLLUTION_VALUES = [
+  'concat',
+  'half',
+  'heads',
+  7,
+  2,
+  true,
+  1e308,
+  [9, 9],
+  { type: 'linear', factor: 4 },
+  new Float32Array(4),
+  'yarn',
+];
 
 /** Alternative answers of fickle getters and traps: never what the contract reads. */
-const alternative = (value) => (typeof value === 'number' ? value + 3 : typeof value === 'string' ? `${value}!` : 12345);
+const alternative = (value) =>
+  typeof value === 'number' ? value + 3 : typeof value === 'string' ? `${value}!` : 12345;
 
 /** The path and every enclosing parameter: 'scaling.factor' -> scaling.factor, scaling, options. */
 function ancestors(path) {
@@ -452,7 +640,16 @@ class HostileCall {
         spec.kind = r.chance(0.8) ? 'js' : 'wasm';
         continue;
       }
-      spec.kind = r.weighted([[10, 'js'], [6, 'wasm'], [4, 'view'], [1, 'static'], [1, 'straddle'], [1, 'stale'], [1, 'detached'], [2, 'wrong']]);
+      spec.kind = r.weighted([
+        [10, 'js'],
+        [6, 'wasm'],
+        [4, 'view'],
+        [1, 'static'],
+        [1, 'straddle'],
+        [1, 'stale'],
+        [1, 'detached'],
+        [2, 'wrong'],
+      ]);
     }
     // Outputs sharing memory with an earlier array: the same array in place, or a partial overlap.
     const outs = arrays.filter((s) => s.role === 'out' && !s.fixedKind);
@@ -462,8 +659,9 @@ class HostileCall {
       if (partners.length) {
         const partner = r.pick(partners);
         const fn = this.call.fn;
-        const inPlaceAllowed = (['rope', 'RopePlan.apply'].includes(fn) && out.name === 'out')
-          || (['ropeQK', 'RopePlan.applyQK'].includes(fn) && partner.name === out.name.slice(4));
+        const inPlaceAllowed =
+          (['rope', 'RopePlan.apply'].includes(fn) && out.name === 'out') ||
+          (['ropeQK', 'RopePlan.applyQK'].includes(fn) && partner.name === out.name.slice(4));
         if (inPlaceAllowed && r.chance(0.5) && partner.length === out.length) {
           out.kind = 'alias';
           out.aliasOf = partner;
@@ -549,7 +747,8 @@ class HostileCall {
   /** The plain (clean) value of an option tree: own keys only, lists as plain lists. */
   plain(node) {
     if (node instanceof ArraySpec) return this.values.get(node.name);
-    if (node instanceof ListSpec) return node.type === 'Array' ? node.values.slice() : LIST_TYPES[node.type].from(node.values);
+    if (node instanceof ListSpec)
+      return node.type === 'Array' ? node.values.slice() : LIST_TYPES[node.type].from(node.values);
     if (node !== null && typeof node === 'object' && !Array.isArray(node)) {
       const object = {};
       for (const [key, value] of Object.entries(node)) if (!node[INHERITED]?.has(key)) object[key] = this.plain(value);
@@ -571,7 +770,14 @@ class HostileCall {
    * through Object.create (the plain call does not have them).
    */
   decideInheritance(node, path) {
-    if (node === null || typeof node !== 'object' || node instanceof ArraySpec || node instanceof ListSpec || Array.isArray(node)) return;
+    if (
+      node === null ||
+      typeof node !== 'object' ||
+      node instanceof ArraySpec ||
+      node instanceof ListSpec ||
+      Array.isArray(node)
+    )
+      return;
     const keys = Object.keys(node);
     if (keys.length && this.r.chance(0.06)) {
       node[INHERITED] = new Set(keys.filter(() => this.r.chance(0.4)));
@@ -594,7 +800,11 @@ class HostileCall {
       if (inherited.has(key)) continue;
       const value = this.hostile(node[key], prefix + key);
       if (r.chance(0.12)) {
-        Object.defineProperty(target, key, { get: this.getter(prefix + key, value), enumerable: true, configurable: true });
+        Object.defineProperty(target, key, {
+          get: this.getter(prefix + key, value),
+          enumerable: true,
+          configurable: true,
+        });
       } else {
         target[key] = value;
       }
@@ -626,7 +836,12 @@ class HostileCall {
     const r = this.r;
     const roll = r.next();
     if (roll < 0.025) {
-      this.mustError.push({ names: ancestors(path), types: [TypeError], why: `${path} is a revoked Proxy`, requires: [path] });
+      this.mustError.push({
+        names: ancestors(path),
+        types: [TypeError],
+        why: `${path} is a revoked Proxy`,
+        requires: [path],
+      });
       this.note(`revoked-proxy ${path}`);
       this.fuzz.count('proxies', 'revoked');
       return revoked(target);
@@ -670,8 +885,14 @@ class HostileCall {
   /** An accessor for `path` returning `value`, with one GETTER_EFFECTS effect on its first run. */
   getter(path, value) {
     const effect = this.r.weighted([
-      [4, 'log'], [2, 'fickle'], [1, 'throw'], [2, 'freeUsed'], [1, 'freeBystander'],
-      [this.fuzz.mayGrow() ? 2 : 0, 'grow'], [1, 'detach'], [1, 'shrinkList'],
+      [4, 'log'],
+      [2, 'fickle'],
+      [1, 'throw'],
+      [2, 'freeUsed'],
+      [1, 'freeBystander'],
+      [this.fuzz.mayGrow() ? 2 : 0, 'grow'],
+      [1, 'detach'],
+      [1, 'shrinkList'],
     ]);
     const handle = { label: `getter ${path} (${effect})`, counts: new Map([['get', 0]]) };
     this.handles.push(handle);
@@ -771,9 +992,15 @@ const ARRAY_KINDS = {
   /** A wrong type (the same in the plain call, whose error is then the expected one). */
   wrong(call, spec, plain) {
     const makers = [
-      () => new Float64Array(spec.length), () => Array.from(spec.data), () => null, () => 'x'.repeat(spec.length),
-      () => new Int32Array(spec.length), () => ({ length: spec.length }), () => Object.create(Float32Array.prototype),
-      () => revoked(new Float32Array(spec.length)), () => new Proxy(new Float32Array(spec.length), {}),
+      () => new Float64Array(spec.length),
+      () => Array.from(spec.data),
+      () => null,
+      () => 'x'.repeat(spec.length),
+      () => new Int32Array(spec.length),
+      () => ({ length: spec.length }),
+      () => Object.create(Float32Array.prototype),
+      () => revoked(new Float32Array(spec.length)),
+      () => new Proxy(new Float32Array(spec.length), {}),
     ];
     spec.wrongPick ??= call.r.int(0, makers.length - 1);
     if (!plain) call.note(`wrong-type ${spec.name}`);
@@ -785,7 +1012,8 @@ const ARRAY_KINDS = {
     const partner = spec.aliasOf.name;
     const slot = call.where.get(partner);
     if (!plain) call.note(`in-place ${spec.name}=${partner}`);
-    for (const names of [...call.usedWasm.values(), ...call.jsBuffers.values()]) if (names.includes(partner)) names.push(spec.name);
+    for (const names of [...call.usedWasm.values(), ...call.jsBuffers.values()])
+      if (names.includes(partner)) names.push(spec.name);
     if (slot.kind === 'view') return call.viewLater(spec, slot);
     return call.remember(spec, call.values.get(partner), { ...slot, aliasOf: partner });
   },
@@ -801,7 +1029,10 @@ const ARRAY_KINDS = {
       return ARRAY_KINDS.js(call, spec, plain);
     }
     call.mustError.push({
-      names: call.call.arrays.map((s) => s.name), types: [RangeError], why: `${spec.name} partly overlaps ${partner.name}`, requires: [spec.name, partner.name],
+      names: call.call.arrays.map((s) => s.name),
+      types: [RangeError],
+      why: `${spec.name} partly overlaps ${partner.name}`,
+      requires: [spec.name, partner.name],
     });
     call.note(`overlap ${spec.name}/${partner.name}`);
     if (partnerSlot.kind === 'view') {
@@ -860,7 +1091,8 @@ const GETTER_EFFECTS = {
         target.free();
         call.fuzz.count('inside getters', 'frees');
         call.events.push({ type: 'free', names: [...names] });
-        if (reallocate && !call.noReallocation) call.bystander(Float32Array.from({ length: target.length }, (_, i) => 500 + i));
+        if (reallocate && !call.noReallocation)
+          call.bystander(Float32Array.from({ length: target.length }, (_, i) => 500 + i));
       },
     };
   },
@@ -955,7 +1187,8 @@ function compareResults(actual, expected) {
     const a = actual[key];
     const e = expected[key];
     if (ArrayBuffer.isView(e)) {
-      if (!ArrayBuffer.isView(a) || a.length !== e.length) return `${key}: ${a?.length ?? a} values instead of ${e.length}`;
+      if (!ArrayBuffer.isView(a) || a.length !== e.length)
+        return `${key}: ${a?.length ?? a} values instead of ${e.length}`;
       for (let i = 0; i < e.length; i++) {
         if (!Object.is(a[i], e[i])) return `${key}[${i}]: ${a[i]} instead of ${e[i]}`;
       }
@@ -968,14 +1201,19 @@ function compareResults(actual, expected) {
 
 /** Is `error` a posenc argument error of `fn` (any parameter)? Returns what is wrong, or null. */
 function posencErrorProblem(error, fn) {
-  if (!(error instanceof TypeError || error instanceof RangeError)) return `not a TypeError/RangeError: ${describeError(error)}`;
-  if (typeof error.parameter !== 'string' || error.parameter === '') return `no error.parameter: ${describeError(error)}`;
-  if (!error.message.startsWith(`posenc.${fn}: `)) return `message does not start with "posenc.${fn}: ": ${describeError(error)}`;
-  if (error.parameter !== 'this' && !error.message.includes(error.parameter)) return `message does not name ${error.parameter}: ${describeError(error)}`;
+  if (!(error instanceof TypeError || error instanceof RangeError))
+    return `not a TypeError/RangeError: ${describeError(error)}`;
+  if (typeof error.parameter !== 'string' || error.parameter === '')
+    return `no error.parameter: ${describeError(error)}`;
+  if (!error.message.startsWith(`posenc.${fn}: `))
+    return `message does not start with "posenc.${fn}: ": ${describeError(error)}`;
+  if (error.parameter !== 'this' && !error.message.includes(error.parameter))
+    return `message does not name ${error.parameter}: ${describeError(error)}`;
   return null;
 }
 
-const matches = (error, entry) => entry.names.includes(error.parameter) && entry.types.some((type) => error instanceof type);
+const matches = (error, entry) =>
+  entry.names.includes(error.parameter) && entry.types.some((type) => error instanceof type);
 
 /**
  * Runs one call twice -- plain, then hostile -- and applies oracles 1-3. `call` comes from an
@@ -983,7 +1221,13 @@ const matches = (error, entry) => entry.names.includes(error.parameter) && entry
  * (plans are checked against rope()), extra oracle-1 checks, and an error that must be thrown
  * whatever else happens (a freed plan). Returns the hostile call, its outcome and the problems.
  */
-function runCall(fuzz, r, call, label, { cleanInvoke = call.invoke, cleanOptions = null, extraChecks = null, expectError = null } = {}) {
+function runCall(
+  fuzz,
+  r,
+  call,
+  label,
+  { cleanInvoke = call.invoke, cleanOptions = null, extraChecks = null, expectError = null } = {},
+) {
   const { posenc } = fuzz;
   fuzz.count('calls', label);
   call.arrays = [...call.positional.filter((p) => p instanceof ArraySpec), ...collectArrays(call.options)];
@@ -992,7 +1236,8 @@ function runCall(fuzz, r, call, label, { cleanInvoke = call.invoke, cleanOptions
   hostile.decideInheritance(call.options, 'options');
   hostile.used = reachableNames(call);
   const options0 = call.options;
-  const hasOut = options0 !== null && typeof options0 === 'object' && options0.out !== undefined && !options0[INHERITED]?.has('out');
+  const hasOut =
+    options0 !== null && typeof options0 === 'object' && options0.out !== undefined && !options0[INHERITED]?.has('out');
   Object.assign(call, { outputs: [], returns: null, resultOf: () => ({}), identity: null }, call.results(hasOut));
 
   // 1. The plain call: fresh arrays of the same kinds, own options only as plain values.
@@ -1007,7 +1252,16 @@ function runCall(fuzz, r, call, label, { cleanInvoke = call.invoke, cleanOptions
 
   // 2. The hostile call: bystanders, arrays, raw views (last: nothing moves them), then the
   //    option trees with their getters and traps, maybe Object.prototype polluted meanwhile.
-  for (let i = r.weighted([[3, 0], [2, 1], [1, 2]]); i > 0; i--) hostile.bystander(r.floats(r.int(1, 12)));
+  for (
+    let i = r.weighted([
+      [3, 0],
+      [2, 1],
+      [1, 2],
+    ]);
+    i > 0;
+    i--
+  )
+    hostile.bystander(r.floats(r.int(1, 12)));
   for (const spec of call.arrays) hostile.materialize(spec, false);
   hostile.finishViews();
   const positional = call.positional.map((p) => (p instanceof ListSpec ? hostile.hostile(p, p.path) : p));
@@ -1019,7 +1273,9 @@ function runCall(fuzz, r, call, label, { cleanInvoke = call.invoke, cleanOptions
     fuzz.count('pollutions', pollution[0]);
   }
   const snapshot = snapshotMemory(hostile);
-  const args = call.positional.map((spec, i) => (spec instanceof ArraySpec ? hostile.values.get(spec.name) : positional[i]));
+  const args = call.positional.map((spec, i) =>
+    spec instanceof ArraySpec ? hostile.values.get(spec.name) : positional[i],
+  );
   const invoke = () => call.invoke(posenc, args, options);
   const got = pollution ? withPollution(pollution[0], pollution[1], () => outcome(invoke)) : outcome(invoke);
   if (got.returned instanceof WasmArray && call.fn === 'allocate') hostile.adopt(got.returned);
@@ -1043,31 +1299,58 @@ function runCall(fuzz, r, call, label, { cleanInvoke = call.invoke, cleanOptions
   const must = hostile.mustError.filter((entry) => entry.requires.every((name) => used.has(name)));
   const usedOnly = (names) => names.filter((name) => used.has(name));
   for (const event of hostile.events) {
-    if (event.type === 'throw') must.push({ names: ancestors(event.path), types: [TypeError], why: `the getter of ${event.path} threw`, thrown: event.thrown });
-    if (event.type === 'free' && usedOnly(event.names).length) must.push({ names: usedOnly(event.names), types: [RangeError], why: `a getter freed ${event.names.join('/')}` });
-    if (event.type === 'detach' && usedOnly(event.names).length) must.push({ names: usedOnly(event.names), types: [RangeError], why: `a getter detached ${event.names.join('/')}` });
-    if (event.type === 'grow' && usedOnly([...hostile.rawViews]).length) must.push({ names: usedOnly([...hostile.rawViews]), types: [RangeError], why: 'a getter grew memory: the raw views are detached' });
+    if (event.type === 'throw')
+      must.push({
+        names: ancestors(event.path),
+        types: [TypeError],
+        why: `the getter of ${event.path} threw`,
+        thrown: event.thrown,
+      });
+    if (event.type === 'free' && usedOnly(event.names).length)
+      must.push({ names: usedOnly(event.names), types: [RangeError], why: `a getter freed ${event.names.join('/')}` });
+    if (event.type === 'detach' && usedOnly(event.names).length)
+      must.push({
+        names: usedOnly(event.names),
+        types: [RangeError],
+        why: `a getter detached ${event.names.join('/')}`,
+      });
+    if (event.type === 'grow' && usedOnly([...hostile.rawViews]).length)
+      must.push({
+        names: usedOnly([...hostile.rawViews]),
+        types: [RangeError],
+        why: 'a getter grew memory: the raw views are detached',
+      });
   }
-  const may = hostile.events.filter((e) => e.type === 'shrink').map((e) => ({
-    names: [e.path, ...Array.from({ length: 64 }, (_, i) => `${e.path}[${i}]`)], types: [TypeError, RangeError], why: `${e.path} was cut short`,
-  }));
-  const describeEntry = (e) => `${e.types.map((t) => t.name).join('/')} naming ${e.names.slice(0, 3).join('|')} (${e.why})`;
+  const may = hostile.events
+    .filter((e) => e.type === 'shrink')
+    .map((e) => ({
+      names: [e.path, ...Array.from({ length: 64 }, (_, i) => `${e.path}[${i}]`)],
+      types: [TypeError, RangeError],
+      why: `${e.path} was cut short`,
+    }));
+  const describeEntry = (e) =>
+    `${e.types.map((t) => t.name).join('/')} naming ${e.names.slice(0, 3).join('|')} (${e.why})`;
   if (clean.error !== undefined) {
     const plainProblem = posencErrorProblem(clean.error, call.cleanFn ?? call.fn);
     if (plainProblem) problem(2, `the plain call: ${plainProblem}`);
   }
-  const cleanEntry = clean.error instanceof Error ? { names: [clean.error.parameter], types: [clean.error.constructor], why: 'the plain call fails so' } : null;
+  const cleanEntry =
+    clean.error instanceof Error
+      ? { names: [clean.error.parameter], types: [clean.error.constructor], why: 'the plain call fails so' }
+      : null;
   if (got.error !== undefined) {
     const shape = posencErrorProblem(got.error, call.fn);
     const allowed = expectError ? [expectError] : [...must, ...may, ...(cleanEntry ? [cleanEntry] : [])];
     if (shape) {
-      if (!(clean.error instanceof Error && got.error instanceof Error && clean.error.message === got.error.message)) problem(2, shape);
+      if (!(clean.error instanceof Error && got.error instanceof Error && clean.error.message === got.error.message))
+        problem(2, shape);
     } else if (allowed.length === 0) {
       problem(2, `${describeError(got.error)}; the plain call succeeded`);
     } else {
       const hit = allowed.find((entry) => matches(got.error, entry));
       if (!hit) problem(2, `${describeError(got.error)}; expected ${allowed.map(describeEntry).join('; or ')}`);
-      else if (hit.thrown !== undefined && got.error.cause !== hit.thrown) problem(2, `${describeError(got.error)}: error.cause is not what the getter threw`);
+      else if (hit.thrown !== undefined && got.error.cause !== hit.thrown)
+        problem(2, `${describeError(got.error)}: error.cause is not what the getter threw`);
     }
   } else if (expectError || must.length) {
     problem(2, `returned; expected ${(expectError ? [expectError] : must).map(describeEntry).join('; or ')}`);
@@ -1078,7 +1361,8 @@ function runCall(fuzz, r, call, label, { cleanInvoke = call.invoke, cleanOptions
   } else {
     const difference = compareResults(results(call, hostile, got.returned), cleanResults);
     if (difference) problem(2, `the result differs from the plain call's: ${difference}`);
-    if (call.returns && got.returned !== hostile.values.get(call.returns)) problem(2, `did not return ${call.returns} itself`);
+    if (call.returns && got.returned !== hostile.values.get(call.returns))
+      problem(2, `did not return ${call.returns} itself`);
     if (call.identity) {
       for (const [name, actual, expected] of call.identity(got.returned, (n) => hostile.values.get(n))) {
         if (actual !== expected) problem(2, `result.${name} is not the array given`);
@@ -1102,7 +1386,8 @@ function reachableNames(call) {
     else if (node instanceof ListSpec) names.add(node.path);
     else if (node !== null && typeof node === 'object' && !Array.isArray(node)) {
       names.add(path);
-      for (const key of Object.keys(node)) if (!node[INHERITED]?.has(key)) walk(node[key], path === 'options' ? key : `${path}.${key}`);
+      for (const key of Object.keys(node))
+        if (!node[INHERITED]?.has(key)) walk(node[key], path === 'options' ? key : `${path}.${key}`);
     }
   };
   for (const p of call.positional) walk(p, p instanceof ListSpec ? p.path : 'options');
@@ -1127,7 +1412,8 @@ function snapshotMemory(hostile) {
   for (const spec of hostile.call.arrays) {
     const value = hostile.values.get(spec.name);
     const slot = hostile.where.get(spec.name);
-    if (slot.kind === 'js' && value instanceof Float32Array) js.set(spec.name, Float32Array.prototype.slice.call(value));
+    if (slot.kind === 'js' && value instanceof Float32Array)
+      js.set(spec.name, Float32Array.prototype.slice.call(value));
   }
   return { wasm, js };
 }
@@ -1145,7 +1431,11 @@ function checkMemory(hostile, snapshot, failed) {
     const slot = hostile.where.get(name);
     if (slot?.holder && slot.kind !== 'straddle') {
       const length = hostile.call.arrays.find((s) => s.name === name).length;
-      outputs.push([slot.holder, slot.kind === 'wasm' ? 0 : slot.element, (slot.kind === 'wasm' ? 0 : slot.element) + length]);
+      outputs.push([
+        slot.holder,
+        slot.kind === 'wasm' ? 0 : slot.element,
+        (slot.kind === 'wasm' ? 0 : slot.element) + length,
+      ]);
     }
   }
   for (const [w, before] of snapshot.wasm) {
@@ -1154,8 +1444,12 @@ function checkMemory(hostile, snapshot, failed) {
     for (let i = 0; i < before.length; i++) {
       if (Object.is(after[i], before[i])) continue;
       if (outputs.some(([holder, start, end]) => holder === w && i >= start && i < end)) continue;
-      const who = hostile.bystanders.has(w) ? 'a bystander WasmArray' : `the WasmArray behind ${(hostile.usedWasm.get(w) ?? ['?']).join('/')}`;
-      problems.push(`${who} (at ${w.address}) changed at [${i}]: ${before[i]} -> ${after[i]}${failed ? ' (the call threw)' : ''}`);
+      const who = hostile.bystanders.has(w)
+        ? 'a bystander WasmArray'
+        : `the WasmArray behind ${(hostile.usedWasm.get(w) ?? ['?']).join('/')}`;
+      problems.push(
+        `${who} (at ${w.address}) changed at [${i}]: ${before[i]} -> ${after[i]}${failed ? ' (the call threw)' : ''}`,
+      );
       break;
     }
   }
@@ -1164,22 +1458,39 @@ function checkMemory(hostile, snapshot, failed) {
     // Allocated by a getter during the call (at a freed address, likely).
     const after = w.toArray();
     const i = after.findIndex((v, j) => !Object.is(v, expected[j]));
-    if (i >= 0) problems.push(`the WasmArray a getter allocated at ${w.address} (freed memory) changed at [${i}]: ${expected[i]} -> ${after[i]}`);
+    if (i >= 0)
+      problems.push(
+        `the WasmArray a getter allocated at ${w.address} (freed memory) changed at [${i}]: ${expected[i]} -> ${after[i]}`,
+      );
   }
-  const sharesWithOutput = (name) => [...hostile.jsBuffers.values()].some((names) => names.includes(name) && names.some((n) => outputNames.has(n)));
+  const sharesWithOutput = (name) =>
+    [...hostile.jsBuffers.values()].some((names) => names.includes(name) && names.some((n) => outputNames.has(n)));
   for (const [name, before] of snapshot.js) {
     if (outputNames.has(name) || sharesWithOutput(name)) continue;
     const value = hostile.values.get(name);
     if (!(value instanceof Float32Array) || value.length === 0) continue;
     const i = before.findIndex((v, j) => !Object.is(v, value[j]));
-    if (i >= 0) problems.push(`JS array ${name} (not an output${failed ? '; the call threw' : ''}) changed at [${i}]: ${before[i]} -> ${value[i]}`);
+    if (i >= 0)
+      problems.push(
+        `JS array ${name} (not an output${failed ? '; the call threw' : ''}) changed at [${i}]: ${before[i]} -> ${value[i]}`,
+      );
   }
   return problems;
 }
 
 // ---- plans: ropePlan, then apply / applyQK / free ----------------------------------------------------
 
-const PLAN_PROPERTIES = ['seqLen', 'numHeads', 'numKvHeads', 'headDim', 'rotaryDim', 'batch', 'layout', 'order', 'attentionFactor'];
+const PLAN_PROPERTIES = [
+  'seqLen',
+  'numHeads',
+  'numKvHeads',
+  'headDim',
+  'rotaryDim',
+  'batch',
+  'layout',
+  'order',
+  'attentionFactor',
+];
 
 /**
  * A plan made with hostile options (checked against a plan made with plain ones), then used 1-3
@@ -1191,8 +1502,10 @@ function fuzzPlan(fuzz, r) {
   const planSpec = { ...ropeOptions(r, shape), ...(r.chance(0.4) ? { numKvHeads: r.int(1, shape.numHeads) } : {}) };
   const plans = [];
   const planCall = {
-    fn: 'ropePlan', positional: [], options: spoil(r, planSpec),
-    invoke: (posenc, [], o) => {
+    fn: 'ropePlan',
+    positional: [],
+    options: spoil(r, planSpec),
+    invoke: (posenc, _positional, o) => {
       const plan = posenc.ropePlan(o);
       plans.push(plan);
       return plan;
@@ -1219,15 +1532,20 @@ function fuzzPlan(fuzz, r) {
       const k = qk ? new ArraySpec('k', vectors * kvHeads, 'inout', r) : null;
       let out;
       if (r.chance(0.35)) {
-        out = qk ? { q: new ArraySpec('out.q', x.length, 'out', r), k: new ArraySpec('out.k', k.length, 'out', r) } : new ArraySpec('out', x.length, 'out', r);
+        out = qk
+          ? { q: new ArraySpec('out.q', x.length, 'out', r), k: new ArraySpec('out.k', k.length, 'out', r) }
+          : new ArraySpec('out', x.length, 'out', r);
         x.role = 'in';
         if (k) k.role = 'in';
       }
       const applyOptions = defined({ ...where(r, shape.batch * shape.seqLen, shape.batch), out });
       const fn = qk ? 'RopePlan.applyQK' : 'RopePlan.apply';
       const applyCall = {
-        fn, cleanFn: qk ? 'ropeQK' : 'rope', positional: qk ? [x, k] : [x], options: applyOptions,
-        invoke: (posenc, args, o) => (qk ? plan.applyQK(args[0], args[1], o) : plan.apply(args[0], o)),
+        fn,
+        cleanFn: qk ? 'ropeQK' : 'rope',
+        positional: qk ? [x, k] : [x],
+        options: applyOptions,
+        invoke: (_posenc, args, o) => (qk ? plan.applyQK(args[0], args[1], o) : plan.apply(args[0], o)),
         results: qk ? qkResults : (hasOut) => ({ outputs: [hasOut ? 'out' : 'x'], returns: hasOut ? 'out' : 'x' }),
       };
       const before = runsOf();
@@ -1240,7 +1558,9 @@ function fuzzPlan(fuzz, r) {
         },
         extraChecks: () => {
           const after = runsOf();
-          return made.hostile.handles.flatMap((h, i) => (after[i] !== before[i] ? [`${h.label} (of the plan's options) ran during ${fn}`] : []));
+          return made.hostile.handles.flatMap((h, i) =>
+            after[i] !== before[i] ? [`${h.label} (of the plan's options) ran during ${fn}`] : [],
+          );
         },
         expectError: freedPlan ? { names: ['this'], types: [RangeError], why: 'the plan was freed' } : null,
       });
@@ -1297,17 +1617,36 @@ class Fuzz {
   }
 
   report() {
-    return [...this.counts].map(([group, table]) => `${group}: ${[...table].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`).join(', ')}`);
+    return [...this.counts].map(
+      ([group, table]) =>
+        `${group}: ${[...table]
+          .sort((a, b) => b[1] - a[1])
+          .map(([k, n]) => `${k} ${n}`)
+          .join(', ')}`,
+    );
   }
 }
 
 /** The generator of one iteration's call(s): a plan routine or one operation. */
 function runIteration(fuzz, r) {
-  const op = r.weighted([
-    [2, 'sinusoidal'], [1, 'addSinusoidal'], [1, 'positionNumbers'], [1, 'ropeFrequencies'], [1, 'ropeSchedule'],
-    [2, 'ropeCache'], [4, 'rope'], [2, 'ropeQK'], [2, 'ropePlan'], [1, 'convertLayout'], [1, 'convertLayoutWeights'],
-    [1, 'similarity'], [1, 'allocate'], [1, 'WasmArray.set'],
-  ].filter(([, name]) => OPS === null || OPS.includes(name)));
+  const op = r.weighted(
+    [
+      [2, 'sinusoidal'],
+      [1, 'addSinusoidal'],
+      [1, 'positionNumbers'],
+      [1, 'ropeFrequencies'],
+      [1, 'ropeSchedule'],
+      [2, 'ropeCache'],
+      [4, 'rope'],
+      [2, 'ropeQK'],
+      [2, 'ropePlan'],
+      [1, 'convertLayout'],
+      [1, 'convertLayoutWeights'],
+      [1, 'similarity'],
+      [1, 'allocate'],
+      [1, 'WasmArray.set'],
+    ].filter(([, name]) => OPS === null || OPS.includes(name)),
+  );
   fuzz.current = { call: op, ingredients: [] };
   if (op === 'ropePlan') return fuzzPlan(fuzz, r);
   const call = OPERATIONS[op](r);
@@ -1325,7 +1664,18 @@ function warmUp(posenc) {
     () => posenc.rope(x, { seqLen: 4096, headDim: 64 }),
     () => posenc.rope(posenc.allocate(8), { seqLen: 2, headDim: 4 }).free(),
     () => posenc.ropeQK(new Float32Array(8), new Float32Array(8), { seqLen: 2, headDim: 4 }),
-    () => posenc.ropeCache({ seqLen: 2, rotaryDim: 4, scaling: { type: 'longrope', shortFactor: [1, 1], longFactor: [1, 1], originalMaxPositionEmbeddings: 2, factor: 2 } }),
+    () =>
+      posenc.ropeCache({
+        seqLen: 2,
+        rotaryDim: 4,
+        scaling: {
+          type: 'longrope',
+          shortFactor: [1, 1],
+          longFactor: [1, 1],
+          originalMaxPositionEmbeddings: 2,
+          factor: 2,
+        },
+      }),
     () => posenc.ropePlan({ seqLen: 2, headDim: 4 }).free(),
     () => posenc.similarity(new Float32Array(4), new Float32Array(4), { rows: 2, cols: 2, dim: 2 }),
     () => posenc.convertLayout(new Float32Array(4), { from: 'half', to: 'interleaved', headDim: 4 }),
@@ -1366,16 +1716,28 @@ for (const shared of await loadBothVariants()) {
         // Oracle 4: malloc as at the start; the instance still computing.
         const probe = outcome(() => heapProbe(posenc));
         if (probe.error) {
-          problems.push({ oracle: 4, message: `malloc is broken after the iteration: ${describeError(probe.error)}`, ...fuzz.current });
+          problems.push({
+            oracle: 4,
+            message: `malloc is broken after the iteration: ${describeError(probe.error)}`,
+            ...fuzz.current,
+          });
           broken = probe.error;
         } else if (probe.returned.small !== baseline.small || probe.returned.large !== baseline.large) {
-          problems.push({ oracle: 4, message: `with every array and plan of the iteration freed, the heap probe moved: ${JSON.stringify(baseline)} -> ${JSON.stringify(probe.returned)} (a leak, or a write into freed memory)`, ...fuzz.current });
+          problems.push({
+            oracle: 4,
+            message: `with every array and plan of the iteration freed, the heap probe moved: ${JSON.stringify(baseline)} -> ${JSON.stringify(probe.returned)} (a leak, or a write into freed memory)`,
+            ...fuzz.current,
+          });
           baseline = probe.returned; // report each move once
         }
         if (!broken && (i % CHECK_EVERY === CHECK_EVERY - 1 || i === last)) {
           const works = outcome(() => assertStillWorks(posenc, `iteration ${i}`));
           if (works.error) {
-            problems.push({ oracle: 4, message: `the instance no longer computes correctly: ${works.error.message}`, ...fuzz.current });
+            problems.push({
+              oracle: 4,
+              message: `the instance no longer computes correctly: ${works.error.message}`,
+              ...fuzz.current,
+            });
             broken = works.error;
           }
         }
@@ -1387,15 +1749,20 @@ for (const shared of await loadBothVariants()) {
         done++;
       }
       const seconds = (performance.now() - started) / 1000;
-      t.diagnostic(`${posenc.variant}: ${done} iterations in ${seconds.toFixed(1)} s (seed ${SEED}), memory ${posenc.memoryBytes} bytes after ${fuzz.growths} forced growths`);
+      t.diagnostic(
+        `${posenc.variant}: ${done} iterations in ${seconds.toFixed(1)} s (seed ${SEED}), memory ${posenc.memoryBytes} bytes after ${fuzz.growths} forced growths`,
+      );
       for (const line of fuzz.report()) t.diagnostic(`${posenc.variant} ${line}`);
       if (violations.length) {
-        const describeViolation = (v) => `oracle ${v.oracle} at iteration ${v.iteration} (replay: POSENC_JS_FUZZ_SEED=${SEED} POSENC_JS_FUZZ_ONLY=${v.iteration}) in ${v.call}` +
+        const describeViolation = (v) =>
+          `oracle ${v.oracle} at iteration ${v.iteration} (replay: POSENC_JS_FUZZ_SEED=${SEED} POSENC_JS_FUZZ_ONLY=${v.iteration}) in ${v.call}` +
           `${v.ingredients.length ? ` [${v.ingredients.join('; ')}]` : ' [no hostile ingredient]'}: ${v.message}`;
         const firstPerOracle = [1, 2, 3, 4].map((o) => violations.find((v) => v.oracle === o)).filter(Boolean);
         for (const v of violations) t.diagnostic(`${posenc.variant} violation: ${describeViolation(v)}`);
-        assert.fail(`${violations.length} violation(s)${broken ? `, the instance broke (${broken.message})` : ''}; first: ${describeViolation(violations[0])}\n` +
-          `first of each oracle:\n${firstPerOracle.map(describeViolation).join('\n')}`);
+        assert.fail(
+          `${violations.length} violation(s)${broken ? `, the instance broke (${broken.message})` : ''}; first: ${describeViolation(violations[0])}\n` +
+            `first of each oracle:\n${firstPerOracle.map(describeViolation).join('\n')}`,
+        );
       }
     });
   });

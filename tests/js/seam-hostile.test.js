@@ -18,8 +18,18 @@ import { describe, it } from 'node:test';
 import { WasmArray } from '../../bindings/js/index.js';
 import { assertStillWorks, loadBothVariants, randomNormal } from './support.js';
 import {
-  assertFinite, assertSameBits, assertSeamError, assertThrowsSeamError, detach, differences, freshInstance, growMemory,
-  heapProbe, outcome, revoked, withPollution,
+  assertFinite,
+  assertSameBits,
+  assertSeamError,
+  assertThrowsSeamError,
+  detach,
+  differences,
+  freshInstance,
+  growMemory,
+  heapProbe,
+  outcome,
+  revoked,
+  withPollution,
 } from './seam-support.js';
 
 const variants = await loadBothVariants();
@@ -120,37 +130,76 @@ for (const shared of variants) {
       // runs as a subtest on an instance of its own (0.1 corrupted malloc in one of them).
       const scenarios = (posenc) => [
         {
-          label: 'rope: getter on options.out frees x (a WasmArray)', fn: 'rope', parameter: 'x',
+          label: 'rope: getter on options.out frees x (a WasmArray)',
+          fn: 'rope',
+          parameter: 'x',
           setUp: () => ({ victim: posenc.allocate(data) }),
-          call: ({ victim }, getter) => posenc.rope(victim, { ...rope, get out() { return getter.get(); } }),
-          expected: ropeReference, read: ({ victim }) => victim.toArray(),
+          call: ({ victim }, getter) =>
+            posenc.rope(victim, {
+              ...rope,
+              get out() {
+                return getter.get();
+              },
+            }),
+          expected: ropeReference,
+          read: ({ victim }) => victim.toArray(),
         },
         {
-          label: 'rope: getter on an element of positions frees x', fn: 'rope', parameter: 'x',
+          label: 'rope: getter on an element of positions frees x',
+          fn: 'rope',
+          parameter: 'x',
           setUp: () => ({ victim: posenc.allocate(data) }),
           value: 6,
-          call: ({ victim }, getter) => posenc.rope(victim, { seqLen: 2, headDim: 8, positions: withGetter([5, 0], 1, getter.get) }),
-          expected: ropeReference, read: ({ victim }) => victim.toArray(),
+          call: ({ victim }, getter) =>
+            posenc.rope(victim, { seqLen: 2, headDim: 8, positions: withGetter([5, 0], 1, getter.get) }),
+          expected: ropeReference,
+          read: ({ victim }) => victim.toArray(),
         },
         {
-          label: 'similarity: getter on options.out frees b, which is only read', fn: 'similarity', parameter: 'b',
+          label: 'similarity: getter on options.out frees b, which is only read',
+          fn: 'similarity',
+          parameter: 'b',
           setUp: () => ({ victim: posenc.allocate(b), other: posenc.allocate(a) }),
-          call: ({ victim, other }, getter) => posenc.similarity(other, victim, { ...similarity, get out() { return getter.get(); } }),
-          expected: similarityReference, read: (_, result) => result,
+          call: ({ victim, other }, getter) =>
+            posenc.similarity(other, victim, {
+              ...similarity,
+              get out() {
+                return getter.get();
+              },
+            }),
+          expected: similarityReference,
+          read: (_, result) => result,
         },
         {
-          label: 'ropeCache: getter on out.sin frees out.cos', fn: 'ropeCache', parameter: 'out.cos',
+          label: 'ropeCache: getter on out.sin frees out.cos',
+          fn: 'ropeCache',
+          parameter: 'out.cos',
           setUp: () => ({ victim: posenc.allocate(8), sin: posenc.allocate(8) }),
-          call: ({ victim, sin }, getter) => posenc.ropeCache({ ...cache, out: { cos: victim, get sin() { getter.get(); return sin; } } }),
+          call: ({ victim, sin }, getter) =>
+            posenc.ropeCache({
+              ...cache,
+              out: {
+                cos: victim,
+                get sin() {
+                  getter.get();
+                  return sin;
+                },
+              },
+            }),
           expected: Float32Array.of(...cacheReference.cos, ...cacheReference.sin),
           read: ({ victim, sin }) => Float32Array.of(...victim.toArray(), ...sin.toArray()),
         },
         {
           // No bystander: the freed block stays in malloc's free list, right where the values go.
-          label: 'WasmArray.set: getter on values[0] frees the array itself', fn: 'WasmArray.set', parameter: 'this',
-          setUp: () => ({ victim: posenc.allocate(8) }), reallocate: false, value: 1,
+          label: 'WasmArray.set: getter on values[0] frees the array itself',
+          fn: 'WasmArray.set',
+          parameter: 'this',
+          setUp: () => ({ victim: posenc.allocate(8) }),
+          reallocate: false,
+          value: 1,
           call: ({ victim }, getter) => victim.set(withGetter([0, 2, 3, 4, 5, 6, 7, 8], 0, getter.get)),
-          expected: f32(8), read: ({ victim }) => victim.toArray(),
+          expected: f32(8),
+          read: ({ victim }) => victim.toArray(),
         },
       ];
 
@@ -164,11 +213,16 @@ for (const shared of variants) {
             const before = heapProbe(posenc);
             const arrays = scenario.setUp();
             const guard = posenc.allocate(8); // the victim is not next to the top of the heap
-            const getter = freeingGetter(posenc, arrays.victim, freeAt, scenario.value, { reallocate: scenario.reallocate ?? true });
+            const getter = freeingGetter(posenc, arrays.victim, freeAt, scenario.value, {
+              reallocate: scenario.reallocate ?? true,
+            });
             const { result, error } = outcome(() => scenario.call(arrays, getter));
             if (getter.bystander) {
-              assertSameBits(getter.bystander.toArray(), getter.bystanderValues,
-                `${label}: the WasmArray allocated at the freed address ${getter.freedAddress} (bystander at ${getter.bystander.address})`);
+              assertSameBits(
+                getter.bystander.toArray(),
+                getter.bystanderValues,
+                `${label}: the WasmArray allocated at the freed address ${getter.freedAddress} (bystander at ${getter.bystander.address})`,
+              );
             }
             const freed = arrays.victim.freed;
             const got = error === undefined ? readable(() => scenario.read(arrays, result)) : undefined;
@@ -180,8 +234,11 @@ for (const shared of variants) {
             assert.deepEqual(after, before, `${label}: malloc hands out the same blocks as before`);
             if (freed) {
               const wrong = got && differences(got, scenario.expected).count;
-              assert.ok(error !== undefined, `${label}: expected a RangeError naming ${scenario.parameter}, the call returned` +
-                (wrong ? ` a result that differs from the clean one in ${wrong} of ${got.length} values` : ''));
+              assert.ok(
+                error !== undefined,
+                `${label}: expected a RangeError naming ${scenario.parameter}, the call returned` +
+                  (wrong ? ` a result that differs from the clean one in ${wrong} of ${got.length} values` : ''),
+              );
               assertSeamError(error, RangeError, scenario.parameter, scenario.fn, label);
             } else {
               assert.equal(error, undefined, `${label}: the getter freed nothing, yet: ${error?.message}`);
@@ -197,27 +254,44 @@ for (const shared of variants) {
     it('longrope shortFactor/longFactor shrunk by a getter: the snapshot counts, never NaN or Infinity', async () => {
       const posenc = await freshInstance(shared);
       const longrope = () => ({
-        type: 'longrope', shortFactor: [1, 1.25, 1.5, 2], longFactor: [2, 3, 4, 6], originalMaxPositionEmbeddings: 16, factor: 8,
+        type: 'longrope',
+        shortFactor: [1, 1.25, 1.5, 2],
+        longFactor: [2, 3, 4, 6],
+        originalMaxPositionEmbeddings: 16,
+        factor: 8,
       });
       const x = randomNormal(32 * 8, 21);
       // [function, options besides scaling and seqLen, the call giving the values to compare]
       const cases = [
         ['ropeSchedule', { rotaryDim: 8 }, (o) => posenc.ropeSchedule(o).invFreq],
-        ['ropeCache', { rotaryDim: 8 }, (o) => {
-          const { cos, sin } = posenc.ropeCache(o);
-          return Float32Array.of(...cos, ...sin);
-        }],
+        [
+          'ropeCache',
+          { rotaryDim: 8 },
+          (o) => {
+            const { cos, sin } = posenc.ropeCache(o);
+            return Float32Array.of(...cos, ...sin);
+          },
+        ],
         ['rope', { headDim: 8 }, (o) => posenc.rope(x.slice(), o)],
-        ['ropeQK', { headDim: 8 }, (o) => {
-          const { q, k } = posenc.ropeQK(x.slice(), x.slice(), o);
-          return Float32Array.of(...q, ...k);
-        }],
+        [
+          'ropeQK',
+          { headDim: 8 },
+          (o) => {
+            const { q, k } = posenc.ropeQK(x.slice(), x.slice(), o);
+            return Float32Array.of(...q, ...k);
+          },
+        ],
       ];
       // seqLen 32 > originalMaxPositionEmbeddings: the long factors are the ones used. seqLen
       // is defined after scaling (later in Reflect.ownKeys order), as a value or a getter.
-      const options = (base, scaling, seqLen) => Object.defineProperty({ ...base, scaling }, 'seqLen', typeof seqLen === 'function'
-        ? { get: seqLen, enumerable: true, configurable: true }
-        : { value: seqLen, enumerable: true, writable: true, configurable: true });
+      const options = (base, scaling, seqLen) =>
+        Object.defineProperty(
+          { ...base, scaling },
+          'seqLen',
+          typeof seqLen === 'function'
+            ? { get: seqLen, enumerable: true, configurable: true }
+            : { value: seqLen, enumerable: true, writable: true, configurable: true },
+        );
       const shrink = (scaling) => {
         scaling.shortFactor.length = 0; // 0.1: the core read the short factors at address 0
         scaling.longFactor.length = 1; //  and the long ones past the end of their block
@@ -229,7 +303,9 @@ for (const shared of variants) {
         for (const shrinkAt of [1, 2]) {
           const label = `${fn}: options.seqLen's getter shrinks the lists on its read ${shrinkAt}`;
           const scaling = longrope();
-          const getter = countingGetter(32, (read) => { if (read === shrinkAt) shrink(scaling); });
+          const getter = countingGetter(32, (read) => {
+            if (read === shrinkAt) shrink(scaling);
+          });
           const { result, error } = outcome(() => call(options(base, scaling, getter.get)));
           if (error) {
             // Only if the lists were snapshotted after the shrink: then they are too short.
@@ -245,7 +321,9 @@ for (const shared of variants) {
         for (const list of ['shortFactor', 'longFactor']) {
           const label = `${fn}: the last element of ${list} cuts ${list} to 1 element when read`;
           const scaling = longrope();
-          const getter = countingGetter(scaling[list][3], () => { scaling[list].length = 1; });
+          const getter = countingGetter(scaling[list][3], () => {
+            scaling[list].length = 1;
+          });
           scaling[list] = withGetter(scaling[list], 3, getter.get);
           const { result, error } = outcome(() => call(options(base, scaling, 32)));
           assert.equal(error, undefined, `${label}: ${error?.message}`);
@@ -267,7 +345,8 @@ for (const shared of variants) {
           const { cos, sin } = posenc.ropeCache({ seqLen: 4, rotaryDim: 4, positions });
           return Float32Array.of(...cos, ...sin);
         },
-        'rope (batch 2, one offset per sequence)': (offset) => posenc.rope(randomNormal(2 * 2 * 4, 32), { seqLen: 2, batch: 2, headDim: 4, offset }),
+        'rope (batch 2, one offset per sequence)': (offset) =>
+          posenc.rope(randomNormal(2 * 2 * 4, 32), { seqLen: 2, batch: 2, headDim: 4, offset }),
       };
       const values = [5, 6, 7, 8];
       const offsets = [5, 9];
@@ -281,7 +360,9 @@ for (const shared of variants) {
         for (const shrinkAt of [1, 2]) {
           const what = `${label}: ${name}[1]'s getter cuts ${name} to ${cut} elements on its read ${shrinkAt}`;
           let shrunk;
-          const getter = countingGetter(list[1], (read) => { if (read === shrinkAt) shrunk.length = cut; });
+          const getter = countingGetter(list[1], (read) => {
+            if (read === shrinkAt) shrunk.length = cut;
+          });
           shrunk = withGetter(list, 1, getter.get);
           const { result, error } = outcome(() => call(shrunk));
           if (error) assertSeamError(error, ARGUMENT_ERRORS, new RegExp(`^${name}(\\[\\d+\\])?$`), fn, what);
@@ -293,7 +374,11 @@ for (const shared of variants) {
         const fickle = fickleList(list);
         const { result, error } = outcome(() => call(fickle.proxy));
         assert.equal(error, undefined, `${what}: ${error?.message}`);
-        assertSameBits(result, call(fickle.answers), `${what}: rows at the positions read (${JSON.stringify(fickle.answers)})`);
+        assertSameBits(
+          result,
+          call(fickle.answers),
+          `${what}: rows at the positions read (${JSON.stringify(fickle.answers)})`,
+        );
         assertReadAtMostOnce(fickle.reads, what);
         assertStillWorks(posenc, label);
       }
@@ -326,14 +411,24 @@ for (const shared of variants) {
       const reference = posenc.rope(data.slice(), { ...rope, positions: [3, 1, 4, 1] });
       getter = growingGetter(4);
       before = posenc.memoryBytes;
-      assertSameBits(posenc.rope(data.slice(), { ...rope, positions: withGetter([3, 1, 0, 1], 2, getter.get) }), reference, 'rope, JS x');
-      assert.ok(posenc.memoryBytes > before && getter.reads <= 1, `rope, JS x: grew once (getter ran ${getter.reads} times)`);
+      assertSameBits(
+        posenc.rope(data.slice(), { ...rope, positions: withGetter([3, 1, 0, 1], 2, getter.get) }),
+        reference,
+        'rope, JS x',
+      );
+      assert.ok(
+        posenc.memoryBytes > before && getter.reads <= 1,
+        `rope, JS x: grew once (getter ran ${getter.reads} times)`,
+      );
       const resident = posenc.allocate(data);
       getter = growingGetter(4);
       before = posenc.memoryBytes;
       posenc.rope(resident, { ...rope, positions: withGetter([3, 1, 0, 1], 2, getter.get) });
       assertSameBits(resident.toArray(), reference, 'rope, WasmArray x');
-      assert.ok(posenc.memoryBytes > before && getter.reads <= 1, `rope, WasmArray x: grew once (getter ran ${getter.reads} times)`);
+      assert.ok(
+        posenc.memoryBytes > before && getter.reads <= 1,
+        `rope, WasmArray x: grew once (getter ran ${getter.reads} times)`,
+      );
       resident.free();
       assertStillWorks(posenc, 'after growing memory in getters');
     });
@@ -345,7 +440,8 @@ for (const shared of variants) {
       const rope = { seqLen: 2, headDim: 8 };
       const sinusoidal = () => posenc.sinusoidal({ ...table });
       const rotated = () => posenc.rope(x.slice(), { ...rope });
-      const yarn = () => posenc.rope(x.slice(), { ...rope, scaling: { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 16 } });
+      const yarn = () =>
+        posenc.rope(x.slice(), { ...rope, scaling: { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 16 } });
       const cache = () => posenc.ropeCache({ seqLen: 2, rotaryDim: 8 }).cos;
       const cases = [
         ['layout', 'concat', sinusoidal],
@@ -382,11 +478,36 @@ for (const shared of variants) {
         assertSameBits(result, clean, `Object.prototype.foo = 1, ${fn}`);
       }
       // Inherited options are ignored: required ones are then missing, others have no effect.
-      assertThrowsSeamError(() => posenc.sinusoidal(Object.create({ seqLen: 2, dModel: 4 })), TypeError, 'seqLen', 'sinusoidal', 'all options inherited');
-      assertThrowsSeamError(() => posenc.rope(x, Object.assign(Object.create({ headDim: 8 }), { seqLen: 2 })), TypeError, 'headDim', 'rope', 'headDim inherited');
-      assertThrowsSeamError(() => posenc.rope(x, { ...rope, scaling: Object.create({ type: 'linear', factor: 4 }) }), TypeError, 'scaling.type', 'rope', 'scaling keys inherited');
-      const inherited = Object.assign(Object.create({ layout: 'concat', bogus: 1, base: 10, out: new Float32Array(16) }), table);
-      assertSameBits(posenc.sinusoidal(inherited), sinusoidal(), 'inherited layout, base, out and an unknown key are ignored');
+      assertThrowsSeamError(
+        () => posenc.sinusoidal(Object.create({ seqLen: 2, dModel: 4 })),
+        TypeError,
+        'seqLen',
+        'sinusoidal',
+        'all options inherited',
+      );
+      assertThrowsSeamError(
+        () => posenc.rope(x, Object.assign(Object.create({ headDim: 8 }), { seqLen: 2 })),
+        TypeError,
+        'headDim',
+        'rope',
+        'headDim inherited',
+      );
+      assertThrowsSeamError(
+        () => posenc.rope(x, { ...rope, scaling: Object.create({ type: 'linear', factor: 4 }) }),
+        TypeError,
+        'scaling.type',
+        'rope',
+        'scaling keys inherited',
+      );
+      const inherited = Object.assign(
+        Object.create({ layout: 'concat', bogus: 1, base: 10, out: new Float32Array(16) }),
+        table,
+      );
+      assertSameBits(
+        posenc.sinusoidal(inherited),
+        sinusoidal(),
+        'inherited layout, base, out and an unknown key are ignored',
+      );
       assertStillWorks(posenc, 'after pollution');
     });
 
@@ -399,13 +520,42 @@ for (const shared of variants) {
       // Static data of the module (0.1 rotated it in place: every later call trapped).
       const staticData = new Float32Array(buffer, 4096, 4096);
       const staticBefore = bytes(4096, 4096 * 4);
-      assertThrowsSeamError(() => posenc.rope(staticData, { seqLen: 1024, headDim: 4, offset: 1 }), RangeError, 'x', 'rope', 'x over static data');
+      assertThrowsSeamError(
+        () => posenc.rope(staticData, { seqLen: 1024, headDim: 4, offset: 1 }),
+        RangeError,
+        'x',
+        'rope',
+        'x over static data',
+      );
       assert.deepEqual(bytes(4096, 4096 * 4), staticBefore, 'static data unchanged');
       assertStillWorks(posenc, 'x over static data');
       const low = new Float32Array(buffer, 4, 8);
-      assertThrowsSeamError(() => posenc.sinusoidal({ seqLen: 2, dModel: 4, out: low }), RangeError, 'out', 'sinusoidal', 'out at byte 4');
-      assertThrowsSeamError(() => posenc.similarity(f32(4), f32(4), { rows: 2, cols: 2, dim: 2, out: new Float32Array(buffer, 4096, 4) }), RangeError, 'out', 'similarity', 'out over static data');
-      assertThrowsSeamError(() => posenc.ropeCache({ seqLen: 2, rotaryDim: 4, out: { cos: new Float32Array(buffer, 4096, 4), sin: new Float32Array(4) } }), RangeError, 'out.cos', 'ropeCache', 'out.cos over static data');
+      assertThrowsSeamError(
+        () => posenc.sinusoidal({ seqLen: 2, dModel: 4, out: low }),
+        RangeError,
+        'out',
+        'sinusoidal',
+        'out at byte 4',
+      );
+      assertThrowsSeamError(
+        () => posenc.similarity(f32(4), f32(4), { rows: 2, cols: 2, dim: 2, out: new Float32Array(buffer, 4096, 4) }),
+        RangeError,
+        'out',
+        'similarity',
+        'out over static data',
+      );
+      assertThrowsSeamError(
+        () =>
+          posenc.ropeCache({
+            seqLen: 2,
+            rotaryDim: 4,
+            out: { cos: new Float32Array(buffer, 4096, 4), sin: new Float32Array(4) },
+          }),
+        RangeError,
+        'out.cos',
+        'ropeCache',
+        'out.cos over static data',
+      );
       assert.deepEqual(bytes(4096, 4096 * 4), staticBefore, 'static data still unchanged');
 
       // A view kept after free() (the block sits in malloc's free list: a guard follows it).
@@ -414,8 +564,20 @@ for (const shared of variants) {
       const guard = posenc.allocate(8);
       const stale = freed.view();
       freed.free();
-      assertThrowsSeamError(() => posenc.rope(stale, { seqLen: 2, headDim: 4, offset: 1 }), RangeError, 'x', 'rope', 'x a view kept after free');
-      assertThrowsSeamError(() => posenc.positionNumbers({ seqLen: 2, dModel: 4, out: stale }), RangeError, 'out', 'positionNumbers', 'out a view kept after free');
+      assertThrowsSeamError(
+        () => posenc.rope(stale, { seqLen: 2, headDim: 4, offset: 1 }),
+        RangeError,
+        'x',
+        'rope',
+        'x a view kept after free',
+      );
+      assertThrowsSeamError(
+        () => posenc.positionNumbers({ seqLen: 2, dModel: 4, out: stale }),
+        RangeError,
+        'out',
+        'positionNumbers',
+        'out a view kept after free',
+      );
       guard.free();
       assert.deepEqual(heapProbe(posenc), before, 'malloc is sane after the stale views');
       assertStillWorks(posenc, 'stale views');
@@ -424,17 +586,37 @@ for (const shared of variants) {
       const first = posenc.allocate(f32(8));
       const second = posenc.allocate(f32(8, 100));
       const straddling = new Float32Array(buffer, first.address + 16, 8);
-      assertThrowsSeamError(() => posenc.rope(straddling, { seqLen: 2, headDim: 4, offset: 1 }), RangeError, 'x', 'rope', 'x past the end of a WasmArray');
+      assertThrowsSeamError(
+        () => posenc.rope(straddling, { seqLen: 2, headDim: 4, offset: 1 }),
+        RangeError,
+        'x',
+        'rope',
+        'x past the end of a WasmArray',
+      );
       const spanning = new Float32Array(buffer, first.address, (second.address - first.address) / 4 + 8);
-      assertThrowsSeamError(() => posenc.addSinusoidal(spanning, { seqLen: spanning.length / 2, dModel: 2 }), RangeError, 'x', 'addSinusoidal', 'x over two WasmArrays');
+      assertThrowsSeamError(
+        () => posenc.addSinusoidal(spanning, { seqLen: spanning.length / 2, dModel: 2 }),
+        RangeError,
+        'x',
+        'addSinusoidal',
+        'x over two WasmArrays',
+      );
       assertSameBits(first.toArray(), f32(8), 'first WasmArray unchanged');
       assertSameBits(second.toArray(), f32(8, 100), 'second WasmArray unchanged');
 
       // Inside one live WasmArray: used in place, nothing else written.
       const inside = first.view().subarray(2, 6);
       const expected = posenc.rope(f32(4, 3), { seqLen: 1, headDim: 4, offset: 2 });
-      assert.equal(posenc.rope(inside, { seqLen: 1, headDim: 4, offset: 2 }), inside, 'returns the view it rotated in place');
-      assertSameBits(first.toArray(), Float32Array.of(1, 2, ...expected, 7, 8), 'rotated in place, the rest of the WasmArray untouched');
+      assert.equal(
+        posenc.rope(inside, { seqLen: 1, headDim: 4, offset: 2 }),
+        inside,
+        'returns the view it rotated in place',
+      );
+      assertSameBits(
+        first.toArray(),
+        Float32Array.of(1, 2, ...expected, 7, 8),
+        'rotated in place, the rest of the WasmArray untouched',
+      );
       assertSameBits(second.toArray(), f32(8, 100), 'second WasmArray unchanged');
       first.free();
       second.free();
@@ -448,34 +630,76 @@ for (const shared of variants) {
       const n = 4096 * 64;
       const row = 64;
       const reference = posenc.rope(randomNormal(n, 61), rope);
-      for (const [label, xStart, outStart] of [['out one row after x', 0, row], ['out one row before x', row, 0], ['out one float after x', 0, 1]]) {
+      for (const [label, xStart, outStart] of [
+        ['out one row after x', 0, row],
+        ['out one row before x', row, 0],
+        ['out one float after x', 0, 1],
+      ]) {
         const buffer = new Float32Array(n + row);
         buffer.set(randomNormal(n, 61), xStart);
         const before = buffer.slice();
         const x = buffer.subarray(xStart, xStart + n);
         const out = buffer.subarray(outStart, outStart + n);
-        assertThrowsSeamError(() => posenc.rope(x, { ...rope, out }), RangeError, 'out', 'rope', `large rope, ${label}`,
-          () => `and ${differences(out, reference).count} of ${n} values of out differ from the rotated x`);
+        assertThrowsSeamError(
+          () => posenc.rope(x, { ...rope, out }),
+          RangeError,
+          'out',
+          'rope',
+          `large rope, ${label}`,
+          () => `and ${differences(out, reference).count} of ${n} values of out differ from the rotated x`,
+        );
         assertSameBits(buffer, before, `large rope, ${label}: nothing written`);
       }
       // In place and disjoint parts of one buffer stay fine.
       const buffer = new Float32Array(2 * n);
       buffer.set(randomNormal(n, 61));
-      assertSameBits(posenc.rope(buffer.subarray(0, n), { ...rope, out: buffer.subarray(n) }), reference, 'disjoint out in the same buffer');
+      assertSameBits(
+        posenc.rope(buffer.subarray(0, n), { ...rope, out: buffer.subarray(n) }),
+        reference,
+        'disjoint out in the same buffer',
+      );
       assertSameBits(posenc.rope(buffer.subarray(0, n), rope), reference, 'in place');
 
       // Small arrays: the same rule (0.1 copied them, so their overlap went unnoticed).
       const small = Float32Array.from({ length: 9 }, (_, i) => i + 1);
-      assertThrowsSeamError(() => posenc.rope(small.subarray(0, 8), { seqLen: 2, headDim: 4, out: small.subarray(1, 9) }), RangeError, 'out', 'rope', 'small rope, out one float after x');
-      assertThrowsSeamError(() => posenc.similarity(small.subarray(0, 4), f32(4), { rows: 2, cols: 2, dim: 2, out: small.subarray(2, 6) }), RangeError, 'out', 'similarity', 'out overlapping a');
-      assertSameBits(small, Float32Array.from({ length: 9 }, (_, i) => i + 1), 'small: nothing written');
+      assertThrowsSeamError(
+        () => posenc.rope(small.subarray(0, 8), { seqLen: 2, headDim: 4, out: small.subarray(1, 9) }),
+        RangeError,
+        'out',
+        'rope',
+        'small rope, out one float after x',
+      );
+      assertThrowsSeamError(
+        () => posenc.similarity(small.subarray(0, 4), f32(4), { rows: 2, cols: 2, dim: 2, out: small.subarray(2, 6) }),
+        RangeError,
+        'out',
+        'similarity',
+        'out overlapping a',
+      );
+      assertSameBits(
+        small,
+        Float32Array.from({ length: 9 }, (_, i) => i + 1),
+        'small: nothing written',
+      );
 
       // ropeCache: out.cos and out.sin overlapping (0.1 wrote sin over cos).
       const cache = new Float32Array(4 * 4 + 1);
       const cacheReference = posenc.ropeCache({ seqLen: 4, rotaryDim: 8, offset: 3 });
-      assertThrowsSeamError(() => posenc.ropeCache({ seqLen: 4, rotaryDim: 8, offset: 3, out: { cos: cache.subarray(0, 16), sin: cache.subarray(1, 17) } }),
-        RangeError, 'out.sin', 'ropeCache', 'out.sin overlapping out.cos',
-        () => `and out.cos is wrong in ${differences(cache.subarray(0, 16), cacheReference.cos).count} of 16 values (sin written over it)`);
+      assertThrowsSeamError(
+        () =>
+          posenc.ropeCache({
+            seqLen: 4,
+            rotaryDim: 8,
+            offset: 3,
+            out: { cos: cache.subarray(0, 16), sin: cache.subarray(1, 17) },
+          }),
+        RangeError,
+        'out.sin',
+        'ropeCache',
+        'out.sin overlapping out.cos',
+        () =>
+          `and out.cos is wrong in ${differences(cache.subarray(0, 16), cacheReference.cos).count} of 16 values (sin written over it)`,
+      );
       assertSameBits(cache, new Float32Array(17), 'ropeCache: nothing written');
       assertStillWorks(posenc, 'overlap');
     });
@@ -503,11 +727,12 @@ for (const shared of variants) {
 
       for (const throwAt of [2, 1]) {
         const boom = new Error('boom');
-        const throwing = (values, index) => withGetter(values, index, () => {
-          throwing.reads++;
-          if (throwing.reads === throwAt) throw boom;
-          return values[index];
-        });
+        const throwing = (values, index) =>
+          withGetter(values, index, () => {
+            throwing.reads++;
+            if (throwing.reads === throwAt) throw boom;
+            return values[index];
+          });
         const label = `allocate(values), values[2] throws on its read ${throwAt}`;
         const before = heapProbe(posenc);
         const outcomes = [];
@@ -556,11 +781,28 @@ for (const shared of variants) {
         ropeQK: (scaling) => posenc.ropeQK(x(), x(), { seqLen: 2, headDim: 4, scaling }),
         ropePlan: (scaling) => posenc.ropePlan({ seqLen: 2, headDim: 4, scaling }),
       };
-      const yarn = (attentionFactor) => ({ type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 16, attentionFactor });
-      const longrope = (attentionFactor) => ({ type: 'longrope', shortFactor: [1, 1], longFactor: [2, 2], originalMaxPositionEmbeddings: 16, attentionFactor });
+      const yarn = (attentionFactor) => ({
+        type: 'yarn',
+        factor: 4,
+        originalMaxPositionEmbeddings: 16,
+        attentionFactor,
+      });
+      const longrope = (attentionFactor) => ({
+        type: 'longrope',
+        shortFactor: [1, 1],
+        longFactor: [2, 2],
+        originalMaxPositionEmbeddings: 16,
+        attentionFactor,
+      });
       for (const [fn, call] of Object.entries(calls)) {
         for (const scaling of [yarn(1e308), yarn(3.5e38), yarn(2 ** 128), longrope(1e308), longrope(3.5e38)]) {
-          assertThrowsSeamError(() => call(scaling), RangeError, 'scaling.attentionFactor', fn, `${fn}, ${scaling.type} attentionFactor ${scaling.attentionFactor}`);
+          assertThrowsSeamError(
+            () => call(scaling),
+            RangeError,
+            'scaling.attentionFactor',
+            fn,
+            `${fn}, ${scaling.type} attentionFactor ${scaling.attentionFactor}`,
+          );
         }
         assertStillWorks(posenc, fn);
       }
@@ -580,30 +822,244 @@ for (const shared of variants) {
       const cases = [
         // [label, call, error types, parameter, function, the cause it must carry]
         ['options a revoked Proxy', () => posenc.rope(x(), revoked({ ...rope })), TypeError, 'options', 'rope'],
-        ['sinusoidal options a revoked Proxy', () => posenc.sinusoidal(revoked({ seqLen: 2, dModel: 4 })), TypeError, 'options', 'sinusoidal'],
-        ['scaling a revoked Proxy', () => posenc.rope(x(), { ...rope, scaling: revoked({ type: 'linear', factor: 2 }) }), TypeError, 'scaling', 'rope'],
-        ['positions a revoked Proxy', () => posenc.rope(x(), { ...rope, positions: revoked([0, 1]) }), TypeError, 'positions', 'rope'],
-        ['offset a revoked Proxy', () => posenc.rope(x(), { ...rope, offset: revoked([0]) }), TypeError, 'offset', 'rope'],
-        ['ropeCache out a revoked Proxy', () => posenc.ropeCache({ seqLen: 2, rotaryDim: 4, out: revoked({}) }), TypeError, /^out(\.(cos|sin))?$/, 'ropeCache'],
-        ['ropeQK out a revoked Proxy', () => posenc.ropeQK(x(), x(), { ...rope, out: revoked({}) }), TypeError, /^out(\.(q|k))?$/, 'ropeQK'],
+        [
+          'sinusoidal options a revoked Proxy',
+          () => posenc.sinusoidal(revoked({ seqLen: 2, dModel: 4 })),
+          TypeError,
+          'options',
+          'sinusoidal',
+        ],
+        [
+          'scaling a revoked Proxy',
+          () => posenc.rope(x(), { ...rope, scaling: revoked({ type: 'linear', factor: 2 }) }),
+          TypeError,
+          'scaling',
+          'rope',
+        ],
+        [
+          'positions a revoked Proxy',
+          () => posenc.rope(x(), { ...rope, positions: revoked([0, 1]) }),
+          TypeError,
+          'positions',
+          'rope',
+        ],
+        [
+          'offset a revoked Proxy',
+          () => posenc.rope(x(), { ...rope, offset: revoked([0]) }),
+          TypeError,
+          'offset',
+          'rope',
+        ],
+        [
+          'ropeCache out a revoked Proxy',
+          () => posenc.ropeCache({ seqLen: 2, rotaryDim: 4, out: revoked({}) }),
+          TypeError,
+          /^out(\.(cos|sin))?$/,
+          'ropeCache',
+        ],
+        [
+          'ropeQK out a revoked Proxy',
+          () => posenc.ropeQK(x(), x(), { ...rope, out: revoked({}) }),
+          TypeError,
+          /^out(\.(q|k))?$/,
+          'ropeQK',
+        ],
         ['x a revoked Proxy', () => posenc.rope(revoked(x()), rope), TypeError, 'x', 'rope'],
         ['allocate(a revoked Proxy)', () => posenc.allocate(revoked([1, 2])), TypeError, 'lengthOrValues', 'allocate'],
-        ['WasmArray.set(a revoked Proxy)', () => withArray(posenc, (w) => w.set(revoked([1, 2]))), TypeError, 'values', 'WasmArray.set'],
-        ['options: ownKeys trap throws', () => posenc.rope(x(), new Proxy({ ...rope }, { ownKeys() { throw boom; } })), TypeError, 'options', 'rope', boom],
-        ['options: get trap throws', () => posenc.rope(x(), new Proxy({ ...rope }, { get() { throw boom; } })), TypeError, /^(options|seqLen|headDim)$/, 'rope', boom],
-        ['options.seqLen getter throws', () => posenc.rope(x(), { headDim: 4, get seqLen() { throw boom; } }), TypeError, 'seqLen', 'rope', boom],
-        ['options.seqLen getter throws 42', () => posenc.rope(x(), { headDim: 4, get seqLen() { throw 42; } }), TypeError, 'seqLen', 'rope', 42],
-        ['scaling.factor getter throws', () => posenc.rope(x(), { ...rope, scaling: { type: 'linear', get factor() { throw boom; } } }), TypeError, /^scaling(\.factor)?$/, 'rope', boom],
-        ['positions[1] getter throws', () => posenc.rope(x(), { ...rope, positions: withGetter([0, 0], 1, () => { throw boom; }) }), TypeError, /^positions(\[1\])?$/, 'rope', boom],
-        ['a getter detaches x', () => { const input = x(); return posenc.rope(input, { ...rope, get offset() { detach(input); return 1; } }); }, RangeError, 'x', 'rope'],
-        ['a getter detaches out', () => { const out = new Float32Array(8); return posenc.rope(x(), { ...rope, get offset() { detach(out); return 1; }, out }); }, RangeError, 'out', 'rope'],
-        ['positions a detached Int32Array', () => posenc.rope(x(), { ...rope, positions: detach(Int32Array.of(0, 1)) }), RangeError, 'positions', 'rope'],
-        ['x a subclass whose length lies', () => posenc.rope(new (class extends Float32Array { get length() { return 8; } })(4), rope), RangeError, 'x', 'rope'],
-        ['x with an own length property', () => posenc.rope(Object.defineProperty(new Float32Array(4), 'length', { value: 8 }), rope), RangeError, 'x', 'rope'],
-        ['Float32Array.prototype.length overridden', () => withOverriddenLength(() => posenc.rope(new Float32Array(4), rope)), RangeError, 'x', 'rope'],
-        ['x an object made from Float32Array.prototype', () => posenc.rope(Object.create(Float32Array.prototype), rope), TypeError, 'x', 'rope'],
-        ['x an object made from WasmArray.prototype', () => posenc.rope(Object.create(WasmArray.prototype), rope), TypeError, 'x', 'rope'],
-        ['x a Proxy of a WasmArray', () => withArray(posenc, (w) => posenc.rope(new Proxy(w, {}), rope)), ARGUMENT_ERRORS, 'x', 'rope'],
+        [
+          'WasmArray.set(a revoked Proxy)',
+          () => withArray(posenc, (w) => w.set(revoked([1, 2]))),
+          TypeError,
+          'values',
+          'WasmArray.set',
+        ],
+        [
+          'options: ownKeys trap throws',
+          () =>
+            posenc.rope(
+              x(),
+              new Proxy(
+                { ...rope },
+                {
+                  ownKeys() {
+                    throw boom;
+                  },
+                },
+              ),
+            ),
+          TypeError,
+          'options',
+          'rope',
+          boom,
+        ],
+        [
+          'options: get trap throws',
+          () =>
+            posenc.rope(
+              x(),
+              new Proxy(
+                { ...rope },
+                {
+                  get() {
+                    throw boom;
+                  },
+                },
+              ),
+            ),
+          TypeError,
+          /^(options|seqLen|headDim)$/,
+          'rope',
+          boom,
+        ],
+        [
+          'options.seqLen getter throws',
+          () =>
+            posenc.rope(x(), {
+              headDim: 4,
+              get seqLen() {
+                throw boom;
+              },
+            }),
+          TypeError,
+          'seqLen',
+          'rope',
+          boom,
+        ],
+        [
+          'options.seqLen getter throws 42',
+          () =>
+            posenc.rope(x(), {
+              headDim: 4,
+              get seqLen() {
+                throw 42;
+              },
+            }),
+          TypeError,
+          'seqLen',
+          'rope',
+          42,
+        ],
+        [
+          'scaling.factor getter throws',
+          () =>
+            posenc.rope(x(), {
+              ...rope,
+              scaling: {
+                type: 'linear',
+                get factor() {
+                  throw boom;
+                },
+              },
+            }),
+          TypeError,
+          /^scaling(\.factor)?$/,
+          'rope',
+          boom,
+        ],
+        [
+          'positions[1] getter throws',
+          () =>
+            posenc.rope(x(), {
+              ...rope,
+              positions: withGetter([0, 0], 1, () => {
+                throw boom;
+              }),
+            }),
+          TypeError,
+          /^positions(\[1\])?$/,
+          'rope',
+          boom,
+        ],
+        [
+          'a getter detaches x',
+          () => {
+            const input = x();
+            return posenc.rope(input, {
+              ...rope,
+              get offset() {
+                detach(input);
+                return 1;
+              },
+            });
+          },
+          RangeError,
+          'x',
+          'rope',
+        ],
+        [
+          'a getter detaches out',
+          () => {
+            const out = new Float32Array(8);
+            return posenc.rope(x(), {
+              ...rope,
+              get offset() {
+                detach(out);
+                return 1;
+              },
+              out,
+            });
+          },
+          RangeError,
+          'out',
+          'rope',
+        ],
+        [
+          'positions a detached Int32Array',
+          () => posenc.rope(x(), { ...rope, positions: detach(Int32Array.of(0, 1)) }),
+          RangeError,
+          'positions',
+          'rope',
+        ],
+        [
+          'x a subclass whose length lies',
+          () =>
+            posenc.rope(
+              new (class extends Float32Array {
+                get length() {
+                  return 8;
+                }
+              })(4),
+              rope,
+            ),
+          RangeError,
+          'x',
+          'rope',
+        ],
+        [
+          'x with an own length property',
+          () => posenc.rope(Object.defineProperty(new Float32Array(4), 'length', { value: 8 }), rope),
+          RangeError,
+          'x',
+          'rope',
+        ],
+        [
+          'Float32Array.prototype.length overridden',
+          () => withOverriddenLength(() => posenc.rope(new Float32Array(4), rope)),
+          RangeError,
+          'x',
+          'rope',
+        ],
+        [
+          'x an object made from Float32Array.prototype',
+          () => posenc.rope(Object.create(Float32Array.prototype), rope),
+          TypeError,
+          'x',
+          'rope',
+        ],
+        [
+          'x an object made from WasmArray.prototype',
+          () => posenc.rope(Object.create(WasmArray.prototype), rope),
+          TypeError,
+          'x',
+          'rope',
+        ],
+        [
+          'x a Proxy of a WasmArray',
+          () => withArray(posenc, (w) => posenc.rope(new Proxy(w, {}), rope)),
+          ARGUMENT_ERRORS,
+          'x',
+          'rope',
+        ],
       ];
       for (const [label, call, types, parameter, fn, cause] of cases) {
         const error = assertThrowsSeamError(call, types, parameter, fn, label);
@@ -612,8 +1068,18 @@ for (const shared of variants) {
       }
       // A detached source for allocate/set: a RangeError naming it, or an empty copy; never an engine error.
       for (const [label, call, parameter, fn] of [
-        ['allocate(a detached Float32Array)', () => posenc.allocate(detach(new Float32Array(4))), 'lengthOrValues', 'allocate'],
-        ['WasmArray.set(a detached Float32Array)', () => withArray(posenc, (w) => w.set(detach(new Float32Array(4)))), 'values', 'WasmArray.set'],
+        [
+          'allocate(a detached Float32Array)',
+          () => posenc.allocate(detach(new Float32Array(4))),
+          'lengthOrValues',
+          'allocate',
+        ],
+        [
+          'WasmArray.set(a detached Float32Array)',
+          () => withArray(posenc, (w) => w.set(detach(new Float32Array(4)))),
+          'values',
+          'WasmArray.set',
+        ],
       ]) {
         const { result, error } = outcome(call);
         if (error) {
@@ -630,7 +1096,10 @@ for (const shared of variants) {
       const data = randomNormal(n, 82);
       const reference = posenc.rope(data.slice(), { seqLen: 4096, headDim: 64 });
       const Sneaky = class extends Float32Array {
-        static get [Symbol.species]() { growMemory(posenc); return Float32Array; }
+        static get [Symbol.species]() {
+          growMemory(posenc);
+          return Float32Array;
+        }
       };
       const sneaky = new Sneaky(n);
       sneaky.set(data);
@@ -651,8 +1120,22 @@ for (const shared of variants) {
         { seqLen: 4, headDim: 16, partialRotaryFactor: 0.5, order: 'heads', numHeads: 2, batch: 2 },
         { seqLen: 8, headDim: 8, scaling: { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 8, betaFast: 16 } },
         { seqLen: 8, headDim: 8, scaling: { type: 'dynamic', factor: 2, originalMaxPositionEmbeddings: 4 } },
-        { seqLen: 8, headDim: 8, scaling: { type: 'llama3', factor: 8, lowFreqFactor: 1, highFreqFactor: 4, originalMaxPositionEmbeddings: 4 } },
-        { seqLen: 8, headDim: 8, scaling: { type: 'longrope', shortFactor: [1, 1.5, 2, 2.5], longFactor: [3, 4, 5, 6], originalMaxPositionEmbeddings: 4, factor: 4 } },
+        {
+          seqLen: 8,
+          headDim: 8,
+          scaling: { type: 'llama3', factor: 8, lowFreqFactor: 1, highFreqFactor: 4, originalMaxPositionEmbeddings: 4 },
+        },
+        {
+          seqLen: 8,
+          headDim: 8,
+          scaling: {
+            type: 'longrope',
+            shortFactor: [1, 1.5, 2, 2.5],
+            longFactor: [3, 4, 5, 6],
+            originalMaxPositionEmbeddings: 4,
+            factor: 4,
+          },
+        },
         { seqLen: 4096, headDim: 64 }, // large JS arrays: the streaming path
       ];
       let seed = 90;
@@ -682,8 +1165,12 @@ for (const shared of variants) {
           residentExpected.free();
           if (length < 65536) {
             const kvHeads = 1;
-            const k = randomNormal(length / (options.numHeads ?? 1) * kvHeads, seed++);
-            const qk = posenc.ropeQK(data.slice(), k.slice(), { ...structuredClone(options), numKvHeads: kvHeads, ...applyOptions });
+            const k = randomNormal((length / (options.numHeads ?? 1)) * kvHeads, seed++);
+            const qk = posenc.ropeQK(data.slice(), k.slice(), {
+              ...structuredClone(options),
+              numKvHeads: kvHeads,
+              ...applyOptions,
+            });
             const qkPlan = posenc.ropePlan({ ...structuredClone(options), numKvHeads: kvHeads });
             const got = qkPlan.applyQK(data.slice(), k.slice(), { ...applyOptions });
             assertSameBits(got.q, qk.q, `${label}: applyQK q`);
@@ -699,19 +1186,46 @@ for (const shared of variants) {
     it('ropePlan snapshots its options: getters run once, later mutations change nothing, resolved read-only properties', async () => {
       const posenc = await freshInstance(shared);
       const reads = new Map();
-      const counted = (key, value) => () => { reads.set(key, (reads.get(key) ?? 0) + 1); return value; };
+      const counted = (key, value) => () => {
+        reads.set(key, (reads.get(key) ?? 0) + 1);
+        return value;
+      };
       const shortFactor = [1, 1.5, 2, 2.5];
       const longFactor = [3, 4, 5, 6];
       const scaling = { type: 'longrope', originalMaxPositionEmbeddings: 4, factor: 4 };
-      Object.defineProperty(scaling, 'shortFactor', { get: counted('scaling.shortFactor', shortFactor), enumerable: true, configurable: true });
-      Object.defineProperty(scaling, 'longFactor', { get: counted('scaling.longFactor', longFactor), enumerable: true, configurable: true });
+      Object.defineProperty(scaling, 'shortFactor', {
+        get: counted('scaling.shortFactor', shortFactor),
+        enumerable: true,
+        configurable: true,
+      });
+      Object.defineProperty(scaling, 'longFactor', {
+        get: counted('scaling.longFactor', longFactor),
+        enumerable: true,
+        configurable: true,
+      });
       const options = { numHeads: 2, layout: 'half', base: 5000 };
-      for (const [key, value] of [['seqLen', 8], ['headDim', 16], ['partialRotaryFactor', 0.5], ['scaling', scaling]]) {
+      for (const [key, value] of [
+        ['seqLen', 8],
+        ['headDim', 16],
+        ['partialRotaryFactor', 0.5],
+        ['scaling', scaling],
+      ]) {
         Object.defineProperty(options, key, { get: counted(key, value), enumerable: true, configurable: true });
       }
       const plain = {
-        seqLen: 8, numHeads: 2, headDim: 16, partialRotaryFactor: 0.5, layout: 'half', base: 5000,
-        scaling: { type: 'longrope', originalMaxPositionEmbeddings: 4, factor: 4, shortFactor: shortFactor.slice(), longFactor: longFactor.slice() },
+        seqLen: 8,
+        numHeads: 2,
+        headDim: 16,
+        partialRotaryFactor: 0.5,
+        layout: 'half',
+        base: 5000,
+        scaling: {
+          type: 'longrope',
+          originalMaxPositionEmbeddings: 4,
+          factor: 4,
+          shortFactor: shortFactor.slice(),
+          longFactor: longFactor.slice(),
+        },
       };
       const plan = posenc.ropePlan(options);
       for (const [key, count] of reads) assert.equal(count, 1, `ropePlan read ${key} ${count} times`);
@@ -730,7 +1244,16 @@ for (const shared of variants) {
       assert.equal(reads.size, 0, 'apply ran none of the option getters');
 
       // Resolved, read-only properties.
-      const resolved = { seqLen: 8, numHeads: 2, numKvHeads: 2, headDim: 16, rotaryDim: 8, batch: 1, layout: 'half', order: 'tokens' };
+      const resolved = {
+        seqLen: 8,
+        numHeads: 2,
+        numKvHeads: 2,
+        headDim: 16,
+        rotaryDim: 8,
+        batch: 1,
+        layout: 'half',
+        order: 'tokens',
+      };
       for (const [key, value] of Object.entries(resolved)) {
         assert.equal(plan[key], value, `plan.${key}`);
         try {
@@ -742,14 +1265,43 @@ for (const shared of variants) {
       }
       const yarn = { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 16 };
       const yarnPlan = posenc.ropePlan({ seqLen: 2, headDim: 8, scaling: yarn });
-      assert.equal(yarnPlan.attentionFactor, posenc.ropeSchedule({ rotaryDim: 8, scaling: yarn }).attentionFactor, 'attentionFactor as ropeSchedule gives it');
+      assert.equal(
+        yarnPlan.attentionFactor,
+        posenc.ropeSchedule({ rotaryDim: 8, scaling: yarn }).attentionFactor,
+        'attentionFactor as ropeSchedule gives it',
+      );
       assert.equal(plan.freed, false);
       yarnPlan.free();
       plan.free();
       // ropePlan's own errors name ropePlan.
-      assertThrowsSeamError(() => posenc.ropePlan({ seqLen: 2, headDim: 4, rotaryDim: 6 }), RangeError, 'rotaryDim', 'ropePlan', 'rotaryDim > headDim');
-      assertThrowsSeamError(() => posenc.ropePlan({ seqLen: 2, headDim: 4, get base() { throw new Error('base'); } }), TypeError, 'base', 'ropePlan', 'throwing getter');
-      assertThrowsSeamError(() => posenc.ropePlan(Object.create({ seqLen: 2, headDim: 4 })), TypeError, /^(seqLen|headDim)$/, 'ropePlan', 'inherited options');
+      assertThrowsSeamError(
+        () => posenc.ropePlan({ seqLen: 2, headDim: 4, rotaryDim: 6 }),
+        RangeError,
+        'rotaryDim',
+        'ropePlan',
+        'rotaryDim > headDim',
+      );
+      assertThrowsSeamError(
+        () =>
+          posenc.ropePlan({
+            seqLen: 2,
+            headDim: 4,
+            get base() {
+              throw new Error('base');
+            },
+          }),
+        TypeError,
+        'base',
+        'ropePlan',
+        'throwing getter',
+      );
+      assertThrowsSeamError(
+        () => posenc.ropePlan(Object.create({ seqLen: 2, headDim: 4 })),
+        TypeError,
+        /^(seqLen|headDim)$/,
+        'ropePlan',
+        'inherited options',
+      );
       assertStillWorks(posenc, 'ropePlan snapshot');
     });
 
@@ -766,14 +1318,31 @@ for (const shared of variants) {
       const x = posenc.allocate(data);
       x.free();
       assertThrowsSeamError(() => plan.apply(x), RangeError, 'x', 'RopePlan.apply', 'apply(freed x)');
-      assertThrowsSeamError(() => plan.apply(f32(16), { out: x }), RangeError, 'out', 'RopePlan.apply', 'apply(x, { out: freed })');
+      assertThrowsSeamError(
+        () => plan.apply(f32(16), { out: x }),
+        RangeError,
+        'out',
+        'RopePlan.apply',
+        'apply(x, { out: freed })',
+      );
       for (const freeAt of [1, 2]) {
         const label = `apply: options.offset's getter frees x on its read ${freeAt}`;
         const victim = posenc.allocate(data);
         const guard = posenc.allocate(8);
         const getter = freeingGetter(posenc, victim, freeAt, 4);
-        const { error } = outcome(() => plan.apply(victim, { get offset() { return getter.get(); } }));
-        if (getter.bystander) assertSameBits(getter.bystander.toArray(), getter.bystanderValues, `${label}: the WasmArray allocated at the freed address`);
+        const { error } = outcome(() =>
+          plan.apply(victim, {
+            get offset() {
+              return getter.get();
+            },
+          }),
+        );
+        if (getter.bystander)
+          assertSameBits(
+            getter.bystander.toArray(),
+            getter.bystanderValues,
+            `${label}: the WasmArray allocated at the freed address`,
+          );
         if (victim.freed) assertSeamError(error, RangeError, 'x', 'RopePlan.apply', label);
         else assertSameBits(victim.toArray(), expected, label);
         assert.ok(getter.reads <= 1, `${label}: the getter ran ${getter.reads} times`);
@@ -783,12 +1352,21 @@ for (const shared of variants) {
       const k = posenc.allocate(data);
       k.free();
       assertThrowsSeamError(() => plan.applyQK(f32(16), k), RangeError, 'k', 'RopePlan.applyQK', 'applyQK(q, freed k)');
-      assertThrowsSeamError(() => plan.apply(f32(15)), RangeError, 'x', 'RopePlan.apply', 'apply(x of the wrong length)');
+      assertThrowsSeamError(
+        () => plan.apply(f32(15)),
+        RangeError,
+        'x',
+        'RopePlan.apply',
+        'apply(x of the wrong length)',
+      );
 
       // The plan itself freed.
       plan.free();
       assert.equal(plan.freed, true);
-      for (const [method, call] of [['apply', () => plan.apply(f32(16))], ['applyQK', () => plan.applyQK(f32(16), f32(16))]]) {
+      for (const [method, call] of [
+        ['apply', () => plan.apply(f32(16))],
+        ['applyQK', () => plan.applyQK(f32(16), f32(16))],
+      ]) {
         const error = assertThrowsSeamError(call, RangeError, 'this', `RopePlan.${method}`, `freed plan: ${method}`);
         assert.equal(error.message, `posenc.RopePlan.${method}: the plan was already freed`);
       }
@@ -831,7 +1409,12 @@ function withArray(posenc, body) {
 
 /** Runs body() with Float32Array.prototype.length lying (8), restored afterwards. */
 function withOverriddenLength(body) {
-  Object.defineProperty(Float32Array.prototype, 'length', { get() { return 8; }, configurable: true });
+  Object.defineProperty(Float32Array.prototype, 'length', {
+    get() {
+      return 8;
+    },
+    configurable: true,
+  });
   try {
     return body();
   } finally {
@@ -848,13 +1431,16 @@ function everyFunction(posenc) {
     addSinusoidal: () => posenc.addSinusoidal(x.slice(), { seqLen: 4, dModel: 8, positions: [1, 2, 3, 4] }),
     positionNumbers: () => posenc.positionNumbers({ seqLen: 4, dModel: 2, offset: 1 }),
     ropeFrequencies: () => posenc.ropeFrequencies({ rotaryDim: 8 }),
-    ropeSchedule: () => posenc.ropeSchedule({ rotaryDim: 8, scaling: { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 16 } }).invFreq,
+    ropeSchedule: () =>
+      posenc.ropeSchedule({ rotaryDim: 8, scaling: { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 16 } })
+        .invFreq,
     ropeCache: () => posenc.ropeCache({ seqLen: 4, rotaryDim: 8, positions: [0, 3, 6, 9] }).sin,
     rope: () => posenc.rope(x.slice(), { ...rope, offset: [7] }),
     ropeQK: () => posenc.ropeQK(x.slice(), x.slice(), rope).k,
     ropePlan: () => withPlan(posenc, rope, (plan) => plan.apply(x.slice(), { offset: 3 })),
     convertLayout: () => posenc.convertLayout(x, { from: 'interleaved', to: 'half', headDim: 8 }),
-    convertLayoutWeights: () => posenc.convertLayoutWeights(x, { from: 'half', to: 'interleaved', numHeads: 1, headDim: 8, hidden: 4 }),
+    convertLayoutWeights: () =>
+      posenc.convertLayoutWeights(x, { from: 'half', to: 'interleaved', numHeads: 1, headDim: 8, hidden: 4 }),
     similarity: () => posenc.similarity(x, x, { rows: 4, cols: 4, dim: 8, metric: 'cosine' }),
     allocate: () => withWasm(posenc.allocate(x), (w) => w.toArray()),
     'WasmArray.set': () => withWasm(posenc.allocate(40), (w) => w.set(x, 4).toArray()),

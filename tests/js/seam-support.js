@@ -80,15 +80,24 @@ function parameterPattern(parameter) {
  */
 export function assertSeamError(error, types, parameter, fn, label) {
   const allowed = [types].flat();
-  assert.ok(error !== undefined, `${label}: expected a ${allowed.map((t) => t.name).join('/')} naming ${parameter}, the call returned`);
-  assert.ok(allowed.some((type) => error instanceof type),
-    `${label}: expected a ${allowed.map((t) => t.name).join('/')}, got ${error?.constructor?.name}: ${error?.message ?? error}`);
+  assert.ok(
+    error !== undefined,
+    `${label}: expected a ${allowed.map((t) => t.name).join('/')} naming ${parameter}, the call returned`,
+  );
+  assert.ok(
+    allowed.some((type) => error instanceof type),
+    `${label}: expected a ${allowed.map((t) => t.name).join('/')}, got ${error?.constructor?.name}: ${error?.message ?? error}`,
+  );
   assert.equal(typeof error.parameter, 'string', `${label}: error.parameter is a string (message: ${error.message})`);
   assert.ok(error.parameter.length > 0, `${label}: error.parameter is not empty`);
   assert.match(error.parameter, parameterPattern(parameter), `${label}: error.parameter (message: ${error.message})`);
-  assert.ok(error.message.startsWith(`posenc.${fn}: `), `${label}: message "${error.message}" starts with posenc.${fn}: `);
+  assert.ok(
+    error.message.startsWith(`posenc.${fn}: `),
+    `${label}: message "${error.message}" starts with posenc.${fn}: `,
+  );
   // ('this', the object whose method was called, is not named: "the plan was already freed".)
-  if (error.parameter !== 'this') assert.ok(error.message.includes(error.parameter), `${label}: message "${error.message}" names ${error.parameter}`);
+  if (error.parameter !== 'this')
+    assert.ok(error.message.includes(error.parameter), `${label}: message "${error.message}" names ${error.parameter}`);
   return error;
 }
 
@@ -107,7 +116,13 @@ export function outcome(call) {
  */
 export function assertThrowsSeamError(call, types, parameter, fn, label, explain = describeResult) {
   const { result, error } = outcome(call);
-  if (error === undefined) assert.fail(`${label}: expected a ${[types].flat().map((t) => t.name).join('/')} naming ${parameter}, the call returned ${explain(result)}`);
+  if (error === undefined)
+    assert.fail(
+      `${label}: expected a ${[types]
+        .flat()
+        .map((t) => t.name)
+        .join('/')} naming ${parameter}, the call returned ${explain(result)}`,
+    );
   return assertSeamError(error, types, parameter, fn, label);
 }
 
@@ -142,8 +157,13 @@ export function differences(actual, expected) {
 /** Asserts two float arrays hold the same values (Object.is per element: NaN-safe, -0 != 0). */
 export function assertSameBits(actual, expected, label) {
   const { count, first } = differences(actual, expected);
-  assert.ok(count === 0, `${label}: ${count} of ${expected.length} values differ` +
-    (first >= 0 ? `, first at [${first}]: got ${actual[first]}, expected ${expected[first]}` : ` (length ${actual.length} vs ${expected.length})`));
+  assert.ok(
+    count === 0,
+    `${label}: ${count} of ${expected.length} values differ` +
+      (first >= 0
+        ? `, first at [${first}]: got ${actual[first]}, expected ${expected[first]}`
+        : ` (length ${actual.length} vs ${expected.length})`),
+  );
 }
 
 /** Every element finite (no NaN, no ±Infinity). */

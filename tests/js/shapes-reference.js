@@ -26,7 +26,8 @@ export function reorder(x, shape, from, to) {
   for (let b = 0; b < batch; b++) {
     for (let t = 0; t < seqLen; t++) {
       for (let h = 0; h < numHeads; h++) {
-        for (let c = 0; c < headDim; c++) out[elementIndex(shape, to, b, t, h, c)] = x[elementIndex(shape, from, b, t, h, c)];
+        for (let c = 0; c < headDim; c++)
+          out[elementIndex(shape, to, b, t, h, c)] = x[elementIndex(shape, from, b, t, h, c)];
       }
     }
   }
@@ -39,7 +40,14 @@ export function reorder(x, shape, from, to) {
  */
 export function rotateReference(x, options) {
   const {
-    batch = 1, seqLen, numHeads = 1, headDim, layout = 'interleaved', order = 'tokens', invFreq, attentionFactor = 1,
+    batch = 1,
+    seqLen,
+    numHeads = 1,
+    headDim,
+    layout = 'interleaved',
+    order = 'tokens',
+    invFreq,
+    attentionFactor = 1,
     inverse = false,
   } = options;
   const rotaryDim = 2 * invFreq.length;
@@ -75,7 +83,8 @@ export function hfPermute(w, nHeads, dim1, dim2) {
   for (let h = 0; h < nHeads; h++) {
     for (let i = 0; i < half; i++) {
       for (let j = 0; j < 2; j++) {
-        for (let c = 0; c < dim2; c++) out[((h * 2 + j) * half + i) * dim2 + c] = w[((h * half + i) * 2 + j) * dim2 + c];
+        for (let c = 0; c < dim2; c++)
+          out[((h * 2 + j) * half + i) * dim2 + c] = w[((h * half + i) * 2 + j) * dim2 + c];
       }
     }
   }

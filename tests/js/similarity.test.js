@@ -4,14 +4,22 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import { absDot, dot, similarityReference } from './reference.js';
-import { ROPE_EPS, U32, assertClose, assertIdentical, dotErrorBound, loadBothVariants, randomNormal } from './support.js';
+import {
+  ROPE_EPS,
+  U32,
+  assertClose,
+  assertIdentical,
+  dotErrorBound,
+  loadBothVariants,
+  randomNormal,
+} from './support.js';
 
 /**
  * Per-entry error bound. dot: the float32 dot bound. cosine = dot / (|a| |b|): the dot's
  * bound divided by the norms, plus |cos| times the relative error of the two norms (each a
  * float32 dot of positive terms, halved by sqrt, plus the sqrt's rounding) and of two divisions.
  */
-function similarityBound(a, b, { rows, cols, dim, metric = 'dot' }) {
+function similarityBound(a, b, { cols, dim, metric = 'dot' }) {
   return (index) => {
     const r = Math.floor(index / cols);
     const c = index % cols;
@@ -43,16 +51,33 @@ for (const posenc of await loadBothVariants()) {
 
     it('wide vectors (dim 4096) and many rows', () => {
       for (const metric of ['dot', 'cosine']) {
-        check(posenc, randomNormal(4 * 4096, 1), randomNormal(3 * 4096, 2), { rows: 4, cols: 3, dim: 4096, metric }, `${metric} 4096`);
-        check(posenc, randomNormal(64 * 24, 3), randomNormal(70 * 24, 4), { rows: 64, cols: 70, dim: 24, metric }, `${metric} 64x70`);
+        check(
+          posenc,
+          randomNormal(4 * 4096, 1),
+          randomNormal(3 * 4096, 2),
+          { rows: 4, cols: 3, dim: 4096, metric },
+          `${metric} 4096`,
+        );
+        check(
+          posenc,
+          randomNormal(64 * 24, 3),
+          randomNormal(70 * 24, 4),
+          { rows: 64, cols: 70, dim: 24, metric },
+          `${metric} 64x70`,
+        );
       }
     });
 
     it('metric defaults to dot; a . a is the squared norm; cosine of a row with itself is 1', () => {
       const a = randomNormal(4 * 16, 5);
-      assertIdentical(posenc.similarity(a, a, { rows: 4, cols: 4, dim: 16 }), posenc.similarity(a, a, { rows: 4, cols: 4, dim: 16, metric: 'dot' }), 'default');
+      assertIdentical(
+        posenc.similarity(a, a, { rows: 4, cols: 4, dim: 16 }),
+        posenc.similarity(a, a, { rows: 4, cols: 4, dim: 16, metric: 'dot' }),
+        'default',
+      );
       const cosine = posenc.similarity(a, a, { rows: 4, cols: 4, dim: 16, metric: 'cosine' });
-      for (let i = 0; i < 4; i++) assert.ok(Math.abs(cosine[i * 5] - 1) <= 4 * 17 * U32, `cos(a${i}, a${i}) = ${cosine[i * 5]}`);
+      for (let i = 0; i < 4; i++)
+        assert.ok(Math.abs(cosine[i * 5] - 1) <= 4 * 17 * U32, `cos(a${i}, a${i}) = ${cosine[i * 5]}`);
     });
 
     it('cosine with an all-zero row is 0 (not NaN)', () => {
@@ -76,7 +101,8 @@ for (const posenc of await loadBothVariants()) {
       const score = posenc.similarity(rotated, rotated, { rows: 16, cols: 16, dim: 32 });
       let pairScale = 0;
       for (let i = 0; i < 16; i++) pairScale += (Math.abs(q[i]) + Math.abs(q[i + 16])) ** 2;
-      const bound = 2 * ((4 * ROPE_EPS + 2 * ROPE_EPS ** 2) * pairScale + dotErrorBound(32, 2 * pairScale * (1 + ROPE_EPS) ** 2));
+      const bound =
+        2 * ((4 * ROPE_EPS + 2 * ROPE_EPS ** 2) * pairScale + dotErrorBound(32, 2 * pairScale * (1 + ROPE_EPS) ** 2));
       let distinct = 0;
       for (let m = 1; m < 16; m++) {
         for (let n = 1; n < 16; n++) {

@@ -6,7 +6,13 @@ import { describe, it } from 'node:test';
 
 import { sinusoidalReference } from './reference.js';
 import {
-  TABLE_BOUND, assertClose, assertIdentical, loadBothVariants, randomNormal, randomPositions, ulp32,
+  TABLE_BOUND,
+  assertClose,
+  assertIdentical,
+  loadBothVariants,
+  randomNormal,
+  randomPositions,
+  ulp32,
 } from './support.js';
 
 const LAYOUTS = ['interleaved', 'concat'];
@@ -23,14 +29,16 @@ for (const posenc of await loadBothVariants()) {
     it('every even dModel 2..40, both layouts, offset 0 and 1000, 70 rows (one re-anchoring)', () => {
       for (const layout of LAYOUTS) {
         for (const dModel of SMALL_DIMS) {
-          for (const offset of [0, 1000]) check(posenc, { seqLen: 70, dModel, layout, offset }, `${layout} d${dModel} +${offset}`);
+          for (const offset of [0, 1000])
+            check(posenc, { seqLen: 70, dModel, layout, offset }, `${layout} d${dModel} +${offset}`);
         }
       }
     });
 
     it('dModel across the 128-pair block boundary', () => {
       for (const layout of LAYOUTS) {
-        for (const dModel of BLOCK_DIMS) check(posenc, { seqLen: 5, dModel, layout, offset: 123456 }, `${layout} d${dModel}`);
+        for (const dModel of BLOCK_DIMS)
+          check(posenc, { seqLen: 5, dModel, layout, offset: 123456 }, `${layout} d${dModel}`);
       }
     });
 
@@ -49,21 +57,31 @@ for (const posenc of await loadBothVariants()) {
 
     it('defaults: base 10000, interleaved, offset 0 (row 0 is [0, 1, 0, 1, ...])', () => {
       const table = posenc.sinusoidal({ seqLen: 4, dModel: 6 });
-      assertIdentical(table, posenc.sinusoidal({ seqLen: 4, dModel: 6, base: 10000, layout: 'interleaved', offset: 0 }), 'defaults');
+      assertIdentical(
+        table,
+        posenc.sinusoidal({ seqLen: 4, dModel: 6, base: 10000, layout: 'interleaved', offset: 0 }),
+        'defaults',
+      );
       assert.deepEqual(Array.from(table.subarray(0, 6)), [0, 1, 0, 1, 0, 1]);
       assert.equal(table[6], Math.fround(Math.sin(1)));
     });
 
     it('other bases (LLaMA 3 500000, 1e6, small ones)', () => {
       for (const base of [2, 1.5, 100, 500000, 1e6]) {
-        for (const layout of LAYOUTS) check(posenc, { seqLen: 20, dModel: 16, base, layout, offset: 90 }, `base ${base} ${layout}`);
+        for (const layout of LAYOUTS)
+          check(posenc, { seqLen: 20, dModel: 16, base, layout, offset: 90 }, `base ${base} ${layout}`);
       }
     });
 
     it('explicit positions (Array, Int32Array, Uint32Array; repeated, descending, jumps)', () => {
       const positions = [5, 5, 4, 3, 1000000, 0, 64, 65, 66, 2 ** 24 - 1, 17];
       for (const list of [positions, Int32Array.from(positions), Uint32Array.from(positions)]) {
-        for (const layout of LAYOUTS) check(posenc, { seqLen: positions.length, dModel: 12, layout, positions: list }, `${list.constructor.name} ${layout}`);
+        for (const layout of LAYOUTS)
+          check(
+            posenc,
+            { seqLen: positions.length, dModel: 12, layout, positions: list },
+            `${list.constructor.name} ${layout}`,
+          );
       }
     });
 
@@ -73,7 +91,14 @@ for (const posenc of await loadBothVariants()) {
       const picked = posenc.sinusoidal({ seqLen: rows.length, dModel: 8, positions: rows.map((r) => 500 + r) });
       // Both round float64 phases reached by different routes (recurrence or direct), so they
       // may differ by one float32 step at a rounding tie, never more.
-      rows.forEach((r, k) => assertClose(picked.subarray(k * 8, k * 8 + 8), offsetTable.subarray(r * 8, r * 8 + 8), (i) => ulp32(offsetTable[r * 8 + i]), `row ${r}`));
+      rows.forEach((r, k) => {
+        assertClose(
+          picked.subarray(k * 8, k * 8 + 8),
+          offsetTable.subarray(r * 8, r * 8 + 8),
+          (i) => ulp32(offsetTable[r * 8 + i]),
+          `row ${r}`,
+        );
+      });
     });
 
     it('random large positions', () => {
@@ -110,7 +135,11 @@ for (const posenc of await loadBothVariants()) {
           assert.equal(posenc.addSinusoidal(sum, options), sum);
           const table = posenc.sinusoidal(options);
           // float32 + float32 computed in float64 then rounded is the correctly rounded float32 sum.
-          assertIdentical(sum, x.map((v, i) => Math.fround(v + table[i])), `${layout} d${dModel}`);
+          assertIdentical(
+            sum,
+            x.map((v, i) => Math.fround(v + table[i])),
+            `${layout} d${dModel}`,
+          );
         }
       }
     });
@@ -120,7 +149,11 @@ for (const posenc of await loadBothVariants()) {
       const x = randomNormal(3 * 10, 3);
       const sum = posenc.addSinusoidal(x.slice(), { seqLen: 3, dModel: 10, positions, layout: 'concat' });
       const table = posenc.sinusoidal({ seqLen: 3, dModel: 10, positions, layout: 'concat' });
-      assertIdentical(sum, x.map((v, i) => Math.fround(v + table[i])), 'positions');
+      assertIdentical(
+        sum,
+        x.map((v, i) => Math.fround(v + table[i])),
+        'positions',
+      );
     });
   });
 }

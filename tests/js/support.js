@@ -57,7 +57,10 @@ export function assertClose(actual, expected, bound, label) {
     if (!(error <= limit)) failures.push(describeIndex(i, actual, expected, limit));
     if (error > worst || Number.isNaN(error)) worst = Number.isNaN(error) ? Infinity : error;
   }
-  assert.ok(failures.length === 0, `${label}: ${failures.length} of ${actual.length} values out of bound, first ${failures.slice(0, 3).join('; ')}`);
+  assert.ok(
+    failures.length === 0,
+    `${label}: ${failures.length} of ${actual.length} values out of bound, first ${failures.slice(0, 3).join('; ')}`,
+  );
   return worst;
 }
 
@@ -92,14 +95,18 @@ export function assertRopeClose(actual, x, expected, options, label, eps = ROPE_
   const failures = [];
   for (let i = 0; i < x.length; i++) {
     if (Number.isNaN(scales[i])) {
-      if (!Object.is(actual[i], Math.fround(x[i]))) failures.push(`[${i}] is a pass-through channel: got ${actual[i]}, expected ${x[i]}`);
+      if (!Object.is(actual[i], Math.fround(x[i])))
+        failures.push(`[${i}] is a pass-through channel: got ${actual[i]}, expected ${x[i]}`);
       continue;
     }
     const error = Math.abs(actual[i] - expected[i]);
     if (!(error <= eps * scales[i])) failures.push(describeIndex(i, actual, expected, eps * scales[i]));
     if (scales[i] > 0) worst = Math.max(worst, error / scales[i]);
   }
-  assert.ok(failures.length === 0, `${label}: ${failures.length} values out of bound, first ${failures.slice(0, 3).join('; ')}`);
+  assert.ok(
+    failures.length === 0,
+    `${label}: ${failures.length} values out of bound, first ${failures.slice(0, 3).join('; ')}`,
+  );
   return worst;
 }
 
@@ -122,17 +129,27 @@ export function assertParameterError(fn, type, parameter, label = '') {
     caught = error;
   }
   assert.ok(caught !== undefined, `${label}: expected a ${type.name} naming ${parameter}, nothing was thrown`);
-  assert.ok(caught instanceof type, `${label}: expected a ${type.name}, got ${caught?.constructor?.name}: ${caught?.message}`);
+  assert.ok(
+    caught instanceof type,
+    `${label}: expected a ${type.name}, got ${caught?.constructor?.name}: ${caught?.message}`,
+  );
   const expected = parameter instanceof RegExp ? parameter : new RegExp(`^${parameter.replace(/[[\]]/g, '\\$&')}$`);
   assert.match(String(caught.parameter), expected, `${label}: error.parameter (message: ${caught.message})`);
-  assert.ok(caught.message.includes(String(caught.parameter)), `${label}: message "${caught.message}" does not name ${caught.parameter}`);
+  assert.ok(
+    caught.message.includes(String(caught.parameter)),
+    `${label}: message "${caught.message}" does not name ${caught.parameter}`,
+  );
   return caught;
 }
 
 /** The instance still computes correctly (after an error): a table row and one rotation. */
 export function assertStillWorks(posenc, label) {
   const row = Array.from(posenc.sinusoidal({ seqLen: 2, dModel: 4 }).subarray(4));
-  assert.deepEqual(row, [Math.sin(1), Math.cos(1), Math.sin(0.01), Math.cos(0.01)].map(Math.fround), `${label}: sinusoidal after the error`);
+  assert.deepEqual(
+    row,
+    [Math.sin(1), Math.cos(1), Math.sin(0.01), Math.cos(0.01)].map(Math.fround),
+    `${label}: sinusoidal after the error`,
+  );
   const rotated = Array.from(posenc.rope(Float32Array.of(1, 0), { seqLen: 1, headDim: 2, offset: 1 }));
   assert.deepEqual(rotated, [Math.cos(1), Math.sin(1)].map(Math.fround), `${label}: rope after the error`);
 }

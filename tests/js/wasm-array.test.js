@@ -33,8 +33,11 @@ for (const posenc of await loadBothVariants()) {
           assert.equal(array.freed, false);
           assert.equal(array.instance, posenc);
         }
-        const addresses = [zeros, copy, fromArray].map((a) => [a.address, a.address + a.length * 4]).sort((p, q) => p[0] - q[0]);
-        for (let i = 1; i < addresses.length; i++) assert.ok(addresses[i][0] >= addresses[i - 1][1], 'allocations do not overlap');
+        const addresses = [zeros, copy, fromArray]
+          .map((a) => [a.address, a.address + a.length * 4])
+          .sort((p, q) => p[0] - q[0]);
+        for (let i = 1; i < addresses.length; i++)
+          assert.ok(addresses[i][0] >= addresses[i - 1][1], 'allocations do not overlap');
         assert.equal(posenc.allocate(0).length, 0);
       } finally {
         zeros.free();
@@ -156,9 +159,14 @@ for (const posenc of await loadBothVariants()) {
         const bytesBefore = posenc.memoryBytes;
 
         large = posenc.allocate(24 * 1024 * 1024); // 96 MiB: more than the memory holds
-        assert.ok(posenc.memoryBytes > bytesBefore && posenc.memoryBytes > 96 * 1024 * 1024, `memory grew (${bytesBefore} -> ${posenc.memoryBytes})`);
+        assert.ok(
+          posenc.memoryBytes > bytesBefore && posenc.memoryBytes > 96 * 1024 * 1024,
+          `memory grew (${bytesBefore} -> ${posenc.memoryBytes})`,
+        );
         assert.equal(staleView.length, 0, 'views made before growth are detached (why view() is fresh each time)');
-        arrays.forEach((a, i) => assertIdentical(a.toArray(), contents[i], `array ${i} kept its data`));
+        arrays.forEach((a, i) => {
+          assertIdentical(a.toArray(), contents[i], `array ${i} kept its data`);
+        });
 
         // After growth: the same arrays as x and out, in place and not.
         posenc.rope(out, ROPE); // rotate the rotated values again, in place
@@ -166,9 +174,17 @@ for (const posenc of await loadBothVariants()) {
         posenc.rope(x, { ...ROPE, out });
         assertIdentical(out.toArray(), rotatedOnce, 'x -> out after growth');
         posenc.addSinusoidal(embeddings, TABLE);
-        assertIdentical(embeddings.toArray(), posenc.addSinusoidal(tableData.slice(), TABLE), 'addSinusoidal after growth');
+        assertIdentical(
+          embeddings.toArray(),
+          posenc.addSinusoidal(tableData.slice(), TABLE),
+          'addSinusoidal after growth',
+        );
         const scores = posenc.similarity(keys, keys, { rows: 4, cols: 4, dim: 8 });
-        assertIdentical(scores, posenc.similarity(contents[3], contents[3], { rows: 4, cols: 4, dim: 8 }), 'similarity after growth');
+        assertIdentical(
+          scores,
+          posenc.similarity(contents[3], contents[3], { rows: 4, cols: 4, dim: 8 }),
+          'similarity after growth',
+        );
 
         // The large array works too, to its last element: 384 heads of 65536 channels, only
         // the first pair of each rotating (cheap), the rest passing through.
@@ -221,12 +237,19 @@ for (const posenc of await loadBothVariants()) {
           posenc.rope(jsX, big);
           posenc.sinusoidal({ seqLen: 64, dModel: 64, positions: Array.from({ length: 64 }, (_, i) => i * 3) });
           posenc.similarity(jsX.subarray(0, 64 * 16), jsX.subarray(0, 64 * 16), { rows: 16, cols: 16, dim: 64 });
-          assert.throws(() => posenc.rope(jsX, { ...big, positions: Array(1024).fill(-1), offset: undefined }), RangeError);
+          assert.throws(
+            () => posenc.rope(jsX, { ...big, positions: Array(1024).fill(-1), offset: undefined }),
+            RangeError,
+          );
         };
         calls(); // first use may grow once
         const bytes = posenc.memoryBytes;
         for (let i = 0; i < 1000; i++) calls();
-        assert.equal(posenc.memoryBytes, bytes, 'memoryBytes unchanged after 1000 rounds (a leak of 256 KiB per call would show)');
+        assert.equal(
+          posenc.memoryBytes,
+          bytes,
+          'memoryBytes unchanged after 1000 rounds (a leak of 256 KiB per call would show)',
+        );
       } finally {
         x.free();
         embeddings.free();

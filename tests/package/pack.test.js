@@ -71,10 +71,20 @@ test('npm pack installs into an empty folder and works there, types included', (
     assert.deepEqual(JSON.parse(out.trim()), { variant: 'simd', scalar: 'scalar' });
 
     writeFileSync(join(app, 'consumer.ts'), CONSUMER_TS);
-    writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({
-      compilerOptions: { strict: true, noEmit: true, target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', skipLibCheck: false },
-      files: ['consumer.ts'],
-    }));
+    writeFileSync(
+      join(app, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          target: 'es2022',
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          skipLibCheck: false,
+        },
+        files: ['consumer.ts'],
+      }),
+    );
     run('node', [tsc, '-p', 'tsconfig.json'], app);
   } finally {
     rmSync(work, { recursive: true, force: true });

@@ -55,7 +55,7 @@ test('PNG export: the heatmap at a whole-number scale, colours as drawn', async 
   const { name, path } = await download('sinusoidal-table', 'png');
   assert.equal(name, 'posenc-sinusoidal-table.png');
   const png = readPng(path);
-  assert.equal(png.width, 1024);  // 128 columns × 8
+  assert.equal(png.width, 1024); // 128 columns × 8
   assert.equal(png.height, 1024);
   // Cell (0, 0) is sin(0) = 0: the middle of the diverging scale.
   assert.deepEqual(png.firstPixel, colorAt('diverging', scaleIndex(0, -1, 1)));
@@ -74,7 +74,9 @@ test('CSV export: the exact float32 matrix with position and dimension labels', 
   lines.slice(1).forEach((line, r) => {
     const cells = line.split(',');
     assert.equal(cells[0], String(r));
-    cells.slice(1).forEach((cell, c) => assert.equal(Math.fround(Number(cell)), table[r * 128 + c], `row ${r} col ${c}`));
+    cells.slice(1).forEach((cell, c) => {
+      assert.equal(Math.fround(Number(cell)), table[r * 128 + c], `row ${r} col ${c}`);
+    });
   });
   // Another section's heatmap exports its own matrix.
   const other = await download('relative-distance', 'csv');

@@ -56,6 +56,9 @@ test('markup and script typed into every text input never execute or inject elem
   // Typed text shows up as text where the page echoes it (e.g. the sentence's tokens).
   assert.deepEqual(log.errors, [], 'no console errors (a CSP violation would be one)');
   // The page still computes: the sinusoidal heatmap is drawn.
-  assert.equal(await page.locator('figure[data-plot="sinusoidal-table"] canvas.heatmap-cells').getAttribute('data-rows'), '128');
+  assert.equal(
+    await page.locator('figure[data-plot="sinusoidal-table"] canvas.heatmap-cells').getAttribute('data-rows'),
+    '128',
+  );
   await context.close();
 });

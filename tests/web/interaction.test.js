@@ -18,11 +18,16 @@ const cellsOf = (plot, on = page) => on.locator(`figure[data-plot="${plot}"] can
 
 test('a slider moved with the keyboard redraws the heatmap and updates the URL', async () => {
   await page.locator('#ctl-pe-d-range').focus();
-  await page.keyboard.press('ArrowRight');  // d_model 128 -> 130 (even steps)
+  await page.keyboard.press('ArrowRight'); // d_model 128 -> 130 (even steps)
   await waitForIdle(page);
   assert.equal(await page.locator('#ctl-pe-d').inputValue(), '130');
   const table = sinusoidalTable({ seqLen: 128, dModel: 130 });
-  await checkHeatmapPixels(page, 'sinusoidal-table', { rows: 128, cols: 130, expected: (r, c) => table[r * 130 + c], domain: [-1, 1] });
+  await checkHeatmapPixels(page, 'sinusoidal-table', {
+    rows: 128,
+    cols: 130,
+    expected: (r, c) => table[r * 130 + c],
+    domain: [-1, 1],
+  });
   await page.waitForFunction(() => new URLSearchParams(location.search).get('pe.d') === '130');
   assert.match(await page.locator('#pe-code').textContent(), /d_model = 130/);
 });
@@ -32,7 +37,9 @@ test('many slider events within one frame cause a single redraw', async () => {
     const canvas = document.querySelector('figure[data-plot="sinusoidal-table"] canvas.heatmap-cells');
     const slider = document.getElementById('ctl-pe-seq-range');
     let count = 0;
-    const observer = new MutationObserver((records) => { count += records.filter((r) => r.attributeName === 'data-rows').length; });
+    const observer = new MutationObserver((records) => {
+      count += records.filter((r) => r.attributeName === 'data-rows').length;
+    });
     observer.observe(canvas, { attributes: true });
     for (let value = 100; value < 140; value++) {
       slider.value = String(value);
@@ -53,7 +60,12 @@ test('the layout toggles change the tables they should', async () => {
   await page.locator('#ctl-pe-layout-concat').check();
   await waitForIdle(page);
   const concat = sinusoidalTable({ seqLen: 128, dModel: 130, layout: 'concat' });
-  await checkHeatmapPixels(page, 'sinusoidal-table', { rows: 128, cols: 130, expected: (r, c) => concat[r * 130 + c], domain: [-1, 1] });
+  await checkHeatmapPixels(page, 'sinusoidal-table', {
+    rows: 128,
+    cols: 130,
+    expected: (r, c) => concat[r * 130 + c],
+    domain: [-1, 1],
+  });
   assert.match(await page.locator('#pe-code').textContent(), /pe\[:, :d_model\/\/2\] = torch\.sin/);
 
   // RoPE: random contents, then the half pairing from the heatmap's own toggle; the rotation
@@ -63,7 +75,12 @@ test('the layout toggles change the tables they should', async () => {
   await waitForIdle(page);
   assert.equal(await page.locator('#ctl-rope-layout-half').isChecked(), true);
   const scores = ropeScores({ seqLen: 1001, headDim: 64, layout: 'half', content: 'random', seed: 1 });
-  await checkHeatmapPixels(page, 'rope-similarity', { rows: 1001, cols: 1001, expected: (r, c) => scores[r * 1001 + c], domain: extentOf(scores) });
+  await checkHeatmapPixels(page, 'rope-similarity', {
+    rows: 1001,
+    cols: 1001,
+    expected: (r, c) => scores[r * 1001 + c],
+    domain: extentOf(scores),
+  });
   assert.match(await page.locator('#rope-result').textContent(), /channels \(0, 4\) in the half layout/);
 });
 
@@ -80,7 +97,10 @@ test('editing text changes the sentences and the worked example', async () => {
 
   await page.locator('#ctl-we-cat').fill('0, 0, 0, 0');
   await waitForIdle(page);
-  assert.equal(await page.locator('#we-sum-table tr[data-word="cat"] td.exact').textContent(), '[0.841471, 0.5403023, 0.009999833, 0.99995]');
+  assert.equal(
+    await page.locator('#we-sum-table tr[data-word="cat"] td.exact').textContent(),
+    '[0.841471, 0.5403023, 0.009999833, 0.99995]',
+  );
   assert.match(await page.locator('#we-sum-table tr[data-word="cat"] td.seed').textContent(), /your own embeddings/);
 });
 
@@ -91,20 +111,29 @@ test('comparison: the all-ones trap, re-rolling and typed-in contents', async ()
   const trap = await page.locator('#cmp-trap').textContent();
   const within = Number(/to within (\S+) /.exec(trap)[1]);
   assert.ok(within < 1e-3, trap);
-  const scale = await page.locator('figure[data-plot="compare-rope"] canvas.heatmap-cells').evaluate((c) => [Number(c.dataset.lo), Number(c.dataset.hi)]);
-  const naive = await page.locator('figure[data-plot="compare-naive"] canvas.heatmap-cells').evaluate((c) => [Number(c.dataset.lo), Number(c.dataset.hi)]);
+  const scale = await page
+    .locator('figure[data-plot="compare-rope"] canvas.heatmap-cells')
+    .evaluate((c) => [Number(c.dataset.lo), Number(c.dataset.hi)]);
+  const naive = await page
+    .locator('figure[data-plot="compare-naive"] canvas.heatmap-cells')
+    .evaluate((c) => [Number(c.dataset.lo), Number(c.dataset.hi)]);
   assert.deepEqual(scale, naive, 'one colour scale for all three panels');
 
   assert.match(await page.locator('#cmp-scale-note').textContent(), /dwarf/);
   await page.locator('#ctl-cmp-metric-cosine').check();
   await waitForIdle(page);
   assert.equal(await page.locator('#cmp-scale-note').isHidden(), true);
-  const before = await page.locator('figure[data-plot="compare-rope"] canvas.heatmap-cells').evaluate((c) => c.toDataURL());
+  const before = await page
+    .locator('figure[data-plot="compare-rope"] canvas.heatmap-cells')
+    .evaluate((c) => c.toDataURL());
   await page.locator('#cmp-reroll').click();
   await waitForIdle(page);
   assert.equal(await page.locator('#ctl-cmp-content-qk').isChecked(), true);
   await page.waitForFunction(() => new URLSearchParams(location.search).get('cmp.seed') === '8');
-  assert.notEqual(await page.locator('figure[data-plot="compare-rope"] canvas.heatmap-cells').evaluate((c) => c.toDataURL()), before);
+  assert.notEqual(
+    await page.locator('figure[data-plot="compare-rope"] canvas.heatmap-cells').evaluate((c) => c.toDataURL()),
+    before,
+  );
   assert.equal(await page.locator('#cmp-trap').isHidden(), true);
 
   await page.locator('#ctl-cmp-q').fill('1, 2');
@@ -132,7 +161,13 @@ test('the permalink restores the state in a fresh page', async () => {
   assert.equal(await fresh.page.locator('#ctl-order-b').inputValue(), 'A dog barked');
   assert.equal(await fresh.page.locator('#ctl-we-cat').inputValue(), '0, 0, 0, 0');
   const concat = sinusoidalTable({ seqLen: 128, dModel: 130, layout: 'concat' });
-  await checkHeatmapPixels(fresh.page, 'sinusoidal-table', { rows: 128, cols: 130, expected: (r, c) => concat[r * 130 + c], domain: [-1, 1], samples: 24 });
+  await checkHeatmapPixels(fresh.page, 'sinusoidal-table', {
+    rows: 128,
+    cols: 130,
+    expected: (r, c) => concat[r * 130 + c],
+    domain: [-1, 1],
+    samples: 24,
+  });
   assert.equal(await fresh.page.locator('#url-problems').isHidden(), true);
   assert.deepEqual(fresh.log.errors, []);
   await fresh.context.close();
@@ -140,7 +175,9 @@ test('the permalink restores the state in a fresh page', async () => {
 
 test('garbage in the link falls back to defaults (clamped where possible) with a visible message', async () => {
   const fresh = await openPage(browser);
-  const query = '?pe.seq=abc&pe.d=99999999&pe.base=-5&rope.content=%3Cscript%3Ealert(1)%3C/script%3E&zzz=1&we.cat=1,2&cmp.q=1,x,3&order.a=' + 'word%20'.repeat(40);
+  const query =
+    '?pe.seq=abc&pe.d=99999999&pe.base=-5&rope.content=%3Cscript%3Ealert(1)%3C/script%3E&zzz=1&we.cat=1,2&cmp.q=1,x,3&order.a=' +
+    'word%20'.repeat(40);
   await gotoAndSettle(fresh.page, server.pageUrl + query);
   const problems = await fresh.page.locator('#url-problems li').allTextContents();
   assert.equal(problems.length, 8, problems.join('\n'));
@@ -163,9 +200,25 @@ test('garbage in the link falls back to defaults (clamped where possible) with a
 test('every setting at its maximum still loads in reasonable time (no frozen tab)', async (t) => {
   const fresh = await openPage(browser);
   const query = new URLSearchParams({
-    'naive.seq': '1e9', 'naive.d': '1e9', 'pe.seq': '1e9', 'pe.d': '1e9', 'rd.seq': '1e9', 'rd.d': '1e9', 'rope.seq': '1e9', 'rope.hd': '1e9',
-    'rope.pos': '1e9', 'rope.d': '1e9', 'rope.pair': '1e9', 'rope.m': '1e9', 'rope.n': '1e9', 'rope.shift': '1e9', 'cmp.seq': '1e9', 'cmp.d': '1e9',
-    'fx.seq': '1e9', 'fx.d': '1e9', 't2.offset': '1e9',
+    'naive.seq': '1e9',
+    'naive.d': '1e9',
+    'pe.seq': '1e9',
+    'pe.d': '1e9',
+    'rd.seq': '1e9',
+    'rd.d': '1e9',
+    'rope.seq': '1e9',
+    'rope.hd': '1e9',
+    'rope.pos': '1e9',
+    'rope.d': '1e9',
+    'rope.pair': '1e9',
+    'rope.m': '1e9',
+    'rope.n': '1e9',
+    'rope.shift': '1e9',
+    'cmp.seq': '1e9',
+    'cmp.d': '1e9',
+    'fx.seq': '1e9',
+    'fx.d': '1e9',
+    't2.offset': '1e9',
   });
   const start = Date.now();
   await fresh.page.goto(`${server.pageUrl}?${query}`);
@@ -173,7 +226,10 @@ test('every setting at its maximum still loads in reasonable time (no frozen tab
   const seconds = (Date.now() - start) / 1000;
   assert.ok(seconds < 30, `took ${seconds} s`);
   t.diagnostic(`all settings at their maximum: ready after ${seconds.toFixed(1)} s`);
-  assert.equal(await fresh.page.locator('figure[data-plot="rope-similarity"] canvas.heatmap-cells').getAttribute('data-rows'), '2048');
+  assert.equal(
+    await fresh.page.locator('figure[data-plot="rope-similarity"] canvas.heatmap-cells').getAttribute('data-rows'),
+    '2048',
+  );
   assert.equal(await fresh.page.locator('#url-problems li').count(), 19);
   assert.deepEqual(fresh.log.errors, []);
   await fresh.context.close();

@@ -50,7 +50,15 @@ function referenceScores(id, { span = 2, cells = 256, seed = 1, content = 'same'
   const count = positions.length;
   const [q, independentKey] = queryAndKey('random', seed, rotaryDim);
   const k = content === 'same' ? q : independentKey;
-  const rotate = (v, s) => posenc.rope(tile(v, count), { seqLen: count, headDim: rotaryDim, base, layout: 'half', positions, ...(s ? { scaling: s } : {}) });
+  const rotate = (v, s) =>
+    posenc.rope(tile(v, count), {
+      seqLen: count,
+      headDim: rotaryDim,
+      base,
+      layout: 'half',
+      positions,
+      ...(s ? { scaling: s } : {}),
+    });
   const score = (s) => posenc.similarity(rotate(q, s), rotate(k, s), { rows: count, cols: count, dim: rotaryDim });
   const panels = { plain: score(null), scaled: score(scaling) };
   let reach = 0;
@@ -62,7 +70,11 @@ async function checkPanels(page, id, options) {
   const expected = referenceScores(id, options);
   for (const key of ['plain', 'scaled']) {
     await checkHeatmapPixels(page, `long-context-${key}`, {
-      rows: expected.count, cols: expected.count, expected: (r, c) => expected[key][r * expected.count + c], domain: expected.domain, samples: 40,
+      rows: expected.count,
+      cols: expected.count,
+      expected: (r, c) => expected[key][r * expected.count + c],
+      domain: expected.domain,
+      samples: 40,
     });
   }
   return expected;
@@ -81,7 +93,9 @@ function assertSeries(drawn, expected, label) {
 }
 
 function attentionFactorShown(page) {
-  return page.locator('#lc-attention').evaluate((node) => ({ exact: Number(node.dataset.attentionFactor), text: node.textContent }));
+  return page
+    .locator('#lc-attention')
+    .evaluate((node) => ({ exact: Number(node.dataset.attentionFactor), text: node.textContent }));
 }
 
 const session = usePageSession();
@@ -91,8 +105,11 @@ let page;
 let log;
 before(async () => ({ browser, server, page, log } = await session));
 
-test('the presets are the real models\' configs (base, rotary dim, scaling) and all are offered', async () => {
-  assert.deepEqual(LONG_CONTEXT_PRESETS.map((p) => p.id), Object.keys(MODELS));
+test("the presets are the real models' configs (base, rotary dim, scaling) and all are offered", async () => {
+  assert.deepEqual(
+    LONG_CONTEXT_PRESETS.map((p) => p.id),
+    Object.keys(MODELS),
+  );
   for (const preset of LONG_CONTEXT_PRESETS) {
     const golden = model(preset.id);
     assert.equal(preset.base, golden.base, `${preset.id} base`);
@@ -117,25 +134,42 @@ test('wavelength plot (Llama 3.1 8B): every pair as posenc.ropeSchedule and the 
   assertSeries(series['llama3, factor 8'], wavelengthsOf(llama.invFreq), 'llama3 vs golden');
   assertSeries(series['linear, factor 8 (for comparison)'], wavelengthsOf(linear.invFreq), 'linear comparison');
   // Independent of posenc: the unscaled wavelength of pair i is 2π · base^(2i/d).
-  series['no scaling'].forEach(([, y], i) => assert.ok(Math.abs(y / (2 * Math.PI * 500000 ** ((2 * i) / 128)) - 1) < 1e-3));
+  series['no scaling'].forEach(([, y], i) => {
+    assert.ok(Math.abs(y / (2 * Math.PI * 500000 ** ((2 * i) / 128)) - 1) < 1e-3);
+  });
 
   // The training length is a horizontal reference line at L0 = 8192, named in the key.
   const mark = await page.locator('figure[data-plot="long-context-wavelengths"] svg.lineplot-svg').evaluate((svg) => {
     const line = svg.querySelector('line.mark-line[data-mark]');
-    return { y1: Number(line.getAttribute('y1')), y2: Number(line.getAttribute('y2')), label: line.dataset.mark, lo: Number(svg.dataset.yLo), hi: Number(svg.dataset.yHi) };
+    return {
+      y1: Number(line.getAttribute('y1')),
+      y2: Number(line.getAttribute('y2')),
+      label: line.dataset.mark,
+      lo: Number(svg.dataset.yLo),
+      hi: Number(svg.dataset.yHi),
+    };
   });
   assert.equal(mark.y1, mark.y2, 'horizontal');
   const at = 10 ** (Math.log10(mark.lo) + (1 - mark.y1 / 600) * (Math.log10(mark.hi) - Math.log10(mark.lo)));
   assert.ok(Math.abs(at / 8192 - 1) < 1e-3, `L0 line drawn at ${at}`);
   assert.equal(mark.label, 'training length L0 = 8192');
-  assert.match(await page.locator('figure[data-plot="long-context-wavelengths"] .series-key').textContent(), /training length L0 = 8192/);
-  assert.match(await page.locator('figure[data-plot="long-context-wavelengths"] figcaption').textContent(), /the 29 pairs above it never complete a turn/);
+  assert.match(
+    await page.locator('figure[data-plot="long-context-wavelengths"] .series-key').textContent(),
+    /training length L0 = 8192/,
+  );
+  assert.match(
+    await page.locator('figure[data-plot="long-context-wavelengths"] figcaption').textContent(),
+    /the 29 pairs above it never complete a turn/,
+  );
 
   const shown = await attentionFactorShown(page);
   assert.equal(shown.exact, scaled.attentionFactor);
   assert.equal(shown.exact, llama.attentionFactor);
   assert.match(shown.text, /^Attention factor: 1 /);
-  assert.match(await page.locator('#lc-stretch').textContent(), /Pairs 0–28 keep their wavelength; pairs 29–34 are stretched by .*; pairs 35–63 the most, 8×\./);
+  assert.match(
+    await page.locator('#lc-stretch').textContent(),
+    /Pairs 0–28 keep their wavelength; pairs 29–34 are stretched by .*; pairs 35–63 the most, 8×\./,
+  );
 });
 
 test('score heatmaps beyond L0, without and with llama3 scaling: pixels match posenc on one shared scale', async () => {
@@ -147,26 +181,49 @@ test('score heatmaps beyond L0, without and with llama3 scaling: pixels match po
   const golden = model('llama3.1');
   const q = expected.q;
   const weights = Array.from({ length: 64 }, (_, i) => q[i] ** 2 + q[i + 64] ** 2);
-  const float64Score = (invFreq, distance) => invFreq.reduce((sum, w, i) => sum + weights[i] * Math.cos(distance * w), 0);
-  const tolerance = 1e-5 * weights.reduce((a, b) => a + b);  // float32 rounding of ~128 products
+  const float64Score = (invFreq, distance) =>
+    invFreq.reduce((sum, w, i) => sum + weights[i] * Math.cos(distance * w), 0);
+  const tolerance = 1e-5 * weights.reduce((a, b) => a + b); // float32 rounding of ~128 products
   const plainInvFreq = Array.from({ length: 64 }, (_, i) => 1 / 500000 ** ((2 * i) / 128));
-  for (const [r, c] of [[0, 0], [0, 255], [200, 3], [255, 128]]) {
+  for (const [r, c] of [
+    [0, 0],
+    [0, 255],
+    [200, 3],
+    [255, 128],
+  ]) {
     const distance = expected.positions[r] - expected.positions[c];
-    assert.ok(Math.abs(expected.plain[r * 256 + c] - float64Score(plainInvFreq, distance)) < tolerance, `plain (${r}, ${c})`);
-    assert.ok(Math.abs(expected.scaled[r * 256 + c] - float64Score(golden.invFreq, distance)) < tolerance, `scaled (${r}, ${c})`);
+    assert.ok(
+      Math.abs(expected.plain[r * 256 + c] - float64Score(plainInvFreq, distance)) < tolerance,
+      `plain (${r}, ${c})`,
+    );
+    assert.ok(
+      Math.abs(expected.scaled[r * 256 + c] - float64Score(golden.invFreq, distance)) < tolerance,
+      `scaled (${r}, ${c})`,
+    );
   }
   // The axes and read-outs name positions, not cell numbers: the last cell is position 16320.
   const canvas = page.locator('figure[data-plot="long-context-plain"] canvas.heatmap-cells');
   await canvas.focus();
   await page.keyboard.press('End');
-  assert.match(await page.locator('figure[data-plot="long-context-plain"] .readout').textContent(), /^query position m 0, key position n 16320: /);
-  assert.match(await page.locator('#lc-readout').textContent(), /^m = 0, n = 16320 \(m − n = -16320\): without scaling \S+, with llama3 \S+$/);
-  assert.equal(await page.locator('figure[data-plot="long-context-scaled"] .crosshair-y').isHidden(), false, 'the other panel\'s crosshair follows');
+  assert.match(
+    await page.locator('figure[data-plot="long-context-plain"] .readout').textContent(),
+    /^query position m 0, key position n 16320: /,
+  );
+  assert.match(
+    await page.locator('#lc-readout').textContent(),
+    /^m = 0, n = 16320 \(m − n = -16320\): without scaling \S+, with llama3 \S+$/,
+  );
+  assert.equal(
+    await page.locator('figure[data-plot="long-context-scaled"] .crosshair-y').isHidden(),
+    false,
+    "the other panel's crosshair follows",
+  );
   await canvas.blur();
   // |m − n| = L0 guides on both panels, and the count of pairs pushed past the trained angles.
   assert.equal(await page.locator('figure[data-plot^="long-context-"] line.guide-line').count(), 4);
   const note = await page.locator('#lc-heatmap-note').evaluate((node) => ({ ...node.dataset, text: node.textContent }));
-  const unseen = (invFreq) => plainInvFreq.filter((w, i) => 8191 * w < 2 * Math.PI && 16320 * invFreq[i] > 8191 * w).length;
+  const unseen = (invFreq) =>
+    plainInvFreq.filter((w, i) => 8191 * w < 2 * Math.PI && 16320 * invFreq[i] > 8191 * w).length;
   assert.equal(Number(note.unseenPlain), unseen(plainInvFreq));
   assert.equal(Number(note.unseenScaled), unseen(golden.invFreq));
   assert.match(note.text, /m − n = 16320 .* 29 of the 64 pairs .* with llama3, factor 8 scaling, none do\./);
@@ -174,11 +231,31 @@ test('score heatmaps beyond L0, without and with llama3 scaling: pixels match po
 
 test('switching the preset redraws everything for that model and updates the URL', async () => {
   const cases = [
-    { id: 'qwen2.5', series: ['yarn, factor 4', 'linear, factor 4 (for comparison)'], attention: /^Attention factor: 1\.138629 — .* its square, 1\.29648\.$/ },
-    { id: 'phi3.5', series: ['longrope, L ≤ 4096 (short factors)', 'longrope, L > 4096 (long factors)', 'linear, factor 32 (for comparison)'], attention: /^Attention factor: 1\.190238 / },
-    { id: 'deepseek-v3', series: ['yarn, factor 40', 'linear, factor 40 (for comparison)'], attention: /^Attention factor: 1 / },
+    {
+      id: 'qwen2.5',
+      series: ['yarn, factor 4', 'linear, factor 4 (for comparison)'],
+      attention: /^Attention factor: 1\.138629 — .* its square, 1\.29648\.$/,
+    },
+    {
+      id: 'phi3.5',
+      series: [
+        'longrope, L ≤ 4096 (short factors)',
+        'longrope, L > 4096 (long factors)',
+        'linear, factor 32 (for comparison)',
+      ],
+      attention: /^Attention factor: 1\.190238 /,
+    },
+    {
+      id: 'deepseek-v3',
+      series: ['yarn, factor 40', 'linear, factor 40 (for comparison)'],
+      attention: /^Attention factor: 1 /,
+    },
     { id: 'linear', series: ['linear, factor 2'], attention: /^Attention factor: 1 / },
-    { id: 'dynamic', series: ['dynamic at L = 4081', 'linear, factor 2 (for comparison)'], attention: /^Attention factor: 1 / },
+    {
+      id: 'dynamic',
+      series: ['dynamic at L = 4081', 'linear, factor 2 (for comparison)'],
+      attention: /^Attention factor: 1 /,
+    },
   ];
   for (const { id, series: labels, attention } of cases) {
     const golden = model(id);
@@ -191,10 +268,11 @@ test('switching the preset redraws everything for that model and updates the URL
 
     const { series } = await readLinePlot(page, 'long-context-wavelengths');
     assert.deepEqual(Object.keys(series), ['no scaling', ...labels], `${id}: series`);
-    const schedule = (scaling, seqLen) => posenc.ropeSchedule({ rotaryDim: golden.rotaryDim, base: golden.base, scaling, seqLen });
+    const schedule = (scaling, seqLen) =>
+      posenc.ropeSchedule({ rotaryDim: golden.rotaryDim, base: golden.base, scaling, seqLen });
     assertSeries(series['no scaling'], wavelengthsOf(schedule().invFreq), `${id} no scaling`);
     const { positions } = sampledPositions(2, golden.trainedLength, 256);
-    const length = positions.at(-1) + 1;  // the heatmap's current length L, which dynamic and longrope read
+    const length = positions.at(-1) + 1; // the heatmap's current length L, which dynamic and longrope read
     if (id === 'phi3.5') {
       assertSeries(series[labels[0]], wavelengthsOf(schedule(golden.scaling, 4096).invFreq), 'longrope short');
       assertSeries(series[labels[1]], wavelengthsOf(golden.invFreq), 'longrope long vs golden');
@@ -205,18 +283,34 @@ test('switching the preset redraws everything for that model and updates the URL
     const comparison = labels.find((label) => label.startsWith('linear, factor') && label.endsWith('(for comparison)'));
     if (comparison) {
       const factor = Number(/factor (\d+)/.exec(comparison)[1]);
-      assertSeries(series[comparison], wavelengthsOf(schedule({ type: 'linear', factor }).invFreq), `${id} linear comparison`);
+      assertSeries(
+        series[comparison],
+        wavelengthsOf(schedule({ type: 'linear', factor }).invFreq),
+        `${id} linear comparison`,
+      );
     }
 
     const shown = await attentionFactorShown(page);
-    assert.equal(shown.exact, schedule(golden.scaling, length).attentionFactor, `${id}: attention factor is ropeSchedule's`);
-    assert.ok(Math.abs(shown.exact - golden.attentionFactor) <= 1e-12 * golden.attentionFactor, `${id}: attention factor ${shown.exact} vs golden ${golden.attentionFactor}`);
+    assert.equal(
+      shown.exact,
+      schedule(golden.scaling, length).attentionFactor,
+      `${id}: attention factor is ropeSchedule's`,
+    );
+    assert.ok(
+      Math.abs(shown.exact - golden.attentionFactor) <= 1e-12 * golden.attentionFactor,
+      `${id}: attention factor ${shown.exact} vs golden ${golden.attentionFactor}`,
+    );
     assert.match(shown.text, attention, id);
     await checkPanels(page, id);
   }
   // Dynamic NTK at L = 4081 > L0 = 2048 really differs from no scaling (and its golden value at 4096 is close).
   const dynamicPlain = posenc.ropeSchedule({ rotaryDim: 128, base: 10000 }).invFreq;
-  const dynamicAt = posenc.ropeSchedule({ rotaryDim: 128, base: 10000, scaling: model('dynamic').scaling, seqLen: 4081 }).invFreq;
+  const dynamicAt = posenc.ropeSchedule({
+    rotaryDim: 128,
+    base: 10000,
+    scaling: model('dynamic').scaling,
+    seqLen: 4081,
+  }).invFreq;
   assert.ok(dynamicPlain[63] / dynamicAt[63] > 2.5);
   assert.ok(Math.abs(dynamicAt[63] / model('dynamic').invFreq[63] - 1) < 0.01);
 });
@@ -232,7 +326,12 @@ test('content, re-roll and span: seeded q and k in the URL, pixels still match',
   await waitForIdle(page);
   await page.waitForFunction(() => {
     const query = new URLSearchParams(location.search);
-    return query.get('lc.seed') === '2' && query.get('lc.content') === 'qk' && query.get('lc.span') === '3' && query.get('lc.cells') === '200';
+    return (
+      query.get('lc.seed') === '2' &&
+      query.get('lc.content') === 'qk' &&
+      query.get('lc.span') === '3' &&
+      query.get('lc.cells') === '200'
+    );
   });
   const expected = await checkPanels(page, 'qwen2.5', { span: 3, cells: 200, seed: 2, content: 'qk' });
   assert.equal(expected.stride, 492);
@@ -257,7 +356,10 @@ test('bad or extreme long-context settings in the link fall back or clamp, with 
   const seconds = (Date.now() - start) / 1000;
   assert.ok(seconds < 20, `took ${seconds} s`);
   const problems = (await fresh.page.locator('#url-problems li').allTextContents()).join('\n');
-  assert.match(problems, /lc\.preset="gpt-5" is not one of llama3\.1, qwen2\.5, phi3\.5, deepseek-v3, linear, dynamic; using the default llama3\.1/);
+  assert.match(
+    problems,
+    /lc\.preset="gpt-5" is not one of llama3\.1, qwen2\.5, phi3\.5, deepseek-v3, linear, dynamic; using the default llama3\.1/,
+  );
   assert.match(problems, /lc\.span="1e9" is outside 1…16; using 16/);
   assert.match(problems, /lc\.cells="1e9" is outside 32…512; using 512/);
   assert.match(problems, /lc\.content=.* is not one of same, qk; using the default same/);
@@ -266,16 +368,24 @@ test('bad or extreme long-context settings in the link fall back or clamp, with 
   assert.equal(await fresh.page.locator('#ctl-lc-span').inputValue(), '16');
   // 16 × 8192 positions, at most 512 per side: every 256th position.
   await checkPanels(fresh.page, 'llama3.1', { span: 16, cells: 512 });
-  assert.match(await fresh.page.locator('#lc-heatmap-note').textContent(), /m − n = 130816 .* with llama3, factor 8 scaling, \d+ still do\./);
+  assert.match(
+    await fresh.page.locator('#lc-heatmap-note').textContent(),
+    /m − n = 130816 .* with llama3, factor 8 scaling, \d+ still do\./,
+  );
   assert.deepEqual(fresh.log.errors, []);
   await fresh.context.close();
 });
 
 test('screenshots of the section: desktop and 375-px phone (no horizontal scrolling)', async () => {
-  for (const [name, width] of [['desktop', 1280], ['phone', 375]]) {
+  for (const [name, width] of [
+    ['desktop', 1280],
+    ['phone', 375],
+  ]) {
     const view = await openPage(browser, { width, height: 900 });
     await gotoAndSettle(view.page, server.pageUrl);
-    const overflow = await view.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await view.page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     assert.equal(overflow, 0, `horizontal overflow at ${width} px`);
     await view.page.locator('#long-context').screenshot({ path: artifactPath(`long-context-${name}.png`) });
     assert.deepEqual(view.log.errors, []);

@@ -6,7 +6,16 @@ import { before, test } from 'node:test';
 import { artifactPath, gotoAndSettle, openPage } from './support/browser.js';
 import { checkHeatmapPixels, extentOf } from './support/colors.js';
 import { readLinePlot } from './support/lineplot.js';
-import { comparisonPanels, peDotProducts, posenc, ropeScores, sentenceScores, sinusoidalTable, tile, wordEmbedding } from './support/reference.js';
+import {
+  comparisonPanels,
+  peDotProducts,
+  posenc,
+  ropeScores,
+  sentenceScores,
+  sinusoidalTable,
+  tile,
+  wordEmbedding,
+} from './support/reference.js';
 import { usePageSession } from './support/session.js';
 
 const session = usePageSession();
@@ -17,22 +26,56 @@ let log;
 before(async () => ({ browser, server, page, log } = await session));
 
 const PLOTS = {
-  heatmap: ['order-a-plain', 'order-b-plain', 'order-diff-plain', 'order-a-pos', 'order-b-pos', 'order-diff-pos', 'sinusoidal-table',
-    'relative-distance', 'rope-similarity', 'compare-naive', 'compare-sinusoidal', 'compare-rope', 'layout-interleaved', 'layout-concat'],
-  lineplot: ['naive-norms', 'sinusoidal-dimensions', 'relative-distance-curve', 'rope-layout-mismatch', 'float32-precision'],
+  heatmap: [
+    'order-a-plain',
+    'order-b-plain',
+    'order-diff-plain',
+    'order-a-pos',
+    'order-b-pos',
+    'order-diff-pos',
+    'sinusoidal-table',
+    'relative-distance',
+    'rope-similarity',
+    'compare-naive',
+    'compare-sinusoidal',
+    'compare-rope',
+    'layout-interleaved',
+    'layout-concat',
+  ],
+  lineplot: [
+    'naive-norms',
+    'sinusoidal-dimensions',
+    'relative-distance-curve',
+    'rope-layout-mismatch',
+    'float32-precision',
+  ],
   vectors: ['tokens-2d', 'rope-rotation'],
 };
 
 test('loads with no console errors, under strict CSP, and makes no request beyond its own server', async () => {
   assert.deepEqual(log.errors, [], 'console errors');
   assert.deepEqual(log.warnings, [], 'console warnings');
-  const foreign = log.requests.filter((url) => !url.startsWith(`${server.origin}/site/`) && !url.startsWith('data:') && !url.startsWith('blob:'));
-  assert.deepEqual(foreign, [], 'requests that leave the page\'s own folder');
-  assert.ok(log.requests.some((url) => url.endsWith('.wasm')), 'the WASM module was fetched from the server');
-  assert.ok(log.requests.some((url) => url.endsWith('.woff2')), 'KaTeX fonts come from the server');
+  const foreign = log.requests.filter(
+    (url) => !url.startsWith(`${server.origin}/site/`) && !url.startsWith('data:') && !url.startsWith('blob:'),
+  );
+  assert.deepEqual(foreign, [], "requests that leave the page's own folder");
+  assert.ok(
+    log.requests.some((url) => url.endsWith('.wasm')),
+    'the WASM module was fetched from the server',
+  );
+  assert.ok(
+    log.requests.some((url) => url.endsWith('.woff2')),
+    'KaTeX fonts come from the server',
+  );
   assert.match(await page.locator('#engine-status').textContent(), /SIMD WebAssembly/);
-  const cspHeader = await page.evaluate(async () => (await fetch(location.href)).headers.get('content-security-policy'));
-  assert.match(cspHeader, /script-src 'self' 'wasm-unsafe-eval'/, 'the test server sends a strict CSP, so it was in force');
+  const cspHeader = await page.evaluate(async () =>
+    (await fetch(location.href)).headers.get('content-security-policy'),
+  );
+  assert.match(
+    cspHeader,
+    /script-src 'self' 'wasm-unsafe-eval'/,
+    'the test server sends a strict CSP, so it was in force',
+  );
 });
 
 test('every section has drawn its plots', async () => {
@@ -40,7 +83,8 @@ test('every section has drawn its plots', async () => {
     const distinct = await page.locator(`figure[data-plot="${name}"] canvas.heatmap-cells`).evaluate((canvas) => {
       const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
       const colours = new Set();
-      for (let i = 0; i < data.length && colours.size < 3; i += 4) colours.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
+      for (let i = 0; i < data.length && colours.size < 3; i += 4)
+        colours.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
       return { colours: colours.size, opaque: data[3] === 255, width: canvas.width };
     });
     assert.ok(distinct.opaque && distinct.width > 1, `${name} is drawn`);
@@ -53,7 +97,7 @@ test('every section has drawn its plots', async () => {
     assert.ok(counts.length >= 2 && counts.every((n) => n > 10), `${name} has its series drawn (${counts})`);
   }
   for (const name of PLOTS.vectors) {
-    assert.ok(await page.locator(`figure[data-plot="${name}"] g.arrow`).count() >= 2, `${name} has arrows`);
+    assert.ok((await page.locator(`figure[data-plot="${name}"] g.arrow`).count()) >= 2, `${name} has arrows`);
   }
 });
 
@@ -63,10 +107,22 @@ test('why order matters: A and reordered B identical without positions, differen
   assert.deepEqual(a.words, ['the', 'cat', 'sat', 'on', 'the', 'mat']);
   const n = a.words.length;
   const domain = extentOf(a.scores);
-  await checkHeatmapPixels(page, 'order-a-plain', { rows: n, cols: n, expected: (r, c) => a.scores[r * n + c], domain, samples: 36 });
+  await checkHeatmapPixels(page, 'order-a-plain', {
+    rows: n,
+    cols: n,
+    expected: (r, c) => a.scores[r * n + c],
+    domain,
+    samples: 36,
+  });
   // B's words in A's order: the→0, cat→5 (B's cat is last), sat→2, on→3, the→4, mat→1.
   const map = [0, 5, 2, 3, 4, 1];
-  await checkHeatmapPixels(page, 'order-b-plain', { rows: n, cols: n, expected: (r, c) => reorderedB.scores[map[r] * n + map[c]], domain, samples: 36 });
+  await checkHeatmapPixels(page, 'order-b-plain', {
+    rows: n,
+    cols: n,
+    expected: (r, c) => reorderedB.scores[map[r] * n + map[c]],
+    domain,
+    samples: 36,
+  });
   assert.match(await page.locator('#order-plain-diff').textContent(), /= 0\. Identical/);
   const withA = sentenceScores('The cat sat on the mat', true);
   const withB = sentenceScores('The mat sat on the cat', true);
@@ -74,13 +130,28 @@ test('why order matters: A and reordered B identical without positions, differen
   let largest = 0;
   for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) largest = Math.max(largest, Math.abs(diff(r, c)));
   assert.ok(largest > 0.5);
-  await checkHeatmapPixels(page, 'order-diff-pos', { rows: n, cols: n, expected: diff, domain: [-largest, largest], samples: 36 });
-  assert.match(await page.locator('#order-pos-diff').textContent(), new RegExp(`Largest difference = ${largest.toPrecision(3)}`));
+  await checkHeatmapPixels(page, 'order-diff-pos', {
+    rows: n,
+    cols: n,
+    expected: diff,
+    domain: [-largest, largest],
+    samples: 36,
+  });
+  assert.match(
+    await page.locator('#order-pos-diff').textContent(),
+    new RegExp(`Largest difference = ${largest.toPrecision(3)}`),
+  );
 });
 
 test('sinusoidal table heatmap: pixels match posenc.sinusoidal on the diverging scale [-1, 1]', async () => {
   const table = sinusoidalTable({ seqLen: 128, dModel: 128 });
-  const { colormap } = await checkHeatmapPixels(page, 'sinusoidal-table', { rows: 128, cols: 128, expected: (r, c) => table[r * 128 + c], domain: [-1, 1], samples: 80 });
+  const { colormap } = await checkHeatmapPixels(page, 'sinusoidal-table', {
+    rows: 128,
+    cols: 128,
+    expected: (r, c) => table[r * 128 + c],
+    domain: [-1, 1],
+    samples: 80,
+  });
   assert.equal(colormap, 'diverging');
   // The seed's snippet and the torch-style print of the live table sit side by side.
   assert.match(await page.locator('#pe-code').textContent(), /d_model = 128\nseq_len = 128\nn = 10000/);
@@ -89,7 +160,13 @@ test('sinusoidal table heatmap: pixels match posenc.sinusoidal on the diverging 
 
 test('relative distance: PE(i)·PE(j) heatmap and curve, with the 0-vs-1 and 0-vs-10 numbers', async () => {
   const dots = peDotProducts({ seqLen: 128, dModel: 64 });
-  await checkHeatmapPixels(page, 'relative-distance', { rows: 128, cols: 128, expected: (r, c) => dots[r * 128 + c], domain: extentOf(dots), samples: 60 });
+  await checkHeatmapPixels(page, 'relative-distance', {
+    rows: 128,
+    cols: 128,
+    expected: (r, c) => dots[r * 128 + c],
+    domain: extentOf(dots),
+    samples: 60,
+  });
   const { series, yPerUnit } = await readLinePlot(page, 'relative-distance-curve');
   const curve = series['from position 0'];
   assert.equal(curve.length, 128);
@@ -98,7 +175,8 @@ test('relative distance: PE(i)·PE(j) heatmap and curve, with the 0-vs-1 and 0-v
     assert.ok(Math.abs(y - dots[k]) <= 0.006 * yPerUnit + 1e-6, `curve at distance ${k}: ${y} vs ${dots[k]}`);
   });
   // Independent of posenc: PE(0)·PE(k) = sum over pairs of cos(k * w_i), in float64.
-  const exact = (k) => Array.from({ length: 32 }, (_, i) => Math.cos(k / 10000 ** ((2 * i) / 64))).reduce((s, v) => s + v, 0);
+  const exact = (k) =>
+    Array.from({ length: 32 }, (_, i) => Math.cos(k / 10000 ** ((2 * i) / 64))).reduce((s, v) => s + v, 0);
   const claims = await page.locator('#rd-claims').textContent();
   assert.match(claims, new RegExp(`PE\\(0\\)·PE\\(1\\) = ${exact(1).toPrecision(6)}`));
   assert.match(claims, new RegExp(`PE\\(0\\)·PE\\(10\\) = ${exact(10).toPrecision(6)}`));
@@ -106,7 +184,13 @@ test('relative distance: PE(i)·PE(j) heatmap and curve, with the 0-vs-1 and 0-v
 
 test('RoPE similarity heatmap over positions 0..1000 has diagonal stripes and matches posenc', async () => {
   const scores = ropeScores({ seqLen: 1001, headDim: 64 });
-  await checkHeatmapPixels(page, 'rope-similarity', { rows: 1001, cols: 1001, expected: (r, c) => scores[r * 1001 + c], domain: extentOf(scores), samples: 80 });
+  await checkHeatmapPixels(page, 'rope-similarity', {
+    rows: 1001,
+    cols: 1001,
+    expected: (r, c) => scores[r * 1001 + c],
+    domain: extentOf(scores),
+    samples: 80,
+  });
   // Stripes: every pixel equals the one diagonally down-right of it (the score depends on m - n only).
   const stripes = await page.locator('figure[data-plot="rope-similarity"] canvas.heatmap-cells').evaluate((canvas) => {
     const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
@@ -115,7 +199,8 @@ test('RoPE similarity heatmap over positions 0..1000 has diagonal stripes and ma
       for (let c = 0; c + 1 < canvas.width; c += 7) {
         const a = (r * canvas.width + c) * 4;
         const b = ((r + 1) * canvas.width + c + 1) * 4;
-        if (Math.abs(data[a] - data[b]) + Math.abs(data[a + 1] - data[b + 1]) + Math.abs(data[a + 2] - data[b + 2]) > 6) differ++;
+        if (Math.abs(data[a] - data[b]) + Math.abs(data[a + 1] - data[b + 1]) + Math.abs(data[a + 2] - data[b + 2]) > 6)
+          differ++;
       }
     }
     return differ;
@@ -131,7 +216,13 @@ test('RoPE similarity heatmap over positions 0..1000 has diagonal stripes and ma
 test('three encodings side by side: one shared scale, pixels match, only RoPE is a function of m - n', async () => {
   const panels = comparisonPanels({ seqLen: 128, dModel: 32 });
   for (const [key, values] of Object.entries(panels)) {
-    await checkHeatmapPixels(page, `compare-${key}`, { rows: 128, cols: 128, expected: (r, c) => values[r * 128 + c], domain: [-1, 1], samples: 40 });
+    await checkHeatmapPixels(page, `compare-${key}`, {
+      rows: 128,
+      cols: 128,
+      expected: (r, c) => values[r * 128 + c],
+      domain: [-1, 1],
+      samples: 40,
+    });
   }
   const spreads = await page.locator('#cmp-spreads li').allTextContents();
   assert.match(spreads[2], /a function of m − n alone/);
@@ -142,7 +233,9 @@ test('three encodings side by side: one shared scale, pixels match, only RoPE is
   const box = await naive.boundingBox();
   await naive.hover({ position: { x: box.width * (40.5 / 128), y: box.height * (10.5 / 128) } });
   assert.match(await page.locator('#cmp-readout').textContent(), /m = 10, n = 40 \(m − n = -30\)/);
-  const crosshairs = await page.locator('figure[data-plot^="compare-"] .crosshair-y').evaluateAll((nodes) => nodes.map((n) => [n.hidden, n.style.left]));
+  const crosshairs = await page
+    .locator('figure[data-plot^="compare-"] .crosshair-y')
+    .evaluateAll((nodes) => nodes.map((n) => [n.hidden, n.style.left]));
   assert.equal(crosshairs.length, 3);
   for (const [hidden, left] of crosshairs) {
     assert.equal(hidden, false);
@@ -153,7 +246,13 @@ test('three encodings side by side: one shared scale, pixels match, only RoPE is
 test('facts: layouts, RoPE pairings and float32 precision', async () => {
   for (const layout of ['interleaved', 'concat']) {
     const table = sinusoidalTable({ seqLen: 64, dModel: 64, layout });
-    await checkHeatmapPixels(page, `layout-${layout}`, { rows: 64, cols: 64, expected: (r, c) => table[r * 64 + c], domain: [-1, 1], samples: 40 });
+    await checkHeatmapPixels(page, `layout-${layout}`, {
+      rows: 64,
+      cols: 64,
+      expected: (r, c) => table[r * 64 + c],
+      domain: [-1, 1],
+      samples: 40,
+    });
   }
   // The maxima of the seed's float32 code against posenc, as measured with PyTorch in the domain notes.
   const maxima = await page.locator('#fx-precision-table td').allTextContents();
@@ -170,7 +269,9 @@ test('facts: layouts, RoPE pairings and float32 precision', async () => {
     const q = posenc.rope(tile(randomMatrix(11, 1, 64), 64), { seqLen: 64, headDim: 64, layout });
     const k = posenc.rope(randomMatrix(12, 1, 64), { seqLen: 1, headDim: 64, layout });
     const expected = posenc.similarity(q, k, { rows: 64, cols: 1, dim: 64 });
-    pairings[`${layout} pairing`].forEach(([, y], d) => assert.ok(Math.abs(y - expected[d]) <= 0.006 * yPerUnit + 1e-5, `${layout} at ${d}`));
+    pairings[`${layout} pairing`].forEach(([, y], d) => {
+      assert.ok(Math.abs(y - expected[d]) <= 0.006 * yPerUnit + 1e-5, `${layout} at ${d}`);
+    });
   }
 });
 
@@ -180,7 +281,9 @@ test('line plots: single dimensions and the naive norm explosion match posenc', 
   for (const k of [0, 20, 60, 120]) {
     const points = series[`dimension ${k}`];
     assert.equal(points.length, 128);
-    points.forEach(([, y], p) => assert.ok(Math.abs(y - table[p * 128 + k]) <= 0.006 * yPerUnit + 1e-6, `dimension ${k} at ${p}`));
+    points.forEach(([, y], p) => {
+      assert.ok(Math.abs(y - table[p * 128 + k]) <= 0.006 * yPerUnit + 1e-6, `dimension ${k} at ${p}`);
+    });
   }
   const naive = await readLinePlot(page, 'naive-norms');
   const cat = wordEmbedding('cat', 64);
@@ -192,21 +295,32 @@ test('line plots: single dimensions and the naive norm explosion match posenc', 
     assert.ok(Math.abs(y - expected) <= 0.006 * naive.yPerUnit + 1e-3, `naive norm at ${p}: ${y} vs ${expected}`);
   });
   naive.series['x + sinusoidal PE'].forEach(([, y], p) => {
-    assert.ok(Math.abs(y - norm(sinus.subarray(p * 64, (p + 1) * 64))) <= 0.006 * naive.yPerUnit + 1e-3, `sinusoidal norm at ${p}`);
+    assert.ok(
+      Math.abs(y - norm(sinus.subarray(p * 64, (p + 1) * 64))) <= 0.006 * naive.yPerUnit + 1e-3,
+      `sinusoidal norm at ${p}`,
+    );
   });
 });
 
 test('2-D tokens and the RoPE rotation are drawn where posenc puts them', async () => {
   const words = new Float32Array([1.2, 0.4, -0.8, 0.9, 0.3, -1.1]);
   const sums = posenc.addSinusoidal(words.slice(), { seqLen: 3, dModel: 2 });
-  const drawn = await page.locator('figure[data-plot="tokens-2d"] g.arrow[data-role="sum"]').evaluateAll((nodes) => nodes.map((n) => n.dataset.to.split(',').map(Number)));
-  assert.deepEqual(drawn, [[sums[0], sums[1]], [sums[2], sums[3]], [sums[4], sums[5]]]);
+  const drawn = await page
+    .locator('figure[data-plot="tokens-2d"] g.arrow[data-role="sum"]')
+    .evaluateAll((nodes) => nodes.map((n) => n.dataset.to.split(',').map(Number)));
+  assert.deepEqual(drawn, [
+    [sums[0], sums[1]],
+    [sums[2], sums[3]],
+    [sums[4], sums[5]],
+  ]);
   // Independent of posenc: (1.2, 0.4) + (sin 0, cos 0), (-0.8, 0.9) + (sin 1, cos 1), ...
   [0, 1, 2].forEach((p) => {
     assert.ok(Math.abs(drawn[p][0] - (words[2 * p] + Math.sin(p))) < 1e-6);
     assert.ok(Math.abs(drawn[p][1] - (words[2 * p + 1] + Math.cos(p))) < 1e-6);
   });
-  const rotated = await page.locator('figure[data-plot="rope-rotation"] g.arrow[data-role="rotated"]').evaluate((n) => n.dataset.to.split(',').map(Number));
+  const rotated = await page
+    .locator('figure[data-plot="rope-rotation"] g.arrow[data-role="rotated"]')
+    .evaluate((n) => n.dataset.to.split(',').map(Number));
   const x = new Float32Array(8);
   x.set([1, 0.5]);
   const expected = posenc.rope(x, { seqLen: 1, headDim: 8, offset: 3 });
@@ -227,21 +341,32 @@ test('the worked example shows exact values and flags where seed 001 truncated',
 });
 
 test('controls are labelled and plots have text alternatives', async () => {
-  const unlabelled = await page.evaluate(() => [...document.querySelectorAll('input, select, textarea, button')]
-    .filter((node) => !node.labels?.length && !node.getAttribute('aria-label') && !node.textContent.trim())
-    .map((node) => node.id || node.outerHTML.slice(0, 80)));
+  const unlabelled = await page.evaluate(() =>
+    [...document.querySelectorAll('input, select, textarea, button')]
+      .filter((node) => !node.labels?.length && !node.getAttribute('aria-label') && !node.textContent.trim())
+      .map((node) => node.id || node.outerHTML.slice(0, 80)),
+  );
   assert.deepEqual(unlabelled, []);
   const ids = await page.evaluate(() => [...document.querySelectorAll('[id]')].map((n) => n.id));
   assert.equal(new Set(ids).size, ids.length, 'element ids are unique');
-  const missing = await page.evaluate(() => [...document.querySelectorAll('figure.plot')]
-    .filter((figure) => !figure.querySelector('figcaption')?.textContent.trim() || !figure.querySelector('[aria-label]')?.getAttribute('aria-label'))
-    .map((figure) => figure.dataset.plot));
+  const missing = await page.evaluate(() =>
+    [...document.querySelectorAll('figure.plot')]
+      .filter(
+        (figure) =>
+          !figure.querySelector('figcaption')?.textContent.trim() ||
+          !figure.querySelector('[aria-label]')?.getAttribute('aria-label'),
+      )
+      .map((figure) => figure.dataset.plot),
+  );
   assert.deepEqual(missing, []);
   // Keyboard: focusing a heatmap and pressing arrow keys moves the read-out.
   await page.locator('figure[data-plot="sinusoidal-table"] canvas.heatmap-cells').focus();
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowDown');
-  assert.match(await page.locator('figure[data-plot="sinusoidal-table"] .readout').textContent(), /^position 1, dimension 1 \(pair i = 0, cos\)/);
+  assert.match(
+    await page.locator('figure[data-plot="sinusoidal-table"] .readout').textContent(),
+    /^position 1, dimension 1 \(pair i = 0, cos\)/,
+  );
   assert.match(await page.locator('#pe-hover-formula').textContent(), /cos/);
 });
 
@@ -249,7 +374,9 @@ test('screenshots: desktop and 375-px phone (no horizontal scrolling)', async ()
   await page.screenshot({ path: artifactPath('page-desktop.png'), fullPage: true });
   const phone = await openPage(browser, { width: 375, height: 800 });
   await gotoAndSettle(phone.page, server.pageUrl);
-  const overflow = await phone.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const overflow = await phone.page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
   assert.equal(overflow, 0, 'horizontal overflow on a phone-width screen');
   await phone.page.screenshot({ path: artifactPath('page-phone.png'), fullPage: true });
   assert.deepEqual(phone.log.errors, []);

@@ -38,7 +38,9 @@ function get(rawPath, method = 'GET') {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port: server.port, path: rawPath, method }, (res) => {
       let body = '';
-      res.on('data', (chunk) => { body += chunk; });
+      res.on('data', (chunk) => {
+        body += chunk;
+      });
       res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body }));
     });
     req.on('error', reject);
@@ -66,13 +68,24 @@ test('serves files with the MIME types browsers require', async () => {
 });
 
 test('never serves anything outside the root', async () => {
-  for (const attempt of ['/../secret.txt', '/assets/../../secret.txt', '/%2e%2e/secret.txt', '/assets/%2e%2e%2f%2e%2e%2fsecret.txt',
-    '/..%5csecret.txt', '/%00', '/%E0%A4%A']) {
+  for (const attempt of [
+    '/../secret.txt',
+    '/assets/../../secret.txt',
+    '/%2e%2e/secret.txt',
+    '/assets/%2e%2e%2f%2e%2e%2fsecret.txt',
+    '/..%5csecret.txt',
+    '/%00',
+    '/%E0%A4%A',
+  ]) {
     const response = await get(attempt);
     assert.ok([400, 403, 404].includes(response.status), `${attempt} -> ${response.status}`);
     assert.doesNotMatch(response.body, /outside the root/, attempt);
   }
-  assert.equal(resolveRequestPath(root, '/../secret.txt'), path.join(root, 'secret.txt'), 'dot-dot segments are clamped at the root');
+  assert.equal(
+    resolveRequestPath(root, '/../secret.txt'),
+    path.join(root, 'secret.txt'),
+    'dot-dot segments are clamped at the root',
+  );
   assert.equal(resolveRequestPath(root, '/a%00b'), null);
   assert.equal((await get('/missing.js')).status, 404);
   assert.equal((await get('/', 'POST')).status, 405);
@@ -97,7 +110,10 @@ test('falls back to a free port when the requested one is busy', async () => {
 });
 
 test('as a script it serves a folder on $PORT and prints the URL', async () => {
-  const child = spawn(process.execPath, [path.join(ROOT, 'scripts/serve.js'), root], { env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [path.join(ROOT, 'scripts/serve.js'), root], {
+    env: { ...process.env, PORT: '0' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   try {
     const url = await new Promise((resolve, reject) => {
       let output = '';

@@ -24,7 +24,11 @@ test('the single HTML file holds everything: no script, style or font files besi
   assert.doesNotMatch(html, /<script[^>]+src=/, 'external scripts');
   assert.doesNotMatch(html, /<link[^>]+rel="stylesheet"/, 'external stylesheets');
   assert.doesNotMatch(html, /url\((?!["']?data:)[^)]*\.woff2/, 'font files');
-  assert.equal((html.match(/data:application\/wasm;base64,/g) ?? []).length, 2, 'the SIMD and the scalar module, once each');
+  assert.equal(
+    (html.match(/data:application\/wasm;base64,/g) ?? []).length,
+    2,
+    'the SIMD and the scalar module, once each',
+  );
 });
 
 test('opened from file://, it computes and draws with no request anywhere', async () => {
@@ -32,14 +36,28 @@ test('opened from file://, it computes and draws with no request anywhere', asyn
   const url = pathToFileURL(SINGLE_FILE).href;
   await gotoAndSettle(page, url);
   assert.deepEqual(log.errors, []);
-  const elsewhere = log.requests.filter((request) => request !== url && !request.startsWith('data:') && !request.startsWith('blob:'));
+  const elsewhere = log.requests.filter(
+    (request) => request !== url && !request.startsWith('data:') && !request.startsWith('blob:'),
+  );
   assert.deepEqual(elsewhere, []);
   assert.match(await page.locator('#engine-status').textContent(), /WebAssembly build/);
   assert.equal(await page.locator('#offline-copy').isHidden(), true, 'the download link to itself is hidden');
   const table = sinusoidalTable({ seqLen: 128, dModel: 128 });
-  await checkHeatmapPixels(page, 'sinusoidal-table', { rows: 128, cols: 128, expected: (r, c) => table[r * 128 + c], domain: [-1, 1], samples: 32 });
+  await checkHeatmapPixels(page, 'sinusoidal-table', {
+    rows: 128,
+    cols: 128,
+    expected: (r, c) => table[r * 128 + c],
+    domain: [-1, 1],
+    samples: 32,
+  });
   const scores = ropeScores({ seqLen: 1001, headDim: 64 });
-  await checkHeatmapPixels(page, 'rope-similarity', { rows: 1001, cols: 1001, expected: (r, c) => scores[r * 1001 + c], domain: extentOf(scores), samples: 32 });
+  await checkHeatmapPixels(page, 'rope-similarity', {
+    rows: 1001,
+    cols: 1001,
+    expected: (r, c) => scores[r * 1001 + c],
+    domain: extentOf(scores),
+    samples: 32,
+  });
   // KaTeX's fonts are inlined too: the formulas are typeset with them.
   assert.ok(await page.evaluate(() => document.fonts.check('16px KaTeX_Main')), 'KaTeX_Main font available');
   await context.close();

@@ -16,8 +16,13 @@ after(async () => {
 });
 
 test('npm start builds, serves on 127.0.0.1 and prints a working URL', { timeout: 300_000 }, async () => {
-  await ensureWebBuilt();  // holds the build lock while another test file may be building
-  child = spawn('bash', ['scripts/start.sh'], { cwd: ROOT, detached: true, env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  await ensureWebBuilt(); // holds the build lock while another test file may be building
+  child = spawn('bash', ['scripts/start.sh'], {
+    cwd: ROOT,
+    detached: true,
+    env: { ...process.env, PORT: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const url = await new Promise((resolve, reject) => {
     const read = (chunk) => {
@@ -35,5 +40,8 @@ test('npm start builds, serves on 127.0.0.1 and prints a working URL', { timeout
   await gotoAndSettle(page, url);
   assert.match(await page.locator('#engine-status').textContent(), /computed in your browser by posenc/);
   assert.deepEqual(log.errors, []);
-  assert.ok(log.requests.every((request) => request.startsWith(url) || request.startsWith('data:')), log.requests.join('\n'));
+  assert.ok(
+    log.requests.every((request) => request.startsWith(url) || request.startsWith('data:')),
+    log.requests.join('\n'),
+  );
 });

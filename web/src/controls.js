@@ -23,11 +23,20 @@ export function numberControl(state, key, { label, scale = 'linear', max, hint, 
   const step = spec.type === 'int' ? (spec.even ? 2 : 1) : 'any';
 
   const range = h('input', {
-    type: 'range', id: `${id}-range`, min: toSlider(spec.min), max: toSlider(currentMax()),
-    step: log ? 0.01 : step, 'aria-label': `${label} slider`,
+    type: 'range',
+    id: `${id}-range`,
+    min: toSlider(spec.min),
+    max: toSlider(currentMax()),
+    step: log ? 0.01 : step,
+    'aria-label': `${label} slider`,
   });
   const box = h('input', {
-    type: 'number', id, min: spec.min, max: currentMax(), step, inputMode: spec.type === 'int' ? 'numeric' : 'decimal',
+    type: 'number',
+    id,
+    min: spec.min,
+    max: currentMax(),
+    step,
+    inputMode: spec.type === 'int' ? 'numeric' : 'decimal',
   });
   const sync = () => {
     const value = Math.min(state.get(key), currentMax());
@@ -46,14 +55,18 @@ export function numberControl(state, key, { label, scale = 'linear', max, hint, 
       return;
     }
     state.set(key, Math.min(currentMax(), value));
-    sync();  // show the clamped value
+    sync(); // show the clamped value
   });
   state.subscribe(sync);
   sync();
-  return h('div', { class: 'control control-number' },
+  return h(
+    'div',
+    { class: 'control control-number' },
     h('label', { htmlFor: id }, label),
-    range, box,
-    hint ? h('span', { class: 'control-hint' }, hint) : null);
+    range,
+    box,
+    hint ? h('span', { class: 'control-hint' }, hint) : null,
+  );
 }
 
 /** A group of radio buttons for an 'enum' setting. */
@@ -61,7 +74,9 @@ export function choiceControl(state, key, { label, options, instance }) {
   const id = controlId(key, instance);
   const inputs = options.map(({ value, label: text }) => {
     const input = h('input', { type: 'radio', name: id, id: `${id}-${value}`, value });
-    input.addEventListener('change', () => { if (input.checked) state.set(key, value); });
+    input.addEventListener('change', () => {
+      if (input.checked) state.set(key, value);
+    });
     return h('label', { class: 'choice' }, input, ` ${text}`);
   });
   const sync = () => {
@@ -78,9 +93,15 @@ export function choiceControl(state, key, { label, options, instance }) {
 /** A drop-down list for an 'enum' setting with more (or longer) options than radio buttons suit. */
 export function selectControl(state, key, { label, options, instance }) {
   const id = controlId(key, instance);
-  const select = h('select', { id }, options.map(({ value, label: text }) => h('option', { value }, text)));
+  const select = h(
+    'select',
+    { id },
+    options.map(({ value, label: text }) => h('option', { value }, text)),
+  );
   select.addEventListener('change', () => state.set(key, select.value));
-  const sync = () => { if (select.value !== state.get(key)) select.value = state.get(key); };
+  const sync = () => {
+    if (select.value !== state.get(key)) select.value = state.get(key);
+  };
   state.subscribe(sync);
   sync();
   return h('div', { class: 'control control-select' }, h('label', { htmlFor: id }, label), select);
@@ -90,9 +111,18 @@ export function selectControl(state, key, { label, options, instance }) {
 export function textControl(state, key, { label, size = 40, instance }) {
   const spec = state.spec(key);
   const id = controlId(key, instance);
-  const input = h('input', { type: 'text', id, maxLength: spec.maxLength, size, spellcheck: false, autocomplete: 'off' });
+  const input = h('input', {
+    type: 'text',
+    id,
+    maxLength: spec.maxLength,
+    size,
+    spellcheck: false,
+    autocomplete: 'off',
+  });
   input.addEventListener('input', () => state.set(key, input.value));
-  const sync = () => { if (input.value !== state.get(key)) input.value = state.get(key); };
+  const sync = () => {
+    if (input.value !== state.get(key)) input.value = state.get(key);
+  };
   state.subscribe(sync);
   sync();
   return h('div', { class: 'control control-text' }, h('label', { htmlFor: id }, label), input);
@@ -106,14 +136,20 @@ export function numbersControl(state, key, { label, size = 24, instance }) {
   const apply = () => {
     const parts = input.value.split(',');
     const values = parts.map((part) => Number(part.trim()));
-    const valid = parts.length >= spec.minLength && parts.length <= spec.maxLength &&
-      parts.every((part) => part.trim() !== '') && values.every(Number.isFinite);
+    const valid =
+      parts.length >= spec.minLength &&
+      parts.length <= spec.maxLength &&
+      parts.every((part) => part.trim() !== '') &&
+      values.every(Number.isFinite);
     if (!valid) {
       input.setAttribute('aria-invalid', 'true');
       return;
     }
     input.removeAttribute('aria-invalid');
-    state.set(key, values.map((v) => Math.min(spec.max, Math.max(spec.min, v))));
+    state.set(
+      key,
+      values.map((v) => Math.min(spec.max, Math.max(spec.min, v))),
+    );
   };
   input.addEventListener('input', apply);
   const sync = () => {

@@ -2,7 +2,7 @@
 // smoothing) and its matrix as CSV. Files are made in the page (blob: URLs); nothing is sent.
 import { formatCsv } from './format.js';
 
-const PNG_TARGET_SIZE = 1024;  // long side of the exported image, unless the matrix is larger
+const PNG_TARGET_SIZE = 1024; // long side of the exported image, unless the matrix is larger
 
 function download(blob, fileName) {
   const url = URL.createObjectURL(blob);
@@ -39,7 +39,12 @@ function csvField(text) {
 }
 
 /** The CSV text of a row-major matrix, with a header row and a label column. */
-export function matrixCsv(values, rows, cols, { corner = '', rowLabel = (r) => String(r), colLabel = (c) => String(c) } = {}) {
+export function matrixCsv(
+  values,
+  rows,
+  cols,
+  { corner = '', rowLabel = (r) => String(r), colLabel = (c) => String(c) } = {},
+) {
   const lines = [[corner, ...Array.from({ length: cols }, (_, c) => colLabel(c))].map(csvField).join(',')];
   for (let r = 0; r < rows; r++) {
     const cells = [csvField(rowLabel(r))];

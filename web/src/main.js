@@ -16,7 +16,18 @@ import * as sinusoidal from './sections/sinusoidal.js';
 import * as tokens2d from './sections/tokens2d.js';
 import * as workedExample from './sections/worked-example.js';
 
-const MODULES = [comparison, facts, longContext, naive, order, relativeDistance, rope, sinusoidal, tokens2d, workedExample];
+const MODULES = [
+  comparison,
+  facts,
+  longContext,
+  naive,
+  order,
+  relativeDistance,
+  rope,
+  sinusoidal,
+  tokens2d,
+  workedExample,
+];
 
 /**
  * The section modules in the order index.html places their <section> elements: the page's one
@@ -31,15 +42,19 @@ function sectionsInPageOrder() {
     return section;
   });
   for (const module of MODULES) {
-    if (!elements.some((element) => element.id === module.id)) throw new Error(`section module ${module.id} has no <section> in index.html`);
+    if (!elements.some((element) => element.id === module.id))
+      throw new Error(`section module ${module.id} has no <section> in index.html`);
   }
   return sections;
 }
 
 /** The table of contents: one link per section, in page order, labelled by its heading. */
 function buildToc() {
-  byId('toc').replaceChildren(...[...document.querySelectorAll('main > section[id] > h2')].map((heading) =>
-    h('li', {}, h('a', { href: `#${heading.parentElement.id}` }, heading.dataset.toc ?? heading.textContent))));
+  byId('toc').replaceChildren(
+    ...[...document.querySelectorAll('main > section[id] > h2')].map((heading) =>
+      h('li', {}, h('a', { href: `#${heading.parentElement.id}` }, heading.dataset.toc ?? heading.textContent)),
+    ),
+  );
 }
 
 function showProblems(problems) {
@@ -49,9 +64,19 @@ function showProblems(problems) {
     return;
   }
   box.replaceChildren(
-    h('p', {}, h('strong', {}, 'Some settings in this link could not be used. '), 'The page uses these values instead:'),
-    h('ul', {}, problems.map((problem) => h('li', {}, problem))),
-    h('p', {}, h('a', { href: location.pathname }, 'Open the page with all defaults')));
+    h(
+      'p',
+      {},
+      h('strong', {}, 'Some settings in this link could not be used. '),
+      'The page uses these values instead:',
+    ),
+    h(
+      'ul',
+      {},
+      problems.map((problem) => h('li', {}, problem)),
+    ),
+    h('p', {}, h('a', { href: location.pathname }, 'Open the page with all defaults')),
+  );
   box.hidden = false;
 }
 
@@ -71,7 +96,9 @@ async function main() {
   const state = new UrlState(Object.assign({}, ...sections.map((section) => section.settings)));
   showProblems(state.readQuery(location.search));
   const permalink = byId('permalink');
-  const updatePermalink = () => { permalink.href = location.href; };
+  const updatePermalink = () => {
+    permalink.href = location.href;
+  };
   state.onWrite(updatePermalink);
   updatePermalink();
   if (import.meta.env.MODE === 'single') byId('offline-copy').hidden = true;
@@ -91,11 +118,17 @@ async function main() {
     try {
       section.mount({ posenc, state });
     } catch (error) {
-      byId(section.id).append(h('p', { class: 'section-error', role: 'alert' }, `This section failed: ${error.message}`));
+      byId(section.id).append(
+        h('p', { class: 'section-error', role: 'alert' }, `This section failed: ${error.message}`),
+      );
       console.error(error);
     }
   }
-  requestAnimationFrame(() => requestAnimationFrame(() => { document.documentElement.dataset.ready = 'true'; }));
+  requestAnimationFrame(() =>
+    requestAnimationFrame(() => {
+      document.documentElement.dataset.ready = 'true';
+    }),
+  );
 }
 
 main().catch((error) => {

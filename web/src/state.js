@@ -8,7 +8,7 @@
 // page broken or make it compute something huge.
 
 const MAX_QUERY_LENGTH = 4000;
-const WRITE_DELAY_MS = 200;  // browsers throttle history updates; a dragged slider fires many
+const WRITE_DELAY_MS = 200; // browsers throttle history updates; a dragged slider fires many
 
 function describeValue(raw) {
   const text = JSON.stringify(raw.length > 30 ? `${raw.slice(0, 30)}…` : raw);
@@ -17,7 +17,10 @@ function describeValue(raw) {
 
 /** Parses one raw string by its spec: { value } or { value: default/clamped, problem }. */
 export function parseSetting(key, spec, raw) {
-  const fallback = (why) => ({ value: spec.default, problem: `${key}=${describeValue(raw)} ${why}; using the default ${formatValue(spec, spec.default)}.` });
+  const fallback = (why) => ({
+    value: spec.default,
+    problem: `${key}=${describeValue(raw)} ${why}; using the default ${formatValue(spec, spec.default)}.`,
+  });
   switch (spec.type) {
     case 'int':
     case 'number': {
@@ -27,7 +30,10 @@ export function parseSetting(key, spec, raw) {
       if (spec.type === 'int') value = Math.round(value);
       const clamped = clampSetting(spec, value);
       if (clamped !== value) {
-        return { value: clamped, problem: `${key}=${describeValue(raw)} is outside ${spec.min}…${spec.max}${spec.even ? ' (even)' : ''}; using ${formatValue(spec, clamped)}.` };
+        return {
+          value: clamped,
+          problem: `${key}=${describeValue(raw)} is outside ${spec.min}…${spec.max}${spec.even ? ' (even)' : ''}; using ${formatValue(spec, clamped)}.`,
+        };
       }
       return { value };
     }
@@ -35,16 +41,22 @@ export function parseSetting(key, spec, raw) {
       return spec.values.includes(raw) ? { value: raw } : fallback(`is not one of ${spec.values.join(', ')}`);
     case 'text':
       if (raw.length > spec.maxLength) {
-        return { value: raw.slice(0, spec.maxLength), problem: `${key} is longer than ${spec.maxLength} characters; cut to that length.` };
+        return {
+          value: raw.slice(0, spec.maxLength),
+          problem: `${key} is longer than ${spec.maxLength} characters; cut to that length.`,
+        };
       }
       return { value: raw };
     case 'numbers': {
       const parts = raw.split(',');
       if (parts.length < spec.minLength || parts.length > spec.maxLength) {
-        return fallback(`needs ${spec.minLength === spec.maxLength ? spec.minLength : `${spec.minLength}…${spec.maxLength}`} comma-separated numbers`);
+        return fallback(
+          `needs ${spec.minLength === spec.maxLength ? spec.minLength : `${spec.minLength}…${spec.maxLength}`} comma-separated numbers`,
+        );
       }
       const values = parts.map(Number);
-      if (parts.some((part) => part.trim() === '') || values.some((v) => !Number.isFinite(v))) return fallback('holds something that is not a number');
+      if (parts.some((part) => part.trim() === '') || values.some((v) => !Number.isFinite(v)))
+        return fallback('holds something that is not a number');
       const clamped = values.map((v) => Math.min(spec.max, Math.max(spec.min, v)));
       if (clamped.some((v, i) => v !== values[i])) {
         return { value: clamped, problem: `${key} has numbers outside ${spec.min}…${spec.max}; clamped them.` };
@@ -112,7 +124,9 @@ export class UrlState {
   /** Calls `listener()` after changes to the named settings ('pe.seq') or groups ('pe.'). */
   watch(names, listener) {
     const matches = (key) => names.some((name) => (name.endsWith('.') ? key.startsWith(name) : key === name));
-    return this.subscribe((keys) => { if (keys.some(matches)) listener(); });
+    return this.subscribe((keys) => {
+      if (keys.some(matches)) listener();
+    });
   }
 
   /** Calls `listener(changedKeys)` after every change. */
@@ -131,13 +145,15 @@ export class UrlState {
     const next = new Map();
     for (const [key, spec] of Object.entries(this.#specs)) next.set(key, spec.default);
     if (text.length > MAX_QUERY_LENGTH) {
-      problems.push(`The link's settings are longer than ${MAX_QUERY_LENGTH} characters; all settings were reset to their defaults.`);
+      problems.push(
+        `The link's settings are longer than ${MAX_QUERY_LENGTH} characters; all settings were reset to their defaults.`,
+      );
     } else if (text !== '') {
       let params = null;
       try {
         params = new URLSearchParams(text);
       } catch {
-        problems.push('The link\'s settings could not be read; all settings were reset to their defaults.');
+        problems.push("The link's settings could not be read; all settings were reset to their defaults.");
       }
       for (const [key, raw] of params ?? []) {
         const spec = this.#specs[key];
@@ -166,7 +182,7 @@ export class UrlState {
       const value = this.#values.get(key);
       if (!sameValue(value, spec.default)) params.set(key, formatValue(spec, value));
     }
-    return params.toString().replaceAll('%2C', ',');  // commas are safe in a query; keep lists readable
+    return params.toString().replaceAll('%2C', ','); // commas are safe in a query; keep lists readable
   }
 
   /** Writes the query into the address bar now (without adding a history entry). */

@@ -10,8 +10,16 @@ export const ARTIFACTS = path.join(ROOT, 'test-artifacts');
 export function launchBrowser() {
   return chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -31,8 +39,11 @@ export async function openPage(browser, { width = 1280, height = 900, acceptDown
 
 /** Waits until posenc is loaded, every section mounted and no redraw is pending. */
 export async function waitForIdle(page, timeout = 30_000) {
-  await page.waitForFunction(() => document.documentElement.dataset.ready === 'true' &&
-    document.documentElement.dataset.pendingFrames === '0', null, { timeout });
+  await page.waitForFunction(
+    () => document.documentElement.dataset.ready === 'true' && document.documentElement.dataset.pendingFrames === '0',
+    null,
+    { timeout },
+  );
 }
 
 export async function gotoAndSettle(page, url) {

@@ -10,7 +10,16 @@ export const WEB = path.join(ROOT, 'web');
 export const SITE = path.join(WEB, 'site');
 export const SINGLE_FILE = path.join(SITE, 'single', 'posenc-tutorial.html');
 
-const SOURCES = ['web/index.html', 'web/styles.css', 'web/vite.config.js', 'web/src', 'bindings/js', 'dist', 'scripts/build-web.sh', 'package-lock.json'];
+const SOURCES = [
+  'web/index.html',
+  'web/styles.css',
+  'web/vite.config.js',
+  'web/src',
+  'bindings/js',
+  'dist',
+  'scripts/build-web.sh',
+  'package-lock.json',
+];
 const OUTPUTS = [path.join(SITE, 'index.html'), SINGLE_FILE];
 
 function newestMtime(target) {
@@ -38,12 +47,16 @@ export async function ensureWebBuilt() {
       break;
     } catch (error) {
       if (error.code !== 'EEXIST') throw error;
-      if (waited > 120_000) rmSync(lock, { recursive: true, force: true });  // stale lock
+      if (waited > 120_000) rmSync(lock, { recursive: true, force: true }); // stale lock
       await sleep(200);
     }
   }
   try {
-    if (isStale()) execFileSync('bash', [path.join(ROOT, 'scripts/build-web.sh')], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+    if (isStale())
+      execFileSync('bash', [path.join(ROOT, 'scripts/build-web.sh')], {
+        cwd: ROOT,
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
   } finally {
     rmSync(lock, { recursive: true, force: true });
   }

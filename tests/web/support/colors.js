@@ -6,7 +6,7 @@ import { interpolateCividis, interpolateRdBu, interpolateViridis } from 'd3-scal
 const MAPS = {
   viridis: interpolateViridis,
   cividis: interpolateCividis,
-  diverging: (t) => interpolateRdBu(1 - t),  // blue for negative, red for positive
+  diverging: (t) => interpolateRdBu(1 - t), // blue for negative, red for positive
 };
 
 function parse(color) {
@@ -41,13 +41,28 @@ export async function checkHeatmapPixels(page, plot, { rows, cols, expected, dom
   const lo = Number(info.lo);
   const hi = Number(info.hi);
   if (domain) {
-    assert.ok(Math.abs(lo - domain[0]) <= 1e-5 * Math.max(1, Math.abs(domain[0])), `${plot}: scale starts at ${lo}, expected ${domain[0]}`);
-    assert.ok(Math.abs(hi - domain[1]) <= 1e-5 * Math.max(1, Math.abs(domain[1])), `${plot}: scale ends at ${hi}, expected ${domain[1]}`);
+    assert.ok(
+      Math.abs(lo - domain[0]) <= 1e-5 * Math.max(1, Math.abs(domain[0])),
+      `${plot}: scale starts at ${lo}, expected ${domain[0]}`,
+    );
+    assert.ok(
+      Math.abs(hi - domain[1]) <= 1e-5 * Math.max(1, Math.abs(domain[1])),
+      `${plot}: scale ends at ${hi}, expected ${domain[1]}`,
+    );
   }
   // Corners, the centre and pseudo-random cells (a fixed sequence, so failures reproduce).
-  const cells = [[0, 0], [0, cols - 1], [rows - 1, 0], [rows - 1, cols - 1], [rows >> 1, cols >> 1]];
+  const cells = [
+    [0, 0],
+    [0, cols - 1],
+    [rows - 1, 0],
+    [rows - 1, cols - 1],
+    [rows >> 1, cols >> 1],
+  ];
   let seed = 12345;
-  const next = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
+  const next = () => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed / 2147483648;
+  };
   while (cells.length < samples) cells.push([Math.floor(next() * rows), Math.floor(next() * cols)]);
   const pixels = await canvas.evaluate((node, list) => {
     const context = node.getContext('2d');
@@ -56,9 +71,14 @@ export async function checkHeatmapPixels(page, plot, { rows, cols, expected, dom
   cells.forEach(([r, c], i) => {
     const value = expected(r, c);
     const index = scaleIndex(value, lo, hi);
-    const allowed = [index - 1, index, index + 1].filter((k) => k >= 0 && k <= 255).map((k) => colorAt(info.colormap, k));
+    const allowed = [index - 1, index, index + 1]
+      .filter((k) => k >= 0 && k <= 255)
+      .map((k) => colorAt(info.colormap, k));
     const ok = allowed.some((color) => color.every((v, j) => v === pixels[i][j]));
-    assert.ok(ok, `${plot}: cell (${r}, ${c}) value ${value} should be ${info.colormap} step ${index} ${JSON.stringify(allowed[1] ?? allowed[0])}, pixel is ${JSON.stringify(pixels[i])}`);
+    assert.ok(
+      ok,
+      `${plot}: cell (${r}, ${c}) value ${value} should be ${info.colormap} step ${index} ${JSON.stringify(allowed[1] ?? allowed[0])}, pixel is ${JSON.stringify(pixels[i])}`,
+    );
   });
   return { lo, hi, colormap: info.colormap };
 }
@@ -67,6 +87,9 @@ export async function checkHeatmapPixels(page, plot, { rows, cols, expected, dom
 export function extentOf(values) {
   let lo = Infinity;
   let hi = -Infinity;
-  for (const v of values) { if (v < lo) lo = v; if (v > hi) hi = v; }
+  for (const v of values) {
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
   return [lo, hi];
 }

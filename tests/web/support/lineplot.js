@@ -13,7 +13,10 @@ function invert(pixel, lo, hi, length, kind, flip) {
 export async function readLinePlot(page, plot) {
   const raw = await page.locator(`figure[data-plot="${plot}"] svg.lineplot-svg`).evaluate((svg) => ({
     data: { ...svg.dataset },
-    paths: [...svg.querySelectorAll('path.series')].map((path) => ({ label: path.dataset.series, d: path.getAttribute('d') })),
+    paths: [...svg.querySelectorAll('path.series')].map((path) => ({
+      label: path.dataset.series,
+      d: path.getAttribute('d'),
+    })),
   }));
   const { xLo, xHi, yLo, yHi, xScale, yScale } = raw.data;
   const [x0, x1, y0, y1] = [xLo, xHi, yLo, yHi].map(Number);

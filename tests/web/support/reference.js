@@ -22,7 +22,7 @@ export function peDotProducts({ seqLen, dModel, base = 10000 }) {
 
 export function queryAndKey(content, seed, dim) {
   if (content === 'ones') return [new Float32Array(dim).fill(1), new Float32Array(dim).fill(1)];
-  const { q, k } = randomQueryKey(seed, dim);  // the page's seeded stand-ins for learned vectors
+  const { q, k } = randomQueryKey(seed, dim); // the page's seeded stand-ins for learned vectors
   return [q, k];
 }
 
@@ -42,8 +42,14 @@ export function comparisonPanels({ seqLen, dModel, base = 10000, content = 'qk',
   const score = (a, b) => posenc.similarity(a, b, { rows: seqLen, cols: seqLen, dim: dModel, metric });
   return {
     naive: score(plus(queries, numbers), plus(keys, numbers)),
-    sinusoidal: score(posenc.addSinusoidal(queries.slice(), { seqLen, dModel, base }), posenc.addSinusoidal(keys.slice(), { seqLen, dModel, base })),
-    rope: score(posenc.rope(queries.slice(), { seqLen, headDim: dModel, base }), posenc.rope(keys.slice(), { seqLen, headDim: dModel, base })),
+    sinusoidal: score(
+      posenc.addSinusoidal(queries.slice(), { seqLen, dModel, base }),
+      posenc.addSinusoidal(keys.slice(), { seqLen, dModel, base }),
+    ),
+    rope: score(
+      posenc.rope(queries.slice(), { seqLen, headDim: dModel, base }),
+      posenc.rope(keys.slice(), { seqLen, headDim: dModel, base }),
+    ),
   };
 }
 
@@ -51,7 +57,9 @@ export function comparisonPanels({ seqLen, dModel, base = 10000, content = 'qk',
 export function sentenceScores(sentence, withPositions) {
   const words = tokenize(sentence, 16);
   const x = new Float32Array(words.length * 16);
-  words.forEach((word, i) => x.set(wordEmbedding(word, 16, 0.6), i * 16));
+  words.forEach((word, i) => {
+    x.set(wordEmbedding(word, 16, 0.6), i * 16);
+  });
   if (withPositions) posenc.addSinusoidal(x, { seqLen: words.length, dModel: 16 });
   return { words, scores: posenc.similarity(x, x, { rows: words.length, cols: words.length, dim: 16 }) };
 }

@@ -9,8 +9,10 @@ import { serveWeb } from './server.js';
 export function usePageSession(pageOptions = {}) {
   const session = {};
   let settle;
-  const ready = new Promise((resolve, reject) => { settle = { resolve, reject }; });
-  ready.catch(() => {});  // reported through the awaiting hook
+  const ready = new Promise((resolve, reject) => {
+    settle = { resolve, reject };
+  });
+  ready.catch(() => {}); // reported through the awaiting hook
   before(async () => {
     try {
       await ensureWebBuilt();

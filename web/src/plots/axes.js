@@ -33,12 +33,21 @@ export function createFrame({ xLabel, yLabel }) {
   const area = h('div', { class: 'plot-area' });
   const xAxis = h('div', { class: 'axis axis-x', 'aria-hidden': 'true' });
   const yAxis = h('div', { class: 'axis axis-y', 'aria-hidden': 'true' });
-  const element = h('div', { class: 'plot-frame' },
+  const element = h(
+    'div',
+    { class: 'plot-frame' },
     h('div', { class: 'axis-label axis-label-y', 'aria-hidden': 'true' }, yLabel),
-    yAxis, area, xAxis,
-    h('div', { class: 'axis-label axis-label-x', 'aria-hidden': 'true' }, xLabel));
+    yAxis,
+    area,
+    xAxis,
+    h('div', { class: 'axis-label axis-label-x', 'aria-hidden': 'true' }, xLabel),
+  );
   const place = (axis, ticks, property) => {
-    axis.replaceChildren(...ticks.map(({ at, label }) => h('span', { class: 'tick', style: { [property]: `${(at * 100).toFixed(3)}%` } }, label)));
+    axis.replaceChildren(
+      ...ticks.map(({ at, label }) =>
+        h('span', { class: 'tick', style: { [property]: `${(at * 100).toFixed(3)}%` } }, label),
+      ),
+    );
   };
   return {
     element,

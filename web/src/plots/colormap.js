@@ -56,7 +56,8 @@ export function symmetricDomain(values) {
 export function extent(values) {
   let lo = Infinity;
   let hi = -Infinity;
-  for (let i = 0; i < values.length; i++) {  // indexed: for...of over a typed array is far slower
+  for (let i = 0; i < values.length; i++) {
+    // indexed: for...of over a typed array is far slower
     const v = values[i];
     if (v < lo) lo = v;
     if (v > hi) hi = v;

@@ -8,7 +8,7 @@ import { cellAxisTicks, createFrame } from './axes.js';
 import { colormapLut, extent, lutIndex } from './colormap.js';
 import { createLegend } from './legend.js';
 
-const PIXELATED_LIMIT = 400;  // up to this many cells per side, upscale with hard cell edges
+const PIXELATED_LIMIT = 400; // up to this many cells per side, upscale with hard cell edges
 
 // Each 256-colour table packed once as one 32-bit RGBA word per entry, in the platform's byte
 // order, so painting a cell is one store instead of four.
@@ -60,27 +60,69 @@ export function paintCells(image, values, lut, lo, hi) {
  * draw() also takes `guides`: reference lines over the cells, [{ from: [row, col], to: [row, col] }]
  * in cell indices (fractions allowed; a cell's centre is its index).
  */
-export function createHeatmap({ name, title, xLabel, yLabel, valueLabel = 'value', colormap, readout, summary, square = false }) {
+export function createHeatmap({
+  name,
+  title,
+  xLabel,
+  yLabel,
+  valueLabel = 'value',
+  colormap,
+  readout,
+  summary,
+  square = false,
+}) {
   const canvas = h('canvas', {
-    class: 'heatmap-cells', width: 1, height: 1, tabindex: 0, role: 'img',
+    class: 'heatmap-cells',
+    width: 1,
+    height: 1,
+    tabindex: 0,
+    role: 'img',
     dataset: { colormap },
   });
   const crossX = h('div', { class: 'crosshair crosshair-x', hidden: true });
   const crossY = h('div', { class: 'crosshair crosshair-y', hidden: true });
   // Guides stretch with the cells (viewBox = one unit per cell), strokes keep their width.
-  const guides = s('svg', { class: 'heatmap-guides', preserveAspectRatio: 'none', 'aria-hidden': 'true', focusable: 'false' });
+  const guides = s('svg', {
+    class: 'heatmap-guides',
+    preserveAspectRatio: 'none',
+    'aria-hidden': 'true',
+    focusable: 'false',
+  });
   const frame = createFrame({ xLabel, yLabel });
   frame.area.append(canvas, guides, crossX, crossY);
   const legend = createLegend(colormap, { label: valueLabel });
-  const readoutNode = h('output', { class: 'readout', 'aria-live': 'polite' }, 'Point at or tap the heatmap, or focus it and use the arrow keys, to read values.');
+  const readoutNode = h(
+    'output',
+    { class: 'readout', 'aria-live': 'polite' },
+    'Point at or tap the heatmap, or focus it and use the arrow keys, to read values.',
+  );
   const caption = h('figcaption', { class: 'plot-summary' });
-  const pngButton = h('button', { type: 'button', class: 'export-png', 'aria-label': `Download the ${title} heatmap as PNG` }, 'PNG');
-  const csvButton = h('button', { type: 'button', class: 'export-csv', 'aria-label': `Download the ${title} matrix as CSV` }, 'CSV');
-  const element = h('figure', { class: ['plot', 'heatmap', square && 'square'], dataset: { plot: name } },
-    h('div', { class: 'plot-toolbar' }, h('span', { class: 'plot-title' }, title), h('span', { class: 'plot-actions' }, pngButton, csvButton)),
-    frame.element, legend.element, readoutNode, caption);
+  const pngButton = h(
+    'button',
+    { type: 'button', class: 'export-png', 'aria-label': `Download the ${title} heatmap as PNG` },
+    'PNG',
+  );
+  const csvButton = h(
+    'button',
+    { type: 'button', class: 'export-csv', 'aria-label': `Download the ${title} matrix as CSV` },
+    'CSV',
+  );
+  const element = h(
+    'figure',
+    { class: ['plot', 'heatmap', square && 'square'], dataset: { plot: name } },
+    h(
+      'div',
+      { class: 'plot-toolbar' },
+      h('span', { class: 'plot-title' }, title),
+      h('span', { class: 'plot-actions' }, pngButton, csvButton),
+    ),
+    frame.element,
+    legend.element,
+    readoutNode,
+    caption,
+  );
 
-  let matrix = null;  // { values, rows, cols, lo, hi, rowLabels, colLabels, rowFirst, colFirst, rowStep, colStep }
+  let matrix = null; // { values, rows, cols, lo, hi, rowLabels, colLabels, rowFirst, colFirst, rowStep, colStep }
   let image = null;
   let cursor = null;
   const cursorListeners = new Set();
@@ -98,17 +140,27 @@ export function createHeatmap({ name, title, xLabel, yLabel, valueLabel = 'value
     crossX.style.top = `${(((cursor.row + 0.5) / matrix.rows) * 100).toFixed(4)}%`;
     crossY.style.left = `${(((cursor.col + 0.5) / matrix.cols) * 100).toFixed(4)}%`;
     const value = matrix.values[cursor.row * matrix.cols + cursor.col];
-    const info = { ...cursor, value, rows: matrix.rows, cols: matrix.cols,
+    const info = {
+      ...cursor,
+      value,
+      rows: matrix.rows,
+      cols: matrix.cols,
       rowLabel: labelOf(matrix.rowLabels, matrix.rowFirst, cursor.row, matrix.rowStep),
-      colLabel: labelOf(matrix.colLabels, matrix.colFirst, cursor.col, matrix.colStep) };
-    const content = readout ? readout(info) : `${yLabel} ${info.rowLabel}, ${xLabel} ${info.colLabel}: ${formatSig(value, 6)}`;
+      colLabel: labelOf(matrix.colLabels, matrix.colFirst, cursor.col, matrix.colStep),
+    };
+    const content = readout
+      ? readout(info)
+      : `${yLabel} ${info.rowLabel}, ${xLabel} ${info.colLabel}: ${formatSig(value, 6)}`;
     readoutNode.replaceChildren(content);
   }
 
   /** Moves the crosshair (null hides it); `fromUser` tells listeners to follow (synchronised plots). */
   function setCursor(next, fromUser = false) {
     if (next && matrix) {
-      next = { row: Math.min(matrix.rows - 1, Math.max(0, next.row)), col: Math.min(matrix.cols - 1, Math.max(0, next.col)) };
+      next = {
+        row: Math.min(matrix.rows - 1, Math.max(0, next.row)),
+        col: Math.min(matrix.cols - 1, Math.max(0, next.col)),
+      };
     }
     cursor = next && matrix ? next : null;
     showCursor();
@@ -126,8 +178,12 @@ export function createHeatmap({ name, title, xLabel, yLabel, valueLabel = 'value
 
   canvas.addEventListener('pointermove', (event) => setCursor(cellAt(event), true));
   canvas.addEventListener('pointerdown', (event) => setCursor(cellAt(event), true));
-  canvas.addEventListener('pointerleave', () => { if (document.activeElement !== canvas) setCursor(null, true); });
-  canvas.addEventListener('focus', () => { if (!cursor) setCursor({ row: 0, col: 0 }, true); });
+  canvas.addEventListener('pointerleave', () => {
+    if (document.activeElement !== canvas) setCursor(null, true);
+  });
+  canvas.addEventListener('focus', () => {
+    if (!cursor) setCursor({ row: 0, col: 0 }, true);
+  });
   canvas.addEventListener('blur', () => setCursor(null, true));
   canvas.addEventListener('keydown', (event) => {
     if (!matrix) return;
@@ -147,7 +203,9 @@ export function createHeatmap({ name, title, xLabel, yLabel, valueLabel = 'value
     event.preventDefault();
   });
 
-  pngButton.addEventListener('click', () => { if (matrix) exportPng(canvas, `posenc-${name}.png`); });
+  pngButton.addEventListener('click', () => {
+    if (matrix) exportPng(canvas, `posenc-${name}.png`);
+  });
   csvButton.addEventListener('click', () => {
     if (!matrix) return;
     const text = matrixCsv(matrix.values, matrix.rows, matrix.cols, {
@@ -163,7 +221,21 @@ export function createHeatmap({ name, title, xLabel, yLabel, valueLabel = 'value
    * rowLabels/colLabels name the cells (tokens); otherwise cell i is numbered rowFirst + i * rowStep
    * (colFirst + i * colStep): a step above 1 for positions sampled with a stride.
    */
-  function draw({ values, rows, cols, domain, rowLabels, colLabels, rowFirst = 0, colFirst = 0, rowStep = 1, colStep = 1, guides: lines = [], colormap: mapName, valueLabel: label }) {
+  function draw({
+    values,
+    rows,
+    cols,
+    domain,
+    rowLabels,
+    colLabels,
+    rowFirst = 0,
+    colFirst = 0,
+    rowStep = 1,
+    colStep = 1,
+    guides: lines = [],
+    colormap: mapName,
+    valueLabel: label,
+  }) {
     if (values.length !== rows * cols) throw new Error(`heatmap ${name}: ${values.length} values for ${rows}×${cols}`);
     const [lo, hi] = domain;
     const currentMap = mapName ?? canvas.dataset.colormap;
@@ -175,7 +247,13 @@ export function createHeatmap({ name, title, xLabel, yLabel, valueLabel = 'value
     if (!image || image.width !== cols || image.height !== rows) image = new ImageData(cols, rows);
     paintCells(image, values, colormapLut(currentMap), lo, hi);
     canvas.getContext('2d').putImageData(image, 0, 0);
-    Object.assign(canvas.dataset, { rows: String(rows), cols: String(cols), lo: String(lo), hi: String(hi), colormap: currentMap });
+    Object.assign(canvas.dataset, {
+      rows: String(rows),
+      cols: String(cols),
+      lo: String(lo),
+      hi: String(hi),
+      colormap: currentMap,
+    });
     canvas.classList.toggle('pixelated', rows <= PIXELATED_LIMIT && cols <= PIXELATED_LIMIT);
     const ratio = square ? Math.min(1.6, Math.max(0.625, cols / rows)) : 4 / 3;
     frame.area.style.aspectRatio = String(ratio);
@@ -183,12 +261,25 @@ export function createHeatmap({ name, title, xLabel, yLabel, valueLabel = 'value
     frame.setYTicks(cellAxisTicks(rows, { labels: rowLabels, first: rowFirst, step: rowStep, target: 5 }));
     guides.setAttribute('viewBox', `0 0 ${cols} ${rows}`);
     // Each guide twice: a light halo under a dark dashed line, visible on every colour map.
-    guides.replaceChildren(...lines.flatMap(({ from, to }) => ['guide-halo', 'guide-line'].map((kind) => s('line', {
-      class: kind, x1: from[1] + 0.5, y1: from[0] + 0.5, x2: to[1] + 0.5, y2: to[0] + 0.5, 'vector-effect': 'non-scaling-stroke',
-    }))));
+    guides.replaceChildren(
+      ...lines.flatMap(({ from, to }) =>
+        ['guide-halo', 'guide-line'].map((kind) =>
+          s('line', {
+            class: kind,
+            x1: from[1] + 0.5,
+            y1: from[0] + 0.5,
+            x2: to[1] + 0.5,
+            y2: to[0] + 0.5,
+            'vector-effect': 'non-scaling-stroke',
+          }),
+        ),
+      ),
+    );
     legend.update([lo, hi], { colormap: currentMap, label });
     const [min, max] = extent(values);
-    const text = summary ? summary({ rows, cols, lo, hi, min, max }) : `${title}: ${rows} × ${cols} heatmap, values from ${formatSig(min, 4)} to ${formatSig(max, 4)}.`;
+    const text = summary
+      ? summary({ rows, cols, lo, hi, min, max })
+      : `${title}: ${rows} × ${cols} heatmap, values from ${formatSig(min, 4)} to ${formatSig(max, 4)}.`;
     caption.textContent = text;
     canvas.setAttribute('aria-label', `${text} Focus and use the arrow keys to read values.`);
     if (cursor && (cursor.row >= rows || cursor.col >= cols)) cursor = null;
@@ -201,6 +292,8 @@ export function createHeatmap({ name, title, xLabel, yLabel, valueLabel = 'value
     draw,
     setCursor: (cell) => setCursor(cell, false),
     onCursor: (listener) => cursorListeners.add(listener),
-    get matrix() { return matrix; },
+    get matrix() {
+      return matrix;
+    },
   };
 }

@@ -7,7 +7,12 @@ export function createLegend(colormap, { label = 'value' } = {}) {
   const bar = h('canvas', { class: 'legend-bar', width: LUT_SIZE, height: 1, 'aria-hidden': 'true' });
   const ticks = h('div', { class: 'legend-ticks', 'aria-hidden': 'true' });
   const caption = h('span', { class: 'legend-label' }, label);
-  const element = h('div', { class: 'legend', dataset: { colormap } }, caption, h('div', { class: 'legend-scale' }, bar, ticks));
+  const element = h(
+    'div',
+    { class: 'legend', dataset: { colormap } },
+    caption,
+    h('div', { class: 'legend-scale' }, bar, ticks),
+  );
   const paint = (name) => {
     const lut = colormapLut(name);
     const image = new ImageData(LUT_SIZE, 1);
@@ -27,9 +32,18 @@ export function createLegend(colormap, { label = 'value' } = {}) {
       const marks = [lo, hi];
       // Mark 0 too when it is inside the scale and not crowding an end label.
       if (lo < 0 && hi > 0 && Math.min(-lo, hi) > 0.15 * (hi - lo)) marks.splice(1, 0, 0);
-      ticks.replaceChildren(...marks.map((v) => h('span', {
-        class: 'tick', style: { left: `${(hi > lo ? ((v - lo) / (hi - lo)) * 100 : 50).toFixed(3)}%` },
-      }, formatTick(v))));
+      ticks.replaceChildren(
+        ...marks.map((v) =>
+          h(
+            'span',
+            {
+              class: 'tick',
+              style: { left: `${(hi > lo ? ((v - lo) / (hi - lo)) * 100 : 50).toFixed(3)}%` },
+            },
+            formatTick(v),
+          ),
+        ),
+      );
     },
   };
 }

@@ -43,7 +43,8 @@ function pathData(series, sx, sy, kind) {
   for (let i = 0; i < series.x.length; i++) {
     const x = series.x[i];
     const y = series.y[i];
-    const usable = Number.isFinite(x) && Number.isFinite(y) && (kind.x !== 'log' || x > 0) && (kind.y !== 'log' || y > 0);
+    const usable =
+      Number.isFinite(x) && Number.isFinite(y) && (kind.x !== 'log' || x > 0) && (kind.y !== 'log' || y > 0);
     if (!usable) {
       pen = false;
       continue;
@@ -63,10 +64,22 @@ function pathData(series, sx, sy, kind) {
  * options: name, title, xLabel, yLabel, xScale/yScale ('linear' | 'log'), summary(info) => text,
  * aspect (width / height of the plot area).
  */
-export function createLinePlot({ name, title, xLabel, yLabel, xScale = 'linear', yScale = 'linear', summary, aspect = 2 }) {
+export function createLinePlot({
+  name,
+  title,
+  xLabel,
+  yLabel,
+  xScale = 'linear',
+  yScale = 'linear',
+  summary,
+  aspect = 2,
+}) {
   const svg = s('svg', {
-    class: 'lineplot-svg', viewBox: `0 0 ${WIDTH} ${HEIGHT}`, preserveAspectRatio: 'none',
-    'aria-hidden': 'true', focusable: 'false',
+    class: 'lineplot-svg',
+    viewBox: `0 0 ${WIDTH} ${HEIGHT}`,
+    preserveAspectRatio: 'none',
+    'aria-hidden': 'true',
+    focusable: 'false',
   });
   const frame = createFrame({ xLabel, yLabel });
   const hoverLine = h('div', { class: 'crosshair crosshair-y', hidden: true });
@@ -79,11 +92,17 @@ export function createLinePlot({ name, title, xLabel, yLabel, xScale = 'linear',
   const keyList = h('ul', { class: 'series-key' });
   const readoutNode = h('output', { class: 'readout', 'aria-live': 'polite' });
   const caption = h('figcaption', { class: 'plot-summary' });
-  const element = h('figure', { class: 'plot lineplot', dataset: { plot: name } },
+  const element = h(
+    'figure',
+    { class: 'plot lineplot', dataset: { plot: name } },
     h('div', { class: 'plot-toolbar' }, h('span', { class: 'plot-title' }, title)),
-    frame.element, keyList, readoutNode, caption);
+    frame.element,
+    keyList,
+    readoutNode,
+    caption,
+  );
 
-  let current = null;  // { series, xDomain, yDomain, kind }
+  let current = null; // { series, xDomain, yDomain, kind }
   let cursorIndex = null;
 
   function showCursor() {
@@ -97,10 +116,12 @@ export function createLinePlot({ name, title, xLabel, yLabel, xScale = 'linear',
     const sx = makeScale(current.kind.x, current.xDomain, 1, false);
     hoverLine.hidden = false;
     hoverLine.style.left = `${(Math.min(1, Math.max(0, sx(x))) * 100).toFixed(3)}%`;
-    const parts = current.series.map((series) => {
-      const i = nearestIndex(series.x, x);
-      return i === null ? null : `${series.label}: ${formatSig(series.y[i], 5)}`;
-    }).filter(Boolean);
+    const parts = current.series
+      .map((series) => {
+        const i = nearestIndex(series.x, x);
+        return i === null ? null : `${series.label}: ${formatSig(series.y[i], 5)}`;
+      })
+      .filter(Boolean);
     readoutNode.textContent = `${xLabel} ${formatSig(x, 6)} — ${parts.join('; ')}`;
   }
 
@@ -125,8 +146,16 @@ export function createLinePlot({ name, title, xLabel, yLabel, xScale = 'linear',
     cursorIndex = nearestIndex(current.series[0].x, current.kind.x === 'log' ? 10 ** v : v);
     showCursor();
   });
-  area.addEventListener('pointerleave', () => { if (document.activeElement !== area) { cursorIndex = null; showCursor(); } });
-  area.addEventListener('blur', () => { cursorIndex = null; showCursor(); });
+  area.addEventListener('pointerleave', () => {
+    if (document.activeElement !== area) {
+      cursorIndex = null;
+      showCursor();
+    }
+  });
+  area.addEventListener('blur', () => {
+    cursorIndex = null;
+    showCursor();
+  });
   area.addEventListener('keydown', (event) => {
     if (!current) return;
     const n = current.series[0].x.length;
@@ -150,45 +179,113 @@ export function createLinePlot({ name, title, xLabel, yLabel, xScale = 'linear',
     const sx = makeScale(kind.x, xd, WIDTH, false);
     const sy = makeScale(kind.y, yd, HEIGHT, true);
     current = { series, xDomain: xd, yDomain: yd, kind };
-    Object.assign(svg.dataset, { xLo: String(xd[0]), xHi: String(xd[1]), yLo: String(yd[0]), yHi: String(yd[1]), xScale: kind.x, yScale: kind.y });
+    Object.assign(svg.dataset, {
+      xLo: String(xd[0]),
+      xHi: String(xd[1]),
+      yLo: String(yd[0]),
+      yHi: String(yd[1]),
+      xScale: kind.x,
+      yScale: kind.y,
+    });
 
     const children = [];
     if (kind.y === 'linear' && yd[0] < 0 && yd[1] > 0) {
-      children.push(s('line', { class: 'zero-line', x1: 0, x2: WIDTH, y1: sy(0).toFixed(2), y2: sy(0).toFixed(2), 'vector-effect': 'non-scaling-stroke' }));
+      children.push(
+        s('line', {
+          class: 'zero-line',
+          x1: 0,
+          x2: WIDTH,
+          y1: sy(0).toFixed(2),
+          y2: sy(0).toFixed(2),
+          'vector-effect': 'non-scaling-stroke',
+        }),
+      );
     }
     for (const mark of marks) {
       if (mark.y !== undefined) {
         const y = sy(mark.y).toFixed(2);
-        children.push(s('line', { class: 'mark-line', x1: 0, x2: WIDTH, y1: y, y2: y, 'vector-effect': 'non-scaling-stroke', 'data-mark': mark.label ?? null }));
+        children.push(
+          s('line', {
+            class: 'mark-line',
+            x1: 0,
+            x2: WIDTH,
+            y1: y,
+            y2: y,
+            'vector-effect': 'non-scaling-stroke',
+            'data-mark': mark.label ?? null,
+          }),
+        );
       } else {
         const x = sx(mark.x).toFixed(2);
-        children.push(s('line', { class: 'mark-line', x1: x, x2: x, y1: 0, y2: HEIGHT, 'vector-effect': 'non-scaling-stroke', 'data-mark': mark.label ?? null }));
+        children.push(
+          s('line', {
+            class: 'mark-line',
+            x1: x,
+            x2: x,
+            y1: 0,
+            y2: HEIGHT,
+            'vector-effect': 'non-scaling-stroke',
+            'data-mark': mark.label ?? null,
+          }),
+        );
       }
     }
     series.forEach((line, index) => {
       const color = line.color ?? SERIES_COLORS[index % SERIES_COLORS.length];
-      children.push(s('path', {
-        class: line.points ? 'series series-points' : 'series',
-        d: pathData(line, sx, sy, kind),
-        stroke: color,
-        'stroke-dasharray': line.dash ?? null,
-        'vector-effect': 'non-scaling-stroke',
-        'data-series': line.label,
-      }));
+      children.push(
+        s('path', {
+          class: line.points ? 'series series-points' : 'series',
+          d: pathData(line, sx, sy, kind),
+          stroke: color,
+          'stroke-dasharray': line.dash ?? null,
+          'vector-effect': 'non-scaling-stroke',
+          'data-series': line.label,
+        }),
+      );
     });
     svg.replaceChildren(...children);
 
     frame.setXTicks(kind.x === 'log' ? logAxisTicks(xd[0], xd[1]) : linearAxisTicks(xd[0], xd[1]));
-    frame.setYTicks(kind.y === 'log' ? logAxisTicks(yd[0], yd[1], { flip: true }) : linearAxisTicks(yd[0], yd[1], { flip: true, count: 5 }));
+    frame.setYTicks(
+      kind.y === 'log'
+        ? logAxisTicks(yd[0], yd[1], { flip: true })
+        : linearAxisTicks(yd[0], yd[1], { flip: true, count: 5 }),
+    );
 
-    keyList.replaceChildren(...series.map((line, index) => {
-      const color = line.color ?? SERIES_COLORS[index % SERIES_COLORS.length];
-      const swatch = s('svg', { class: 'swatch', viewBox: '0 0 24 8', 'aria-hidden': 'true' },
-        s('line', { x1: 1, x2: 23, y1: 4, y2: 4, stroke: color, 'stroke-width': line.points ? 5 : 2.5, 'stroke-dasharray': line.points ? '0.1 6' : (line.dash ?? null), 'stroke-linecap': 'round' }));
-      return h('li', {}, swatch, line.label);
-    }), ...marks.filter((mark) => mark.label).map((mark) => h('li', { class: 'mark-key' },
-      s('svg', { class: 'swatch', viewBox: '0 0 24 8', 'aria-hidden': 'true' }, s('line', { class: 'mark-line', x1: 1, x2: 23, y1: 4, y2: 4 })),
-      mark.label)));
+    keyList.replaceChildren(
+      ...series.map((line, index) => {
+        const color = line.color ?? SERIES_COLORS[index % SERIES_COLORS.length];
+        const swatch = s(
+          'svg',
+          { class: 'swatch', viewBox: '0 0 24 8', 'aria-hidden': 'true' },
+          s('line', {
+            x1: 1,
+            x2: 23,
+            y1: 4,
+            y2: 4,
+            stroke: color,
+            'stroke-width': line.points ? 5 : 2.5,
+            'stroke-dasharray': line.points ? '0.1 6' : (line.dash ?? null),
+            'stroke-linecap': 'round',
+          }),
+        );
+        return h('li', {}, swatch, line.label);
+      }),
+      ...marks
+        .filter((mark) => mark.label)
+        .map((mark) =>
+          h(
+            'li',
+            { class: 'mark-key' },
+            s(
+              'svg',
+              { class: 'swatch', viewBox: '0 0 24 8', 'aria-hidden': 'true' },
+              s('line', { class: 'mark-line', x1: 1, x2: 23, y1: 4, y2: 4 }),
+            ),
+            mark.label,
+          ),
+        ),
+    );
     const text = summary ? summary({ series, xDomain: xd, yDomain: yd }) : `${title}.`;
     caption.textContent = text;
     area.setAttribute('aria-label', `${text} Focus and use the left and right arrow keys to read values.`);

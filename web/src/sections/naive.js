@@ -18,13 +18,18 @@ export const settings = {
 
 export function mount({ posenc, state }) {
   const root = byId('naive-demo');
-  const makePlot = (yScale) => createLinePlot({
-    name: 'naive-norms', title: 'Length of “cat” + position encoding',
-    xLabel: 'position p', yLabel: '‖x + encoding(p)‖', yScale,
-    summary: ({ series }) => `Norm of the word vector plus its position encoding for positions 0 to ${series[0].x.length - 1}: ` +
-      `with the position number it grows from ${formatSig(series[0].y[0], 3)} to ${formatSig(series[0].y.at(-1), 4)}; ` +
-      `with sinusoidal encodings it stays between ${formatSig(Math.min(...series[1].y), 3)} and ${formatSig(Math.max(...series[1].y), 3)}.`,
-  });
+  const makePlot = (yScale) =>
+    createLinePlot({
+      name: 'naive-norms',
+      title: 'Length of “cat” + position encoding',
+      xLabel: 'position p',
+      yLabel: '‖x + encoding(p)‖',
+      yScale,
+      summary: ({ series }) =>
+        `Norm of the word vector plus its position encoding for positions 0 to ${series[0].x.length - 1}: ` +
+        `with the position number it grows from ${formatSig(series[0].y[0], 3)} to ${formatSig(series[0].y.at(-1), 4)}; ` +
+        `with sinusoidal encodings it stays between ${formatSig(Math.min(...series[1].y), 3)} and ${formatSig(Math.max(...series[1].y), 3)}.`,
+    });
   const plots = { linear: makePlot('linear'), log: makePlot('log') };
   const plotSlot = h('div', { class: 'plot-slot' });
   const result = h('p', { class: 'result', id: 'naive-result' });
@@ -33,8 +38,18 @@ export function mount({ posenc, state }) {
     controlRow(
       numberControl(state, 'naive.seq', { label: 'positions' }),
       numberControl(state, 'naive.d', { label: 'd_model' }),
-      choiceControl(state, 'naive.scale', { label: 'y axis', options: [{ value: 'linear', label: 'linear' }, { value: 'log', label: 'log' }] })),
-    plotSlot, result, similarity);
+      choiceControl(state, 'naive.scale', {
+        label: 'y axis',
+        options: [
+          { value: 'linear', label: 'linear' },
+          { value: 'log', label: 'log' },
+        ],
+      }),
+    ),
+    plotSlot,
+    result,
+    similarity,
+  );
 
   function draw() {
     const seqLen = state.get('naive.seq');
@@ -54,11 +69,18 @@ export function mount({ posenc, state }) {
       series: [
         { label: 'x + position number', x: xs, y: naiveNorms },
         { label: 'x + sinusoidal PE', x: xs, y: sinusoidalNorms },
-        { label: '‖x‖ (the word alone)', x: xs, y: new Float64Array(seqLen).fill(wordNorm), dash: '6 5', color: '#666666' },
+        {
+          label: '‖x‖ (the word alone)',
+          x: xs,
+          y: new Float64Array(seqLen).fill(wordNorm),
+          dash: '6 5',
+          color: '#666666',
+        },
       ],
     });
     const last = seqLen - 1;
-    result.textContent = `The word “cat” alone has length ${formatSig(wordNorm, 4)}. At position ${last}, adding the position number gives length ` +
+    result.textContent =
+      `The word “cat” alone has length ${formatSig(wordNorm, 4)}. At position ${last}, adding the position number gives length ` +
       `${formatSig(naiveNorms[last], 5)} — ${formatSig(naiveNorms[last] / wordNorm, 4)} times the word — while the sinusoidal encoding gives ${formatSig(sinusoidalNorms[last], 4)}.`;
 
     // How alike two different words look at the last position, under each encoding (cosine).
@@ -67,8 +89,15 @@ export function mount({ posenc, state }) {
     pair.set(mat, dModel);
     const naivePair = addArrays(pair, tile(posenc.positionNumbers({ seqLen: 1, dModel, offset: last }), 2));
     const sinusoidalPair = posenc.addSinusoidal(pair.slice(), { seqLen: 2, dModel, positions: [last, last] });
-    const cosine = (x) => posenc.similarity(x.subarray(0, dModel), x.subarray(dModel), { rows: 1, cols: 1, dim: dModel, metric: 'cosine' })[0];
-    similarity.textContent = `Both at position ${last}, “cat” and “mat” have cosine similarity ${formatSig(cosine(pair), 4)} as plain words, ` +
+    const cosine = (x) =>
+      posenc.similarity(x.subarray(0, dModel), x.subarray(dModel), {
+        rows: 1,
+        cols: 1,
+        dim: dModel,
+        metric: 'cosine',
+      })[0];
+    similarity.textContent =
+      `Both at position ${last}, “cat” and “mat” have cosine similarity ${formatSig(cosine(pair), 4)} as plain words, ` +
       `${formatSig(cosine(naivePair), 7)} with the position number added (the position drowns the meaning), and ${formatSig(cosine(sinusoidalPair), 4)} with the sinusoidal encoding.`;
   }
 

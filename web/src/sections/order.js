@@ -23,7 +23,9 @@ export const settings = {
 
 function embed(tokens) {
   const out = new Float32Array(tokens.length * DIM);
-  tokens.forEach((word, i) => out.set(wordEmbedding(word, DIM, EMBEDDING_SCALE), i * DIM));
+  tokens.forEach((word, i) => {
+    out.set(wordEmbedding(word, DIM, EMBEDDING_SCALE), i * DIM);
+  });
   return out;
 }
 
@@ -40,7 +42,11 @@ function matchTokens(a, b) {
 /** S_b with rows and columns put into a's token order (the permutation that maps b onto a). */
 function reorder(scores, n, permutation) {
   const out = new Float32Array(permutation.length ** 2);
-  permutation.forEach((pr, r) => permutation.forEach((pc, c) => { out[r * permutation.length + c] = scores[pr * n + pc]; }));
+  permutation.forEach((pr, r) => {
+    permutation.forEach((pc, c) => {
+      out[r * permutation.length + c] = scores[pr * n + pc];
+    });
+  });
   return out;
 }
 
@@ -57,26 +63,46 @@ export function mount({ posenc, state }) {
   const root = byId('order-demo');
   const scoreReadout = ({ rowLabel, colLabel, value }) => `“${rowLabel}” · “${colLabel}” = ${formatSig(value, 5)}`;
   const panels = ROWS.map(({ key, heading }) => {
-    const make = (suffix, title, options) => createHeatmap({
-      name: `order-${suffix}-${key}`, title, xLabel: 'key', yLabel: 'query', colormap: 'viridis', square: true, readout: scoreReadout,
-      summary: ({ rows, min, max }) => `${heading}: ${title}, ${rows} × ${rows} values from ${formatSig(min, 3)} to ${formatSig(max, 3)}.`, ...options,
-    });
+    const make = (suffix, title, options) =>
+      createHeatmap({
+        name: `order-${suffix}-${key}`,
+        title,
+        xLabel: 'key',
+        yLabel: 'query',
+        colormap: 'viridis',
+        square: true,
+        readout: scoreReadout,
+        summary: ({ rows, min, max }) =>
+          `${heading}: ${title}, ${rows} × ${rows} values from ${formatSig(min, 3)} to ${formatSig(max, 3)}.`,
+        ...options,
+      });
     return {
       heading,
       a: make('a', 'sentence A', { valueLabel: 'score q·k' }),
       b: make('b', 'sentence B, in A’s order', { valueLabel: 'score q·k' }),
-      diff: make('diff', 'A − B (reordered)', { valueLabel: 'difference', colormap: 'diverging',
-        readout: ({ rowLabel, colLabel, value }) => `“${rowLabel}” · “${colLabel}”: A − B = ${formatSig(value, 5)}` }),
+      diff: make('diff', 'A − B (reordered)', {
+        valueLabel: 'difference',
+        colormap: 'diverging',
+        readout: ({ rowLabel, colLabel, value }) => `“${rowLabel}” · “${colLabel}”: A − B = ${formatSig(value, 5)}`,
+      }),
       note: h('p', { class: 'result', id: `order-${key}-diff` }),
     };
   });
   const bagNote = h('p', { class: 'result', id: 'order-bag' });
   const pairNote = h('p', { class: 'result', id: 'order-pair' });
   root.append(
-    controlRow(textControl(state, 'order.a', { label: 'Sentence A' }), textControl(state, 'order.b', { label: 'Sentence B' })),
+    controlRow(
+      textControl(state, 'order.a', { label: 'Sentence A' }),
+      textControl(state, 'order.b', { label: 'Sentence B' }),
+    ),
     bagNote,
-    ...panels.flatMap((row) => [h('h3', {}, row.heading), h('div', { class: 'plot-grid three' }, row.a.element, row.b.element, row.diff.element), row.note]),
-    pairNote);
+    ...panels.flatMap((row) => [
+      h('h3', {}, row.heading),
+      h('div', { class: 'plot-grid three' }, row.a.element, row.b.element, row.diff.element),
+      row.note,
+    ]),
+    pairNote,
+  );
 
   function scores(x, n) {
     return posenc.similarity(x, x, { rows: n, cols: n, dim: DIM });
@@ -114,7 +140,8 @@ export function mount({ posenc, state }) {
       row.a.draw({ values: sa, rows: a.length, cols: a.length, domain, rowLabels: a, colLabels: a });
       row.b.draw({ values: sb, rows: b.length, cols: b.length, domain, rowLabels: labelsB, colLabels: labelsB });
       row.diff.element.hidden = !sameBag;
-      if (sameBag) row.diff.draw({ values: diff, rows: a.length, cols: a.length, domain: diffDomain, rowLabels: a, colLabels: a });
+      if (sameBag)
+        row.diff.draw({ values: diff, rows: a.length, cols: a.length, domain: diffDomain, rowLabels: a, colLabels: a });
     });
 
     bagNote.textContent = sameBag
@@ -127,18 +154,25 @@ export function mount({ posenc, state }) {
     }
     const plainDiff = maxAbsDifference(shown[0].sa, shown[0].sb);
     const posDiff = maxAbsDifference(shown[1].sa, shown[1].sb);
-    panels[0].note.textContent = `Largest |score in A − score in B (reordered)| = ${formatSig(plainDiff, 3)}. ` +
-      (plainDiff === 0 ? 'Identical: B’s attention scores are A’s, only shuffled, so every word gets exactly the same attention output in both sentences.' : 'They differ.');
-    panels[1].note.textContent = `Largest difference = ${formatSig(posDiff, 3)}. ` +
-      (posDiff > 1e-3 ? 'The same word now scores differently depending on where it stands, so the model can tell the sentences apart.' : 'Still (almost) identical: the words stand in the same places.');
+    panels[0].note.textContent =
+      `Largest |score in A − score in B (reordered)| = ${formatSig(plainDiff, 3)}. ` +
+      (plainDiff === 0
+        ? 'Identical: B’s attention scores are A’s, only shuffled, so every word gets exactly the same attention output in both sentences.'
+        : 'They differ.');
+    panels[1].note.textContent =
+      `Largest difference = ${formatSig(posDiff, 3)}. ` +
+      (posDiff > 1e-3
+        ? 'The same word now scores differently depending on where it stands, so the model can tell the sentences apart.'
+        : 'Still (almost) identical: the words stand in the same places.');
     // One concrete pair of distinct words, in both sentences.
     const r = a.findIndex((w, i) => i > 0 && w !== a[0]);
     const c = a.length - 1;
     const n = a.length;
-    pairNote.textContent = r >= 0 && r !== c
-      ? `For example “${a[r]}” · “${a[c]}”: ${formatSig(shown[0].sa[r * n + c], 4)} in A and ${formatSig(shown[0].sb[r * n + c], 4)} in B without positions; ` +
-        `${formatSig(shown[1].sa[r * n + c], 4)} in A and ${formatSig(shown[1].sb[r * n + c], 4)} in B with positions.`
-      : '';
+    pairNote.textContent =
+      r >= 0 && r !== c
+        ? `For example “${a[r]}” · “${a[c]}”: ${formatSig(shown[0].sa[r * n + c], 4)} in A and ${formatSig(shown[0].sb[r * n + c], 4)} in B without positions; ` +
+          `${formatSig(shown[1].sa[r * n + c], 4)} in A and ${formatSig(shown[1].sb[r * n + c], 4)} in B with positions.`
+        : '';
   }
 
   const request = coalesceToFrame(draw);

@@ -22,15 +22,26 @@ export const settings = {
 export function mount({ posenc, state }) {
   const root = byId('relative-distance-demo');
   const heatmap = createHeatmap({
-    name: 'relative-distance', title: 'PE(i) · PE(j)', xLabel: 'position j', yLabel: 'position i',
-    valueLabel: 'PE(i)·PE(j)', colormap: 'viridis', square: true,
-    summary: ({ rows, lo, hi }) => `Dot products of the sinusoidal encodings of positions 0 to ${rows - 1} with each other, from ${formatSig(lo, 3)} to ${formatSig(hi, 3)}. ` +
+    name: 'relative-distance',
+    title: 'PE(i) · PE(j)',
+    xLabel: 'position j',
+    yLabel: 'position i',
+    valueLabel: 'PE(i)·PE(j)',
+    colormap: 'viridis',
+    square: true,
+    summary: ({ rows, lo, hi }) =>
+      `Dot products of the sinusoidal encodings of positions 0 to ${rows - 1} with each other, from ${formatSig(lo, 3)} to ${formatSig(hi, 3)}. ` +
       'The brightest line is the diagonal (i = j); the pattern is the same along every diagonal: it depends only on i − j.',
-    readout: ({ row, col, value }) => `PE(${row}) · PE(${col}) = ${formatSig(value, 6)}   (distance |i − j| = ${Math.abs(row - col)})`,
+    readout: ({ row, col, value }) =>
+      `PE(${row}) · PE(${col}) = ${formatSig(value, 6)}   (distance |i − j| = ${Math.abs(row - col)})`,
   });
   const curve = createLinePlot({
-    name: 'relative-distance-curve', title: 'PE(a) · PE(a + k) against the distance k', xLabel: 'distance k = |i − j|', yLabel: 'PE(i)·PE(j)',
-    summary: ({ series }) => `Dot product against distance, from position 0 (line) and from position ${state.get('rd.anchor')} in both directions (dots): the dots lie on the line, so the value depends on the distance only. ` +
+    name: 'relative-distance-curve',
+    title: 'PE(a) · PE(a + k) against the distance k',
+    xLabel: 'distance k = |i − j|',
+    yLabel: 'PE(i)·PE(j)',
+    summary: ({ series }) =>
+      `Dot product against distance, from position 0 (line) and from position ${state.get('rd.anchor')} in both directions (dots): the dots lie on the line, so the value depends on the distance only. ` +
       `It starts at ${formatSig(series[0].y[0], 3)} (distance 0) and falls off with ripples.`,
   });
   const claims = h('p', { class: 'result', id: 'rd-claims' });
@@ -40,9 +51,12 @@ export function mount({ posenc, state }) {
       numberControl(state, 'rd.seq', { label: 'positions' }),
       numberControl(state, 'rd.d', { label: 'd_model' }),
       numberControl(state, 'rd.base', { label: 'base', scale: 'log' }),
-      numberControl(state, 'rd.anchor', { label: 'second start a', max: () => state.get('rd.seq') - 1 })),
+      numberControl(state, 'rd.anchor', { label: 'second start a', max: () => state.get('rd.seq') - 1 }),
+    ),
     claims,
-    h('div', { class: 'plot-grid two' }, heatmap.element, curve.element), anchorNote);
+    h('div', { class: 'plot-grid two' }, heatmap.element, curve.element),
+    anchorNote,
+  );
 
   function draw() {
     const seqLen = state.get('rd.seq');
@@ -65,19 +79,27 @@ export function mount({ posenc, state }) {
     curve.draw({
       series: [
         { label: 'from position 0', x: range(seqLen), y: fromZero },
-        { label: `from position ${anchor}, both directions`, x: order.map((i) => xs[i]), y: order.map((i) => ys[i]), points: true },
+        {
+          label: `from position ${anchor}, both directions`,
+          x: order.map((i) => xs[i]),
+          y: order.map((i) => ys[i]),
+          points: true,
+        },
       ],
     });
 
     const self = dots[0];
     const at = (k) => dots[k];
     const distance = (k) => Math.sqrt(Math.max(0, dots[0] + dots[k * seqLen + k] - 2 * dots[k]));
-    claims.textContent = `PE(0)·PE(0) = ${formatSig(self, 6)} (= d_model / 2). Close positions: PE(0)·PE(1) = ${formatSig(at(1), 6)}, ` +
+    claims.textContent =
+      `PE(0)·PE(0) = ${formatSig(self, 6)} (= d_model / 2). Close positions: PE(0)·PE(1) = ${formatSig(at(1), 6)}, ` +
       `‖PE(0) − PE(1)‖ = ${formatSig(distance(1), 4)}. Farther: PE(0)·PE(10) = ${formatSig(at(10), 6)}, ‖PE(0) − PE(10)‖ = ${formatSig(distance(10), 4)}. ` +
       'So seed 001’s claim holds: 0 and 1 are close, 0 and 10 differ clearly.';
     let maxSpread = 0;
-    for (let k = 0; k < seqLen - anchor; k++) maxSpread = Math.max(maxSpread, Math.abs(dots[anchor * seqLen + anchor + k] - fromZero[k]));
-    anchorNote.textContent = `Same distance, different start: the largest difference between PE(${anchor})·PE(${anchor} + k) and PE(0)·PE(k) is ${formatSig(maxSpread, 3)} ` +
+    for (let k = 0; k < seqLen - anchor; k++)
+      maxSpread = Math.max(maxSpread, Math.abs(dots[anchor * seqLen + anchor + k] - fromZero[k]));
+    anchorNote.textContent =
+      `Same distance, different start: the largest difference between PE(${anchor})·PE(${anchor} + k) and PE(0)·PE(k) is ${formatSig(maxSpread, 3)} ` +
       '(float32 rounding). The curve is symmetric (before and after look the same) and not monotonic: far positions can be more alike than nearer ones.';
   }
 

@@ -43,17 +43,45 @@ function ropeContents(content, seed, headDim) {
 }
 
 function seedRopeCode(base, dModel, seqLen, layout) {
-  const head = [`n = ${pythonNumber(base)}`, `d_model = ${dModel}`, `seq_len = ${seqLen}`, '',
-    'idx = torch.arange(0, d_model, 2)', 'dnom = n ** -(torch.arange(0, d_model, 2)/d_model)', '',
-    'm = torch.arange(0, seq_len).unsqueeze(1)', 'theta = m*dnom', '', '# tokens.shape -> [seq_len, d_model]'];
+  const head = [
+    `n = ${pythonNumber(base)}`,
+    `d_model = ${dModel}`,
+    `seq_len = ${seqLen}`,
+    '',
+    'idx = torch.arange(0, d_model, 2)',
+    'dnom = n ** -(torch.arange(0, d_model, 2)/d_model)',
+    '',
+    'm = torch.arange(0, seq_len).unsqueeze(1)',
+    'theta = m*dnom',
+    '',
+    '# tokens.shape -> [seq_len, d_model]',
+  ];
   if (layout === 'half') {
-    return [...head, 'x_first = tokens[:, :d_model//2]   # "half" layout pairs (x[i], x[i + d/2])',
-      'x_second = tokens[:, d_model//2:]', '', 'sin = torch.sin(theta)', 'cos = torch.cos(theta)', '',
-      'x = torch.cat([cos * x_first - sin * x_second,', '               sin * x_first + cos * x_second], dim=-1)'].join('\n');
+    return [
+      ...head,
+      'x_first = tokens[:, :d_model//2]   # "half" layout pairs (x[i], x[i + d/2])',
+      'x_second = tokens[:, d_model//2:]',
+      '',
+      'sin = torch.sin(theta)',
+      'cos = torch.cos(theta)',
+      '',
+      'x = torch.cat([cos * x_first - sin * x_second,',
+      '               sin * x_first + cos * x_second], dim=-1)',
+    ].join('\n');
   }
-  return [...head, 'x_odd = tokens[:,1::2]', 'x_even = tokens[:,0::2]', '', 'sin = torch.sin(theta)', 'cos = torch.cos(theta)', '',
-    'x_odd_rot = sin * x_even + cos * x_odd', 'x_even_rot = cos * x_even - sin * x_odd', '',
-    'x = torch.stack([x_even_rot, x_odd_rot], dim=-1).reshape_as(tokens)'].join('\n');
+  return [
+    ...head,
+    'x_odd = tokens[:,1::2]',
+    'x_even = tokens[:,0::2]',
+    '',
+    'sin = torch.sin(theta)',
+    'cos = torch.cos(theta)',
+    '',
+    'x_odd_rot = sin * x_even + cos * x_odd',
+    'x_even_rot = cos * x_even - sin * x_odd',
+    '',
+    'x = torch.stack([x_even_rot, x_odd_rot], dim=-1).reshape_as(tokens)',
+  ].join('\n');
 }
 
 export function mount({ posenc, state }) {
@@ -63,7 +91,8 @@ export function mount({ posenc, state }) {
 
   // ---- one pair, rotating ------------------------------------------------------------------
   const vectors = createVectorPlot({
-    name: 'rope-rotation', title: 'One channel pair, rotated by RoPE',
+    name: 'rope-rotation',
+    title: 'One channel pair, rotated by RoPE',
     summary: (arrows) => {
       const [original, rotated] = arrows;
       return `The pair (${original.to.map((v) => formatSig(v, 3)).join(', ')}) rotated to (${rotated.to.map((v) => formatSig(v, 4)).join(', ')}) at position ${state.get('rope.pos')}; dots mark positions 0 to ${state.get('rope.pos')}. The length does not change.`;
@@ -79,10 +108,27 @@ export function mount({ posenc, state }) {
       numberControl(state, 'rope.d', { label: 'd_model' }),
       numberControl(state, 'rope.pair', { label: 'pair i', max: () => state.get('rope.d') / 2 - 1 }),
       numbersControl(state, 'rope.vec', { label: 'pair values (x_a, x_b)', size: 10 }),
-      choiceControl(state, 'rope.layout', { label: 'layout', options: ROPE_LAYOUT_OPTIONS })),
-    h('div', { class: 'side-by-side' }, vectors.element, h('div', {}, formula,
-      h('div', { class: 'code-block' }, h('div', { class: 'code-title' }, 'Seed 000’s RoPE code, with these settings'), h('pre', {}, code)),
-      h('div', { class: 'code-title' }, 'Result for this pair at position m, computed by posenc.rope'), result)));
+      choiceControl(state, 'rope.layout', { label: 'layout', options: ROPE_LAYOUT_OPTIONS }),
+    ),
+    h(
+      'div',
+      { class: 'side-by-side' },
+      vectors.element,
+      h(
+        'div',
+        {},
+        formula,
+        h(
+          'div',
+          { class: 'code-block' },
+          h('div', { class: 'code-title' }, 'Seed 000’s RoPE code, with these settings'),
+          h('pre', {}, code),
+        ),
+        h('div', { class: 'code-title' }, 'Result for this pair at position m, computed by posenc.rope'),
+        result,
+      ),
+    ),
+  );
 
   function drawRotation() {
     const position = state.get('rope.pos');
@@ -104,21 +150,36 @@ export function mount({ posenc, state }) {
     const turns = Math.floor(theta / (2 * Math.PI));
     const stride = Math.max(1, Math.ceil((position + 1) / 400));
     const dots = [];
-    for (let p = 0; p <= position; p += stride) dots.push({ at: [path[p * headDim + a], path[p * headDim + b]], color: '#56B4E9' });
+    for (let p = 0; p <= position; p += stride)
+      dots.push({ at: [path[p * headDim + a], path[p * headDim + b]], color: '#56B4E9' });
     const radius = Math.hypot(xa, xb);
     vectors.draw({
       arrows: [
         { from: [0, 0], to: [xa, xb], color: '#777777', width: 2.5, label: 'x', role: 'original' },
-        { from: [0, 0], to: [rotated[a], rotated[b]], color: '#0072B2', width: 3.5, label: `x′ (m = ${position})`, role: 'rotated' },
+        {
+          from: [0, 0],
+          to: [rotated[a], rotated[b]],
+          color: '#0072B2',
+          width: 3.5,
+          label: `x′ (m = ${position})`,
+          role: 'rotated',
+        },
       ],
       circles: [{ radius }],
-      arcs: theta > 0 && radius > 0 ? [{ radius: radius * 0.35, from: start, to: start + (theta % (2 * Math.PI)), color: '#D55E00' }] : [],
+      arcs:
+        theta > 0 && radius > 0
+          ? [{ radius: radius * 0.35, from: start, to: start + (theta % (2 * Math.PI)), color: '#D55E00' }]
+          : [],
       dots,
     });
     const names = layout === 'half' ? [`x_{${a}}`, `x_{${b}}`] : [`x_{2i}`, `x_{2i+1}`];
-    renderTex(formula, `\\begin{gathered}\\theta_m = \\frac{m}{n^{2i/d}} = \\frac{${position}}{${pythonNumber(base)}^{${2 * pair}/${headDim}}} = ${formatSig(theta, 6)}\\text{ rad}${turns > 0 ? `\\ (${turns}\\text{ full turn${turns > 1 ? 's' : ''} + }${formatSig(theta - turns * 2 * Math.PI, 4)})` : ''}` +
-      `\\\\ \\begin{bmatrix} ${names[0]}' \\\\ ${names[1]}' \\end{bmatrix} = \\begin{bmatrix} \\cos\\theta_m & -\\sin\\theta_m \\\\ \\sin\\theta_m & \\cos\\theta_m \\end{bmatrix}` +
-      `\\begin{bmatrix} ${formatSig(xa, 4)} \\\\ ${formatSig(xb, 4)} \\end{bmatrix} = \\begin{bmatrix} ${formatSig(rotated[a], 6)} \\\\ ${formatSig(rotated[b], 6)} \\end{bmatrix}\\end{gathered}`, { display: true });
+    renderTex(
+      formula,
+      `\\begin{gathered}\\theta_m = \\frac{m}{n^{2i/d}} = \\frac{${position}}{${pythonNumber(base)}^{${2 * pair}/${headDim}}} = ${formatSig(theta, 6)}\\text{ rad}${turns > 0 ? `\\ (${turns}\\text{ full turn${turns > 1 ? 's' : ''} + }${formatSig(theta - turns * 2 * Math.PI, 4)})` : ''}` +
+        `\\\\ \\begin{bmatrix} ${names[0]}' \\\\ ${names[1]}' \\end{bmatrix} = \\begin{bmatrix} \\cos\\theta_m & -\\sin\\theta_m \\\\ \\sin\\theta_m & \\cos\\theta_m \\end{bmatrix}` +
+        `\\begin{bmatrix} ${formatSig(xa, 4)} \\\\ ${formatSig(xb, 4)} \\end{bmatrix} = \\begin{bmatrix} ${formatSig(rotated[a], 6)} \\\\ ${formatSig(rotated[b], 6)} \\end{bmatrix}\\end{gathered}`,
+      { display: true },
+    );
     code.textContent = seedRopeCode(base, headDim, position + 1, layout);
     document.getElementById('rope-result').textContent =
       `pair i = ${pair} → channels (${a}, ${b}) in the ${layout} layout\n` +
@@ -128,9 +189,15 @@ export function mount({ posenc, state }) {
 
   // ---- the score heatmap over positions ------------------------------------------------------
   const heatmap = createHeatmap({
-    name: 'rope-similarity', title: 'RoPE score rot(q, m) · rot(k, n)', xLabel: 'key position n', yLabel: 'query position m',
-    valueLabel: 'score', colormap: 'viridis', square: true,
-    summary: ({ rows, lo, hi }) => `RoPE attention scores between query positions and key positions 0 to ${rows - 1}, from ${formatSig(lo, 3)} to ${formatSig(hi, 3)}, ` +
+    name: 'rope-similarity',
+    title: 'RoPE score rot(q, m) · rot(k, n)',
+    xLabel: 'key position n',
+    yLabel: 'query position m',
+    valueLabel: 'score',
+    colormap: 'viridis',
+    square: true,
+    summary: ({ rows, lo, hi }) =>
+      `RoPE attention scores between query positions and key positions 0 to ${rows - 1}, from ${formatSig(lo, 3)} to ${formatSig(hi, 3)}, ` +
       `${state.get('rope.content') === 'ones' ? 'all-ones' : 'random'} q and k, head dimension ${state.get('rope.hd')}. Colours repeat along diagonal stripes: the score depends only on m − n.`,
     readout: ({ row, col, value }) => `m = ${row}, n = ${col}, m − n = ${row - col}: score ${formatSig(value, 6)}`,
   });
@@ -143,10 +210,18 @@ export function mount({ posenc, state }) {
     controlRow(
       numberControl(state, 'rope.seq', { label: 'positions' }),
       numberControl(state, 'rope.hd', { label: 'head dim' }),
-      choiceControl(state, 'rope.content', { label: 'q and k', options: [{ value: 'ones', label: 'all ones' }, { value: 'random', label: 'random' }] }),
+      choiceControl(state, 'rope.content', {
+        label: 'q and k',
+        options: [
+          { value: 'ones', label: 'all ones' },
+          { value: 'random', label: 'random' },
+        ],
+      }),
       reroll,
-      choiceControl(state, 'rope.layout', { label: 'layout', options: ROPE_LAYOUT_OPTIONS, instance: 'heatmap' })),
-    heatmap.element);
+      choiceControl(state, 'rope.layout', { label: 'layout', options: ROPE_LAYOUT_OPTIONS, instance: 'heatmap' }),
+    ),
+    heatmap.element,
+  );
 
   function rotateAll(vector, seqLen, headDim, layout, base) {
     return posenc.rope(tile(vector, seqLen), { seqLen, headDim, base, layout });
@@ -158,7 +233,11 @@ export function mount({ posenc, state }) {
     const layout = state.get('rope.layout');
     const base = state.get('rope.base');
     const { q, k } = ropeContents(state.get('rope.content'), state.get('rope.seed'), headDim);
-    const scores = posenc.similarity(rotateAll(q, seqLen, headDim, layout, base), rotateAll(k, seqLen, headDim, layout, base), { rows: seqLen, cols: seqLen, dim: headDim });
+    const scores = posenc.similarity(
+      rotateAll(q, seqLen, headDim, layout, base),
+      rotateAll(k, seqLen, headDim, layout, base),
+      { rows: seqLen, cols: seqLen, dim: headDim },
+    );
     heatmap.draw({ values: scores, rows: seqLen, cols: seqLen, domain: extent(scores) });
   }
 
@@ -169,8 +248,11 @@ export function mount({ posenc, state }) {
     controlRow(
       numberControl(state, 'rope.m', { label: 'query position m' }),
       numberControl(state, 'rope.n', { label: 'key position n' }),
-      numberControl(state, 'rope.shift', { label: 'shift s' })),
-    h('div', { class: 'table-scroll' }, shiftTable), shiftNote);
+      numberControl(state, 'rope.shift', { label: 'shift s' }),
+    ),
+    h('div', { class: 'table-scroll' }, shiftTable),
+    shiftNote,
+  );
 
   function drawShift() {
     const headDim = state.get('rope.hd');
@@ -191,11 +273,40 @@ export function mount({ posenc, state }) {
     const ropeDiff = Math.abs(rope[3] - rope[0]);
     const addedDiff = Math.abs(added[3] - added[0]);
     shiftTable.replaceChildren(
-      h('thead', {}, h('tr', {}, ['', `positions (${m}, ${n})`, `shifted (${m + shift}, ${n + shift})`, 'difference'].map((t) => h('th', { scope: 'col' }, t)))),
-      h('tbody', {},
-        h('tr', { dataset: { row: 'rope' } }, h('th', { scope: 'row' }, 'RoPE: rot(q, m) · rot(k, n)'), h('td', {}, formatSig(rope[0], 7)), h('td', {}, formatSig(rope[3], 7)), h('td', {}, formatSig(ropeDiff, 2))),
-        h('tr', { dataset: { row: 'added' } }, h('th', { scope: 'row' }, 'added sinusoidal: (q + PE(m)) · (k + PE(n))'), h('td', {}, formatSig(added[0], 7)), h('td', {}, formatSig(added[3], 7)), h('td', {}, formatSig(addedDiff, 3)))));
-    shiftNote.textContent = `m − n = ${m - n} in both columns. The RoPE score stays the same up to float32 rounding (difference ${formatSig(ropeDiff, 2)}), ` +
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          ['', `positions (${m}, ${n})`, `shifted (${m + shift}, ${n + shift})`, 'difference'].map((t) =>
+            h('th', { scope: 'col' }, t),
+          ),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        h(
+          'tr',
+          { dataset: { row: 'rope' } },
+          h('th', { scope: 'row' }, 'RoPE: rot(q, m) · rot(k, n)'),
+          h('td', {}, formatSig(rope[0], 7)),
+          h('td', {}, formatSig(rope[3], 7)),
+          h('td', {}, formatSig(ropeDiff, 2)),
+        ),
+        h(
+          'tr',
+          { dataset: { row: 'added' } },
+          h('th', { scope: 'row' }, 'added sinusoidal: (q + PE(m)) · (k + PE(n))'),
+          h('td', {}, formatSig(added[0], 7)),
+          h('td', {}, formatSig(added[3], 7)),
+          h('td', {}, formatSig(addedDiff, 3)),
+        ),
+      ),
+    );
+    shiftNote.textContent =
+      `m − n = ${m - n} in both columns. The RoPE score stays the same up to float32 rounding (difference ${formatSig(ropeDiff, 2)}), ` +
       `however far both positions move; with the encoding added to the contents it changes by ${formatSig(addedDiff, 3)}, because q·PE(n) and PE(m)·k depend on the absolute positions. (Random q and k of dimension ${headDim}.)`;
   }
 

@@ -28,12 +28,28 @@ const LAYOUT_OPTIONS = [
 
 /** The seed's PyTorch snippet with the page's current settings. */
 function seedCode(seqLen, dModel, base, layout) {
-  const fill = layout === 'concat'
-    ? ['pe[:, :d_model//2] = torch.sin(pos*dnom) # first half: all the sines', 'pe[:, d_model//2:] = torch.cos(pos*dnom) # second half: all the cosines']
-    : ['pe[:,0::2] = torch.sin(pos*dnom) # even embedding positions', 'pe[:,1::2] = torch.cos(pos*dnom) # odd embedding positions'];
-  return [`d_model = ${dModel}`, `seq_len = ${seqLen}`, `n = ${pythonNumber(base)}`, '',
-    'idx = torch.arange(0, d_model, 2)', 'dnom = 1/n**(idx/d_model)', 'pos = torch.arange(0, seq_len).unsqueeze(1)',
-    'pe = torch.zeros(seq_len, d_model)', '', ...fill].join('\n');
+  const fill =
+    layout === 'concat'
+      ? [
+          'pe[:, :d_model//2] = torch.sin(pos*dnom) # first half: all the sines',
+          'pe[:, d_model//2:] = torch.cos(pos*dnom) # second half: all the cosines',
+        ]
+      : [
+          'pe[:,0::2] = torch.sin(pos*dnom) # even embedding positions',
+          'pe[:,1::2] = torch.cos(pos*dnom) # odd embedding positions',
+        ];
+  return [
+    `d_model = ${dModel}`,
+    `seq_len = ${seqLen}`,
+    `n = ${pythonNumber(base)}`,
+    '',
+    'idx = torch.arange(0, d_model, 2)',
+    'dnom = 1/n**(idx/d_model)',
+    'pos = torch.arange(0, seq_len).unsqueeze(1)',
+    'pe = torch.zeros(seq_len, d_model)',
+    '',
+    ...fill,
+  ].join('\n');
 }
 
 /** The top-left corner of a table printed the way PyTorch prints a tensor (4 decimals). */
@@ -45,7 +61,10 @@ function torchPrint(values, rows, cols, shownRows, shownCols) {
   const width = Math.max(...cells.map((t) => t.replace('-', '').length)) + 1;
   const lines = [];
   for (let i = 0; i < r; i++) {
-    const row = cells.slice(i * c, (i + 1) * c).map((t) => t.padStart(width)).join(', ');
+    const row = cells
+      .slice(i * c, (i + 1) * c)
+      .map((t) => t.padStart(width))
+      .join(', ');
     lines.push(`${i === 0 ? 'tensor([' : '        '}[${row}]${i === r - 1 ? '])' : ','}`);
   }
   return lines.join('\n');
@@ -61,14 +80,20 @@ export function mount({ posenc, state }) {
   let current = { seqLen: 0, dModel: 0, base: 0, layout: 'interleaved' };
 
   const heatmap = createHeatmap({
-    name: 'sinusoidal-table', title: 'Sinusoidal table PE', xLabel: 'dimension', yLabel: 'position',
-    valueLabel: 'PE value', colormap: 'diverging',
-    summary: ({ rows, cols }) => `Sinusoidal positional-encoding table, ${current.layout} layout: ${rows} positions (rows, top to bottom) × ${cols} dimensions ` +
+    name: 'sinusoidal-table',
+    title: 'Sinusoidal table PE',
+    xLabel: 'dimension',
+    yLabel: 'position',
+    valueLabel: 'PE value',
+    colormap: 'diverging',
+    summary: ({ rows, cols }) =>
+      `Sinusoidal positional-encoding table, ${current.layout} layout: ${rows} positions (rows, top to bottom) × ${cols} dimensions ` +
       `(columns), base ${pythonNumber(current.base)}, values from −1 (blue) to 1 (red). Columns on the left change quickly from row to row, columns on the right slowly.`,
     readout: ({ row, col, value }) => {
       const { pair, fn } = channelInfo(col, current.dModel, current.layout);
       const angle = row * frequencies[pair];
-      const source = `PE_{(${row},\\,${col})} = \\${fn}\\!\\left(\\frac{${row}}{${pythonNumber(current.base)}^{${2 * pair}/${current.dModel}}}\\right)` +
+      const source =
+        `PE_{(${row},\\,${col})} = \\${fn}\\!\\left(\\frac{${row}}{${pythonNumber(current.base)}^{${2 * pair}/${current.dModel}}}\\right)` +
         ` = \\${fn}(${formatSig(angle, 6)}) = ${formatSig(value, 6)}`;
       renderTex(formula, source, { display: true });
       return `position ${row}, dimension ${col} (pair i = ${pair}, ${fn}): angle ${formatSig(angle, 6)} rad, value ${formatSig(value, 6)}`;
@@ -76,8 +101,12 @@ export function mount({ posenc, state }) {
   });
 
   const dimsPlot = createLinePlot({
-    name: 'sinusoidal-dimensions', title: 'Single dimensions of PE over positions', xLabel: 'position', yLabel: 'PE value',
-    summary: ({ series }) => `Values of ${series.map((s) => s.label).join(', ')} for positions 0 to ${series[0].x.length - 1}. ` +
+    name: 'sinusoidal-dimensions',
+    title: 'Single dimensions of PE over positions',
+    xLabel: 'position',
+    yLabel: 'PE value',
+    summary: ({ series }) =>
+      `Values of ${series.map((s) => s.label).join(', ')} for positions 0 to ${series[0].x.length - 1}. ` +
       'The lowest dimension oscillates fastest; higher dimensions change more and more slowly.',
   });
   const wavelengths = h('ul', { class: 'wavelengths', id: 'pe-wavelengths' });
@@ -88,14 +117,27 @@ export function mount({ posenc, state }) {
       numberControl(state, 'pe.seq', { label: 'seq_len' }),
       numberControl(state, 'pe.d', { label: 'd_model' }),
       numberControl(state, 'pe.base', { label: 'base n', scale: 'log' }),
-      choiceControl(state, 'pe.layout', { label: 'layout', options: LAYOUT_OPTIONS })),
-    h('div', { class: 'side-by-side' },
-      h('div', { class: 'code-block' }, h('div', { class: 'code-title' }, 'Seed 000’s PyTorch code, with these settings'), h('pre', {}, code)),
-      h('div', { class: 'code-block' }, outputTitle, h('pre', {}, output))),
-    heatmap.element, formula,
+      choiceControl(state, 'pe.layout', { label: 'layout', options: LAYOUT_OPTIONS }),
+    ),
+    h(
+      'div',
+      { class: 'side-by-side' },
+      h(
+        'div',
+        { class: 'code-block' },
+        h('div', { class: 'code-title' }, 'Seed 000’s PyTorch code, with these settings'),
+        h('pre', {}, code),
+      ),
+      h('div', { class: 'code-block' }, outputTitle, h('pre', {}, output)),
+    ),
+    heatmap.element,
+    formula,
     h('h3', {}, 'One dimension at a time'),
     controlRow(numbersControl(state, 'pe.dims', { label: 'dimensions to plot (comma-separated)' })),
-    dimsPlot.element, wavelengths, dimsNote);
+    dimsPlot.element,
+    wavelengths,
+    dimsNote,
+  );
 
   function draw() {
     const seqLen = state.get('pe.seq');
@@ -116,8 +158,10 @@ export function mount({ posenc, state }) {
 
     const requested = state.get('pe.dims');
     const dims = [...new Set(requested.map((k) => Math.min(dModel - 1, Math.max(0, Math.round(k)))))];
-    dimsNote.textContent = dims.length !== requested.length || dims.some((k, i) => k !== requested[i])
-      ? `Dimensions are 0 … ${dModel - 1} for d_model = ${dModel}; plotting ${dims.join(', ')}.` : '';
+    dimsNote.textContent =
+      dims.length !== requested.length || dims.some((k, i) => k !== requested[i])
+        ? `Dimensions are 0 … ${dModel - 1} for d_model = ${dModel}; plotting ${dims.join(', ')}.`
+        : '';
     const xs = range(seqLen);
     dimsPlot.draw({
       series: dims.map((k) => {
@@ -127,13 +171,19 @@ export function mount({ posenc, state }) {
       }),
       yDomain: [-1.05, 1.05],
     });
-    wavelengths.replaceChildren(...dims.map((k) => {
-      const { pair, fn } = channelInfo(k, dModel, layout);
-      const omega = frequencies[pair];
-      const wavelength = (2 * Math.PI) / omega;
-      return h('li', {}, `dimension ${k} = ${fn} of pair i = ${pair}: frequency ${formatSig(omega, 4)} rad per position, ` +
-        `wavelength 2π·${pythonNumber(base)}^(${2 * pair}/${dModel}) = ${formatSig(wavelength, 5)} positions`);
-    }));
+    wavelengths.replaceChildren(
+      ...dims.map((k) => {
+        const { pair, fn } = channelInfo(k, dModel, layout);
+        const omega = frequencies[pair];
+        const wavelength = (2 * Math.PI) / omega;
+        return h(
+          'li',
+          {},
+          `dimension ${k} = ${fn} of pair i = ${pair}: frequency ${formatSig(omega, 4)} rad per position, ` +
+            `wavelength 2π·${pythonNumber(base)}^(${2 * pair}/${dModel}) = ${formatSig(wavelength, 5)} positions`,
+        );
+      }),
+    );
   }
 
   const request = coalesceToFrame(draw);

@@ -23,7 +23,8 @@ export const settings = {
 export function mount({ posenc, state }) {
   const root = byId('tokens2d-demo');
   const plot = createVectorPlot({
-    name: 'tokens-2d', title: 'Word vectors, their positional vectors and the sums',
+    name: 'tokens-2d',
+    title: 'Word vectors, their positional vectors and the sums',
     summary: (arrows) => {
       const sums = arrows.filter((a) => a.role === 'sum');
       return `2-D vectors of check, this, out. ${sums.map((a) => `${a.label.replace(' + PE', '')}: word plus position = (${a.to.map((v) => formatSig(v, 3)).join(', ')})`).join('; ')}.`;
@@ -33,9 +34,24 @@ export function mount({ posenc, state }) {
   root.append(
     controlRow(
       ...WORDS.map((word) => numbersControl(state, `t2.${word}`, { label: `“${word}” vector (x₀, x₁)`, size: 10 })),
-      numberControl(state, 't2.offset', { label: 'first position' })),
-    h('div', { class: 'side-by-side' }, plot.element,
-      h('div', {}, h('div', { class: 'table-scroll' }, table), h('p', { class: 'note' }, 'Thin arrow: the word’s own vector. Dashed: its positional vector, drawn from the word’s tip. Thick: the sum the transformer receives. The dotted circle has radius 1: every 2-D sinusoidal encoding lies on it.'))));
+      numberControl(state, 't2.offset', { label: 'first position' }),
+    ),
+    h(
+      'div',
+      { class: 'side-by-side' },
+      plot.element,
+      h(
+        'div',
+        {},
+        h('div', { class: 'table-scroll' }, table),
+        h(
+          'p',
+          { class: 'note' },
+          'Thin arrow: the word’s own vector. Dashed: its positional vector, drawn from the word’s tip. Thick: the sum the transformer receives. The dotted circle has radius 1: every 2-D sinusoidal encoding lies on it.',
+        ),
+      ),
+    ),
+  );
 
   function draw() {
     const offset = state.get('t2.offset');
@@ -53,9 +69,33 @@ export function mount({ posenc, state }) {
     plot.draw({ arrows, circles: [{ radius: 1 }] });
     const fmt = (array, i) => `(${formatSig(array[2 * i], 4)}, ${formatSig(array[2 * i + 1], 4)})`;
     table.replaceChildren(
-      h('thead', {}, h('tr', {}, ['word', 'position p', 'word vector', 'PE(p) = (sin p, cos p)', 'sum'].map((t) => h('th', { scope: 'col' }, t)))),
-      h('tbody', {}, WORDS.map((word, i) => h('tr', { dataset: { word } },
-        h('th', { scope: 'row' }, word), h('td', {}, String(offset + i)), h('td', {}, fmt(words, i)), h('td', {}, fmt(pe, i)), h('td', {}, fmt(sums, i))))));
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          ['word', 'position p', 'word vector', 'PE(p) = (sin p, cos p)', 'sum'].map((t) =>
+            h('th', { scope: 'col' }, t),
+          ),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        WORDS.map((word, i) =>
+          h(
+            'tr',
+            { dataset: { word } },
+            h('th', { scope: 'row' }, word),
+            h('td', {}, String(offset + i)),
+            h('td', {}, fmt(words, i)),
+            h('td', {}, fmt(pe, i)),
+            h('td', {}, fmt(sums, i)),
+          ),
+        ),
+      ),
+    );
   }
 
   const request = coalesceToFrame(draw);
