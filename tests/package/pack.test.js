@@ -21,7 +21,7 @@ function run(command, args, cwd) {
 }
 
 const CONSUMER_JS = `
-import { loadPosenc, WasmArray } from 'posenc';
+import { loadPosenc, RopePlan, WasmArray } from 'posenc';
 const posenc = await loadPosenc();
 const table = posenc.sinusoidal({ seqLen: 2, dModel: 4 });
 const expected = [0, 1, 0, 1, Math.sin(1), Math.cos(1), Math.sin(0.01), Math.cos(0.01)];
@@ -33,13 +33,18 @@ posenc.rope(x, { seqLen: 1, headDim: 2, offset: 1 });
 const [a, b] = x.view();
 if (Math.abs(a - Math.cos(1)) > 1e-7 || Math.abs(b - Math.sin(1)) > 1e-7) throw new Error('rope ' + a + ' ' + b);
 if (!(x instanceof WasmArray)) throw new Error('WasmArray export');
+const plan = posenc.ropePlan({ seqLen: 1, headDim: 2 });
+x.set([1, 0]);
+plan.apply(x, { offset: 1 });
+if (!(plan instanceof RopePlan) || x.view()[0] !== a) throw new Error('plan.apply does not give the bits of rope()');
+plan.free();
 x.free();
 const scalar = await loadPosenc({ simd: false });
 console.log(JSON.stringify({ variant: posenc.variant, scalar: scalar.variant }));
 `;
 
 const CONSUMER_TS = `
-import { loadPosenc, type Posenc, type RopeOptions } from 'posenc';
+import { loadPosenc, type Posenc, type RopeOptions, type RopePlan, type WasmArray } from 'posenc';
 const posenc: Posenc = await loadPosenc({ simd: false });
 const table: Float32Array = posenc.sinusoidal({ seqLen: 4, dModel: 8, layout: 'concat' });
 const options: RopeOptions = { seqLen: 4, headDim: 2, layout: 'half' };
@@ -51,7 +56,15 @@ const freqs: Float64Array = posenc.ropeFrequencies({ rotaryDim: 8 });
 posenc.rope(new Float32Array(8), { seqLen: 4, headDim: 2, layout: 'neox' });
 // @ts-expect-error: seqLen is required
 posenc.sinusoidal({ dModel: 8 });
-console.log(table.length, rotated.length, inPlace.length, cos.length + sin.length, freqs.length);
+const plan: RopePlan = posenc.ropePlan({ seqLen: 1, numHeads: 2, headDim: 4, numKvHeads: 1 });
+const q = posenc.allocate(8);
+const k = posenc.allocate(4);
+const both: { q: WasmArray; k: WasmArray } = plan.applyQK(q, k, { offset: 3 });
+const applied: WasmArray = plan.apply(q, { positions: [7] });
+// @ts-expect-error: a plan's rows are fixed when it is made
+plan.apply(q, { seqLen: 2 });
+plan.free();
+console.log(table.length, rotated.length, inPlace.length, cos.length + sin.length, freqs.length, both.q.length, applied.length);
 `;
 
 test('npm pack installs into an empty folder and works there, types included', () => {
