@@ -2,23 +2,11 @@
 // playwright-core), plus the browser-only rows of the big-arrays table: cold module load +
 // instantiate, and the tutorial page's slider -> heatmap redraw. They run when that section
 // runs whole: no --only, or --only naming big-arrays (not with e.g. --only=per-call).
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../scripts/chromium.js';
 import { measurePageHeatmap } from './page-heatmap.js';
 import { ORIGIN, serveRepo } from './serve-repo.js';
 import { summarize } from './stats.js';
 
-const EXECUTABLE = '/usr/bin/chromium';
-const LAUNCH_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--js-flags=--expose-gc', // lets the harness collect garbage between cases, as in Node
-];
 const HARNESS_PAGE = 'bench/blank.html';
 
 async function openPage(browser, root, log) {
@@ -68,7 +56,8 @@ async function measureModuleLoads(browser, root, reps, log) {
 }
 
 export async function runInChromium({ root, suiteOptions, loadReps = 5, log }) {
-  const browser = await chromium.launch({ executablePath: EXECUTABLE, args: LAUNCH_ARGS });
+  // --expose-gc lets the harness collect garbage between cases, as in Node.
+  const browser = await launchChromium(['--js-flags=--expose-gc']);
   try {
     const version = browser.version();
     log(`[chromium] ${version}: running the harness`);

@@ -2,25 +2,13 @@
 // message of a page recorded so tests can assert that nothing leaves the page's origin.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../../../scripts/chromium.js';
 import { ROOT } from './build.js';
 
 export const ARTIFACTS = path.join(ROOT, 'test-artifacts');
 
 export function launchBrowser() {
-  return chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  return launchChromium();
 }
 
 /** A new page that records requests, console errors/warnings and uncaught exceptions. */
