@@ -25,6 +25,9 @@ std::unique_ptr<double[]> allocate_doubles(std::size_t count) {
 
 bool has_rows(const RopeSpec& spec) { return spec.batch > 0 && spec.seq_len > 0; }
 
+// What "fits in cache" means for the order heads are rotated in (about a core's L2).
+constexpr std::size_t kInCacheBytes = 256 * 1024;
+
 // The schedule's frequencies into `out`. The last unscaled schedule is kept: a decoding loop
 // that calls rope() token by token asks for the same dimension and base each time, and one
 // pow() per pair is then most of a one-row call. The values are the same either way. The copy
@@ -134,6 +137,14 @@ Status RopePlan::rotate(const RopeSpec& shape, const BatchPositions& positions, 
     inv_freq = per_call.get();
   }
 
+  // A tensor that fits in cache (a decoding step's few rows) is rotated across heads, each cos/sin
+  // batch loaded once for every head of a row; a larger one head by head, reading memory in order.
+  std::size_t floats = 0;
+  for (std::size_t n = 0; n < count; ++n)
+    floats += std::size_t{shape.batch} * seq_len * tensors[n].num_heads * head_dim;
+  const kernels::HeadOrder head_order =
+      floats * sizeof(float) <= kInCacheBytes ? kernels::HeadOrder::kAcrossHeads : kernels::HeadOrder::kHeadByHead;
+
   std::size_t carried = 0;  // where this pair block's state sits in `carry`
   for_each_pair_block(static_cast<std::uint32_t>(half), [&](std::uint32_t first, std::uint32_t pairs) {
     double block_freq[PhaseBlock::kCapacity];
@@ -156,10 +167,10 @@ Status RopePlan::rotate(const RopeSpec& shape, const BatchPositions& positions, 
           float* out = tensor.dst + row_start;
           if (interleaved) {
             kernels::rotate_interleaved(phases.cos(), phases.sin(), x + 2 * first, out + 2 * first, tensor.num_heads,
-                                        head_stride, pairs);
+                                        head_stride, head_order, pairs);
           } else {
             kernels::rotate_half(phases.cos(), phases.sin(), x + first, out + first, half, tensor.num_heads,
-                                 head_stride, pairs);
+                                 head_stride, head_order, pairs);
           }
         }
       }

@@ -1,7 +1,6 @@
 // RoPE rotation kernels: the same channels of `heads` head vectors, `stride` floats apart (the
-// heads of one row), rotated by one row's cos/sin. cos and sin are loaded once per batch for
-// every head. The SIMD versions load and store unaligned (pointers come from JS). `src` may
-// equal `dst` (in place); they must not otherwise overlap.
+// heads of one row), rotated by one row's cos/sin, in the HeadOrder given. The SIMD versions load and store unaligned
+// (pointers come from JS). `src` may equal `dst` (in place); they must not otherwise overlap.
 #pragma once
 
 #include <cstddef>
@@ -10,6 +9,13 @@
 #include "simd.h"
 
 namespace posenc::kernels {
+
+// The order the rotation kernels visit `heads` heads (the products are the same either way):
+// across heads, each batch of cos/sin loaded once for all of them, for rows in cache; a head at
+// a time, for large tensors, so memory is read in order (many heads at once, a head apart,
+// defeat the hardware prefetcher).
+enum class HeadOrder { kAcrossHeads, kHeadByHead };
+
 namespace {  // internal linkage, as for static functions: a kernel with one caller is inlined into it
 
 // Half pairing: a = x[i], b = x[i + rotary_dim/2].
@@ -17,7 +23,7 @@ namespace {  // internal linkage, as for static functions: a kernel with one cal
 // n channels a of each head, and their partners b at `half` channels on.
 struct RotateHalf {
   static void scalar(std::size_t begin, const float* cos, const float* sin, const float* src, float* dst,
-                     std::size_t half, std::size_t heads, std::size_t stride, std::size_t n) {
+                     std::size_t half, std::size_t heads, std::size_t stride, HeadOrder, std::size_t n) {
     for (std::size_t h = 0; h < heads; ++h) {
       const float* x = src + h * stride;
       float* y = dst + h * stride;
@@ -32,20 +38,27 @@ struct RotateHalf {
 #if POSENC_SIMD
   template <class Arch>
   static void simd(const float* cos, const float* sin, const float* src, float* dst, std::size_t half,
-                   std::size_t heads, std::size_t stride, std::size_t n) {
+                   std::size_t heads, std::size_t stride, HeadOrder order, std::size_t n) {
     using batch = xsimd::batch<float, Arch>;
     const std::size_t whole = n - n % batch::size;
-    for (std::size_t i = 0; i < whole; i += batch::size) {
-      const batch c = batch::load_unaligned(cos + i), s = batch::load_unaligned(sin + i);
-      for (std::size_t h = 0; h < heads; ++h) {
-        const float* x = src + h * stride + i;
-        float* y = dst + h * stride + i;
-        const batch a = batch::load_unaligned(x), b = batch::load_unaligned(x + half);
-        (a * c - b * s).store_unaligned(y);
-        (b * c + a * s).store_unaligned(y + half);
+    const auto rotate = [&](std::size_t h, std::size_t i, const batch& c, const batch& s) {
+      const float* x = src + h * stride + i;
+      float* y = dst + h * stride + i;
+      const batch a = batch::load_unaligned(x), b = batch::load_unaligned(x + half);
+      (a * c - b * s).store_unaligned(y);
+      (b * c + a * s).store_unaligned(y + half);
+    };
+    if (order == HeadOrder::kAcrossHeads) {
+      for (std::size_t i = 0; i < whole; i += batch::size) {
+        const batch c = batch::load_unaligned(cos + i), s = batch::load_unaligned(sin + i);
+        for (std::size_t h = 0; h < heads; ++h) rotate(h, i, c, s);
       }
+    } else {
+      for (std::size_t h = 0; h < heads; ++h)
+        for (std::size_t i = 0; i < whole; i += batch::size)
+          rotate(h, i, batch::load_unaligned(cos + i), batch::load_unaligned(sin + i));
     }
-    scalar(whole, cos, sin, src, dst, half, heads, stride, n);
+    scalar(whole, cos, sin, src, dst, half, heads, stride, order, n);
   }
 #endif
 };
@@ -57,7 +70,7 @@ inline constexpr Kernel<RotateHalf> rotate_half{};
 //   x'[j] = x[j] c + x[j ^ 1] (-s or s), the same products and sums as the scalar loop.
 struct RotateInterleaved {
   static void scalar(std::size_t begin, const float* cos, const float* sin, const float* src, float* dst,
-                     std::size_t heads, std::size_t stride, std::size_t n) {
+                     std::size_t heads, std::size_t stride, HeadOrder, std::size_t n) {
     for (std::size_t h = 0; h < heads; ++h) {
       const float* x = src + h * stride;
       float* y = dst + h * stride;
@@ -77,24 +90,35 @@ struct RotateInterleaved {
 
   template <class Arch>
   static void simd(const float* cos, const float* sin, const float* src, float* dst, std::size_t heads,
-                   std::size_t stride, std::size_t n) {
+                   std::size_t stride, HeadOrder order, std::size_t n) {
     using batch = xsimd::batch<float, Arch>;
     constexpr std::size_t lanes = batch::size;
     constexpr auto swap_pairs = xsimd::make_batch_constant<std::uint32_t, Arch, SwapPairs>();
     const std::size_t whole = n - n % lanes;  // pairs in whole batches of cos/sin
-    for (std::size_t i = 0; i < whole; i += lanes) {
+    struct Spread {                           // a batch of cos/sin over two batches of channels
+      batch c_low, c_high, s_low, s_high;
+    };
+    const auto spread = [&](std::size_t i) {
       const batch c = batch::load_unaligned(cos + i), s = batch::load_unaligned(sin + i), minus_s = -s;
-      const batch c_low = xsimd::zip_lo(c, c), c_high = xsimd::zip_hi(c, c);
-      const batch s_low = xsimd::zip_lo(minus_s, s), s_high = xsimd::zip_hi(minus_s, s);
-      for (std::size_t h = 0; h < heads; ++h) {
-        const float* x = src + h * stride + 2 * i;
-        float* y = dst + h * stride + 2 * i;
-        const batch low = batch::load_unaligned(x), high = batch::load_unaligned(x + lanes);
-        (low * c_low + xsimd::swizzle(low, swap_pairs) * s_low).store_unaligned(y);
-        (high * c_high + xsimd::swizzle(high, swap_pairs) * s_high).store_unaligned(y + lanes);
+      return Spread{xsimd::zip_lo(c, c), xsimd::zip_hi(c, c), xsimd::zip_lo(minus_s, s), xsimd::zip_hi(minus_s, s)};
+    };
+    const auto rotate = [&](std::size_t h, std::size_t i, const Spread& p) {
+      const float* x = src + h * stride + 2 * i;
+      float* y = dst + h * stride + 2 * i;
+      const batch low = batch::load_unaligned(x), high = batch::load_unaligned(x + lanes);
+      (low * p.c_low + xsimd::swizzle(low, swap_pairs) * p.s_low).store_unaligned(y);
+      (high * p.c_high + xsimd::swizzle(high, swap_pairs) * p.s_high).store_unaligned(y + lanes);
+    };
+    if (order == HeadOrder::kAcrossHeads) {
+      for (std::size_t i = 0; i < whole; i += lanes) {
+        const Spread p = spread(i);
+        for (std::size_t h = 0; h < heads; ++h) rotate(h, i, p);
       }
+    } else {
+      for (std::size_t h = 0; h < heads; ++h)
+        for (std::size_t i = 0; i < whole; i += lanes) rotate(h, i, spread(i));
     }
-    scalar(whole, cos, sin, src, dst, heads, stride, n);
+    scalar(whole, cos, sin, src, dst, heads, stride, order, n);
   }
 #endif
 };

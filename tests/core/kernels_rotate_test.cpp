@@ -17,6 +17,7 @@ namespace {
 
 using namespace test_support;
 using Arch = xsimd::default_arch;
+using posenc::kernels::HeadOrder;
 using posenc::kernels::RotateHalf;
 using posenc::kernels::RotateInterleaved;
 
@@ -43,10 +44,12 @@ TEST_CASE("RotateHalf: simd equals scalar bit for bit, for every n, over several
   const std::size_t n = GENERATE(range<std::size_t>(0, 68), 127, 128, 129, 1000, 4099);
   const std::size_t shift = GENERATE(0, 1);            // 1: every pointer one float off the alignment
   const Rows rows = GENERATE(Rows{1, 0}, Rows{3, 3});  // stride: extra floats past a head's 2n
+  const HeadOrder order = GENERATE(HeadOrder::kAcrossHeads, HeadOrder::kHeadByHead);
   const Target target = GENERATE(Target::kInPlace, Target::kSeparateOut);
   const std::size_t half = n, stride = 2 * n + rows.stride, length = rows.heads * stride;
   INFO("n " << n << ", heads " << rows.heads << ", stride " << stride << ", shift " << shift << ", lanes " << kLanes
-            << ", " << (target == Target::kInPlace ? "in place" : "out of place"));
+            << (order == HeadOrder::kAcrossHeads ? ", across heads" : ", head by head") << ", "
+            << (target == Target::kInPlace ? "in place" : "out of place"));
   const std::vector<float> cos = random_floats(n, 1), sin = random_floats(n, 2);
   std::vector<float> x = random_floats(length, 3, -4.0f, 4.0f);
   std::vector<float> want(length, sentinel());  // the gaps keep the sentinel
@@ -58,9 +61,9 @@ TEST_CASE("RotateHalf: simd equals scalar bit for bit, for every n, over several
   s.assign(sin);
   src.assign(x);
   GuardedBuffer& dst = target == Target::kInPlace ? src : out;
-  RotateHalf::simd<Arch>(c.data(), s.data(), src.data(), dst.data(), half, rows.heads, stride, n);
+  RotateHalf::simd<Arch>(c.data(), s.data(), src.data(), dst.data(), half, rows.heads, stride, order, n);
   if (target == Target::kInPlace) want = x;
-  RotateHalf::scalar(0, cos.data(), sin.data(), x.data(), want.data(), half, rows.heads, stride, n);
+  RotateHalf::scalar(0, cos.data(), sin.data(), x.data(), want.data(), half, rows.heads, stride, order, n);
   CHECK(first_difference(dst.values(), want) == length);
 
   // And both are the rotation a' = a cos - b sin, b' = b cos + a sin.
@@ -86,10 +89,12 @@ TEST_CASE("RotateInterleaved: simd equals scalar bit for bit, for every n, over 
   const std::size_t n = GENERATE(range<std::size_t>(0, 68), 127, 128, 129, 1000, 2049);
   const std::size_t shift = GENERATE(0, 1);
   const Rows rows = GENERATE(Rows{1, 0}, Rows{3, 5});
+  const HeadOrder order = GENERATE(HeadOrder::kAcrossHeads, HeadOrder::kHeadByHead);
   const Target target = GENERATE(Target::kInPlace, Target::kSeparateOut);
   const std::size_t stride = 2 * n + rows.stride, length = rows.heads * stride;
   INFO("n " << n << ", heads " << rows.heads << ", stride " << stride << ", shift " << shift << ", lanes " << kLanes
-            << ", " << (target == Target::kInPlace ? "in place" : "out of place"));
+            << (order == HeadOrder::kAcrossHeads ? ", across heads" : ", head by head") << ", "
+            << (target == Target::kInPlace ? "in place" : "out of place"));
   const std::vector<float> cos = random_floats(n, 5), sin = random_floats(n, 6);
   std::vector<float> x = random_floats(length, 7, -4.0f, 4.0f);
   std::vector<float> want(length, sentinel());
@@ -101,9 +106,9 @@ TEST_CASE("RotateInterleaved: simd equals scalar bit for bit, for every n, over 
   s.assign(sin);
   src.assign(x);
   GuardedBuffer& dst = target == Target::kInPlace ? src : out;
-  RotateInterleaved::simd<Arch>(c.data(), s.data(), src.data(), dst.data(), rows.heads, stride, n);
+  RotateInterleaved::simd<Arch>(c.data(), s.data(), src.data(), dst.data(), rows.heads, stride, order, n);
   if (target == Target::kInPlace) want = x;
-  RotateInterleaved::scalar(0, cos.data(), sin.data(), x.data(), want.data(), rows.heads, stride, n);
+  RotateInterleaved::scalar(0, cos.data(), sin.data(), x.data(), want.data(), rows.heads, stride, order, n);
   CHECK(first_difference(dst.values(), want) == length);
 
   WorstError worst;
@@ -129,12 +134,12 @@ TEST_CASE("the interleaved and half kernels rotate a pair the same way, bit for 
   const std::vector<float> cos = random_floats(pairs, 8), sin = random_floats(pairs, 9);
   const std::vector<float> x = random_floats(2 * pairs, 10, -3.0f, 3.0f);
   std::vector<float> out(2 * pairs), split(2 * pairs), half(2 * pairs);
-  RotateInterleaved::simd<Arch>(cos.data(), sin.data(), x.data(), out.data(), 1, 0, pairs);
+  RotateInterleaved::simd<Arch>(cos.data(), sin.data(), x.data(), out.data(), 1, 0, HeadOrder::kAcrossHeads, pairs);
   for (std::size_t i = 0; i < pairs; ++i) {
     split[i] = x[2 * i];
     split[pairs + i] = x[2 * i + 1];
   }
-  RotateHalf::scalar(0, cos.data(), sin.data(), split.data(), half.data(), pairs, 1, 0, pairs);
+  RotateHalf::scalar(0, cos.data(), sin.data(), split.data(), half.data(), pairs, 1, 0, HeadOrder::kAcrossHeads, pairs);
   std::vector<float> regrouped(2 * pairs);  // the half kernel's output interleaved again
   for (std::size_t i = 0; i < pairs; ++i) {
     regrouped[2 * i] = half[i];

@@ -89,10 +89,12 @@ std::size_t simd_shift(FuzzInput& in) { return in.byte() % 8; }
 // The heads of one row as the rotation kernels take them: 1..4 heads, a fuzzed gap between.
 struct Heads {
   std::size_t count, stride;
+  k::HeadOrder order;
 };
 Heads heads_of(FuzzInput& in, std::size_t used) {
   const std::size_t count = 1 + in.byte() % 4u;
-  return {count, used + in.byte() % 5u};
+  const std::size_t stride = used + in.byte() % 5u;
+  return {count, stride, in.byte() % 2 == 0 ? k::HeadOrder::kAcrossHeads : k::HeadOrder::kHeadByHead};
 }
 
 void fuzz_rotate_half(FuzzInput& in, std::size_t n, bool in_place) {
@@ -102,12 +104,12 @@ void fuzz_rotate_half(FuzzInput& in, std::size_t n, bool in_place) {
   const Shifted<float> x = input<float>(in, length);
   Shifted<float> want = x.moved(0);
   k::RotateHalf::scalar(0, cos.data(), sin.data(), in_place ? want.data() : x.data(), want.data(), n, heads.count,
-                        heads.stride, n);
+                        heads.stride, heads.order, n);
   const std::size_t shift = simd_shift(in);
   Shifted<float> src = x.moved(shift);
   Shifted<float> out = x.moved(shift);  // out of place: the gaps must keep x's values too
   k::rotate_half(cos.data(), sin.data(), in_place ? out.data() : src.data(), out.data(), n, heads.count, heads.stride,
-                 n);
+                 heads.order, n);
   expect_same("rotate_half", out, want);
   if (!in_place) expect_same("rotate_half source", src, x);
 }
@@ -119,12 +121,12 @@ void fuzz_rotate_interleaved(FuzzInput& in, std::size_t n, bool in_place) {
   const Shifted<float> x = input<float>(in, length);
   Shifted<float> want = x.moved(0);
   k::RotateInterleaved::scalar(0, cos.data(), sin.data(), in_place ? want.data() : x.data(), want.data(), heads.count,
-                               heads.stride, n);
+                               heads.stride, heads.order, n);
   const std::size_t shift = simd_shift(in);
   Shifted<float> src = x.moved(shift);
   Shifted<float> out = x.moved(shift);
   k::rotate_interleaved(cos.data(), sin.data(), in_place ? out.data() : src.data(), out.data(), heads.count,
-                        heads.stride, n);
+                        heads.stride, heads.order, n);
   expect_same("rotate_interleaved", out, want);
   if (!in_place) expect_same("rotate_interleaved source", src, x);
 }
