@@ -1,6 +1,6 @@
 // The benchmark cases: sizes, targets, and how each variant runs one call. Two sections:
-//   big-arrays  issue 4: throughput on large arrays, variants copy, js, scalar, simd
-//   per-call    issue 9: the fixed cost of one call, rope at 1 ... 4096 rows through a plan,
+//   big-arrays  throughput on large arrays, variants copy, js, scalar, simd
+//   per-call    the fixed cost of one call, rope at 1 ... 4096 rows through a plan,
 //               rope() on a WasmArray and on a Float32Array, and a JS loop with a cos/sin table
 //
 // A case is { id, section, title, size, variants (names, in report order), targets, setup(),
@@ -239,7 +239,7 @@ const similarityCase = bigArrayCase({
   },
 });
 
-// ---- per-call cost (issue 9) ----------------------------------------------------------------
+// ---- per-call cost --------------------------------------------------------------------------
 // rope in place on [rows, 32, 128] (interleaved, base 10000) at positions 1000, 1001, ...: the
 // shape of one decode step (rows = 1) up to a prompt. Every variant runs on the SIMD build and
 // gets what it needs (plan, options object, WasmArray, cos/sin table) before the clock starts,
@@ -268,7 +268,7 @@ function unfoldedCall(fn, ...args) {
 function planVariant(posenc, x0, { offset, ...planOptions }) {
   if (typeof posenc.ropePlan !== 'function') {
     throw new TypeError(
-      'posenc.ropePlan is not a function: this posenc build predates the prepared rope plans of the 0.2 seam contract (issue 9)',
+      'posenc.ropePlan is not a function: this posenc build predates the prepared rope plans (posenc 0.2)',
     );
   }
   const plan = posenc.ropePlan(planOptions);

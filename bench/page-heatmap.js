@@ -1,4 +1,4 @@
-// The page row of issue 4: slider change -> 1001×1001 RoPE similarity heatmap redrawn, in
+// The page row: slider change -> 1001×1001 RoPE similarity heatmap redrawn, in
 // the built tutorial page (web/site/index.html). Until that page exists the row says so.
 import { existsSync } from 'node:fs';
 import path from 'node:path';

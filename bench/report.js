@@ -12,8 +12,8 @@ const ENVS = ['node', 'chromium'];
 // (the per-row cost rises) and a 1% wobble of a 4096-row time is larger than the fixed cost
 // itself: an intercept fitted through them is mostly noise.
 const FIT_MAX_ROWS = 64;
-const WASM_SIZE_TARGET_BYTES = 150_000; // issue 4: .wasm <= 150 KB
-const PAGE_TARGET_MS = 50; // issue 4: slider -> heatmap redrawn, median <= 50 ms
+const WASM_SIZE_TARGET_BYTES = 150_000; // .wasm <= 150 KB
+const PAGE_TARGET_MS = 50; // slider -> heatmap redrawn, median <= 50 ms
 
 // ---- formatting -------------------------------------------------------------------------
 
@@ -260,7 +260,7 @@ export function hasFailures(runs) {
   return ENVS.some((env) => (runs[env]?.suite?.cases ?? []).some((result) => failure(result) !== null));
 }
 
-// ---- per-call cost (issue 9) -----------------------------------------------------------------
+// ---- per-call cost ---------------------------------------------------------------------------
 
 /** env -> rows -> result, for the per-call cases that ran. */
 function perCallResults(runs) {
@@ -360,7 +360,7 @@ function perCallSection(runs) {
   const { numHeads, headDim, layout, base, offset } = PER_CALL_SHAPE;
   const failures = perCallFailures(runs);
   return [
-    '### Per-call cost (issue 9)',
+    '### Per-call cost',
     '',
     `rope in place on [rows, ${numHeads}, ${headDim}] f32 (${layout}, base ${base}, positions ${offset}, ${offset} + 1, ...), SIMD build.`,
     'Median µs per call. `plan` = `plan.apply(x, { offset })` of one `posenc.ropePlan(...)` on a WasmArray;',

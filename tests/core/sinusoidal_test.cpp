@@ -109,7 +109,7 @@ TEST_CASE("add_sinusoidal reproduces Jaitly's 'The' and 'cat' sums, untruncated"
     INFO("element " << i << ": got " << x[i] << ", want " << want[i]);
     CHECK(std::fabs(x[i] - want[i]) <= 0x1p-23 * std::fabs(want[i]));
   }
-  CHECK(std::fabs(x[7] - 1.599) > 1e-5);  // not the seed's truncated value
+  CHECK(std::fabs(x[7] - 1.599) > 1e-5);  // not the post's truncated value
 }
 
 TEST_CASE("sinusoidal_table matches the reference for every even d_model from 2 to 70 and large ones", "[sinusoidal]") {

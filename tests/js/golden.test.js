@@ -102,7 +102,7 @@ for (const posenc of await loadBothVariants()) {
       });
 
       it('is the float32 rounding of float64: never farther than the seed float32 code, at most one float32 step from it', () => {
-        // With d_model 2 the seed's float32 angles pos * 1 are exact and torch's float32 sin/cos
+        // With d_model 2 the post's float32 angles pos * 1 are exact and torch's float32 sin/cos
         // are faithfully rounded (< 1 ulp); posenc rounds float64 values once (<= 0.5 ulp). Two
         // float32 values that close to the same number are at most one float32 step apart, and
         // the correctly rounded one is never the farther. (1e-15: float64 noise at a tie.)
@@ -169,7 +169,7 @@ for (const posenc of await loadBothVariants()) {
         // to within rounding luck; posenc's correctly rounded cos/sin win on average.
         const ours = errorStats(rotated, seedRope.float64, scale);
         const theirs = errorStats(seed32, seedRope.float64, scale);
-        assert.ok(ours.rms < theirs.rms, `posenc rms ${ours.rms} must be below the seed's ${theirs.rms}`);
+        assert.ok(ours.rms < theirs.rms, `posenc rms ${ours.rms} must be below the post's ${theirs.rms}`);
         t.diagnostic(
           `relative to |x_a| + |x_b|: posenc max ${sci(ours.max)} rms ${sci(ours.rms)}; seed float32 max ${sci(theirs.max)} rms ${sci(theirs.rms)}`,
         );

@@ -1,5 +1,5 @@
-// The JS <-> WASM seam under attack (issue 9; the contract is /work/notes/seam-contract.md):
-// one test per defect that issue reproduced on posenc 0.1, plus the new ropePlan API.
+// The JS <-> WASM seam under attack (the contract: README, "How arguments are read"): one test
+// per defect of the 0.1 seam (each reproduced on 0.1), plus the ropePlan API.
 //
 // The rule every case checks: posenc snapshots its arguments (each option, list element and
 // value read once, own properties only) BEFORE it resolves any WASM address, so no user code

@@ -153,7 +153,7 @@ test('sinusoidal table heatmap: pixels match posenc.sinusoidal on the diverging 
     samples: 80,
   });
   assert.equal(colormap, 'diverging');
-  // The seed's snippet and the torch-style print of the live table sit side by side.
+  // The post's snippet and the torch-style print of the live table sit side by side.
   assert.match(await page.locator('#pe-code').textContent(), /d_model = 128\nseq_len = 128\nn = 10000/);
   assert.match(await page.locator('#pe-output').textContent(), /\[ 0\.8415, {2}0\.5403, {2}0\.7617, {2}0\.6479/);
 });
