@@ -19,7 +19,7 @@ if ! clang-format --dry-run --Werror "${cpp[@]}"; then
   echo "lint: C++ is not formatted as .clang-format says (npm run format fixes it)" >&2
   status=1
 fi
-if ! npx biome ci .; then
+if ! npx biome ci --error-on-warnings .; then
   echo "lint: Biome found formatting or lint problems (npm run format fixes the formatting)" >&2
   status=1
 fi

@@ -1,17 +1,14 @@
 // The posenc instance: one method per operation over one instantiated WASM module. Each call
 // snapshots its options (options.js), classifies its arrays (memory.js), fills the core's frame
 // (specs.js) and crosses into WASM once, where the core checks and computes.
-import { describe, rangeError, typeError } from './errors.js';
 import { READ, READ_WRITE, WRITE } from './frame.js';
-import { copyInto } from './intrinsics.js';
 import { Memory } from './memory.js';
 import { readOptions } from './options.js';
 import { RopePlan } from './rope-plan.js';
 import { readDescription } from './seam.js';
-import { readSize } from './snapshot.js';
 import { writeRopeSpec, writeRows, writeScaling, writeSchedule, writeTable } from './specs.js';
 import { ropeInBlocks, streams } from './streaming.js';
-import { createWasmArray, snapshotValues } from './wasm-array.js';
+import { allocateArray } from './wasm-array.js';
 
 export class Posenc {
   #memory;
@@ -39,32 +36,7 @@ export class Posenc {
 
   /** A float32 array in WASM memory: `allocate(length)` (zeros) or `allocate(values)` (a copy). */
   allocate(lengthOrValues) {
-    const fn = 'allocate';
-    let values = null;
-    let length;
-    if (typeof lengthOrValues === 'number') {
-      length = readSize(fn, 'length', lengthOrValues);
-      if (length > this.limits.maxElements)
-        throw rangeError(fn, 'length', `must be at most ${this.limits.maxElements} (got ${length})`);
-    } else {
-      if (lengthOrValues === null || typeof lengthOrValues !== 'object') {
-        throw typeError(
-          fn,
-          'lengthOrValues',
-          `must be a length, a Float32Array or an Array of numbers (got ${describe(lengthOrValues)})`,
-        );
-      }
-      values = snapshotValues(fn, 'lengthOrValues', lengthOrValues, this.#memory);
-      length = values.length;
-      if (length > this.limits.maxElements)
-        throw rangeError(fn, 'lengthOrValues', `must hold at most ${this.limits.maxElements} values (got ${length})`);
-    }
-    const address = this.#memory.malloc(fn, Math.max(length, 1) * 4);
-    const array = createWasmArray(this, this.#memory, address, length);
-    const view = array.view();
-    if (values) copyInto(view, values);
-    else view.fill(0);
-    return array;
+    return allocateArray(this, this.#memory, lengthOrValues);
   }
 
   // ---- sinusoidal tables ----------------------------------------------------------------------

@@ -6,6 +6,7 @@
 // only until the next posenc call.
 import { describe, freedError, rangeError, readError, typeError } from './errors.js';
 import { copyInto, isArray, isDetached, typedArrayKind, typedArrayParts } from './intrinsics.js';
+import { readSize } from './snapshot.js';
 
 // Only posenc.allocate() may create WasmArrays: an address and length made up by a caller
 // could reach past the allocation and corrupt the allocator's own data.
@@ -17,9 +18,33 @@ export let wasmArrayState;
 /** Views made by view(), and their arrays: a view kept after free() is refused (memory.js). */
 export const viewOwners = new WeakMap();
 
-/** @internal Used by Posenc.allocate. */
-export function createWasmArray(instance, memory, address, length) {
-  return new WasmArray(CREATE, instance, memory, address, length);
+/** posenc.allocate(length) (zeros) or allocate(values) (a copy): a new WasmArray of `instance`. */
+export function allocateArray(instance, memory, lengthOrValues) {
+  const fn = 'allocate';
+  const { maxElements } = instance.limits;
+  let values = null;
+  let length;
+  if (typeof lengthOrValues === 'number') {
+    length = readSize(fn, 'length', lengthOrValues);
+    if (length > maxElements) throw rangeError(fn, 'length', `must be at most ${maxElements} (got ${length})`);
+  } else {
+    if (lengthOrValues === null || typeof lengthOrValues !== 'object') {
+      throw typeError(
+        fn,
+        'lengthOrValues',
+        `must be a length, a Float32Array or an Array of numbers (got ${describe(lengthOrValues)})`,
+      );
+    }
+    values = snapshotValues(fn, 'lengthOrValues', lengthOrValues, memory);
+    length = values.length;
+    if (length > maxElements)
+      throw rangeError(fn, 'lengthOrValues', `must hold at most ${maxElements} values (got ${length})`);
+  }
+  const array = new WasmArray(CREATE, instance, memory, memory.malloc(fn, Math.max(length, 1) * 4), length);
+  const view = array.view();
+  if (values) copyInto(view, values);
+  else view.fill(0);
+  return array;
 }
 
 /**
