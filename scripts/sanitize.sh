@@ -18,7 +18,11 @@ start=$(date +%s)
 # The `sanitize` preset builds at -O1 -g1: fast to compile, readable stack traces, and the
 # sanitizers still see every access.
 cmake --preset sanitize -DCMAKE_CXX_COMPILER="$clangxx" >/dev/null
-cmake --build --preset sanitize -j"$jobs" >build/sanitize/build.log 2>&1 || {
+avx2=0  # the kernel tests compiled for AVX2 too, on x86-64 CPUs that have it
+if grep -qw avx2 /proc/cpuinfo 2>/dev/null; then avx2=1; fi
+{ cmake --build --preset sanitize -j"$jobs" &&
+  if [ "$avx2" = 1 ]; then cmake --build build/sanitize --target posenc_kernel_tests_avx2 -j"$jobs"; fi; } \
+  >build/sanitize/build.log 2>&1 || {
   cat build/sanitize/build.log >&2
   echo "sanitize: FAILED to build" >&2
   exit 1
@@ -29,9 +33,12 @@ export ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1:detect_stack_use_after
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 status=0
 build/sanitize/posenc_tests --reporter compact "$@" 2>&1 | tee build/sanitize/test.log || status=$?
+if [ "$avx2" = 1 ]; then
+  build/sanitize/posenc_kernel_tests_avx2 --reporter compact "$@" 2>&1 | tee -a build/sanitize/test.log || status=$?
+fi
 end=$(date +%s)
 
-result=$(grep -E '^(All tests passed|test cases:)' build/sanitize/test.log | tail -n 1 || true)
+result=$(grep -E '^(All tests passed|test cases:)' build/sanitize/test.log | paste -sd ';' || true)
 findings=$(grep -cE 'ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:' build/sanitize/test.log || true)
 if [ "$status" = 0 ] && [ "$findings" = 0 ]; then
   echo "sanitize: PASSED under ASan+UBSan+LSan: ${result:-no summary} (build $((built - start)) s, run $((end - built)) s)"
