@@ -1,8 +1,7 @@
 // A call's frame: the slots of one operation (bindings/wasm/frames.h) filled in JS, and the
 // arrays it names. Memory.run copies it into WASM memory, crosses once and reads the results
-// back. Each instance keeps one Frame per operation and refills it per call: filling it
-// allocates nothing, and its slots are looked up by name in a null-prototype index, so nothing
-// inherited (Object.prototype pollution) can reach a slot.
+// back. Each instance keeps one Frame per operation and refills it per call, and its slots are
+// looked up by name in a Map, so nothing inherited (Object.prototype pollution) can reach a slot.
 
 /** How an array slot's data moves: read by the call, written by it, or both. */
 export const READ = 1;
@@ -27,10 +26,7 @@ export class Frame {
   constructor(operation, slots, call) {
     this.operation = operation;
     this.call = call; // the module's function for this operation: (frame address) => status
-    this.index = Object.create(null);
-    slots.forEach((slot, i) => {
-      this.index[slot] = i;
-    });
+    this.index = new Map(slots.map((slot, i) => [slot, i])); // a Map: nothing inherited
     this.values = new Float64Array(slots.length);
     this.results = new Float64Array(slots.length);
     this.entries = [];
@@ -85,7 +81,7 @@ export class Frame {
   }
 
   #at(slot) {
-    const at = this.index[slot];
+    const at = this.index.get(slot);
     if (at === undefined) throw new TypeError(`posenc: internal error: ${this.operation} has no frame slot ${slot}`);
     return at;
   }
