@@ -57,7 +57,7 @@ const SCALING_VALUES = {
 };
 
 /** The keys of each scaling type, [required, optional]. (Numeric rules are the core's.) */
-export const SCALING_KEYS = {
+const SCALING_KEYS = {
   default: [[], []],
   linear: [['factor'], []],
   dynamic: [['factor', 'originalMaxPositionEmbeddings'], []],

@@ -29,18 +29,6 @@ export function readDescription(mod) {
   });
 }
 
-/**
- * Frame slot indices by name for one operation, for writing and reading its frame.
- * `index[name]` is the slot's position; unknown names are a bug here, so they throw.
- */
-export function frameLayout(slots) {
-  const index = Object.create(null);
-  slots.forEach((name, i) => {
-    index[name] = i;
-  });
-  return { slots, index, size: slots.length };
-}
-
 /** The error for a non-ok status: the parameter the module names, worded by errors.js. */
 export function errorForStatus(description, code, context) {
   const status = description.statuses[code] ?? { name: `unknown status ${code}`, parameter: '' };

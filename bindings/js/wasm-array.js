@@ -52,7 +52,7 @@ export function allocateArray(instance, memory, lengthOrValues) {
  * A Float32Array over this instance's own memory is copied first: the allocation that follows
  * may grow the memory and detach it.
  */
-export function snapshotValues(fn, name, values, memory) {
+function snapshotValues(fn, name, values, memory) {
   if (typedArrayKind(values) === 'Float32Array') {
     if (isDetached(values)) throw rangeError(fn, name, 'is backed by a detached ArrayBuffer');
     return typedArrayParts(values).buffer === memory.buffer ? new Float32Array(values) : values;
