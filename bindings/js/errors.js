@@ -5,11 +5,12 @@ import { isArray, typedArrayKind, typedArrayParts } from './intrinsics.js';
 // which returns a status code; which parameter each code names comes from the module
 // (seam.js). This file only words them.
 
+/** A plain data field, defined (an inherited setter from Object.prototype pollution never runs). */
+const field = (value) => ({ __proto__: null, value, writable: true, enumerable: true, configurable: true });
+
 /** The error posenc throws: `error.function` and `error.parameter` say where. */
 function decorate(error, fn, parameter) {
-  error.function = fn;
-  error.parameter = parameter;
-  return error;
+  return Object.defineProperties(error, { __proto__: null, function: field(fn), parameter: field(parameter) });
 }
 
 export function typeError(fn, parameter, rule, options) {
@@ -65,6 +66,7 @@ export function describe(value) {
 const lengthRule = (c, noun = 'elements') =>
   `must hold ${c.expected} ${noun} for the given shape (got ${c.givenLength})`;
 const WORDS = {
+  __proto__: null, // a status name never finds wording inherited from Object.prototype
   seqLenTooLarge: (c) => `must be at most ${c.limits.maxSeqLen}`,
   dModelOdd: () => 'must be even (sin and cos come in pairs)',
   dModelTooSmall: (c) => `must be at least ${c.fn === 'positionNumbers' ? 1 : 2}`,
@@ -172,6 +174,5 @@ export function givenValues(o, args, shape) {
   if (args) for (const argument of Object.values(args)) if (argument) values[argument.name] = argument;
   return values;
 }
-/** The status names this file words
-, so a test can check it covers every code of the core. */
+/** The status names this file words, so a test can check it covers every code of the core. */
 export const WORDED_STATUSES = Object.freeze(Object.keys(WORDS));

@@ -9,27 +9,42 @@ export const WRITE = 2;
 export const READ_WRITE = READ | WRITE;
 
 /** An array slot: a classified argument (memory.js), a private list, or an output to allocate. */
+// Fields are declared (defined as own properties before the constructor runs), so assigning them
+// can never reach an inherited setter (Object.prototype pollution); likewise Frame, Argument, Posenc.
 class Entry {
+  at;
+  lengthAt;
+  argument; // Argument, or null
+  list; // private Int32Array/Float64Array, or null
+  allocate; // Float32Array/Float64Array for outputs the call allocates, or null
+  mode;
+  offset = -1; // where a list or JS-owned array goes in the scratch block (memory.js)
+  result = null; // the allocated output, once read back
+
   constructor(at, lengthAt, argument, list, allocate, mode) {
     this.at = at;
     this.lengthAt = lengthAt;
-    this.argument = argument; // Argument, or null
-    this.list = list; // private Int32Array/Float64Array, or null
-    this.allocate = allocate; // Float32Array/Float64Array for outputs the call allocates, or null
+    this.argument = argument;
+    this.list = list;
+    this.allocate = allocate;
     this.mode = mode;
-    this.offset = -1; // where a list or JS-owned array goes in the scratch block (memory.js)
-    this.result = null; // the allocated output, once read back
   }
 }
 
 export class Frame {
+  operation;
+  call; // the module's function for this operation: (frame address) => status
+  index; // slot name -> index, a Map: nothing inherited
+  values;
+  results;
+  entries = [];
+
   constructor(operation, slots, call) {
     this.operation = operation;
-    this.call = call; // the module's function for this operation: (frame address) => status
-    this.index = new Map(slots.map((slot, i) => [slot, i])); // a Map: nothing inherited
+    this.call = call;
+    this.index = new Map(slots.map((slot, i) => [slot, i]));
     this.values = new Float64Array(slots.length);
     this.results = new Float64Array(slots.length);
-    this.entries = [];
   }
 
   /** Empties the frame for a new call. */

@@ -19,10 +19,19 @@ const WASM = 'wasm'; // the region key of WASM memory, whatever its current Arra
 
 /**
  * A Float32Array or WasmArray argument as classified: `address` is set for arrays in WASM
- * memory, undefined for JS-owned ones (copied through scratch memory). Every field is own, so
- * nothing inherited (Object.prototype pollution) can stand in for one.
+ * memory, undefined for JS-owned ones (copied through scratch memory). Every field is declared
+ * (own before the constructor runs), so nothing inherited (Object.prototype pollution) can stand
+ * in for one or intercept its assignment.
  */
 export class Argument {
+  name;
+  array;
+  length;
+  address;
+  region;
+  buffer;
+  byteOffset;
+
   constructor(name, array, length, address, region, buffer, byteOffset) {
     this.name = name;
     this.array = array;

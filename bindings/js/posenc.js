@@ -14,6 +14,9 @@ export class Posenc {
   #memory;
   #enums;
   #context; // what reading options needs: the enums
+  variant;
+  simd;
+  limits;
 
   /** @internal Use `loadPosenc()`. */
   constructor(mod, variant) {
@@ -249,7 +252,7 @@ export class Posenc {
   }
 
   #run(frame, fn, o, args) {
-    this.#memory.run(frame, { fn, o, args });
+    this.#memory.run(frame, { fn, o, args, shape: null });
   }
 
   /** Runs a frame whose `out` slot is the caller's array, or a new one the call allocates. */

@@ -179,7 +179,9 @@ function partsOf(schema) {
   let parts = schemaParts.get(schema);
   if (!parts) {
     const keys = Object.keys(schema);
-    parts = { keys, kinds: keys.map((key) => schema[key]), known: new Set(keys) };
+    // Every key undefined; spread copies define own properties (they never run an inherited setter).
+    const blank = Object.fromEntries(keys.map((key) => [key, undefined]));
+    parts = { keys, kinds: keys.map((key) => schema[key]), known: new Set(keys), blank };
     schemaParts.set(schema, parts);
   }
   return parts;
@@ -196,9 +198,8 @@ export function snapshot(fn, options, schema, context, name = 'options') {
   if (!isOptionsObject(fn, name, options)) {
     throw typeError(fn, name, `must be an object (got ${describe(options)})`);
   }
-  const { keys, kinds, known } = partsOf(schema);
-  const result = {};
-  for (let i = 0; i < keys.length; i++) result[keys[i]] = undefined; // every key own, in one order (one hidden class)
+  const { keys, kinds, known, blank } = partsOf(schema);
+  const result = { ...blank }; // every key own, in one order (one hidden class)
   readOwn(fn, name, options, result, known, name === 'options' ? 'option' : 'key');
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i];
