@@ -4,7 +4,6 @@
 // and the pairing conversions (weights and activations) with the proof that interleaved RoPE
 // equals half RoPE between conversions. Against the float64 references, and the mistakes.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +21,7 @@ import {
 } from './support.js';
 import { hfPermute, reorder, rotateReference } from './shapes-reference.js';
 import { inverseFrequency } from './reference.js';
+import { typecheck } from '../typecheck.js';
 
 const invFreqOf = (rotaryDim, base = 10000) =>
   Array.from({ length: rotaryDim / 2 }, (_, i) => inverseFrequency(i, rotaryDim, base));
@@ -398,28 +398,7 @@ it('index.d.ts declares the scaling, batch, order, ropeQK and conversion API (st
   const work = mkdtempSync(join(tmpdir(), 'posenc-types-'));
   try {
     writeFileSync(join(work, 'package.json'), JSON.stringify({ type: 'module' }));
-    writeFileSync(join(work, 'consumer.ts'), CONSUMER_TS);
-    writeFileSync(
-      join(work, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          strict: true,
-          noEmit: true,
-          target: 'es2022',
-          module: 'nodenext',
-          moduleResolution: 'nodenext',
-        },
-        files: ['consumer.ts'],
-      }),
-    );
-    try {
-      execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], {
-        cwd: work,
-        encoding: 'utf8',
-      });
-    } catch (error) {
-      assert.fail(`tsc: ${error.stdout}${error.stderr}`);
-    }
+    typecheck(work, CONSUMER_TS);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

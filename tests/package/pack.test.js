@@ -7,11 +7,11 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { typecheck } from '../typecheck.js';
 
 const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 
-// Runs a command; on failure the error carries what it printed (tsc reports on stdout).
+// Runs a command; on failure the error carries what it printed.
 function run(command, args, cwd) {
   try {
     return execFileSync(command, args, { cwd, encoding: 'utf8', stdio: 'pipe' });
@@ -83,22 +83,7 @@ test('npm pack installs into an empty folder and works there, types included', (
     const out = run('node', ['consumer.mjs'], app);
     assert.deepEqual(JSON.parse(out.trim()), { variant: 'simd', scalar: 'scalar' });
 
-    writeFileSync(join(app, 'consumer.ts'), CONSUMER_TS);
-    writeFileSync(
-      join(app, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          strict: true,
-          noEmit: true,
-          target: 'es2022',
-          module: 'nodenext',
-          moduleResolution: 'nodenext',
-          skipLibCheck: false,
-        },
-        files: ['consumer.ts'],
-      }),
-    );
-    run('node', [tsc, '-p', 'tsconfig.json'], app);
+    typecheck(app, CONSUMER_TS);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

@@ -1,0 +1,28 @@
+// Type-checks a TypeScript consumer of posenc's declarations, as a user's strict project would
+// (Node ESM resolution, libraries' .d.ts checked too). Shared by the API tests, which import
+// bindings/js by path, and the package test, which imports the installed tarball.
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const tsc = fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.meta.url));
+
+/** Writes `source` as consumer.ts with a strict tsconfig into `folder` and runs tsc; throws with its report. */
+export function typecheck(folder, source) {
+  writeFileSync(join(folder, 'consumer.ts'), source);
+  const compilerOptions = {
+    strict: true,
+    noEmit: true,
+    target: 'es2022',
+    module: 'nodenext',
+    moduleResolution: 'nodenext',
+    skipLibCheck: false,
+  };
+  writeFileSync(join(folder, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['consumer.ts'] }));
+  try {
+    execFileSync(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: folder, encoding: 'utf8', stdio: 'pipe' });
+  } catch (error) {
+    throw new Error(`tsc found errors in the consumer:\n${error.stdout ?? ''}${error.stderr ?? ''}`);
+  }
+}
