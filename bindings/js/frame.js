@@ -95,6 +95,11 @@ export class Frame {
     return this.entries.find((entry) => entry.at === at).result;
   }
 
+  /** How many slots `slot` comes after `first` (the bit of a value in a group's given-mask). */
+  distance(first, slot) {
+    return this.#at(slot) - this.#at(first);
+  }
+
   #at(slot) {
     const at = this.index.get(slot);
     if (at === undefined) throw new TypeError(`posenc: internal error: ${this.operation} has no frame slot ${slot}`);

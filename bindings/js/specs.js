@@ -26,27 +26,24 @@ export function writeTable(frame, fn, o, enums) {
     .set('layout', enums.sinusoidalLayout.indexOf(o.layout));
 }
 
-/** A scaling snapshot (none: Hugging Face's 'default'). */
+/**
+ * A scaling snapshot (none: Hugging Face's 'default'). Only the values given are written, each
+ * marked in scalingGiven (bit i: the i-th slot from scalingType on, frames.h); the core's
+ * RopeScaling holds the defaults of the others.
+ */
 export function writeScaling(frame, scaling, enums) {
   if (scaling === undefined) return; // every slot 0 is 'default'
-  const given = (key, fallback) => (scaling[key] === undefined ? fallback : scaling[key]);
-  frame
-    .set('scalingType', enums.scalingType.indexOf(scaling.type))
-    .set('factor', given('factor', 1))
-    .set('hasFactor', flag(scaling.factor !== undefined))
-    .set('originalMaxPositionEmbeddings', given('originalMaxPositionEmbeddings', 0))
-    .set('maxPositionEmbeddings', given('maxPositionEmbeddings', 0))
-    .set('attentionFactor', given('attentionFactor', 1))
-    .set('hasAttentionFactor', flag(scaling.attentionFactor !== undefined))
-    .set('betaFast', given('betaFast', 32))
-    .set('betaSlow', given('betaSlow', 1))
-    .set('mscale', given('mscale', 0))
-    .set('mscaleAllDim', given('mscaleAllDim', 0))
-    .set('truncate', flag(given('truncate', true)))
-    .set('lowFreqFactor', given('lowFreqFactor', 1))
-    .set('highFreqFactor', given('highFreqFactor', 4));
-  if (scaling.shortFactor !== undefined) frame.list('shortFactor', scaling.shortFactor);
-  if (scaling.longFactor !== undefined) frame.list('longFactor', scaling.longFactor);
+  let given = 0;
+  for (const [key, value] of Object.entries(scaling)) {
+    if (key === 'type' || value === undefined) continue;
+    if (value instanceof Float64Array) {
+      frame.list(key, value); // shortFactor, longFactor (private copies)
+    } else {
+      frame.set(key, typeof value === 'boolean' ? flag(value) : value);
+      given |= 1 << frame.distance('scalingType', key);
+    }
+  }
+  frame.set('scalingType', enums.scalingType.indexOf(scaling.type)).set('scalingGiven', given);
 }
 
 /**

@@ -16,11 +16,13 @@
 // One offset per sequence of a batch (an int32 list), instead of a shared offset.
 #define POSENC_FRAME_OFFSETS(X) X(offsets) X(offsetsLength)
 
-// A RopeScaling config; the longrope factor lists are float64 arrays.
-#define POSENC_FRAME_SCALING(X)                                                                          \
-  X(scalingType) X(factor) X(hasFactor) X(originalMaxPositionEmbeddings) X(maxPositionEmbeddings)      \
-  X(attentionFactor) X(hasAttentionFactor) X(betaFast) X(betaSlow) X(mscale) X(mscaleAllDim) X(truncate) \
-  X(lowFreqFactor) X(highFreqFactor) X(shortFactor) X(shortFactorLength) X(longFactor) X(longFactorLength)
+// A RopeScaling config; the longrope factor lists are float64 arrays. Bit i of scalingGiven says
+// the i-th slot of this list was given; a value not given keeps RopeScaling's default (the
+// defaults live in the core only).
+#define POSENC_FRAME_SCALING(X)                                                                            \
+  X(scalingType) X(scalingGiven) X(factor) X(originalMaxPositionEmbeddings) X(maxPositionEmbeddings)     \
+  X(attentionFactor) X(betaFast) X(betaSlow) X(mscale) X(mscaleAllDim) X(truncate) X(lowFreqFactor)      \
+  X(highFreqFactor) X(shortFactor) X(shortFactorLength) X(longFactor) X(longFactorLength)
 
 // A RopeSpec.
 #define POSENC_FRAME_ROPE_SPEC(X)                                                                     \

@@ -37,23 +37,31 @@ BatchPositions batch_positions_of(const Frame& f) {
   return BatchPositions{positions_of(f), address_of<const std::int32_t>(f.offsets)};
 }
 
+// The slots of a scaling config in frame order: bit ScalingSlot::x of scalingGiven is x's.
+#define POSENC_SCALING_SLOT(name) name,
+enum class ScalingSlot : unsigned { POSENC_FRAME_SCALING(POSENC_SCALING_SLOT) };
+#undef POSENC_SCALING_SLOT
+
 template <class Frame>
 RopeScaling scaling_of(const Frame& f) {
-  RopeScaling s;
+  const std::uint32_t given_bits = u32(f.scalingGiven);
+  const auto given = [given_bits](ScalingSlot slot) { return ((given_bits >> static_cast<unsigned>(slot)) & 1u) != 0; };
+  RopeScaling s;  // its defaults stand for what was not given
   s.type = enum_of<RopeScalingType>(f.scalingType);
-  s.factor = f.factor;
-  s.has_factor = flag(f.hasFactor);
-  s.original_max_position_embeddings = u32(f.originalMaxPositionEmbeddings);
-  s.max_position_embeddings = u32(f.maxPositionEmbeddings);
-  s.attention_factor = f.attentionFactor;
-  s.has_attention_factor = flag(f.hasAttentionFactor);
-  s.beta_fast = f.betaFast;
-  s.beta_slow = f.betaSlow;
-  s.mscale = f.mscale;
-  s.mscale_all_dim = f.mscaleAllDim;
-  s.truncate = flag(f.truncate);
-  s.low_freq_factor = f.lowFreqFactor;
-  s.high_freq_factor = f.highFreqFactor;
+  s.has_factor = given(ScalingSlot::factor);
+  if (s.has_factor) s.factor = f.factor;
+  s.has_attention_factor = given(ScalingSlot::attentionFactor);
+  if (s.has_attention_factor) s.attention_factor = f.attentionFactor;
+  if (given(ScalingSlot::originalMaxPositionEmbeddings))
+    s.original_max_position_embeddings = u32(f.originalMaxPositionEmbeddings);
+  if (given(ScalingSlot::maxPositionEmbeddings)) s.max_position_embeddings = u32(f.maxPositionEmbeddings);
+  if (given(ScalingSlot::betaFast)) s.beta_fast = f.betaFast;
+  if (given(ScalingSlot::betaSlow)) s.beta_slow = f.betaSlow;
+  if (given(ScalingSlot::mscale)) s.mscale = f.mscale;
+  if (given(ScalingSlot::mscaleAllDim)) s.mscale_all_dim = f.mscaleAllDim;
+  if (given(ScalingSlot::truncate)) s.truncate = flag(f.truncate);
+  if (given(ScalingSlot::lowFreqFactor)) s.low_freq_factor = f.lowFreqFactor;
+  if (given(ScalingSlot::highFreqFactor)) s.high_freq_factor = f.highFreqFactor;
   s.short_factor = address_of<const double>(f.shortFactor);
   s.short_factor_count = u32(f.shortFactorLength);
   s.long_factor = address_of<const double>(f.longFactor);
