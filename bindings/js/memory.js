@@ -151,6 +151,14 @@ export class Memory {
     }
   }
 
+  /** x and its output (in place: x itself, or `out`, which must not overlap it). */
+  xArguments(fn, x, out, instance) {
+    const args = { x: this.argument(fn, 'x', x, instance), out: undefined };
+    args.out = out === undefined ? args.x : this.argument(fn, 'out', out, instance);
+    this.assertSeparate(fn, args.x, args.out, true);
+    return args;
+  }
+
   /** q, k and their outputs (in place, or out: { q, k }): no two of them may share memory. */
   qkArguments(fn, q, k, out, instance) {
     const args = {

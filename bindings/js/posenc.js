@@ -131,9 +131,7 @@ export class Posenc {
   rope(x, options) {
     const fn = 'rope';
     const o = this.#read(fn, options);
-    const args = { x: this.#memory.argument(fn, 'x', x, this), out: undefined };
-    args.out = o.out === undefined ? args.x : this.#memory.argument(fn, 'out', o.out, this);
-    this.#memory.assertSeparate(fn, args.x, args.out, true);
+    const args = this.#memory.xArguments(fn, x, o.out, this);
     if (streams(o, o, args)) {
       const plan = this.#makePlan(fn, o, o.numHeads);
       try {

@@ -69,9 +69,7 @@ export class RopePlan {
   apply(x, options) {
     const fn = 'RopePlan.apply';
     const o = this.#read(fn, options);
-    const args = { x: this.#memory.argument(fn, 'x', x, this.#instance), out: undefined };
-    args.out = o.out === undefined ? args.x : this.#memory.argument(fn, 'out', o.out, this.#instance);
-    this.#memory.assertSeparate(fn, args.x, args.out, true);
+    const args = this.#memory.xArguments(fn, x, o.out, this.#instance);
     if (streams(this.#shape, o, args))
       ropeInBlocks(this.#memory, this.#made, this.#shape, o.offset ?? 0, args, this.#errorContext(fn, o, args));
     else
