@@ -104,6 +104,8 @@ export interface RopeFrequencyOptions {
   partialRotaryFactor?: number;
   /** Default 10000. */
   base?: number;
+  /** Checked and not used: the schedule has one value per pair, whichever channels a pair occupies. */
+  layout?: 'interleaved' | 'half';
   scaling?: RopeScaling;
   /** The current sequence length (largest position + 1) that dynamic and longrope go by. */
   seqLen?: number;
@@ -127,8 +129,13 @@ export interface BatchPositionOptions {
 
 export interface RopeCacheOptions<T extends FloatArray = FloatArray> extends BatchPositionOptions {
   seqLen: number;
-  rotaryDim: number;
+  /** Even, <= headDim; default headDim (one of the two is required). */
+  rotaryDim?: number;
+  /** The model's head size: the default rotaryDim. */
+  headDim?: number;
   base?: number;
+  /** Checked and not used: the cache has one cos/sin per pair, whichever channels a pair occupies. */
+  layout?: 'interleaved' | 'half';
   /** Sequences (default 1): the cache is [batch, seqLen, rotaryDim/2]. */
   batch?: number;
   scaling?: RopeScaling;
