@@ -125,6 +125,8 @@ export interface RopeFrequencyOptions {
   partialRotaryFactor?: number;
   /** Default 10000. */
   base?: number;
+  /** Checked and not used: the schedule has one value per pair, whichever channels a pair occupies. */
+  layout?: 'interleaved' | 'half';
   scaling?: RopeScaling;
   /** The current sequence length (largest position + 1) that dynamic and longrope go by. */
   seqLen?: number;
@@ -148,8 +150,13 @@ export interface BatchPositionOptions {
 
 export interface RopeCacheOptions<T extends FloatArray = FloatArray> extends BatchPositionOptions {
   seqLen: number;
-  rotaryDim: number;
+  /** Even, <= headDim; default headDim (one of the two is required). */
+  rotaryDim?: number;
+  /** The model's head size: the default rotaryDim. */
+  headDim?: number;
   base?: number;
+  /** Checked and not used: the cache has one cos/sin per pair, whichever channels a pair occupies. */
+  layout?: 'interleaved' | 'half';
   /** Sequences (default 1): the cache is [batch, seqLen, rotaryDim/2]. */
   batch?: number;
   scaling?: RopeScaling;
@@ -345,6 +352,40 @@ export class Posenc {
     options: SimilarityOptions & { out?: T },
   ): T;
 }
+
+/** A model's RoPE options from fromHfConfig: every rope function takes them unchanged. */
+export interface HfRopeOptions {
+  /** The rotated head size (DeepSeek's qk_rope_head_dim for multi-head latent attention). */
+  headDim: number;
+  /** int(headDim * partial_rotary_factor). */
+  rotaryDim: number;
+  /** rope_theta. */
+  base: number;
+  /** 'half' (transformers' rotate_half) except DeepSeek-V3's interleaved checkpoints. */
+  layout: 'interleaved' | 'half';
+  /** rope_scaling / rope_parameters in camelCase; absent for plain RoPE. */
+  scaling?: RopeScaling;
+}
+
+/** What fromHfConfig reads from a Hugging Face config.json. */
+export interface HfRopeConfig {
+  ropeOptions: HfRopeOptions;
+  /** num_attention_heads. */
+  numHeads: number;
+  /**
+   * num_key_value_heads (default num_attention_heads). With multi-head latent attention
+   * (DeepSeek) the keys' rotary part is one shared head: rotate it with numKvHeads 1.
+   */
+  numKvHeads: number;
+  maxPositionEmbeddings: number;
+}
+
+/**
+ * A model's RoPE from its Hugging Face config.json object (transformers 4 `rope_scaling` or 5
+ * `rope_parameters`), read as transformers reads it. Needs no instance. Throws a TypeError or
+ * RangeError naming the config key (`config.rope_scaling.rope_type`, ...).
+ */
+export function fromHfConfig(config: object): HfRopeConfig;
 
 /** Loads and instantiates posenc (SIMD build where supported). */
 export function loadPosenc(options?: LoadOptions): Promise<Posenc>;

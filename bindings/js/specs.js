@@ -1,7 +1,7 @@
 // From option snapshots to the core's frames (bindings/wasm/frames.h): the rules that combine
 // options (offset or positions, rotaryDim or partialRotaryFactor) and the defaults that depend
 // on other options. Every numeric rule is the core's, checked in the call itself.
-import { typeError } from './errors.js';
+import { describe, rangeError, typeError } from './errors.js';
 
 const flag = (value) => (value ? 1 : 0);
 
@@ -76,6 +76,21 @@ export function writeRopeSpec(frame, fn, o, enums) {
     .set('order', enums.order.indexOf(o.order))
     .set('inverse', flag(o.inverse));
   return rotaryDim;
+}
+
+/**
+ * ropeCache: rotaryDim, or headDim's value (a model's head size) when only headDim is given.
+ * The cache's frame has no headDim, so rope's rule rotaryDim <= headDim (the core's
+ * rotaryDimTooLarge, same words) is checked here; the core checks rotaryDim itself.
+ */
+export function resolveCacheRotary(fn, o) {
+  if (o.rotaryDim === undefined) {
+    if (o.headDim === undefined) throw typeError(fn, 'rotaryDim', 'is required (or headDim, which it defaults to)');
+    o.rotaryDim = o.headDim;
+  } else if (o.headDim !== undefined && o.rotaryDim > o.headDim) {
+    throw rangeError(fn, 'rotaryDim', `must be at most headDim (got ${describe(o.rotaryDim)})`);
+  }
+  return o;
 }
 
 /** ropeSchedule / ropeFrequencies: rotaryDim, or headDim (with or without partialRotaryFactor). */

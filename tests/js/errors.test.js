@@ -162,7 +162,7 @@ for (const posenc of await loadBothVariants()) {
     it('ropeCache', () => {
       const valid = { seqLen: 2, rotaryDim: 4 };
       runCases('ropeCache', (o) => posenc.ropeCache(o), [
-        ...optionsMistakes(valid, 'headDim'),
+        ...optionsMistakes(valid, 'numHeads'),
         ...sizeMistakes(valid, 'seqLen'),
         ...sizeMistakes(valid, 'rotaryDim'),
         ['rotaryDim odd', { ...valid, rotaryDim: 5 }, RangeError, 'rotaryDim'],
