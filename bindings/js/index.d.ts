@@ -3,8 +3,11 @@
 /** Row-major float32 data: a JS array, or an array kept in WASM memory. */
 export type FloatArray = Float32Array | WasmArray;
 
-/** Explicit integer positions, one per row, each in [0, 2^31 - 1]. */
-export type PositionList = Int32Array | Uint32Array | readonly number[];
+/**
+ * Explicit integer positions, one per row, each in [0, 2^31 - 1]; the int64 arrays are what
+ * ONNX Runtime's int64 tensors (position_ids) hold.
+ */
+export type PositionList = Int32Array | Uint32Array | BigInt64Array | BigUint64Array | readonly (number | bigint)[];
 
 export interface LoadOptions {
   /** Load the SIMD build (default: whether this engine supports WebAssembly SIMD). */

@@ -98,11 +98,17 @@ class ListSpec {
   constructor(path, values, type) {
     this.path = path;
     this.values = values;
-    this.type = type; // 'Array', 'Int32Array', 'Uint32Array', 'Float64Array', 'Float32Array'
+    this.type = type; // 'Array', 'Int32Array', 'Uint32Array', 'BigInt64Array', 'BigUint64Array', 'Float64Array', 'Float32Array'
   }
 }
 
-const LIST_TYPES = { Int32Array, Uint32Array, Float64Array, Float32Array };
+const LIST_TYPES = { Int32Array, Uint32Array, Float64Array, Float32Array, BigInt64Array, BigUint64Array };
+
+/** A ListSpec's values as its type (the int64 ones take BigInts). */
+function typedList(list) {
+  const Type = LIST_TYPES[list.type];
+  return Type.from(list.values, Type === BigInt64Array || Type === BigUint64Array ? BigInt : undefined);
+}
 
 /** Drops the keys whose value is undefined. */
 function defined(object) {
@@ -160,7 +166,7 @@ function where(r, rows, batch, { lists = true } = {}) {
     [2, 'positions'],
     [lists && batch > 0 ? 1 : 0, 'offsets'],
   ]);
-  const type = () => r.pick(['Array', 'Array', 'Int32Array', 'Uint32Array']);
+  const type = () => r.pick(['Array', 'Array', 'Int32Array', 'Uint32Array', 'BigInt64Array', 'BigUint64Array']);
   if (kind === 'offset') return { offset: r.int(0, 60) };
   if (kind === 'positions')
     return {
@@ -747,8 +753,7 @@ class HostileCall {
   /** The plain (clean) value of an option tree: own keys only, lists as plain lists. */
   plain(node) {
     if (node instanceof ArraySpec) return this.values.get(node.name);
-    if (node instanceof ListSpec)
-      return node.type === 'Array' ? node.values.slice() : LIST_TYPES[node.type].from(node.values);
+    if (node instanceof ListSpec) return node.type === 'Array' ? node.values.slice() : typedList(node);
     if (node !== null && typeof node === 'object' && !Array.isArray(node)) {
       const object = {};
       for (const [key, value] of Object.entries(node)) if (!node[INHERITED]?.has(key)) object[key] = this.plain(value);
@@ -814,10 +819,7 @@ class HostileCall {
 
   hostileList(list) {
     const r = this.r;
-    if (list.type !== 'Array') {
-      const typed = LIST_TYPES[list.type].from(list.values);
-      return typed;
-    }
+    if (list.type !== 'Array') return typedList(list);
     const values = list.values.slice();
     for (let i = 0; i < values.length; i++) {
       if (r.chance(0.08)) {
