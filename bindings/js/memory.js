@@ -216,6 +216,7 @@ export class Memory {
           fn: context.fn,
           values,
           expected: frame.result('expectedLength'),
+          sources: frame.sources,
         });
       }
       this.#readBack(frame, block);

@@ -140,11 +140,14 @@ for (const posenc of variants) {
     });
 
     it('errors are worded the same with the prototype polluted', () => {
-      // One of each way an error is made: a snapshot rule, a core status, a length status, an
-      // unknown option, a freed WasmArray, a freed plan.
+      // One of each way an error is made: a snapshot rule, a core status, one about a default
+      // (named by its source), a length status (with and without a guess at the missing option),
+      // an unknown option, a freed WasmArray, a freed plan.
       const wrongs = [
         () => posenc.rope(new Float32Array(3), { ...rope, rotaryDim: 7 }),
+        () => posenc.rope(new Float32Array(3), { seqLen: 1, headDim: 5 }),
         () => posenc.rope(new Float32Array(3), rope),
+        () => posenc.rope(new Float32Array(q.length * 2), rope),
         () => posenc.sinusoidal({ seqLen: 2, dModel: 3 }),
         () => posenc.ropeCache({ seqLen: 2, rotaryDim: 8, sclaing: yarn }),
         () => posenc.ropeSchedule({ headDim: 16, scaling: { ...yarn, factor: -1 } }),
