@@ -250,14 +250,23 @@ export class WasmArray {
   readonly length: number;
   /** Byte address in WASM memory. */
   readonly address: number;
+  /** True once free() was called (on a window: its own, or its array's). */
   readonly freed: boolean;
+  /**
+   * A window onto elements [begin, end) of this array: a WasmArray over the same memory (no
+   * copy), accepted wherever a WasmArray is, valid until this array is freed. Like
+   * TypedArray.subarray (negative indices count from the end, end defaults to the length), but
+   * strict: integers in [-length, length] and end >= begin, else a RangeError (no clamping).
+   * A window's free() only retires the window; its array's memory stays.
+   */
+  subarray(begin?: number, end?: number): WasmArray;
   /** A view over the current WASM memory, valid only until the next posenc call (memory growth detaches it). */
   view(): Float32Array;
   /** Copies values in, starting at element offset. */
   set(values: ArrayLike<number>, offset?: number): this;
   /** A copy that survives memory growth and free(). */
   toArray(): Float32Array;
-  /** Returns the memory; using the array afterwards throws a RangeError. */
+  /** Returns the memory; using the array (or a window of it) afterwards throws a RangeError. */
   free(): void;
 }
 

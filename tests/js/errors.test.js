@@ -427,7 +427,7 @@ for (const posenc of await loadBothVariants()) {
         runCases('similarity', (o) => posenc.similarity(freed, f32(8), o), [
           ['a freed', { rows: 1, cols: 1, dim: 8 }, RangeError, 'a'],
         ]);
-        for (const method of ['view', 'toArray', 'set']) {
+        for (const method of ['view', 'toArray', 'set', 'subarray']) {
           // The array itself is the bad argument: error.parameter is 'this'.
           assert.throws(
             () => freed[method]([1]),
