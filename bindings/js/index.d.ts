@@ -30,14 +30,19 @@ export interface Limits {
 }
 
 /** Where the rows sit: `offset, offset + 1, ...` or an explicit list (never both). */
-export interface PositionOptions {
-  /** First position (default 0). */
-  offset?: number;
-  /** One position per row; replaces offset. */
-  positions?: PositionList;
-}
+export type PositionOptions =
+  | {
+      /** First position (default 0). */
+      offset?: number;
+      positions?: never;
+    }
+  | {
+      offset?: never;
+      /** One position per row; replaces offset. */
+      positions: PositionList;
+    };
 
-export interface SinusoidalOptions extends PositionOptions {
+export type SinusoidalOptions = PositionOptions & {
   seqLen: number;
   /** Even: the table is made of sin/cos pairs. */
   dModel: number;
@@ -45,7 +50,7 @@ export interface SinusoidalOptions extends PositionOptions {
   base?: number;
   /** 'interleaved' (default): sin at channel 2i, cos at 2i+1. 'concat': all sines, then all cosines. */
   layout?: 'interleaved' | 'concat';
-}
+};
 
 export interface PositionNumbersOptions {
   seqLen: number;
@@ -98,19 +103,28 @@ export type RopeScaling =
       attentionFactor?: number;
     };
 
-export interface RopeFrequencyOptions {
-  /** Even; rotaryDim/2 frequencies are returned. Default headDim (or from partialRotaryFactor). */
-  rotaryDim?: number;
-  /** Needed with partialRotaryFactor. */
+/** The rotary dimension: rotaryDim (default headDim), or Hugging Face's partialRotaryFactor instead (never both). */
+export type RotaryOptions =
+  | {
+      /** Even, at most headDim (default headDim): rotaryDim/2 pairs rotate, channels from rotaryDim on pass through. */
+      rotaryDim?: number;
+      partialRotaryFactor?: never;
+    }
+  | {
+      rotaryDim?: never;
+      /** Hugging Face's partial_rotary_factor: rotaryDim = int(headDim * factor). */
+      partialRotaryFactor: number;
+    };
+
+export type RopeFrequencyOptions = RotaryOptions & {
+  /** Needed with partialRotaryFactor, or instead of rotaryDim. */
   headDim?: number;
-  /** Hugging Face's partial_rotary_factor: rotaryDim = int(headDim * factor). Not with rotaryDim. */
-  partialRotaryFactor?: number;
   /** Default 10000. */
   base?: number;
   scaling?: RopeScaling;
   /** The current sequence length (largest position + 1) that dynamic and longrope go by. */
   seqLen?: number;
-}
+};
 
 export interface RopeSchedule {
   /** rotaryDim/2 inverse frequencies, float64. */
@@ -120,15 +134,20 @@ export interface RopeSchedule {
   rotaryDim: number;
 }
 
-/** Where the rows of a batch sit: one offset for all, one per sequence, or explicit positions. */
-export interface BatchPositionOptions {
-  /** First position of every sequence (default 0), or one per sequence (batch integers). */
-  offset?: number | PositionList;
-  /** One position per row, batch × seqLen of them; replaces offset. */
-  positions?: PositionList;
-}
+/** Where the rows of a batch sit: one offset for all, one per sequence, or explicit positions (never both). */
+export type BatchPositionOptions =
+  | {
+      /** First position of every sequence (default 0), or one per sequence (batch integers). */
+      offset?: number | PositionList;
+      positions?: never;
+    }
+  | {
+      offset?: never;
+      /** One position per row, batch × seqLen of them; replaces offset. */
+      positions: PositionList;
+    };
 
-export interface RopeCacheOptions<T extends FloatArray = FloatArray> extends BatchPositionOptions {
+export type RopeCacheOptions<T extends FloatArray = FloatArray> = BatchPositionOptions & {
   seqLen: number;
   rotaryDim: number;
   base?: number;
@@ -137,19 +156,16 @@ export interface RopeCacheOptions<T extends FloatArray = FloatArray> extends Bat
   scaling?: RopeScaling;
   /** Write into these arrays (each [batch, seqLen, rotaryDim/2]) instead of new ones. */
   out?: { cos: T; sin: T };
-}
+};
 
-export interface RopeOptions extends BatchPositionOptions {
+/** The shape and rotation of a rope call, but for the rotary dimension: what rope, ropeQK and ropePlan share. */
+export interface RopeShapeOptions {
   seqLen: number;
   /** Default 1. */
   numHeads?: number;
   headDim: number;
   /** 'interleaved' (default): pairs (x[2i], x[2i+1]). 'half': pairs (x[i], x[i + rotaryDim/2]). */
   layout?: 'interleaved' | 'half';
-  /** Even, <= headDim (default headDim); channels from rotaryDim on pass through. */
-  rotaryDim?: number;
-  /** Hugging Face's partial_rotary_factor: rotaryDim = int(headDim * factor). Not with rotaryDim. */
-  partialRotaryFactor?: number;
   base?: number;
   scaling?: RopeScaling;
   /** Sequences (default 1). */
@@ -158,35 +174,44 @@ export interface RopeOptions extends BatchPositionOptions {
   order?: 'tokens' | 'heads';
   /** Rotate by -theta (undo a rotation). Default false. */
   inverse?: boolean;
-  /** Write here instead of rotating x in place; must not partly overlap x. */
-  out?: FloatArray;
 }
 
-export interface RopeQKOptions<Q extends FloatArray = FloatArray, K extends FloatArray = FloatArray>
-  extends Omit<RopeOptions, 'out'> {
-  /** Heads of k (default numHeads); q has numHeads. */
-  numKvHeads?: number;
-  /** Write here instead of rotating q and k in place. */
-  out?: { q: Q; k: K };
-}
+export type RopeOptions = RopeShapeOptions &
+  RotaryOptions &
+  BatchPositionOptions & {
+    /** Write here instead of rotating x in place; must not partly overlap x. */
+    out?: FloatArray;
+  };
+
+export type RopeQKOptions<Q extends FloatArray = FloatArray, K extends FloatArray = FloatArray> = RopeShapeOptions &
+  RotaryOptions &
+  BatchPositionOptions & {
+    /** Heads of k (default numHeads); q has numHeads. */
+    numKvHeads?: number;
+    /** Write here instead of rotating q and k in place. */
+    out?: { q: Q; k: K };
+  };
 
 /** The options of ropePlan: everything of rope but where the rows sit and out. */
-export interface RopePlanOptions extends Omit<RopeOptions, 'offset' | 'positions' | 'out'> {
-  /** Heads of k for applyQK (default numHeads). */
-  numKvHeads?: number;
-}
+export type RopePlanOptions = RopeShapeOptions &
+  RotaryOptions & {
+    /** Heads of k for applyQK (default numHeads). */
+    numKvHeads?: number;
+  };
 
 /** Where one apply() puts its rows, and where it writes. */
-export interface RopePlanApplyOptions extends BatchPositionOptions {
+export type RopePlanApplyOptions = BatchPositionOptions & {
   /** Write here instead of rotating x in place; must not partly overlap x. */
   out?: FloatArray;
-}
+};
 
-export interface RopePlanApplyQKOptions<Q extends FloatArray = FloatArray, K extends FloatArray = FloatArray>
-  extends BatchPositionOptions {
+export type RopePlanApplyQKOptions<
+  Q extends FloatArray = FloatArray,
+  K extends FloatArray = FloatArray,
+> = BatchPositionOptions & {
   /** Write here instead of rotating q and k in place. */
   out?: { q: Q; k: K };
-}
+};
 
 /**
  * A prepared rope call for hot loops (token-by-token decoding): validated once by
