@@ -3,8 +3,11 @@
 /** Row-major float32 data: a JS array, or an array kept in WASM memory. */
 export type FloatArray = Float32Array | WasmArray;
 
-/** Explicit integer positions, one per row, each in [0, 2^31 - 1]. */
-export type PositionList = Int32Array | Uint32Array | readonly number[];
+/**
+ * Explicit integer positions, one per row, each in [0, 2^31 - 1]; the int64 arrays are what
+ * ONNX Runtime's int64 tensors (position_ids) hold.
+ */
+export type PositionList = Int32Array | Uint32Array | BigInt64Array | BigUint64Array | readonly (number | bigint)[];
 
 /** Which build to load and where its .wasm comes from. Give at most one of `module` and `wasmBinary`. */
 export interface LoadOptions {
@@ -48,14 +51,19 @@ export interface Limits {
 }
 
 /** Where the rows sit: `offset, offset + 1, ...` or an explicit list (never both). */
-export interface PositionOptions {
-  /** First position (default 0). */
-  offset?: number;
-  /** One position per row; replaces offset. */
-  positions?: PositionList;
-}
+export type PositionOptions =
+  | {
+      /** First position (default 0). */
+      offset?: number;
+      positions?: never;
+    }
+  | {
+      offset?: never;
+      /** One position per row; replaces offset. */
+      positions: PositionList;
+    };
 
-export interface SinusoidalOptions extends PositionOptions {
+export type SinusoidalOptions = PositionOptions & {
   seqLen: number;
   /** Even: the table is made of sin/cos pairs. */
   dModel: number;
@@ -63,7 +71,7 @@ export interface SinusoidalOptions extends PositionOptions {
   base?: number;
   /** 'interleaved' (default): sin at channel 2i, cos at 2i+1. 'concat': all sines, then all cosines. */
   layout?: 'interleaved' | 'concat';
-}
+};
 
 export interface PositionNumbersOptions {
   seqLen: number;
@@ -116,13 +124,22 @@ export type RopeScaling =
       attentionFactor?: number;
     };
 
-export interface RopeFrequencyOptions {
-  /** Even; rotaryDim/2 frequencies are returned. Default headDim (or from partialRotaryFactor). */
-  rotaryDim?: number;
-  /** Needed with partialRotaryFactor. */
+/** The rotary dimension: rotaryDim (default headDim), or Hugging Face's partialRotaryFactor instead (never both). */
+export type RotaryOptions =
+  | {
+      /** Even, at most headDim (default headDim): rotaryDim/2 pairs rotate, channels from rotaryDim on pass through. */
+      rotaryDim?: number;
+      partialRotaryFactor?: never;
+    }
+  | {
+      rotaryDim?: never;
+      /** Hugging Face's partial_rotary_factor: rotaryDim = int(headDim * factor). */
+      partialRotaryFactor: number;
+    };
+
+export type RopeFrequencyOptions = RotaryOptions & {
+  /** Needed with partialRotaryFactor, or instead of rotaryDim. */
   headDim?: number;
-  /** Hugging Face's partial_rotary_factor: rotaryDim = int(headDim * factor). Not with rotaryDim. */
-  partialRotaryFactor?: number;
   /** Default 10000. */
   base?: number;
   /** Checked and not used: the schedule has one value per pair, whichever channels a pair occupies. */
@@ -130,7 +147,7 @@ export interface RopeFrequencyOptions {
   scaling?: RopeScaling;
   /** The current sequence length (largest position + 1) that dynamic and longrope go by. */
   seqLen?: number;
-}
+};
 
 export interface RopeSchedule {
   /** rotaryDim/2 inverse frequencies, float64. */
@@ -140,15 +157,20 @@ export interface RopeSchedule {
   rotaryDim: number;
 }
 
-/** Where the rows of a batch sit: one offset for all, one per sequence, or explicit positions. */
-export interface BatchPositionOptions {
-  /** First position of every sequence (default 0), or one per sequence (batch integers). */
-  offset?: number | PositionList;
-  /** One position per row, batch × seqLen of them; replaces offset. */
-  positions?: PositionList;
-}
+/** Where the rows of a batch sit: one offset for all, one per sequence, or explicit positions (never both). */
+export type BatchPositionOptions =
+  | {
+      /** First position of every sequence (default 0), or one per sequence (batch integers). */
+      offset?: number | PositionList;
+      positions?: never;
+    }
+  | {
+      offset?: never;
+      /** One position per row, batch × seqLen of them; replaces offset. */
+      positions: PositionList;
+    };
 
-export interface RopeCacheOptions<T extends FloatArray = FloatArray> extends BatchPositionOptions {
+export type RopeCacheOptions<T extends FloatArray = FloatArray> = BatchPositionOptions & {
   seqLen: number;
   /** Even, <= headDim; default headDim (one of the two is required). */
   rotaryDim?: number;
@@ -162,19 +184,16 @@ export interface RopeCacheOptions<T extends FloatArray = FloatArray> extends Bat
   scaling?: RopeScaling;
   /** Write into these arrays (each [batch, seqLen, rotaryDim/2]) instead of new ones. */
   out?: { cos: T; sin: T };
-}
+};
 
-export interface RopeOptions extends BatchPositionOptions {
+/** The shape and rotation of a rope call, but for the rotary dimension: what rope, ropeQK and ropePlan share. */
+export interface RopeShapeOptions {
   seqLen: number;
   /** Default 1. */
   numHeads?: number;
   headDim: number;
   /** 'interleaved' (default): pairs (x[2i], x[2i+1]). 'half': pairs (x[i], x[i + rotaryDim/2]). */
   layout?: 'interleaved' | 'half';
-  /** Even, <= headDim (default headDim); channels from rotaryDim on pass through. */
-  rotaryDim?: number;
-  /** Hugging Face's partial_rotary_factor: rotaryDim = int(headDim * factor). Not with rotaryDim. */
-  partialRotaryFactor?: number;
   base?: number;
   scaling?: RopeScaling;
   /** Sequences (default 1). */
@@ -183,35 +202,44 @@ export interface RopeOptions extends BatchPositionOptions {
   order?: 'tokens' | 'heads';
   /** Rotate by -theta (undo a rotation). Default false. */
   inverse?: boolean;
-  /** Write here instead of rotating x in place; must not partly overlap x. */
-  out?: FloatArray;
 }
 
-export interface RopeQKOptions<Q extends FloatArray = FloatArray, K extends FloatArray = FloatArray>
-  extends Omit<RopeOptions, 'out'> {
-  /** Heads of k (default numHeads); q has numHeads. */
-  numKvHeads?: number;
-  /** Write here instead of rotating q and k in place. */
-  out?: { q: Q; k: K };
-}
+export type RopeOptions = RopeShapeOptions &
+  RotaryOptions &
+  BatchPositionOptions & {
+    /** Write here instead of rotating x in place; must not partly overlap x. */
+    out?: FloatArray;
+  };
+
+export type RopeQKOptions<Q extends FloatArray = FloatArray, K extends FloatArray = FloatArray> = RopeShapeOptions &
+  RotaryOptions &
+  BatchPositionOptions & {
+    /** Heads of k (default numHeads); q has numHeads. */
+    numKvHeads?: number;
+    /** Write here instead of rotating q and k in place. */
+    out?: { q: Q; k: K };
+  };
 
 /** The options of ropePlan: everything of rope but where the rows sit and out. */
-export interface RopePlanOptions extends Omit<RopeOptions, 'offset' | 'positions' | 'out'> {
-  /** Heads of k for applyQK (default numHeads). */
-  numKvHeads?: number;
-}
+export type RopePlanOptions = RopeShapeOptions &
+  RotaryOptions & {
+    /** Heads of k for applyQK (default numHeads). */
+    numKvHeads?: number;
+  };
 
 /** Where one apply() puts its rows, and where it writes. */
-export interface RopePlanApplyOptions extends BatchPositionOptions {
+export type RopePlanApplyOptions = BatchPositionOptions & {
   /** Write here instead of rotating x in place; must not partly overlap x. */
   out?: FloatArray;
-}
+};
 
-export interface RopePlanApplyQKOptions<Q extends FloatArray = FloatArray, K extends FloatArray = FloatArray>
-  extends BatchPositionOptions {
+export type RopePlanApplyQKOptions<
+  Q extends FloatArray = FloatArray,
+  K extends FloatArray = FloatArray,
+> = BatchPositionOptions & {
   /** Write here instead of rotating q and k in place. */
   out?: { q: Q; k: K };
-}
+};
 
 /**
  * A prepared rope call for hot loops (token-by-token decoding): validated once by
@@ -275,14 +303,23 @@ export class WasmArray {
   readonly length: number;
   /** Byte address in WASM memory. */
   readonly address: number;
+  /** True once free() was called (on a window: its own, or its array's). */
   readonly freed: boolean;
+  /**
+   * A window onto elements [begin, end) of this array: a WasmArray over the same memory (no
+   * copy), accepted wherever a WasmArray is, valid until this array is freed. Like
+   * TypedArray.subarray (negative indices count from the end, end defaults to the length), but
+   * strict: integers in [-length, length] and end >= begin, else a RangeError (no clamping).
+   * A window's free() only retires the window; its array's memory stays.
+   */
+  subarray(begin?: number, end?: number): WasmArray;
   /** A view over the current WASM memory, valid only until the next posenc call (memory growth detaches it). */
   view(): Float32Array;
   /** Copies values in, starting at element offset. */
   set(values: ArrayLike<number>, offset?: number): this;
   /** A copy that survives memory growth and free(). */
   toArray(): Float32Array;
-  /** Returns the memory; using the array afterwards throws a RangeError. */
+  /** Returns the memory; using the array (or a window of it) afterwards throws a RangeError. */
   free(): void;
 }
 

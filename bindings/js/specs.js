@@ -47,24 +47,31 @@ export function writeScaling(frame, scaling, enums) {
 }
 
 /**
- * rotaryDim (default headDim), or Hugging Face's partialRotaryFactor instead, never both.
- * Returns the rotaryDim written (0 with a factor), for messages.
+ * rotaryDim, default headDim. One the caller did not give is noted as coming from headDim, so
+ * that an odd headDim is reported as headDim.
  */
+export function writeRotaryDim(frame, o, headDim) {
+  frame.set('rotaryDim', o.rotaryDim ?? headDim);
+  if (o.rotaryDim === undefined) frame.source('rotaryDim', 'headDim');
+}
+
+/** rotaryDim (default headDim), or Hugging Face's partialRotaryFactor instead, never both. */
 function writeRotary(frame, fn, o, headDim) {
   if (o.partialRotaryFactor === undefined) {
-    const rotaryDim = o.rotaryDim ?? headDim;
-    frame.set('rotaryDim', rotaryDim);
-    return rotaryDim;
+    writeRotaryDim(frame, o, headDim);
+    return;
   }
   if (o.rotaryDim !== undefined)
     throw typeError(fn, 'rotaryDim', 'cannot be combined with partialRotaryFactor (give one of them)');
-  frame.set('hasPartialRotaryFactor', 1).set('partialRotaryFactor', o.partialRotaryFactor);
-  return undefined;
+  frame
+    .set('hasPartialRotaryFactor', 1)
+    .set('partialRotaryFactor', o.partialRotaryFactor)
+    .source('rotaryDim', 'partialRotaryFactor');
 }
 
-/** A RopeSpec (rope, ropeQK, ropePlan); returns the rotaryDim it uses (undefined with a factor). */
+/** A RopeSpec (rope, ropeQK, ropePlan). */
 export function writeRopeSpec(frame, fn, o, enums) {
-  const rotaryDim = writeRotary(frame, fn, o, o.headDim);
+  writeRotary(frame, fn, o, o.headDim);
   writeScaling(frame, o.scaling, enums);
   frame
     .set('seqLen', o.seqLen)
@@ -75,7 +82,6 @@ export function writeRopeSpec(frame, fn, o, enums) {
     .set('batch', o.batch)
     .set('order', enums.order.indexOf(o.order))
     .set('inverse', flag(o.inverse));
-  return rotaryDim;
 }
 
 /**
