@@ -124,6 +124,43 @@ export type RopeScaling =
       attentionFactor?: number;
     };
 
+/**
+ * A scaling config whose `type` TypeScript has widened to `string`: an object declared in a
+ * variable without `as const`, or typed from a JSON file. Accepted with every key optional; the
+ * keys are checked at run time (an unknown type or a missing key is a TypeError naming it).
+ */
+export interface RopeScalingConfig {
+  type: string;
+  factor?: number;
+  originalMaxPositionEmbeddings?: number;
+  maxPositionEmbeddings?: number;
+  attentionFactor?: number;
+  betaFast?: number;
+  betaSlow?: number;
+  mscale?: number;
+  mscaleAllDim?: number;
+  truncate?: boolean;
+  lowFreqFactor?: number;
+  highFreqFactor?: number;
+  shortFactor?: readonly number[] | Float64Array | Float32Array;
+  longFactor?: readonly number[] | Float64Array | Float32Array;
+}
+
+/**
+ * The `scaling` option for a value of type S: checked against RopeScaling (its keys per type)
+ * when `type` is a literal, RopeScalingConfig when TypeScript widened it to `string`.
+ */
+export type ScalingOption<S> = S extends { type: infer T }
+  ? string extends T
+    ? RopeScalingConfig
+    : RopeScaling
+  : RopeScaling;
+
+/** Long-context scaling (see RopeScaling); S is inferred from the value given. */
+export interface WithScaling<S = RopeScaling> {
+  scaling?: S & ScalingOption<S>;
+}
+
 /** The rotary dimension: rotaryDim (default headDim), or Hugging Face's partialRotaryFactor instead (never both). */
 export type RotaryOptions =
   | {
@@ -137,17 +174,17 @@ export type RotaryOptions =
       partialRotaryFactor: number;
     };
 
-export type RopeFrequencyOptions = RotaryOptions & {
-  /** Needed with partialRotaryFactor, or instead of rotaryDim. */
-  headDim?: number;
-  /** Default 10000. */
-  base?: number;
-  /** Checked and not used: the schedule has one value per pair, whichever channels a pair occupies. */
-  layout?: 'interleaved' | 'half';
-  scaling?: RopeScaling;
-  /** The current sequence length (largest position + 1) that dynamic and longrope go by. */
-  seqLen?: number;
-};
+export type RopeFrequencyOptions<S = RopeScaling> = RotaryOptions &
+  WithScaling<S> & {
+    /** Needed with partialRotaryFactor, or instead of rotaryDim. */
+    headDim?: number;
+    /** Default 10000. */
+    base?: number;
+    /** Checked and not used: the schedule has one value per pair, whichever channels a pair occupies. */
+    layout?: 'interleaved' | 'half';
+    /** The current sequence length (largest position + 1) that dynamic and longrope go by. */
+    seqLen?: number;
+  };
 
 export interface RopeSchedule {
   /** rotaryDim/2 inverse frequencies, float64. */
@@ -170,21 +207,21 @@ export type BatchPositionOptions =
       positions: PositionList;
     };
 
-export type RopeCacheOptions<T extends FloatArray = FloatArray> = BatchPositionOptions & {
-  seqLen: number;
-  /** Even, <= headDim; default headDim (one of the two is required). */
-  rotaryDim?: number;
-  /** The model's head size: the default rotaryDim. */
-  headDim?: number;
-  base?: number;
-  /** Checked and not used: the cache has one cos/sin per pair, whichever channels a pair occupies. */
-  layout?: 'interleaved' | 'half';
-  /** Sequences (default 1): the cache is [batch, seqLen, rotaryDim/2]. */
-  batch?: number;
-  scaling?: RopeScaling;
-  /** Write into these arrays (each [batch, seqLen, rotaryDim/2]) instead of new ones. */
-  out?: { cos: T; sin: T };
-};
+export type RopeCacheOptions<T extends FloatArray = FloatArray, S = RopeScaling> = BatchPositionOptions &
+  WithScaling<S> & {
+    seqLen: number;
+    /** Even, <= headDim; default headDim (one of the two is required). */
+    rotaryDim?: number;
+    /** The model's head size: the default rotaryDim. */
+    headDim?: number;
+    base?: number;
+    /** Checked and not used: the cache has one cos/sin per pair, whichever channels a pair occupies. */
+    layout?: 'interleaved' | 'half';
+    /** Sequences (default 1): the cache is [batch, seqLen, rotaryDim/2]. */
+    batch?: number;
+    /** Write into these arrays (each [batch, seqLen, rotaryDim/2]) instead of new ones. */
+    out?: { cos: T; sin: T };
+  };
 
 /** The shape and rotation of a rope call, but for the rotary dimension: what rope, ropeQK and ropePlan share. */
 export interface RopeShapeOptions {
@@ -195,7 +232,6 @@ export interface RopeShapeOptions {
   /** 'interleaved' (default): pairs (x[2i], x[2i+1]). 'half': pairs (x[i], x[i + rotaryDim/2]). */
   layout?: 'interleaved' | 'half';
   base?: number;
-  scaling?: RopeScaling;
   /** Sequences (default 1). */
   batch?: number;
   /** 'tokens' (default): [batch, seqLen, numHeads, headDim]. 'heads': [batch, numHeads, seqLen, headDim]. */
@@ -204,14 +240,20 @@ export interface RopeShapeOptions {
   inverse?: boolean;
 }
 
-export type RopeOptions = RopeShapeOptions &
+export type RopeOptions<S = RopeScaling> = RopeShapeOptions &
+  WithScaling<S> &
   RotaryOptions &
   BatchPositionOptions & {
     /** Write here instead of rotating x in place; must not partly overlap x. */
     out?: FloatArray;
   };
 
-export type RopeQKOptions<Q extends FloatArray = FloatArray, K extends FloatArray = FloatArray> = RopeShapeOptions &
+export type RopeQKOptions<
+  Q extends FloatArray = FloatArray,
+  K extends FloatArray = FloatArray,
+  S = RopeScaling,
+> = RopeShapeOptions &
+  WithScaling<S> &
   RotaryOptions &
   BatchPositionOptions & {
     /** Heads of k (default numHeads); q has numHeads. */
@@ -221,7 +263,8 @@ export type RopeQKOptions<Q extends FloatArray = FloatArray, K extends FloatArra
   };
 
 /** The options of ropePlan: everything of rope but where the rows sit and out. */
-export type RopePlanOptions = RopeShapeOptions &
+export type RopePlanOptions<S = RopeScaling> = RopeShapeOptions &
+  WithScaling<S> &
   RotaryOptions & {
     /** Heads of k for applyQK (default numHeads). */
     numKvHeads?: number;
@@ -346,35 +389,37 @@ export class Posenc {
   /** The naive encoding: row p filled with offset + p. */
   positionNumbers<T extends FloatArray = Float32Array>(options: PositionNumbersOptions & { out?: T }): T;
   /** The frequency schedule: inverse frequencies (scaled as `scaling` says), attention factor, rotary dimension. */
-  ropeSchedule(options: RopeFrequencyOptions): RopeSchedule;
+  ropeSchedule<const S = RopeScaling>(options: RopeFrequencyOptions<S>): RopeSchedule;
   /** The rotaryDim/2 inverse frequencies 1 / base^(2i / rotaryDim) (or scaled ones), float64. */
-  ropeFrequencies(options: RopeFrequencyOptions): Float64Array;
+  ropeFrequencies<const S = RopeScaling>(options: RopeFrequencyOptions<S>): Float64Array;
   /** cos and sin, each [batch, seqLen, rotaryDim/2] (ONNX RotaryEmbedding's cache layout), times the attention factor. */
-  ropeCache(options: RopeCacheOptions & { out?: undefined }): {
+  ropeCache<const S = RopeScaling>(
+    options: RopeCacheOptions<FloatArray, S> & { out?: undefined },
+  ): {
     cos: Float32Array;
     sin: Float32Array;
     attentionFactor: number;
   };
-  ropeCache<T extends FloatArray>(
-    options: RopeCacheOptions<T> & { out: { cos: T; sin: T } },
+  ropeCache<T extends FloatArray, const S = RopeScaling>(
+    options: RopeCacheOptions<T, S> & { out: { cos: T; sin: T } },
   ): { cos: T; sin: T; attentionFactor: number };
   /** Rotates x ([batch, seqLen, numHeads, headDim], or heads-major) in place, or into options.out; returns the result. */
-  rope<T extends FloatArray>(x: T, options: RopeOptions & { out?: undefined }): T;
-  rope<O extends FloatArray>(x: FloatArray, options: RopeOptions & { out: O }): O;
-  rope(x: FloatArray, options: RopeOptions): FloatArray;
+  rope<T extends FloatArray, const S = RopeScaling>(x: T, options: RopeOptions<S> & { out?: undefined }): T;
+  rope<O extends FloatArray, const S = RopeScaling>(x: FloatArray, options: RopeOptions<S> & { out: O }): O;
+  rope<const S = RopeScaling>(x: FloatArray, options: RopeOptions<S>): FloatArray;
   /** Rotates queries (numHeads) and keys (numKvHeads) of the same rows in one call; in place or into options.out. */
-  ropeQK<Q extends FloatArray, K extends FloatArray>(
+  ropeQK<Q extends FloatArray, K extends FloatArray, const S = RopeScaling>(
     q: Q,
     k: K,
-    options: RopeQKOptions & { out?: undefined },
+    options: RopeQKOptions<FloatArray, FloatArray, S> & { out?: undefined },
   ): { q: Q; k: K };
-  ropeQK<Q extends FloatArray, K extends FloatArray>(
+  ropeQK<Q extends FloatArray, K extends FloatArray, const S = RopeScaling>(
     q: FloatArray,
     k: FloatArray,
-    options: RopeQKOptions<Q, K> & { out: { q: Q; k: K } },
+    options: RopeQKOptions<Q, K, S> & { out: { q: Q; k: K } },
   ): { q: Q; k: K };
   /** A prepared rope call for hot loops: validated once, then plan.apply(x, { offset }) per decoding step. */
-  ropePlan(options: RopePlanOptions): RopePlan;
+  ropePlan<const S = RopeScaling>(options: RopePlanOptions<S>): RopePlan;
   /** Head vectors ([..., headDim]: activations, a q/k bias) with their rotary channels moved to the other layout. */
   convertLayout<T extends FloatArray = Float32Array>(x: FloatArray, options: LayoutConversionOptions & { out?: T }): T;
   /** q/k projection weights [numHeads * headDim, hidden] with each head's rotary rows moved to the other layout (Hugging Face's permute). */

@@ -53,6 +53,21 @@ const rows: BatchPositionOptions = { positions: [1, 2, 3, 4] };
 const table: PositionOptions = { offset: 2 };
 const rotary: RotaryOptions = { partialRotaryFactor: 0.4 };
 posenc.rope(x, { ...rope, ...rows });
+// A scaling config in a variable: TypeScript widens its type to string; accepted, checked at run time.
+const yarn = { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 32768 };
+posenc.rope(x, { ...rope, scaling: yarn });
+posenc.ropeCache({ seqLen: 4, rotaryDim: 8, scaling: yarn });
+posenc.ropeQK(x, k, { ...rope, numKvHeads: 1, scaling: yarn });
+posenc.ropePlan({ ...rope, scaling: yarn }).free();
+posenc.ropeSchedule({ rotaryDim: 8, scaling: yarn });
+// A literal type is checked per scaling type.
+posenc.rope(x, { ...rope, scaling: { type: 'llama3', factor: 8, lowFreqFactor: 1, highFreqFactor: 4, originalMaxPositionEmbeddings: 8192 } });
+// @ts-expect-error: a literal scaling type posenc does not have
+posenc.rope(x, { ...rope, scaling: { type: 'ntk', factor: 2 } });
+// @ts-expect-error: a literal yarn config without originalMaxPositionEmbeddings
+posenc.ropeSchedule({ rotaryDim: 8, scaling: { type: 'yarn', factor: 2 } });
+// @ts-expect-error: a widened config's keys still have their types
+posenc.rope(x, { ...rope, scaling: { ...yarn, factor: '4' } });
 
 // Rejected by the runtime (TypeError): so by the types too.
 // @ts-expect-error: rotaryDim with partialRotaryFactor
