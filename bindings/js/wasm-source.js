@@ -8,7 +8,7 @@ import { WASM_FILE_NAMES } from './wasm-bytes.js';
 import { fetchWasm } from './wasm-fetch.js';
 import { inlineWasm } from './wasm-inline.js';
 import { fetchLocatedWasm, notFoundFixes } from './wasm-located.js';
-import { PACKAGE_WASM_URLS } from './wasm-urls.js';
+import { PACKAGE_WASM_URLS, strandedPackageUrl } from './wasm-urls.js';
 
 function notFound(variant, url, problem) {
   return loadError(
@@ -25,7 +25,9 @@ export async function findWasmByUrl(variant, o) {
   let found;
   try {
     url = PACKAGE_WASM_URLS[variant]();
-    found = await fetchWasm(url);
+    found = strandedPackageUrl(url)
+      ? { problem: 'the bundle holding posenc did not copy the .wasm (its URL was left as the package wrote it)' }
+      : await fetchWasm(url);
   } catch (error) {
     // Bundled into a script without modules (esbuild's default iife), import.meta.url is empty.
     found = { problem: `no URL (import.meta.url is not available here: ${error?.message ?? error})` };

@@ -7,3 +7,15 @@ export const PACKAGE_WASM_URLS = {
   simd: () => new URL('../../dist/posenc-simd.wasm', import.meta.url),
   scalar: () => new URL('../../dist/posenc-scalar.wasm', import.meta.url),
 };
+
+/**
+ * Whether `url` is still the package URL as written while this code no longer sits in the
+ * package's bindings/js/: a bundler moved the code but did not copy the .wasm (esbuild, Rollup,
+ * Vite before 8 pre-bundling for its dev server), so nothing can be there. Fetching it would
+ * only log a 404 (or get the app's index.html).
+ */
+export function strandedPackageUrl(url) {
+  const here = new URL(import.meta.url);
+  const asWritten = new URL(`../../dist/${url.pathname.slice(url.pathname.lastIndexOf('/') + 1)}`, here);
+  return url.href === asWritten.href && !/\/bindings\/js\/[^/]+$/.test(here.pathname);
+}
