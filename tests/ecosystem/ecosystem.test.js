@@ -67,6 +67,7 @@ const SETUPS = [
     dev: (port) => node(parcel, 'serve', 'index.html', ...parcelArgs, '--host', '127.0.0.1', '--port', port),
   },
   { name: 'static', template: 'static', static: '.' },
+  { name: 'inline', template: 'inline', static: '.' },
 ];
 
 const results = [];

@@ -1,13 +1,20 @@
 // The processes the ecosystem suite starts (bundlers' builds and dev servers): each in its own
 // process group, so stopping one also stops what it forked (esbuild's service, Parcel's workers);
-// every group still running when the test process exits is killed.
+// every group still running when the test process exits, or is interrupted, is killed.
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 
 const running = new Set();
-process.on('exit', () => {
+const killAll = () => {
   for (const child of running) killGroup(child, 'SIGKILL');
-});
+};
+process.on('exit', killAll);
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    killAll();
+    process.kill(process.pid, signal);
+  });
+}
 
 function killGroup(child, signal) {
   try {
