@@ -25,7 +25,8 @@ async function runSuiteInPage(browser, root, suiteOptions, log) {
     const userAgent = await page.evaluate(() => navigator.userAgent);
     const suite = await page.evaluate(async (options) => {
       const { runSuite } = await import('/bench/harness.js');
-      return runSuite({ ...options, log: (line) => console.log(line) });
+      const { loadPosenc } = await import('/bindings/js/index.js');
+      return runSuite(loadPosenc, { ...options, log: (line) => console.log(line) });
     }, suiteOptions);
     return { userAgent, ...suite };
   } finally {

@@ -9,7 +9,6 @@
 // time / its number of calls. In-place big-array cases also watch the SIMD instance's WASM
 // memory over `memoryCalls` calls.
 // Times are reported, never asserted on.
-import { loadPosenc } from '../bindings/js/index.js';
 import { selectCases } from './cases.js';
 import { summarize } from './stats.js';
 
@@ -30,8 +29,11 @@ const idle = () => new Promise((resolve) => setTimeout(resolve, 0));
 const collectGarbage = () => globalThis.gc?.();
 const message = (error) => String(error?.stack ?? error);
 
-/** Runs the cases and returns plain, serializable results. */
-export async function runSuite(options = {}) {
+/**
+ * Runs the cases and returns plain, serializable results. `loadPosenc` is the entry's loader:
+ * the Node entry's in Node, the browser entry's in Chromium.
+ */
+export async function runSuite(loadPosenc, options = {}) {
   const settings = { ...DEFAULTS, ...options };
   const log = settings.log ?? (() => {});
   const instances = {

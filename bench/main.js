@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { selectCases } from './cases.js';
 import { runInChromium } from './chromium-runner.js';
+import { loadPosenc } from '../bindings/js/node.js';
 import { runSuite } from './harness.js';
 import { machineInfo } from './machine.js';
 import { hasFailures, renderReport } from './report.js';
@@ -86,7 +87,10 @@ async function main() {
 
   if (options.env !== 'chromium') {
     log(`[node] ${machine.node}: running the harness`);
-    runs.node = { env: 'node', suite: await runSuite({ ...suiteOptions, log: (line) => log(`[node] ${line}`) }) };
+    runs.node = {
+      env: 'node',
+      suite: await runSuite(loadPosenc, { ...suiteOptions, log: (line) => log(`[node] ${line}`) }),
+    };
   }
   if (options.env !== 'node') {
     try {

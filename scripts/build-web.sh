@@ -2,12 +2,13 @@
 # Builds the tutorial page with Vite (web/vite.config.js):
 #   web/site/                          static folder (relative URLs: works under any sub-path)
 #   web/site/single/posenc-tutorial.html  one self-contained file (JS, CSS, fonts, WASM inlined)
-# and prints the built sizes. Needs dist/posenc-*.{mjs,wasm}: `bash scripts/build.sh wasm`.
+# and prints the built sizes. Needs dist/ (the glue, the .wasm files and their inline chunks):
+# `bash scripts/build.sh wasm`.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
-for file in dist/posenc-simd.mjs dist/posenc-simd.wasm dist/posenc-scalar.mjs dist/posenc-scalar.wasm; do
+for file in dist/posenc.mjs dist/posenc-simd.wasm dist/posenc-scalar.wasm dist/posenc-simd.inline.js dist/posenc-scalar.inline.js; do
   if [ ! -f "$file" ]; then
     echo "build-web.sh: $file is missing; run 'bash scripts/build.sh wasm' first" >&2
     exit 1

@@ -2,27 +2,11 @@
 //   default        -> web/site/: hashed assets next to index.html, relative base './' so the
 //                     folder works from any static server under any sub-path;
 //   --mode single  -> web/site/single/posenc-tutorial.html: one file with JS, CSS, fonts and
-//                     WASM inlined, for file://.
+//                     WASM inlined, for file://. It loads posenc through posenc/inline (the
+//                     .wasm as base64 chunks), so the file carries each build once.
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { viteSingleFile } from 'vite-plugin-singlefile';
-
-// Emscripten's module names its own .wasm with `new URL('posenc-*.wasm', import.meta.url)`
-// as a default location. posenc's loader always hands the module its bytes, so that default
-// is never used; left in, Vite would bundle (and the single file would inline) each .wasm twice.
-// (If a future build of the module drops that default, there is nothing to do.)
-function dropEmscriptenDefaultWasmUrl() {
-  const pattern = /new URL\((["'])(posenc-(?:simd|scalar)\.wasm)\1,\s*import\.meta\.url\)\.toString\(\)/g;
-  return {
-    name: 'posenc-drop-emscripten-default-wasm-url',
-    enforce: 'pre',
-    transform(code, id) {
-      if (!/[\\/]dist[\\/]posenc-(simd|scalar)\.mjs$/.test(id)) return null;
-      const replaced = code.replace(pattern, '$1$2$1');
-      return replaced === code ? null : { code: replaced, map: null };
-    },
-  };
-}
 
 // KaTeX's CSS offers each font as woff2, woff and ttf. Every current browser reads woff2, so the
 // page ships only those (a third of the bytes).
@@ -39,6 +23,8 @@ function katexWoff2Only() {
   };
 }
 
+const inlineEntry = fileURLToPath(new URL('../bindings/js/inline.js', import.meta.url));
+
 export default defineConfig(({ mode }) => {
   const single = mode === 'single';
   return {
@@ -52,10 +38,7 @@ export default defineConfig(({ mode }) => {
       target: 'es2022',
       reportCompressedSize: false,
     },
-    plugins: [
-      dropEmscriptenDefaultWasmUrl(),
-      katexWoff2Only(),
-      ...(single ? [viteSingleFile({ outputFileName: 'posenc-tutorial.html' })] : []),
-    ],
+    resolve: single ? { alias: { '../../bindings/js/index.js': inlineEntry } } : {},
+    plugins: [katexWoff2Only(), ...(single ? [viteSingleFile({ outputFileName: 'posenc-tutorial.html' })] : [])],
   };
 });

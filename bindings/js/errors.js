@@ -21,6 +21,11 @@ export function rangeError(fn, parameter, rule) {
   return decorate(new RangeError(`posenc.${fn}: ${parameter} ${rule}`), fn, parameter);
 }
 
+/** A build that could not be found, read or compiled: no parameter is at fault. */
+export function loadError(fn, message, cause) {
+  return decorate(new Error(`posenc.${fn}: ${message}`, { cause }), fn, undefined);
+}
+
 /** Using a WasmArray or RopePlan after free(): the object itself (`this`) is the bad argument. */
 export function freedError(fn, what) {
   return decorate(new RangeError(`posenc.${fn}: the ${what} was already freed`), fn, 'this');

@@ -6,14 +6,35 @@ export type FloatArray = Float32Array | WasmArray;
 /** Explicit integer positions, one per row, each in [0, 2^31 - 1]. */
 export type PositionList = Int32Array | Uint32Array | readonly number[];
 
+/** Which build to load and where its .wasm comes from. Give at most one of `module` and `wasmBinary`. */
 export interface LoadOptions {
-  /** Load the SIMD build (default: whether this engine supports WebAssembly SIMD). */
+  /**
+   * Load the SIMD build (default: whether this engine supports WebAssembly SIMD). With `module` or
+   * `wasmBinary` the build is the one given; `simd`, if given too, must match it.
+   */
   simd?: boolean;
-  /** The bytes of the matching .wasm (posenc-simd.wasm or posenc-scalar.wasm), e.g. for offline pages. */
+  /** The bytes of posenc-simd.wasm or posenc-scalar.wasm, e.g. for offline pages. */
   wasmBinary?: ArrayBuffer | ArrayBufferView;
-  /** Where to fetch the .wasm from; gets the file name, returns a URL (relative to the page). */
+  /**
+   * A compiled build, e.g. `posenc.module` of an instance posted to a worker: N workers compile
+   * once. Not with wasmBinary.
+   */
+  module?: WebAssembly.Module;
+  /**
+   * Where to fetch the .wasm from: gets the file name, returns a URL (relative to the page or
+   * worker script; in Node, relative to the working directory). No inline fallback.
+   */
   locateWasm?: (file: 'posenc-simd.wasm' | 'posenc-scalar.wasm') => string | URL;
+  /**
+   * Default entry in browsers: when the package's .wasm URL gives no WebAssembly (a dev server's
+   * index.html, a 404, a bundle without assets), load the inline chunk instead (default true).
+   * false: fail with an error naming the URL, what came back, and the fixes.
+   */
+  inlineFallback?: boolean;
 }
+
+/** Where an instance's .wasm came from. */
+export type WasmSource = 'url' | 'inline' | 'wasmBinary' | 'module';
 
 export interface Limits {
   /** Largest seqLen (and similarity rows/cols). */
@@ -264,6 +285,10 @@ export class Posenc {
   readonly variant: 'simd' | 'scalar';
   readonly simd: boolean;
   readonly limits: Limits;
+  /** The compiled build this instance runs: post it to workers and pass it as `loadPosenc({ module })`. */
+  readonly module: WebAssembly.Module;
+  /** Where the .wasm came from: the package's URL (or locateWasm, or disk in Node), the inline chunk, or the caller. */
+  readonly wasmSource: WasmSource;
   /** Current size of the WASM memory in bytes. */
   readonly memoryBytes: number;
 

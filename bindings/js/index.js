@@ -1,6 +1,8 @@
-// posenc: sinusoidal positional encodings and rotary embeddings (RoPE), computed in WebAssembly.
-export { loadPosenc } from './load.js';
-export { Posenc } from './posenc.js';
-export { RopePlan } from './rope-plan.js';
-export { WasmArray } from './wasm-array.js';
-export { simdSupported } from './simd-support.js';
+// posenc for browsers, workers and bundlers (the package's default entry): sinusoidal positional
+// encodings and rotary embeddings (RoPE), computed in WebAssembly. Finds its .wasm by URL, with
+// the inline chunk as a fallback; nothing here imports Node's modules.
+import { makeLoadPosenc } from './load.js';
+import { findWasmByUrl } from './wasm-source.js';
+
+export * from './api.js';
+export const loadPosenc = makeLoadPosenc(findWasmByUrl);

@@ -1,68 +1,89 @@
-// Loading: picks the SIMD or scalar build, gets its .wasm bytes (from the caller, from the
-// file system in Node, or with fetch in browsers) and instantiates it.
+// Loading, shared by the entries (index.js for browsers and bundlers, node.js, inline.js): one
+// compiled WebAssembly.Module (the caller's, or compiled from bytes) is instantiated through
+// Emscripten's glue with `instantiateWasm`, so the glue never looks for a file itself and one
+// glue serves both builds. Each entry only says how it finds a build's bytes (wasm-source*.js).
 //
 // Emscripten 3.1.6's own Node loader is broken under Node 20 (it emits __dirname into an ES
-// module), so the modules are built for the web environment and always handed their bytes.
-import { rangeError } from './errors.js';
+// module), so the glue is built for the web environment and always handed its module.
+import createModule from '../../dist/posenc.mjs';
+import { loadError, rangeError, typeError } from './errors.js';
 import { readOptions } from './options.js';
 import { Posenc } from './posenc.js';
 import { simdSupported } from './simd-support.js';
+import { firstBytes, looksLikeWasm } from './wasm-bytes.js';
 
-const BUILDS = {
-  simd: {
-    file: 'posenc-simd.wasm',
-    url: () => new URL('../../dist/posenc-simd.wasm', import.meta.url),
-    factory: () => import('../../dist/posenc-simd.mjs'),
-  },
-  scalar: {
-    file: 'posenc-scalar.wasm',
-    url: () => new URL('../../dist/posenc-scalar.wasm', import.meta.url),
-    factory: () => import('../../dist/posenc-scalar.mjs'),
-  },
-};
+const fn = 'loadPosenc';
 
-const isNode = typeof process === 'object' && typeof process.versions?.node === 'string';
+/** The bytes of an ArrayBuffer or of a view's window. */
+const bytesOf = (value) =>
+  ArrayBuffer.isView(value) ? new Uint8Array(value.buffer, value.byteOffset, value.byteLength) : new Uint8Array(value);
 
-async function readBytes(url) {
-  if (url.protocol === 'file:' && isNode) {
-    const { readFile } = await import(/* @vite-ignore */ 'node:fs/promises');
-    return readFile(url);
+/** What the caller passed, or the entry found, named for messages. */
+const WHAT = { wasmBinary: 'wasmBinary', module: 'module', url: 'the .wasm', inline: 'the inline .wasm' };
+
+/** A problem with a build the caller handed over names that parameter; any other is a load error. */
+function buildError(source, rule, cause) {
+  if (source === 'wasmBinary' || source === 'module') return typeError(fn, source, rule, { cause });
+  return loadError(fn, `${WHAT[source]} ${rule}`, cause);
+}
+
+async function compile(bytes, source) {
+  if (!looksLikeWasm(bytes)) throw buildError(source, `is not a WebAssembly module (${firstBytes(bytes)})`);
+  try {
+    return await WebAssembly.compile(bytes);
+  } catch (error) {
+    const hint = simdSupported() ? '' : '; this engine has no WebAssembly SIMD, so only posenc-scalar.wasm compiles';
+    throw buildError(source, `could not be compiled (${error?.message ?? error})${hint}`, error);
   }
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`posenc: could not fetch ${url} (HTTP ${response.status})`);
-  return response.arrayBuffer();
+}
+
+/** Emscripten's module object over an instance of `compiled`. */
+function instantiate(compiled, source) {
+  return new Promise((resolve, reject) => {
+    const fail = (error) => reject(buildError(source, `is not a posenc build (${error?.message ?? error})`, error));
+    createModule({
+      printErr: () => {},
+      instantiateWasm(imports, receive) {
+        WebAssembly.instantiate(compiled, imports)
+          .then((instance) => receive(instance, compiled))
+          .catch(fail);
+        return {};
+      },
+    }).then(resolve, fail);
+  });
 }
 
 /**
- * Loads a posenc instance.
- * @param {import('./index').LoadOptions} [options]
+ * The loadPosenc of one entry. `findWasm(variant, options)` returns `{ bytes, source }` for a
+ * build ('simd' or 'scalar') when the caller gave neither `module` nor `wasmBinary`.
  */
-export async function loadPosenc(options) {
-  const fn = 'loadPosenc';
-  const { simd = simdSupported(), wasmBinary, locateWasm } = readOptions(fn, options, {});
-  if (simd && !simdSupported()) throw rangeError(fn, 'simd', 'is true but this engine has no WebAssembly SIMD');
+export function makeLoadPosenc(findWasm) {
+  /** @param {import('./index').LoadOptions} [options] */
+  return async function loadPosenc(options) {
+    const o = readOptions(fn, options, {});
+    if (o.simd === true && !simdSupported())
+      throw rangeError(fn, 'simd', 'is true but this engine has no WebAssembly SIMD');
+    if (o.module !== undefined && o.wasmBinary !== undefined)
+      throw typeError(fn, 'module', 'cannot be given together with wasmBinary (both are the build to load)');
 
-  const variant = simd ? 'simd' : 'scalar';
-  const build = BUILDS[variant];
-  let bytes = wasmBinary;
-  if (bytes === undefined) {
-    const located = locateWasm ? locateWasm(build.file) : build.url();
-    bytes = await readBytes(new URL(located, typeof location === 'object' ? location.href : import.meta.url));
-  }
-
-  const { default: createModule } = await build.factory();
-  let mod;
-  try {
-    mod = await createModule({ wasmBinary: bytes, printErr: () => {} });
-  } catch (error) {
-    throw new Error(
-      `posenc.loadPosenc: could not instantiate the ${variant} build (is wasmBinary the bytes of ${build.file}?): ${error?.message ?? error}`,
-    );
-  }
-  if (mod.simdBuild !== simd) {
-    throw new Error(
-      `posenc.loadPosenc: wasmBinary is the ${mod.simdBuild ? 'SIMD' : 'scalar'} build but the ${variant} build was requested`,
-    );
-  }
-  return new Posenc(mod, variant);
+    let compiled = o.module;
+    let source = 'module';
+    if (compiled === undefined) {
+      let bytes;
+      if (o.wasmBinary !== undefined) {
+        bytes = bytesOf(o.wasmBinary);
+        source = 'wasmBinary';
+      } else {
+        ({ bytes, source } = await findWasm((o.simd ?? simdSupported()) ? 'simd' : 'scalar', o));
+      }
+      compiled = await compile(bytes, source);
+    }
+    const mod = await instantiate(compiled, source);
+    const variant = mod.simdBuild ? 'simd' : 'scalar';
+    if (o.simd !== undefined && o.simd !== mod.simdBuild) {
+      const wanted = o.simd ? 'simd' : 'scalar';
+      throw rangeError(fn, source, `is the ${variant} build but the ${wanted} build was requested (simd: ${o.simd})`);
+    }
+    return new Posenc(mod, { variant, module: compiled, wasmSource: source });
+  };
 }

@@ -153,13 +153,29 @@ function bytes(fn, name, value) {
   throw typeError(fn, name, `must be an ArrayBuffer or a typed array of the .wasm bytes (got ${describe(value)})`);
 }
 
+/** A compiled WebAssembly.Module (from any realm: a worker receives a structured clone). */
+function wasmModule(fn, name, value) {
+  if (Object.prototype.toString.call(value) === '[object WebAssembly.Module]') return value;
+  throw typeError(
+    fn,
+    name,
+    `must be a WebAssembly.Module, e.g. posenc.module of a loaded instance (got ${describe(value)})`,
+  );
+}
+
 function callback(fn, name, value) {
   if (typeof value === 'function') return value;
   throw typeError(fn, name, `must be a function (file name) => URL or string (got ${describe(value)})`);
 }
 
 export const OPTIONS = {
-  loadPosenc: { simd: optional(boolean), wasmBinary: optional(bytes), locateWasm: optional(callback) },
+  loadPosenc: {
+    simd: optional(boolean),
+    wasmBinary: optional(bytes),
+    module: optional(wasmModule),
+    locateWasm: optional(callback),
+    inlineFallback: optional(boolean),
+  },
   sinusoidal: { ...TABLE, out: optional(array) },
   addSinusoidal: TABLE,
   positionNumbers: { seqLen: required(size), dModel: required(size), offset: optional(size, 0), out: optional(array) },

@@ -17,9 +17,11 @@ export class Posenc {
   variant;
   simd;
   limits;
+  module;
+  wasmSource;
 
   /** @internal Use `loadPosenc()`. */
-  constructor(mod, variant) {
+  constructor(mod, { variant, module, wasmSource }) {
     const description = readDescription(mod);
     this.#memory = new Memory(mod, description);
     this.#enums = description.enums;
@@ -27,6 +29,8 @@ export class Posenc {
     this.variant = variant;
     this.simd = variant === 'simd';
     this.limits = description.limits;
+    this.module = module;
+    this.wasmSource = wasmSource;
     Object.freeze(this);
   }
 

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { WasmArray, loadPosenc } from '../../bindings/js/index.js';
+import { WasmArray, loadPosenc } from '../../bindings/js/node.js';
 import { assertParameterError, assertStillWorks, loadBothVariants } from './support.js';
 
 const f32 = (n) => new Float32Array(n);

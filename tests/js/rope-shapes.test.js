@@ -375,7 +375,7 @@ for (const posenc of await loadBothVariants()) {
 // The declarations of the new API, compiled by TypeScript (strict) in a scratch folder.
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const CONSUMER_TS = `
-import { loadPosenc, type Posenc, type RopeScaling, type RopeSchedule } from '${join(root, 'bindings/js/index.js')}';
+import { loadPosenc, type Posenc, type RopeScaling, type RopeSchedule } from '${join(root, 'bindings/js/node.js')}';
 const posenc: Posenc = await loadPosenc({ simd: false });
 const yarn: RopeScaling = { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 32768 };
 const schedule: RopeSchedule = posenc.ropeSchedule({ rotaryDim: 128, base: 1e6, scaling: yarn });

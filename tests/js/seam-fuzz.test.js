@@ -28,7 +28,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { WasmArray } from '../../bindings/js/index.js';
+import { WasmArray } from '../../bindings/js/node.js';
 import { assertStillWorks, loadBothVariants, randomNormal, seededRandom } from './support.js';
 import { detach, freshInstance, growMemory, heapProbe, revoked, withPollution } from './seam-support.js';
 

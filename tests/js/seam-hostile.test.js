@@ -15,7 +15,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { WasmArray } from '../../bindings/js/index.js';
+import { WasmArray } from '../../bindings/js/node.js';
 import { assertStillWorks, loadBothVariants, randomNormal } from './support.js';
 import {
   assertFinite,

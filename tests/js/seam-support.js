@@ -4,7 +4,7 @@
 // the check of a posenc error (class, error.parameter, message prefix).
 import assert from 'node:assert/strict';
 
-import { loadPosenc } from '../../bindings/js/index.js';
+import { loadPosenc } from '../../bindings/js/node.js';
 
 /**
  * A fresh instance of the same build as `posenc`. The seam tests give each case its own

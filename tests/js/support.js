@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 
-import { loadPosenc } from '../../bindings/js/index.js';
+import { loadPosenc } from '../../bindings/js/node.js';
 import precision from '../precision.json' with { type: 'json' };
 import { forEachRopePair } from './reference.js';
 

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { WasmArray } from '../../bindings/js/index.js';
+import { WasmArray } from '../../bindings/js/node.js';
 import { assertIdentical, loadBothVariants, randomNormal } from './support.js';
 
 const ROPE = { seqLen: 16, numHeads: 2, headDim: 8, layout: 'half', offset: 40 };

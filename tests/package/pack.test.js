@@ -2,10 +2,10 @@
 // Node with no toolchain involved, and its TypeScript declarations type-check a consumer.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { packTarball, run } from '../pack.js';
+import { packTarball, ROOT, run } from '../pack.js';
 import { typecheck } from '../typecheck.js';
 
 const CONSUMER_JS = `
@@ -55,6 +55,46 @@ plan.free();
 console.log(table.length, rotated.length, inPlace.length, cos.length + sin.length, freqs.length, both.q.length, applied.length);
 `;
 
+const CONSUMER_CJS = `
+const { loadPosenc } = require('posenc');
+loadPosenc().then((p) => console.log(JSON.stringify({ variant: p.variant, source: p.wasmSource, value: p.sinusoidal({ seqLen: 1, dModel: 2 })[1] })));
+`;
+
+const CONSUMER_INLINE = `
+import { loadPosenc } from 'posenc/inline';
+const p = await loadPosenc();
+console.log(JSON.stringify({ variant: p.variant, source: p.wasmSource, value: p.sinusoidal({ seqLen: 1, dModel: 2 })[1] }));
+`;
+
+/** Every file the package.json points at (main, module, types, exports), as tarball paths. */
+function pointedAt(manifest) {
+  const targets = [];
+  const walk = (value) => {
+    if (typeof value === 'string') targets.push(value.replace(/^\.\//, ''));
+    else if (value && typeof value === 'object') Object.values(value).forEach(walk);
+  };
+  walk([manifest.main, manifest.module, manifest.types, manifest.exports]);
+  return [...new Set(targets)];
+}
+
+test('the tarball holds every file package.json points at, and no stale build output', () => {
+  const [{ files }] = JSON.parse(run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], ROOT));
+  const paths = files.map((file) => file.path);
+  const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+  for (const target of pointedAt(manifest)) assert.ok(paths.includes(target), `${target} is in the tarball`);
+  const dist = paths.filter((path) => path.startsWith('dist/')).sort();
+  assert.deepEqual(dist, [
+    'dist/posenc-scalar.inline.js',
+    'dist/posenc-scalar.wasm',
+    'dist/posenc-simd.inline.js',
+    'dist/posenc-simd.wasm',
+    'dist/posenc.cjs',
+    'dist/posenc.d.cts',
+    'dist/posenc.mjs',
+  ]);
+  assert.ok(!paths.some((path) => path.startsWith('tests/') || path.startsWith('src/')), 'no sources or tests');
+});
+
 test('npm pack installs into an empty folder and works there, types included', () => {
   const work = mkdtempSync(join(tmpdir(), 'posenc-pack-'));
   try {
@@ -70,6 +110,16 @@ test('npm pack installs into an empty folder and works there, types included', (
     assert.deepEqual(JSON.parse(out.trim()), { variant: 'simd', scalar: 'scalar' });
 
     typecheck(app, CONSUMER_TS);
+
+    // The other entries from the installed package: require() and posenc/inline.
+    const required = run('node', ['-e', CONSUMER_CJS], app);
+    assert.deepEqual(JSON.parse(required.trim()), { variant: 'simd', source: 'url', value: 1 });
+    writeFileSync(join(app, 'inline.mjs'), CONSUMER_INLINE);
+    assert.deepEqual(JSON.parse(run('node', ['inline.mjs'], app).trim()), {
+      variant: 'simd',
+      source: 'inline',
+      value: 1,
+    });
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

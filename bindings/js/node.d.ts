@@ -1,0 +1,2 @@
+// The Node entry has the same API as the default one (index.d.ts).
+export * from './index.js';
