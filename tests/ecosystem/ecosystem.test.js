@@ -22,9 +22,10 @@ import { formatTable } from './support/summary.js';
 const modules = (...parts) => path.join(ROOT, 'node_modules', ...parts);
 const node = (script, ...args) => [process.execPath, script, ...args];
 
-const vite = (name, pkg) => ({
+const vite = (name, pkg, devSource) => ({
   name,
   template: 'vite',
+  wasmSource: { build: 'url', dev: devSource },
   build: { command: node(modules(pkg, 'bin', 'vite.js'), 'build'), out: 'dist', serve: 'dist' },
   dev: (port) => node(modules(pkg, 'bin', 'vite.js'), '--host', '127.0.0.1', '--port', port, '--strictPort'),
 });
@@ -37,37 +38,44 @@ const parcel = modules('parcel', 'lib', 'bin.js');
 const parcelArgs = ['--no-autoinstall', '--cache-dir', '.parcel-cache'];
 
 // Each setup: the app template, its production build (command, output folder to measure, folder
-// to serve) and its dev server (a command given a port), or a folder served as it is.
+// to serve) and its dev server (a command given a port), or a folder served as it is; and where
+// posenc must find its wasm in each mode: 'url' where the tool serves the .wasm file posenc's
+// default entry points at, 'inline' (the embedded bytes) where it cannot (Vite 5-7 pre-bundle
+// posenc in dev, esbuild and Rollup copy no assets).
 const SETUPS = [
-  vite('vite5', 'vite5'),
-  vite('vite6', 'vite6'),
-  vite('vite7', 'vite7'),
-  vite('vite8', 'vite'),
+  vite('vite5', 'vite5', 'inline'),
+  vite('vite6', 'vite6', 'inline'),
+  vite('vite7', 'vite7', 'inline'),
+  vite('vite8', 'vite', 'url'),
   {
     name: 'webpack',
     template: 'webpack',
+    wasmSource: { build: 'url', dev: 'url' },
     build: { command: node(webpackCli, '--mode', 'production'), out: 'dist', serve: 'dist' },
     dev: (port) => node(webpackCli, 'serve', '--mode', 'development', '--host', '127.0.0.1', '--port', port),
   },
   {
     name: 'esbuild',
     template: 'esbuild',
+    wasmSource: { build: 'inline', dev: 'inline' },
     build: { command: [esbuild, ...esbuildArgs], out: 'www/js', serve: 'www' },
     dev: (port) => [esbuild, ...esbuildArgs, '--servedir=www', `--serve=127.0.0.1:${port}`],
   },
   {
     name: 'rollup',
     template: 'rollup',
+    wasmSource: { build: 'inline' },
     build: { command: node(modules('rollup', 'dist', 'bin', 'rollup'), '-c'), out: 'dist', serve: '.' },
   },
   {
     name: 'parcel',
     template: 'parcel',
+    wasmSource: { build: 'url', dev: 'url' },
     build: { command: node(parcel, 'build', 'index.html', ...parcelArgs), out: 'dist', serve: 'dist' },
     dev: (port) => node(parcel, 'serve', 'index.html', ...parcelArgs, '--host', '127.0.0.1', '--port', port),
   },
-  { name: 'static', template: 'static', static: '.' },
-  { name: 'inline', template: 'inline', static: '.' },
+  { name: 'static', template: 'static', static: '.', wasmSource: { static: 'url' } },
+  { name: 'inline', template: 'inline', static: '.', wasmSource: { static: 'inline' } },
 ];
 
 const results = [];
@@ -83,13 +91,13 @@ after(async () => {
   await browser?.close();
 });
 
-/** Runs `check` and records its outcome (and `extra`) for the summary; rethrows a failure. */
+/** Runs `check(entry)`, which may fill the summary's entry, and records its outcome; rethrows a failure. */
 async function record(setup, mode, check) {
   const started = performance.now();
   const entry = { setup, mode, ok: false };
   results.push(entry);
   try {
-    Object.assign(entry, await check(entry));
+    await check(entry);
     entry.ok = true;
   } catch (error) {
     entry.error = error.message;
@@ -99,12 +107,10 @@ async function record(setup, mode, check) {
   }
 }
 
-const published = ({ variant, wasmSource }) => ({ variant, wasmSource });
-
-async function serveAndCheck(folder) {
+async function serveAndCheck(folder, entry, wasmSource) {
   const server = await startServer({ root: folder, port: 0 });
   try {
-    return published(await checkApp(browser, server.url));
+    await checkApp(browser, server.url, entry, wasmSource);
   } finally {
     await server.close();
   }
@@ -114,7 +120,9 @@ for (const setup of SETUPS) {
   test(setup.name, { timeout: 240_000 }, async (t) => {
     const app = prepareApp(setup.name, setup.template, packageDir, setup.static ? [] : ['main.js']);
     if (setup.static) {
-      await t.test('served as files', () => record(setup.name, 'static', () => serveAndCheck(app)));
+      await t.test('served as files', () =>
+        record(setup.name, 'static', (entry) => serveAndCheck(app, entry, setup.wasmSource.static)),
+      );
     }
     if (setup.build) {
       await t.test('production build', () =>
@@ -122,20 +130,20 @@ for (const setup of SETUPS) {
           const [command, ...args] = setup.build.command;
           await runToEnd(command, args, app);
           entry.cost = bundleCost(path.join(app, setup.build.out));
-          return serveAndCheck(path.join(app, setup.build.serve));
+          await serveAndCheck(path.join(app, setup.build.serve), entry, setup.wasmSource.build);
         }),
       );
     }
     if (setup.dev) {
       await t.test('dev server', () =>
-        record(setup.name, 'dev', async () => {
+        record(setup.name, 'dev', async (entry) => {
           const port = await freePort();
           const [command, ...args] = setup.dev(port);
           const server = start(command, args, app);
           try {
             const url = `http://127.0.0.1:${port}/`;
             await waitForHttp(url, server);
-            return published(await checkApp(browser, url));
+            await checkApp(browser, url, entry, setup.wasmSource.dev);
           } catch (error) {
             error.message += `\n-- server output --\n${server.output()}`;
             throw error;
@@ -148,19 +156,22 @@ for (const setup of SETUPS) {
   });
 }
 
-/** Runs a Node consumer and checks the table it printed. */
-function runConsumer(app, args) {
+/** Runs a Node consumer and checks the table it printed (the wasm read from its file). */
+function runConsumer(app, args, entry) {
   const printed = JSON.parse(run(process.execPath, args, app).trim().split('\n').at(-1));
+  Object.assign(entry, { variant: printed.variant, wasmSource: printed.wasmSource });
   assertTable(printed);
-  return published(printed);
+  assert.equal(printed.wasmSource, 'url', 'where the wasm came from');
 }
 
 test('Node', async (t) => {
   const app = prepareApp('node', 'node', packageDir);
-  await t.test('ESM import', () => record('node', 'esm', () => runConsumer(app, ['consumer.mjs'])));
-  await t.test('CommonJS require', () => record('node', 'cjs', () => runConsumer(app, ['consumer.cjs'])));
+  await t.test('ESM import', () => record('node', 'esm', (entry) => runConsumer(app, ['consumer.mjs'], entry)));
+  await t.test('CommonJS require', () => record('node', 'cjs', (entry) => runConsumer(app, ['consumer.cjs'], entry)));
   await t.test('CommonJS require, without require(esm) as before Node 20.19', () =>
-    record('node', 'cjs-no-require-esm', () => runConsumer(app, ['--no-experimental-require-module', 'consumer.cjs'])),
+    record('node', 'cjs-no-require-esm', (entry) =>
+      runConsumer(app, ['--no-experimental-require-module', 'consumer.cjs'], entry),
+    ),
   );
 });
 
@@ -170,17 +181,16 @@ for (const module of ['node16', 'nodenext']) {
     const source = readFileSync(path.join(APPS, 'typescript', 'consumer.ts'), 'utf8');
     // Emits consumer.js beside consumer.ts; `types: []` keeps the repository's @types out.
     await t.test('type-checks and compiles', () =>
-      record(`ts-${module}`, 'tsc', () => {
-        typecheck(app, source, { module, moduleResolution: module, noEmit: false, types: [] });
-        return {};
-      }),
+      record(`ts-${module}`, 'tsc', () =>
+        typecheck(app, source, { module, moduleResolution: module, noEmit: false, types: [] }),
+      ),
     );
     await t.test('the compiled output runs', () =>
-      record(`ts-${module}`, 'run', () => runConsumer(app, ['consumer.js'])),
+      record(`ts-${module}`, 'run', (entry) => runConsumer(app, ['consumer.js'], entry)),
     );
     await t.test('the compiled output runs without require(esm)', () =>
-      record(`ts-${module}`, 'run-no-require-esm', () =>
-        runConsumer(app, ['--no-experimental-require-module', 'consumer.js']),
+      record(`ts-${module}`, 'run-no-require-esm', (entry) =>
+        runConsumer(app, ['--no-experimental-require-module', 'consumer.js'], entry),
       ),
     );
   });

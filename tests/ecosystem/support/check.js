@@ -36,13 +36,19 @@ function isLocal(url) {
 
 /**
  * Opens `url` in a new browser context, waits for the app to publish window.__posenc (or for an
- * uncaught error, after which it never will), checks it and the page's log. Returns what the app
- * published. The page runs as a user's server would serve it, without the strict CSP that
- * scripts/serve.js adds (Parcel's default build puts an inline import map into the page).
+ * uncaught error, after which it never will), and checks it, `wasmSource` included, and the
+ * page's log. What the app published and what the page logged go into `entry` (the summary's
+ * record) before any assertion. The page runs as a user's server would serve it, without the
+ * strict CSP that scripts/serve.js adds (Parcel's default build puts an inline import map into
+ * the page).
  */
-export async function checkApp(browser, url) {
+export async function checkApp(browser, url, entry, wasmSource) {
   const { page, context, log } = await openPage(browser, { bypassCSP: true });
   page.on('websocket', (socket) => log.requests.push(socket.url()));
+  const failedResponses = [];
+  page.on('response', (response) => {
+    if (response.status() >= 400) failedResponses.push(`${response.status()} ${response.url()}`);
+  });
   const uncaught = new Promise((_, reject) => page.once('pageerror', reject));
   uncaught.catch(() => {});
   try {
@@ -58,11 +64,14 @@ export async function checkApp(browser, url) {
       );
     }
     const published = await page.evaluate(() => window.__posenc);
+    Object.assign(entry, { variant: published.variant, wasmSource: published.wasmSource });
+    Object.assign(entry, { consoleErrors: log.errors, consoleWarnings: log.warnings, failedResponses });
     assertTable(published);
+    assert.equal(published.wasmSource, wasmSource, 'where the wasm came from');
     const foreign = log.requests.filter((request) => !isLocal(request));
     assert.equal(foreign.length, 0, `requests beyond 127.0.0.1: ${foreign.join(' ')}`);
-    assert.equal(log.errors.length, 0, `console errors: ${log.errors.join(' | ')}`);
-    return published;
+    const failed = failedResponses.length > 0 ? ` (failed responses: ${failedResponses.join(', ')})` : '';
+    assert.equal(log.errors.length, 0, `console errors: ${log.errors.join(' | ')}${failed}`);
   } finally {
     await context.close();
   }

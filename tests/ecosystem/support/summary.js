@@ -1,8 +1,9 @@
 // The table that closes the ecosystem suite's output (the README's table is made from the same
-// results, written to test-artifacts/ecosystem/summary.json).
+// results, written to test-artifacts/ecosystem/summary.json), and under it why each failure failed.
 
 const kB = (bytes) => `${(bytes / 1000).toFixed(1)} kB`;
-const size = (part) => (part && part.files > 0 ? `${kB(part.raw)} / ${kB(part.gzip)}` : '-');
+const size = (part) => (part && part.files.length > 0 ? `${kB(part.raw)} / ${kB(part.gzip)}` : '-');
+const count = (part) => (part ? ` (${part.files.length} file${part.files.length === 1 ? '' : 's'})` : '');
 
 /**
  * The line of an error message that says most: the first line when it is complete, else (a
@@ -18,7 +19,7 @@ export function reason(message) {
   );
 }
 
-/** Lines of a plain-text table: one row per setup and mode. */
+/** Lines of a plain-text table, one row per setup and mode, then one line per failure. */
 export function formatTable(results) {
   const header = [
     'setup',
@@ -28,26 +29,28 @@ export function formatTable(results) {
     'wasmSource',
     'JS raw / gzip',
     'wasm raw / gzip',
-    'base64 wasm in',
+    'of the JS, base64 wasm',
   ];
   const rows = results.map((entry) => [
     entry.setup,
     entry.mode,
-    entry.ok ? 'pass' : `FAIL: ${reason(entry.error).slice(0, 160)}`,
+    entry.ok ? 'pass' : 'FAIL',
     entry.variant ?? '-',
     entry.wasmSource ?? '-',
     size(entry.cost?.js),
     size(entry.cost?.wasm),
-    entry.cost ? entry.cost.inlineBase64.join(' ') || 'none' : '-',
+    entry.cost ? `${size(entry.cost.inlineBase64)}${count(entry.cost.inlineBase64)}` : '-',
   ]);
-  // The result column, last but long when it fails, is left unpadded by moving it to the end.
-  const order = [0, 1, 3, 4, 5, 6, 7, 2];
-  const table = [header, ...rows].map((row) => order.map((i) => row[i]));
-  const widths = table[0].map((_, column) => Math.max(...table.map((row) => row[column].length)));
-  return table.map((row) =>
+  const table = [header, ...rows];
+  const widths = header.map((_, column) => Math.max(...table.map((row) => row[column].length)));
+  const lines = table.map((row) =>
     row
       .map((cell, column) => cell.padEnd(widths[column]))
       .join('  ')
       .trimEnd(),
   );
+  for (const entry of results.filter((result) => !result.ok)) {
+    lines.push(`${entry.setup} ${entry.mode} failed: ${reason(entry.error)}`);
+  }
+  return lines;
 }
