@@ -24,6 +24,7 @@ const node = (script, ...args) => [process.execPath, script, ...args];
 
 const vite = (name, pkg, devSource) => ({
   name,
+  tool: pkg,
   template: 'vite',
   wasmSource: { build: 'url', dev: devSource },
   build: { command: node(modules(pkg, 'bin', 'vite.js'), 'build'), out: 'dist', serve: 'dist' },
@@ -33,15 +34,14 @@ const webpackCli = modules('webpack-cli', 'bin', 'cli.js');
 const esbuild = modules('esbuild', 'bin', 'esbuild');
 const esbuildArgs = ['main.js', '--bundle', '--format=esm', '--outdir=www/js'];
 const parcel = modules('parcel', 'lib', 'bin.js');
-// Parcel would install missing packages from the network; its cache stays in the app's folder
-// (it would otherwise go to the repository's root, the first folder up with a lockfile).
-const parcelArgs = ['--no-autoinstall', '--cache-dir', '.parcel-cache'];
+// Parcel would install missing packages from the network: none may be missing here.
+const parcelArgs = ['--no-autoinstall'];
 
-// Each setup: the app template, its production build (command, output folder to measure, folder
-// to serve) and its dev server (a command given a port), or a folder served as it is; and where
-// posenc must find its wasm in each mode: 'url' where the tool serves the .wasm file posenc's
-// default entry points at, 'inline' (the embedded bytes) where it cannot (Vite 5-7 pre-bundle
-// posenc in dev, esbuild and Rollup copy no assets).
+// Each setup: the package that is the tool (for its version), the app template, its production
+// build (command, output folder to measure, folder to serve) and its dev server (a command given a
+// port), or a folder served as it is; and where posenc must find its wasm in each mode: 'url'
+// where the tool serves the .wasm file posenc's default entry points at, 'inline' (the embedded
+// bytes) where it cannot (Vite 5-7 pre-bundle posenc in dev, esbuild and Rollup copy no assets).
 const SETUPS = [
   vite('vite5', 'vite5', 'inline'),
   vite('vite6', 'vite6', 'inline'),
@@ -49,6 +49,7 @@ const SETUPS = [
   vite('vite8', 'vite', 'url'),
   {
     name: 'webpack',
+    tool: 'webpack',
     template: 'webpack',
     wasmSource: { build: 'url', dev: 'url' },
     build: { command: node(webpackCli, '--mode', 'production'), out: 'dist', serve: 'dist' },
@@ -56,6 +57,7 @@ const SETUPS = [
   },
   {
     name: 'esbuild',
+    tool: 'esbuild',
     template: 'esbuild',
     wasmSource: { build: 'inline', dev: 'inline' },
     build: { command: [esbuild, ...esbuildArgs], out: 'www/js', serve: 'www' },
@@ -63,12 +65,14 @@ const SETUPS = [
   },
   {
     name: 'rollup',
+    tool: 'rollup',
     template: 'rollup',
     wasmSource: { build: 'inline' },
     build: { command: node(modules('rollup', 'dist', 'bin', 'rollup'), '-c'), out: 'dist', serve: '.' },
   },
   {
     name: 'parcel',
+    tool: 'parcel',
     template: 'parcel',
     wasmSource: { build: 'url', dev: 'url' },
     build: { command: node(parcel, 'build', 'index.html', ...parcelArgs), out: 'dist', serve: 'dist' },
@@ -197,7 +201,11 @@ for (const module of ['node16', 'nodenext']) {
 }
 
 test('summary: test-artifacts/ecosystem/summary.json', (t) => {
-  const summary = { node: process.version, results };
+  const versions = { node: process.version };
+  for (const { tool } of SETUPS.filter((setup) => setup.tool)) {
+    versions[tool] = JSON.parse(readFileSync(modules(tool, 'package.json'), 'utf8')).version;
+  }
+  const summary = { versions, results };
   writeFileSync(path.join(WORK, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   for (const line of formatTable(results)) t.diagnostic(line);
   assert.ok(results.length > 0);
