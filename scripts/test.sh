@@ -4,9 +4,9 @@
 #      AddressSanitizer + UndefinedBehaviorSanitizer + LeakSanitizer (clang);
 #   2. the libFuzzer targets for FUZZ_SECONDS (default 10) each, and their corpus replayed on
 #      wasm32 (both cores), where size_t is 32 bits;
-#   3. the Node tests of the JS API on the real WASM builds, the page's end-to-end tests in
-#      headless Chromium and the npm-pack smoke test (one `node --test` run, last, so its
-#      summary closes the output).
+#   3. the Node tests of the JS API on the real WASM builds, the README's code blocks (run and
+#      type-checked), the page's end-to-end tests in headless Chromium and the npm-pack smoke
+#      test (one `node --test` run, last, so its summary closes the output).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -30,7 +30,7 @@ bash scripts/fuzz.sh wasm
 
 echo "== JS API, page and package (node --test)"
 suites=()
-for dir in tests/js tests/web tests/package tests/ecosystem; do
+for dir in tests/js tests/readme tests/web tests/package tests/ecosystem; do
   [ -d "$dir" ] && suites+=("$dir/")
 done
 node --test --test-concurrency=1 "${suites[@]}"

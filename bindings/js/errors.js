@@ -1,4 +1,5 @@
 import { isArray, typedArrayKind, typedArrayParts } from './intrinsics.js';
+import { arrayShape, formatShape, lengthHint } from './shapes.js';
 
 // Errors that name the function, the parameter and the rule: TypeError for a wrong kind of
 // value, RangeError for a value outside the rules. The rules themselves live in the C++ core,
@@ -65,11 +66,18 @@ export function describe(value) {
   }
 }
 
-// The wording of each rule, by status name. `c` holds limits, fn, given(name) (the caller's
-// value of a parameter), givenLength (of the array the status names) and expected (the length
-// the core wanted).
-const lengthRule = (c, noun = 'elements') =>
-  `must hold ${c.expected} ${noun} for the given shape (got ${c.givenLength})`;
+// The wording of each rule, by status name. `c` holds limits, fn, parameter (the one the status
+// names), given(name) (the caller's value of a parameter), givenLength (of the array the status
+// names), expected (the length the core wanted) and source (the option a parameter the caller
+// did not give came from, e.g. headDim for rotaryDim).
+
+/** A length against the shape, printed in the caller's options, with a guess at what is off. */
+function lengthRule(c) {
+  const dims = arrayShape(c.fn, c.parameter, c.given, c.expected);
+  if (!dims) return `must hold ${c.expected} elements for the given shape (got ${c.givenLength})`;
+  const owner = c.fn.startsWith('RopePlan.') ? "the plan's " : ''; // its shape is the plan's options
+  return `must hold ${owner}${formatShape(dims)} = ${c.expected} elements (got ${c.givenLength}${lengthHint(dims, c.expected, c.givenLength)})`;
+}
 const WORDS = {
   __proto__: null, // a status name never finds wording inherited from Object.prototype
   seqLenTooLarge: (c) => `must be at most ${c.limits.maxSeqLen}`,
@@ -83,7 +91,9 @@ const WORDS = {
   rotaryDimOdd: () => 'must be even (channels rotate in pairs)',
   rotaryDimTooSmall: () => 'must be at least 2',
   rotaryDimTooLarge: (c) =>
-    c.given('headDim') !== undefined ? 'must be at most headDim' : `must be at most ${c.limits.maxDim}`,
+    c.given('headDim') !== undefined && c.source === undefined
+      ? 'must be at most headDim'
+      : `must be at most ${c.limits.maxDim}`,
   baseInvalid: () => 'must be a finite number greater than 0, and not so small that position · frequency overflows',
   offsetTooLarge: (c) => `plus seqLen - 1 must be at most ${c.limits.maxPosition}`,
   positionOutOfRange: (c) => `must hold integers in [0, ${c.limits.maxPosition}]`,
@@ -127,7 +137,8 @@ const WORDS = {
     c.fn === 'convertLayout'
       ? `must hold whole head vectors: a multiple of headDim = ${c.given('headDim')} elements (got ${c.givenLength})`
       : lengthRule(c),
-  outLength: lengthRule,
+  outLength: (c) =>
+    c.fn === 'convertLayout' ? `must hold as many elements as x: ${c.expected} (got ${c.givenLength})` : lengthRule(c),
   qLength: lengthRule,
   kLength: lengthRule,
   outQLength: lengthRule,
@@ -143,26 +154,44 @@ const WORDS = {
 };
 
 /**
- * The RangeError for a non-ok status of the core. `status` is { name, parameter } from the
- * module; `values` holds the caller's values by parameter name (specs.js givenValues).
+ * How a rule broken by a parameter the caller did not give is told, by the option it came from
+ * (frame.js sources): that option is the one named.
  */
-export function statusError(status, { fn, limits, values, expected }) {
+const SOURCES = {
+  __proto__: null,
+  headDim: (rule, got) => `${rule} (got ${got}; rotaryDim defaults to headDim)`,
+  partialRotaryFactor: (rule, got) =>
+    `gives rotaryDim = int(headDim · partialRotaryFactor), which ${rule} (got ${got})`,
+};
+
+/**
+ * The RangeError for a non-ok status of the core. `status` is { name, parameter } from the
+ * module; `values` holds the caller's values by parameter name (givenValues); `sources` maps a
+ * parameter the caller did not give to the option its value came from.
+ */
+export function statusError(status, { fn, limits, values, expected, sources }) {
   const words = WORDS[status.name];
   if (!words) return new Error(`posenc.${fn}: internal error (status ${status.name})`);
-  const given = values[status.parameter];
+  const source = sources?.get(status.parameter);
+  const parameter = SOURCES[source] ? source : status.parameter;
+  const given = values[parameter];
   const array = given !== null && typeof given === 'object'; // an Argument (memory.js) or a private list
   const context = {
     fn,
     limits,
     expected,
+    parameter,
+    source,
     given: (name) => values[name],
     givenLength: array ? given.length : undefined,
   };
+  const rule = words(context);
+  if (parameter === source) return rangeError(fn, parameter, SOURCES[source](rule, describe(given)));
   const quoted =
     given === undefined || given === null || typeof given === 'object' || status.name.endsWith('Length')
       ? ''
       : ` (got ${describe(given)})`;
-  return rangeError(fn, status.parameter, `${words(context)}${quoted}`);
+  return rangeError(fn, parameter, `${rule}${quoted}`);
 }
 
 /**

@@ -38,6 +38,9 @@ export class Frame {
   values;
   results;
   entries = [];
+  // parameter -> the option its value came from when the caller did not give it (rotaryDim from
+  // headDim, or from partialRotaryFactor): an error about it names that option (errors.js)
+  sources = new Map();
 
   constructor(operation, slots, call) {
     this.operation = operation;
@@ -51,6 +54,13 @@ export class Frame {
   begin() {
     this.values.fill(0);
     if (this.entries.length > 0) this.entries = [];
+    if (this.sources.size > 0) this.sources.clear();
+    return this;
+  }
+
+  /** Notes that `parameter`, not given, takes its value from option `source` (for errors). */
+  source(parameter, source) {
+    this.sources.set(parameter, source);
     return this;
   }
 

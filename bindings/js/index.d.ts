@@ -3,8 +3,11 @@
 /** Row-major float32 data: a JS array, or an array kept in WASM memory. */
 export type FloatArray = Float32Array | WasmArray;
 
-/** Explicit integer positions, one per row, each in [0, 2^31 - 1]. */
-export type PositionList = Int32Array | Uint32Array | readonly number[];
+/**
+ * Explicit integer positions, one per row, each in [0, 2^31 - 1]; the int64 arrays are what
+ * ONNX Runtime's int64 tensors (position_ids) hold.
+ */
+export type PositionList = Int32Array | Uint32Array | BigInt64Array | BigUint64Array | readonly (number | bigint)[];
 
 /** Which build to load and where its .wasm comes from. Give at most one of `module` and `wasmBinary`. */
 export interface LoadOptions {
@@ -48,14 +51,19 @@ export interface Limits {
 }
 
 /** Where the rows sit: `offset, offset + 1, ...` or an explicit list (never both). */
-export interface PositionOptions {
-  /** First position (default 0). */
-  offset?: number;
-  /** One position per row; replaces offset. */
-  positions?: PositionList;
-}
+export type PositionOptions =
+  | {
+      /** First position (default 0). */
+      offset?: number;
+      positions?: never;
+    }
+  | {
+      offset?: never;
+      /** One position per row; replaces offset. */
+      positions: PositionList;
+    };
 
-export interface SinusoidalOptions extends PositionOptions {
+export type SinusoidalOptions = PositionOptions & {
   seqLen: number;
   /** Even: the table is made of sin/cos pairs. */
   dModel: number;
@@ -63,7 +71,7 @@ export interface SinusoidalOptions extends PositionOptions {
   base?: number;
   /** 'interleaved' (default): sin at channel 2i, cos at 2i+1. 'concat': all sines, then all cosines. */
   layout?: 'interleaved' | 'concat';
-}
+};
 
 export interface PositionNumbersOptions {
   seqLen: number;
@@ -116,19 +124,67 @@ export type RopeScaling =
       attentionFactor?: number;
     };
 
-export interface RopeFrequencyOptions {
-  /** Even; rotaryDim/2 frequencies are returned. Default headDim (or from partialRotaryFactor). */
-  rotaryDim?: number;
-  /** Needed with partialRotaryFactor. */
-  headDim?: number;
-  /** Hugging Face's partial_rotary_factor: rotaryDim = int(headDim * factor). Not with rotaryDim. */
-  partialRotaryFactor?: number;
-  /** Default 10000. */
-  base?: number;
-  scaling?: RopeScaling;
-  /** The current sequence length (largest position + 1) that dynamic and longrope go by. */
-  seqLen?: number;
+/**
+ * A scaling config whose `type` TypeScript has widened to `string`: an object declared in a
+ * variable without `as const`, or typed from a JSON file. Accepted with every key optional; the
+ * keys are checked at run time (an unknown type or a missing key is a TypeError naming it).
+ */
+export interface RopeScalingConfig {
+  type: string;
+  factor?: number;
+  originalMaxPositionEmbeddings?: number;
+  maxPositionEmbeddings?: number;
+  attentionFactor?: number;
+  betaFast?: number;
+  betaSlow?: number;
+  mscale?: number;
+  mscaleAllDim?: number;
+  truncate?: boolean;
+  lowFreqFactor?: number;
+  highFreqFactor?: number;
+  shortFactor?: readonly number[] | Float64Array | Float32Array;
+  longFactor?: readonly number[] | Float64Array | Float32Array;
 }
+
+/**
+ * The `scaling` option for a value of type S: checked against RopeScaling (its keys per type)
+ * when `type` is a literal, RopeScalingConfig when TypeScript widened it to `string`.
+ */
+export type ScalingOption<S> = S extends { type: infer T }
+  ? string extends T
+    ? RopeScalingConfig
+    : RopeScaling
+  : RopeScaling;
+
+/** Long-context scaling (see RopeScaling); S is inferred from the value given. */
+export interface WithScaling<S = RopeScaling> {
+  scaling?: S & ScalingOption<S>;
+}
+
+/** The rotary dimension: rotaryDim (default headDim), or Hugging Face's partialRotaryFactor instead (never both). */
+export type RotaryOptions =
+  | {
+      /** Even, at most headDim (default headDim): rotaryDim/2 pairs rotate, channels from rotaryDim on pass through. */
+      rotaryDim?: number;
+      partialRotaryFactor?: never;
+    }
+  | {
+      rotaryDim?: never;
+      /** Hugging Face's partial_rotary_factor: rotaryDim = int(headDim * factor). */
+      partialRotaryFactor: number;
+    };
+
+export type RopeFrequencyOptions<S = RopeScaling> = RotaryOptions &
+  WithScaling<S> & {
+    /** Needed with partialRotaryFactor, or instead of rotaryDim. */
+    headDim?: number;
+    /** Default 10000. */
+    base?: number;
+    /** Checked and not used: the schedule has one value per pair, whichever channels a pair occupies. */
+    layout?: 'interleaved' | 'half';
+    /** The current sequence length (largest position + 1) that dynamic and longrope go by. */
+    seqLen?: number;
+  };
 
 export interface RopeSchedule {
   /** rotaryDim/2 inverse frequencies, float64. */
@@ -138,73 +194,95 @@ export interface RopeSchedule {
   rotaryDim: number;
 }
 
-/** Where the rows of a batch sit: one offset for all, one per sequence, or explicit positions. */
-export interface BatchPositionOptions {
-  /** First position of every sequence (default 0), or one per sequence (batch integers). */
-  offset?: number | PositionList;
-  /** One position per row, batch × seqLen of them; replaces offset. */
-  positions?: PositionList;
-}
+/** Where the rows of a batch sit: one offset for all, one per sequence, or explicit positions (never both). */
+export type BatchPositionOptions =
+  | {
+      /** First position of every sequence (default 0), or one per sequence (batch integers). */
+      offset?: number | PositionList;
+      positions?: never;
+    }
+  | {
+      offset?: never;
+      /** One position per row, batch × seqLen of them; replaces offset. */
+      positions: PositionList;
+    };
 
-export interface RopeCacheOptions<T extends FloatArray = FloatArray> extends BatchPositionOptions {
-  seqLen: number;
-  rotaryDim: number;
-  base?: number;
-  /** Sequences (default 1): the cache is [batch, seqLen, rotaryDim/2]. */
-  batch?: number;
-  scaling?: RopeScaling;
-  /** Write into these arrays (each [batch, seqLen, rotaryDim/2]) instead of new ones. */
-  out?: { cos: T; sin: T };
-}
+export type RopeCacheOptions<T extends FloatArray = FloatArray, S = RopeScaling> = BatchPositionOptions &
+  WithScaling<S> & {
+    seqLen: number;
+    /** Even, <= headDim; default headDim (one of the two is required). */
+    rotaryDim?: number;
+    /** The model's head size: the default rotaryDim. */
+    headDim?: number;
+    base?: number;
+    /** Checked and not used: the cache has one cos/sin per pair, whichever channels a pair occupies. */
+    layout?: 'interleaved' | 'half';
+    /** Sequences (default 1): the cache is [batch, seqLen, rotaryDim/2]. */
+    batch?: number;
+    /** Write into these arrays (each [batch, seqLen, rotaryDim/2]) instead of new ones. */
+    out?: { cos: T; sin: T };
+  };
 
-export interface RopeOptions extends BatchPositionOptions {
+/** The shape and rotation of a rope call, but for the rotary dimension: what rope, ropeQK and ropePlan share. */
+export interface RopeShapeOptions {
   seqLen: number;
   /** Default 1. */
   numHeads?: number;
   headDim: number;
   /** 'interleaved' (default): pairs (x[2i], x[2i+1]). 'half': pairs (x[i], x[i + rotaryDim/2]). */
   layout?: 'interleaved' | 'half';
-  /** Even, <= headDim (default headDim); channels from rotaryDim on pass through. */
-  rotaryDim?: number;
-  /** Hugging Face's partial_rotary_factor: rotaryDim = int(headDim * factor). Not with rotaryDim. */
-  partialRotaryFactor?: number;
   base?: number;
-  scaling?: RopeScaling;
   /** Sequences (default 1). */
   batch?: number;
   /** 'tokens' (default): [batch, seqLen, numHeads, headDim]. 'heads': [batch, numHeads, seqLen, headDim]. */
   order?: 'tokens' | 'heads';
   /** Rotate by -theta (undo a rotation). Default false. */
   inverse?: boolean;
-  /** Write here instead of rotating x in place; must not partly overlap x. */
-  out?: FloatArray;
 }
 
-export interface RopeQKOptions<Q extends FloatArray = FloatArray, K extends FloatArray = FloatArray>
-  extends Omit<RopeOptions, 'out'> {
-  /** Heads of k (default numHeads); q has numHeads. */
-  numKvHeads?: number;
-  /** Write here instead of rotating q and k in place. */
-  out?: { q: Q; k: K };
-}
+export type RopeOptions<S = RopeScaling> = RopeShapeOptions &
+  WithScaling<S> &
+  RotaryOptions &
+  BatchPositionOptions & {
+    /** Write here instead of rotating x in place; must not partly overlap x. */
+    out?: FloatArray;
+  };
+
+export type RopeQKOptions<
+  Q extends FloatArray = FloatArray,
+  K extends FloatArray = FloatArray,
+  S = RopeScaling,
+> = RopeShapeOptions &
+  WithScaling<S> &
+  RotaryOptions &
+  BatchPositionOptions & {
+    /** Heads of k (default numHeads); q has numHeads. */
+    numKvHeads?: number;
+    /** Write here instead of rotating q and k in place. */
+    out?: { q: Q; k: K };
+  };
 
 /** The options of ropePlan: everything of rope but where the rows sit and out. */
-export interface RopePlanOptions extends Omit<RopeOptions, 'offset' | 'positions' | 'out'> {
-  /** Heads of k for applyQK (default numHeads). */
-  numKvHeads?: number;
-}
+export type RopePlanOptions<S = RopeScaling> = RopeShapeOptions &
+  WithScaling<S> &
+  RotaryOptions & {
+    /** Heads of k for applyQK (default numHeads). */
+    numKvHeads?: number;
+  };
 
 /** Where one apply() puts its rows, and where it writes. */
-export interface RopePlanApplyOptions extends BatchPositionOptions {
+export type RopePlanApplyOptions = BatchPositionOptions & {
   /** Write here instead of rotating x in place; must not partly overlap x. */
   out?: FloatArray;
-}
+};
 
-export interface RopePlanApplyQKOptions<Q extends FloatArray = FloatArray, K extends FloatArray = FloatArray>
-  extends BatchPositionOptions {
+export type RopePlanApplyQKOptions<
+  Q extends FloatArray = FloatArray,
+  K extends FloatArray = FloatArray,
+> = BatchPositionOptions & {
   /** Write here instead of rotating q and k in place. */
   out?: { q: Q; k: K };
-}
+};
 
 /**
  * A prepared rope call for hot loops (token-by-token decoding): validated once by
@@ -268,14 +346,23 @@ export class WasmArray {
   readonly length: number;
   /** Byte address in WASM memory. */
   readonly address: number;
+  /** True once free() was called (on a window: its own, or its array's). */
   readonly freed: boolean;
+  /**
+   * A window onto elements [begin, end) of this array: a WasmArray over the same memory (no
+   * copy), accepted wherever a WasmArray is, valid until this array is freed. Like
+   * TypedArray.subarray (negative indices count from the end, end defaults to the length), but
+   * strict: integers in [-length, length] and end >= begin, else a RangeError (no clamping).
+   * A window's free() only retires the window; its array's memory stays.
+   */
+  subarray(begin?: number, end?: number): WasmArray;
   /** A view over the current WASM memory, valid only until the next posenc call (memory growth detaches it). */
   view(): Float32Array;
   /** Copies values in, starting at element offset. */
   set(values: ArrayLike<number>, offset?: number): this;
   /** A copy that survives memory growth and free(). */
   toArray(): Float32Array;
-  /** Returns the memory; using the array afterwards throws a RangeError. */
+  /** Returns the memory; using the array (or a window of it) afterwards throws a RangeError. */
   free(): void;
 }
 
@@ -302,35 +389,37 @@ export class Posenc {
   /** The naive encoding: row p filled with offset + p. */
   positionNumbers<T extends FloatArray = Float32Array>(options: PositionNumbersOptions & { out?: T }): T;
   /** The frequency schedule: inverse frequencies (scaled as `scaling` says), attention factor, rotary dimension. */
-  ropeSchedule(options: RopeFrequencyOptions): RopeSchedule;
+  ropeSchedule<const S = RopeScaling>(options: RopeFrequencyOptions<S>): RopeSchedule;
   /** The rotaryDim/2 inverse frequencies 1 / base^(2i / rotaryDim) (or scaled ones), float64. */
-  ropeFrequencies(options: RopeFrequencyOptions): Float64Array;
+  ropeFrequencies<const S = RopeScaling>(options: RopeFrequencyOptions<S>): Float64Array;
   /** cos and sin, each [batch, seqLen, rotaryDim/2] (ONNX RotaryEmbedding's cache layout), times the attention factor. */
-  ropeCache(options: RopeCacheOptions & { out?: undefined }): {
+  ropeCache<const S = RopeScaling>(
+    options: RopeCacheOptions<FloatArray, S> & { out?: undefined },
+  ): {
     cos: Float32Array;
     sin: Float32Array;
     attentionFactor: number;
   };
-  ropeCache<T extends FloatArray>(
-    options: RopeCacheOptions<T> & { out: { cos: T; sin: T } },
+  ropeCache<T extends FloatArray, const S = RopeScaling>(
+    options: RopeCacheOptions<T, S> & { out: { cos: T; sin: T } },
   ): { cos: T; sin: T; attentionFactor: number };
   /** Rotates x ([batch, seqLen, numHeads, headDim], or heads-major) in place, or into options.out; returns the result. */
-  rope<T extends FloatArray>(x: T, options: RopeOptions & { out?: undefined }): T;
-  rope<O extends FloatArray>(x: FloatArray, options: RopeOptions & { out: O }): O;
-  rope(x: FloatArray, options: RopeOptions): FloatArray;
+  rope<T extends FloatArray, const S = RopeScaling>(x: T, options: RopeOptions<S> & { out?: undefined }): T;
+  rope<O extends FloatArray, const S = RopeScaling>(x: FloatArray, options: RopeOptions<S> & { out: O }): O;
+  rope<const S = RopeScaling>(x: FloatArray, options: RopeOptions<S>): FloatArray;
   /** Rotates queries (numHeads) and keys (numKvHeads) of the same rows in one call; in place or into options.out. */
-  ropeQK<Q extends FloatArray, K extends FloatArray>(
+  ropeQK<Q extends FloatArray, K extends FloatArray, const S = RopeScaling>(
     q: Q,
     k: K,
-    options: RopeQKOptions & { out?: undefined },
+    options: RopeQKOptions<FloatArray, FloatArray, S> & { out?: undefined },
   ): { q: Q; k: K };
-  ropeQK<Q extends FloatArray, K extends FloatArray>(
+  ropeQK<Q extends FloatArray, K extends FloatArray, const S = RopeScaling>(
     q: FloatArray,
     k: FloatArray,
-    options: RopeQKOptions<Q, K> & { out: { q: Q; k: K } },
+    options: RopeQKOptions<Q, K, S> & { out: { q: Q; k: K } },
   ): { q: Q; k: K };
   /** A prepared rope call for hot loops: validated once, then plan.apply(x, { offset }) per decoding step. */
-  ropePlan(options: RopePlanOptions): RopePlan;
+  ropePlan<const S = RopeScaling>(options: RopePlanOptions<S>): RopePlan;
   /** Head vectors ([..., headDim]: activations, a q/k bias) with their rotary channels moved to the other layout. */
   convertLayout<T extends FloatArray = Float32Array>(x: FloatArray, options: LayoutConversionOptions & { out?: T }): T;
   /** q/k projection weights [numHeads * headDim, hidden] with each head's rotary rows moved to the other layout (Hugging Face's permute). */
@@ -345,6 +434,40 @@ export class Posenc {
     options: SimilarityOptions & { out?: T },
   ): T;
 }
+
+/** A model's RoPE options from fromHfConfig: every rope function takes them unchanged. */
+export interface HfRopeOptions {
+  /** The rotated head size (DeepSeek's qk_rope_head_dim for multi-head latent attention). */
+  headDim: number;
+  /** int(headDim * partial_rotary_factor). */
+  rotaryDim: number;
+  /** rope_theta. */
+  base: number;
+  /** 'half' (transformers' rotate_half) except DeepSeek-V3's interleaved checkpoints. */
+  layout: 'interleaved' | 'half';
+  /** rope_scaling / rope_parameters in camelCase; absent for plain RoPE. */
+  scaling?: RopeScaling;
+}
+
+/** What fromHfConfig reads from a Hugging Face config.json. */
+export interface HfRopeConfig {
+  ropeOptions: HfRopeOptions;
+  /** num_attention_heads. */
+  numHeads: number;
+  /**
+   * num_key_value_heads (default num_attention_heads). With multi-head latent attention
+   * (DeepSeek) the keys' rotary part is one shared head: rotate it with numKvHeads 1.
+   */
+  numKvHeads: number;
+  maxPositionEmbeddings: number;
+}
+
+/**
+ * A model's RoPE from its Hugging Face config.json object (transformers 4 `rope_scaling` or 5
+ * `rope_parameters`), read as transformers reads it. Needs no instance. Throws a TypeError or
+ * RangeError naming the config key (`config.rope_scaling.rope_type`, ...).
+ */
+export function fromHfConfig(config: object): HfRopeConfig;
 
 /** Loads and instantiates posenc (SIMD build where supported). */
 export function loadPosenc(options?: LoadOptions): Promise<Posenc>;

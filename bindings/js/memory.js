@@ -105,7 +105,7 @@ export class Memory {
     const state = wasmArrayState(value);
     if (state) {
       if (state.instance !== instance) throw typeError(fn, name, 'is a WasmArray of another posenc instance');
-      if (state.freed) throw rangeError(fn, name, 'is a WasmArray that was already freed');
+      if (state.freed) throw rangeError(fn, name, state.freedRule);
       const region = { key: WASM, start: state.address, end: state.address + state.length * 4 };
       return new Argument(name, value, state.length, state.address, region);
     }
@@ -216,6 +216,7 @@ export class Memory {
           fn: context.fn,
           values,
           expected: frame.result('expectedLength'),
+          sources: frame.sources,
         });
       }
       this.#readBack(frame, block);

@@ -14,6 +14,7 @@ import {
   snapshot,
 } from './snapshot.js';
 import { describe, typeError } from './errors.js';
+import { resolveCacheRotary } from './specs.js';
 
 // Every field own (no prototype lookups): { read(fn, name, value, context), required, fallback }.
 const required = (read, rule = true) => ({ __proto__: null, read, required: rule, fallback: undefined });
@@ -39,7 +40,7 @@ const pair = (first, second) => (fn, name, value, context) => {
 
 // ---- long-context scaling: Hugging Face's rope_scaling keys in camelCase --------------------------
 
-const SCALING_VALUES = {
+export const SCALING_VALUES = {
   type: required(choice('scalingType')),
   factor: optional(number),
   originalMaxPositionEmbeddings: optional(size),
@@ -57,7 +58,7 @@ const SCALING_VALUES = {
 };
 
 /** The keys of each scaling type, [required, optional]. (Numeric rules are the core's.) */
-const SCALING_KEYS = {
+export const SCALING_KEYS = {
   default: [[], []],
   linear: [['factor'], []],
   dynamic: [['factor', 'originalMaxPositionEmbeddings'], []],
@@ -117,11 +118,15 @@ const TABLE = {
   offset: optional(size),
   positions: optional(positions),
 };
+// `layout` says which channels a pair occupies; schedules and caches hold one value per pair, so
+// they check it (a model's rope options pass unchanged) and do not use it.
+const pairLayout = optional(choice('ropeLayout'));
 const SCHEDULE = {
   rotaryDim: optional(size),
   headDim: optional(size),
   partialRotaryFactor: optional(number),
   base,
+  layout: pairLayout,
   scaling: optional(scaling),
   seqLen: optional(size, 0),
 };
@@ -183,8 +188,10 @@ export const OPTIONS = {
   ropeFrequencies: SCHEDULE,
   ropeCache: {
     seqLen: required(size),
-    rotaryDim: required(size),
+    rotaryDim: optional(size), // default headDim (specs.js resolveCacheRotary)
+    headDim: optional(size),
     base,
+    layout: pairLayout,
     scaling: optional(scaling),
     batch: optional(size, 1),
     ...ROWS,
@@ -206,7 +213,11 @@ export const OPTIONS = {
   },
 };
 
+/** Defaults that come from another option, resolved once the snapshot is taken (specs.js). */
+const RESOLVE = { __proto__: null, ropeCache: resolveCacheRotary };
+
 /** The snapshot of a public function's options (see snapshot.js). */
 export function readOptions(fn, options, context) {
-  return snapshot(fn, options, OPTIONS[fn], context);
+  const o = snapshot(fn, options, OPTIONS[fn], context);
+  return RESOLVE[fn] ? RESOLVE[fn](fn, o) : o;
 }

@@ -6,7 +6,7 @@ import { Memory } from './memory.js';
 import { readOptions } from './options.js';
 import { RopePlan } from './rope-plan.js';
 import { readDescription } from './seam.js';
-import { writeRopeSpec, writeRows, writeScaling, writeSchedule, writeTable } from './specs.js';
+import { writeRopeSpec, writeRotaryDim, writeRows, writeScaling, writeSchedule, writeTable } from './specs.js';
 import { ropeInBlocks, streams } from './streaming.js';
 import { allocateArray } from './wasm-array.js';
 
@@ -146,7 +146,7 @@ export class Posenc {
       return args.out.array;
     }
     const frame = this.#memory.frame('rope');
-    o.rotaryDim = writeRopeSpec(frame, fn, o, this.#enums);
+    writeRopeSpec(frame, fn, o, this.#enums);
     writeRows(frame, fn, o);
     frame.data('x', args.x, READ).data('out', args.out, WRITE);
     this.#run(frame, fn, o, args);
@@ -162,7 +162,7 @@ export class Posenc {
     const o = this.#read(fn, options);
     const args = this.#memory.qkArguments(fn, q, k, o.out, this);
     const frame = this.#memory.frame('ropeQK').set('numKvHeads', o.numKvHeads ?? o.numHeads);
-    o.rotaryDim = writeRopeSpec(frame, fn, o, this.#enums);
+    writeRopeSpec(frame, fn, o, this.#enums);
     writeRows(frame, fn, o);
     this.#memory.writeQK(frame, args);
     this.#run(frame, fn, o, args);
@@ -186,7 +186,7 @@ export class Posenc {
   /** The core's plan of rope options `o`: { handle, rotaryDim, attentionFactor, carryLength }. */
   #makePlan(fn, o, numKvHeads) {
     const frame = this.#memory.frame('ropePlanCreate').set('numKvHeads', numKvHeads);
-    o.rotaryDim = writeRopeSpec(frame, fn, o, this.#enums);
+    writeRopeSpec(frame, fn, o, this.#enums);
     this.#run(frame, fn, o, null);
     return {
       handle: frame.result('plan'),
@@ -287,11 +287,11 @@ export class Posenc {
       .set('from', this.#enums.ropeLayout.indexOf(o.from))
       .set('to', this.#enums.ropeLayout.indexOf(o.to))
       .set('headDim', o.headDim)
-      .set('rotaryDim', o.rotaryDim ?? o.headDim)
       .set('weights', weights ? 1 : 0)
       .set('numHeads', weights ? o.numHeads : 0)
       .set('hidden', weights ? o.hidden : 1)
       .data('x', args[name], READ);
+    writeRotaryDim(frame, o, o.headDim);
     return this.#output(frame, args.out, () => this.#run(frame, fn, o, args));
   }
 }

@@ -10,6 +10,7 @@ import { isArray, isDetached, typedArrayKind, typedArrayParts } from './intrinsi
 
 const UINT32_MAX = 0xffffffff;
 const INT32_MAX = 0x7fffffff;
+const INT32_MAX_BIGINT = BigInt(INT32_MAX);
 
 /** value[key], turning anything the caller's code throws (a getter, a Proxy trap) into an error naming `parameter`. */
 function readProperty(fn, parameter, value, key) {
@@ -107,19 +108,35 @@ function isArrayValue(fn, name, value) {
   }
 }
 
+// Typed arrays of integers that positions and offsets take: the int64 ones are ONNX Runtime's
+// position_ids (its tensors of type 'int64' hold a BigInt64Array).
+const INTEGER_ARRAYS = ['Int32Array', 'Uint32Array', 'BigInt64Array', 'BigUint64Array'];
+
 /** Whether a value is a list of integers as positions and offsets take them. */
 export function isIntegerList(fn, name, value) {
   const kind = typedArrayKind(value);
-  return kind === 'Int32Array' || kind === 'Uint32Array' || (kind === undefined && isArrayValue(fn, name, value));
+  return INTEGER_ARRAYS.includes(kind) || (kind === undefined && isArrayValue(fn, name, value));
+}
+
+/** An element of an integer list as a position (a number), or undefined if it is none. */
+function position(p) {
+  if (typeof p === 'number') return Number.isInteger(p) && p >= 0 && p <= INT32_MAX ? p : undefined;
+  if (typeof p === 'bigint') return p >= 0n && p <= INT32_MAX_BIGINT ? Number(p) : undefined;
+  return undefined;
 }
 
 /**
- * A private Int32Array copy of a list of integers in [0, 2^31 - 1] (Int32Array, Uint32Array or
- * Array): its length read once, each element once.
+ * A private Int32Array copy of a list of integers in [0, 2^31 - 1] (an Int32Array, Uint32Array,
+ * BigInt64Array, BigUint64Array, or an Array of numbers or BigInts): its length read once, each
+ * element once.
  */
 export function copyIntegers(fn, name, value) {
   if (!isIntegerList(fn, name, value)) {
-    throw typeError(fn, name, `must be an Int32Array, Uint32Array or Array of integers (got ${describe(value)})`);
+    throw typeError(
+      fn,
+      name,
+      `must be an Int32Array, Uint32Array, BigInt64Array, BigUint64Array or Array of integers (got ${describe(value)})`,
+    );
   }
   const kind = typedArrayKind(value);
   if (kind !== undefined && isDetached(value)) throw rangeError(fn, name, 'is backed by a detached ArrayBuffer');
@@ -134,11 +151,12 @@ export function copyIntegers(fn, name, value) {
     } catch (error) {
       throw readError(fn, element(name, i), error);
     }
-    if (typeof p !== 'number' || !Number.isInteger(p) || p < 0 || p > INT32_MAX) {
-      const error = typeof p === 'number' ? rangeError : typeError;
+    const at = position(p);
+    if (at === undefined) {
+      const error = typeof p === 'number' || typeof p === 'bigint' ? rangeError : typeError;
       throw error(fn, element(name, i), `must be an integer in [0, ${INT32_MAX}] (got ${describe(p)})`);
     }
-    copy[i] = p;
+    copy[i] = at;
   }
   return copy;
 }

@@ -1,7 +1,7 @@
 // From option snapshots to the core's frames (bindings/wasm/frames.h): the rules that combine
 // options (offset or positions, rotaryDim or partialRotaryFactor) and the defaults that depend
 // on other options. Every numeric rule is the core's, checked in the call itself.
-import { typeError } from './errors.js';
+import { describe, rangeError, typeError } from './errors.js';
 
 const flag = (value) => (value ? 1 : 0);
 
@@ -47,24 +47,31 @@ export function writeScaling(frame, scaling, enums) {
 }
 
 /**
- * rotaryDim (default headDim), or Hugging Face's partialRotaryFactor instead, never both.
- * Returns the rotaryDim written (0 with a factor), for messages.
+ * rotaryDim, default headDim. One the caller did not give is noted as coming from headDim, so
+ * that an odd headDim is reported as headDim.
  */
+export function writeRotaryDim(frame, o, headDim) {
+  frame.set('rotaryDim', o.rotaryDim ?? headDim);
+  if (o.rotaryDim === undefined) frame.source('rotaryDim', 'headDim');
+}
+
+/** rotaryDim (default headDim), or Hugging Face's partialRotaryFactor instead, never both. */
 function writeRotary(frame, fn, o, headDim) {
   if (o.partialRotaryFactor === undefined) {
-    const rotaryDim = o.rotaryDim ?? headDim;
-    frame.set('rotaryDim', rotaryDim);
-    return rotaryDim;
+    writeRotaryDim(frame, o, headDim);
+    return;
   }
   if (o.rotaryDim !== undefined)
     throw typeError(fn, 'rotaryDim', 'cannot be combined with partialRotaryFactor (give one of them)');
-  frame.set('hasPartialRotaryFactor', 1).set('partialRotaryFactor', o.partialRotaryFactor);
-  return undefined;
+  frame
+    .set('hasPartialRotaryFactor', 1)
+    .set('partialRotaryFactor', o.partialRotaryFactor)
+    .source('rotaryDim', 'partialRotaryFactor');
 }
 
-/** A RopeSpec (rope, ropeQK, ropePlan); returns the rotaryDim it uses (undefined with a factor). */
+/** A RopeSpec (rope, ropeQK, ropePlan). */
 export function writeRopeSpec(frame, fn, o, enums) {
-  const rotaryDim = writeRotary(frame, fn, o, o.headDim);
+  writeRotary(frame, fn, o, o.headDim);
   writeScaling(frame, o.scaling, enums);
   frame
     .set('seqLen', o.seqLen)
@@ -75,7 +82,21 @@ export function writeRopeSpec(frame, fn, o, enums) {
     .set('batch', o.batch)
     .set('order', enums.order.indexOf(o.order))
     .set('inverse', flag(o.inverse));
-  return rotaryDim;
+}
+
+/**
+ * ropeCache: rotaryDim, or headDim's value (a model's head size) when only headDim is given.
+ * The cache's frame has no headDim, so rope's rule rotaryDim <= headDim (the core's
+ * rotaryDimTooLarge, same words) is checked here; the core checks rotaryDim itself.
+ */
+export function resolveCacheRotary(fn, o) {
+  if (o.rotaryDim === undefined) {
+    if (o.headDim === undefined) throw typeError(fn, 'rotaryDim', 'is required (or headDim, which it defaults to)');
+    o.rotaryDim = o.headDim;
+  } else if (o.headDim !== undefined && o.rotaryDim > o.headDim) {
+    throw rangeError(fn, 'rotaryDim', `must be at most headDim (got ${describe(o.rotaryDim)})`);
+  }
+  return o;
 }
 
 /** ropeSchedule / ropeFrequencies: rotaryDim, or headDim (with or without partialRotaryFactor). */

@@ -4,6 +4,11 @@
 // existing view of it. A WasmArray therefore stores only its address and length; `view()`
 // builds a fresh Float32Array over the current memory each time it is called. Keep a view
 // only until the next posenc call.
+//
+// subarray() makes a window: a WasmArray over part of the same allocation (one row of a KV
+// cache, rotated in place). A window shares its array's Allocation, so freeing the array frees
+// every window of it at once, whatever is allocated at that address later; a window's own
+// free() only retires the window (the memory is its array's).
 import { describe, freedError, rangeError, readError, typeError } from './errors.js';
 import { copyInto, isArray, isDetached, typedArrayKind, typedArrayParts } from './intrinsics.js';
 import { readSize } from './snapshot.js';
@@ -40,7 +45,10 @@ export function allocateArray(instance, memory, lengthOrValues) {
     if (length > maxElements)
       throw rangeError(fn, 'lengthOrValues', `must hold at most ${maxElements} values (got ${length})`);
   }
-  const array = new WasmArray(CREATE, instance, memory, memory.malloc(fn, Math.max(length, 1) * 4), length);
+  const bytes = Math.max(length, 1) * 4;
+  const allocation = new Allocation(memory.malloc(fn, bytes));
+  memory.track(allocation.address, bytes);
+  const array = new WasmArray(CREATE, new ArrayState(instance, memory, allocation, allocation.address, length, false));
   const view = array.view();
   if (values) copyInto(view, values);
   else view.fill(0);
@@ -81,19 +89,84 @@ function snapshotValues(fn, name, values, memory) {
   return copy;
 }
 
+/** One block of WASM memory from allocate(), shared by the array and its windows. */
+class Allocation {
+  address;
+  freed = false;
+
+  constructor(address) {
+    this.address = address;
+  }
+}
+
+/**
+ * What a WasmArray is: `length` elements from byte `address` inside `allocation` (all of it,
+ * or a window's part). Fields are declared, so nothing inherited can stand in for one.
+ */
+class ArrayState {
+  instance;
+  memory;
+  allocation;
+  address;
+  length;
+  window; // made by subarray()
+  retired = false; // a window's own free()
+
+  constructor(instance, memory, allocation, address, length, window) {
+    this.instance = instance;
+    this.memory = memory;
+    this.allocation = allocation;
+    this.address = address;
+    this.length = length;
+    this.window = window;
+  }
+
+  /** Whether the array can no longer be used: its allocation freed, or (a window) retired. */
+  get freed() {
+    return this.allocation.freed || this.retired;
+  }
+
+  /** What is gone, for its own methods' errors: "the <gone> was already freed". */
+  get gone() {
+    if (!this.window) return 'array';
+    return this.allocation.freed ? 'WasmArray of this window (subarray)' : 'window (subarray)';
+  }
+
+  /** The rule it breaks as an argument: "x <rule>". */
+  get freedRule() {
+    if (!this.window) return 'is a WasmArray that was already freed';
+    return this.allocation.freed
+      ? 'is a window (subarray) of a WasmArray that was already freed'
+      : 'is a window (subarray) that was already freed';
+  }
+}
+
+/**
+ * An index of subarray(): an integer, counted from the end when negative, in [0, length] once
+ * resolved. Strict where TypedArray.prototype.subarray converts and clamps: a number only (no
+ * valueOf runs), no fractions or NaN, nothing out of range.
+ */
+function readIndex(fn, name, value, length) {
+  if (typeof value !== 'number') throw typeError(fn, name, `must be a number (got ${describe(value)})`);
+  const index = (value < 0 ? length + value : value) + 0; // + 0: -0 is 0
+  if (!Number.isInteger(value) || index < 0 || index > length) {
+    throw rangeError(fn, name, `must be an integer in [-${length}, ${length}] (got ${describe(value)})`);
+  }
+  return index;
+}
+
 export class WasmArray {
-  #state; // { instance, memory, address, length, freed }
+  #state; // an ArrayState
 
   static {
     wasmArrayState = (value) =>
       value !== null && typeof value === 'object' && #state in value ? value.#state : undefined;
   }
 
-  /** @internal Use `posenc.allocate(...)`. */
-  constructor(token, instance, memory, address, length) {
+  /** @internal Use `posenc.allocate(...)`, or `subarray()` for a window. */
+  constructor(token, state) {
     if (token !== CREATE) throw new TypeError('posenc: WasmArrays are made by posenc.allocate()');
-    this.#state = { instance, memory, address, length, freed: false };
-    memory.track(address, Math.max(length, 1) * 4);
+    this.#state = state;
   }
 
   /** The posenc instance whose memory holds the array. */
@@ -111,7 +184,7 @@ export class WasmArray {
     return this.#state.address;
   }
 
-  /** True once free() was called. */
+  /** True once free() was called (on a window: its own, or its array's). */
   get freed() {
     return this.#state.freed;
   }
@@ -149,19 +222,47 @@ export class WasmArray {
 
   /** A copy as a plain Float32Array that survives memory growth and free(). */
   toArray() {
+    this.#assertLive('toArray');
     return new Float32Array(this.view());
   }
 
-  /** Returns the memory to the instance. Using the array afterwards throws. */
+  /**
+   * A window onto elements [begin, end) of this array: a WasmArray over the same memory (no
+   * copy), valid until this array is freed. begin and end as TypedArray.prototype.subarray
+   * takes them (negative: from the end; end defaults to the length), but strictly: integers
+   * within [-length, length] and end >= begin, else a RangeError.
+   */
+  subarray(begin = 0, end = undefined) {
+    const fn = 'WasmArray.subarray';
+    this.#assertLive('subarray');
+    const state = this.#state;
+    const from = readIndex(fn, 'begin', begin, state.length);
+    const to = end === undefined ? state.length : readIndex(fn, 'end', end, state.length);
+    if (to < from) throw rangeError(fn, 'end', `must not come before begin (${from}) (got ${describe(end)})`);
+    const { instance, memory, allocation, address } = state;
+    return new WasmArray(CREATE, new ArrayState(instance, memory, allocation, address + from * 4, to - from, true));
+  }
+
+  /**
+   * Returns the memory to the instance; using the array, or any window of it, afterwards throws.
+   * A window's free() only retires the window: its array and the array's other windows stay.
+   * A second free() does nothing.
+   */
   free() {
     const state = this.#state;
-    if (state.freed) return;
-    state.freed = true;
-    state.memory.untrack(state.address);
-    state.memory.free(state.address);
+    if (state.window) {
+      state.retired = true;
+      return;
+    }
+    const { allocation, memory } = state;
+    if (allocation.freed) return;
+    allocation.freed = true;
+    memory.untrack(allocation.address);
+    memory.free(allocation.address);
   }
 
   #assertLive(method) {
-    if (this.#state.freed) throw freedError(`WasmArray.${method}`, 'array');
+    const state = this.#state;
+    if (state.freed) throw freedError(`WasmArray.${method}`, state.gone);
   }
 }

@@ -1,11 +1,13 @@
 // One source for each fact of the API surface: the options each function reads (options.js)
 // are the keys its TypeScript declaration accepts (index.d.ts) and the keys its README heading
-// lists; every status code of the core has a wording (errors.js) and names a parameter.
+// lists; the package's exports are the values index.d.ts declares, and its plain functions have
+// README headings; every status code of the core has a wording (errors.js) and names a parameter.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import ts from 'typescript';
 
+import * as api from '../../bindings/js/index.js';
 import { WORDED_STATUSES } from '../../bindings/js/errors.js';
 import { OPTIONS } from '../../bindings/js/options.js';
 import { loadBothVariants } from './support.js';
@@ -78,6 +80,17 @@ function documentedOptions() {
 
 const sorted = (set) => [...set].sort();
 
+/** The values (functions and classes) index.d.ts exports, by name. */
+function declaredValues() {
+  const source = ts.createProgram([DECLARATIONS], { noEmit: true }).getSourceFile(DECLARATIONS);
+  const exported = (s) => s.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+  return new Set(
+    source.statements
+      .filter((s) => (ts.isFunctionDeclaration(s) || ts.isClassDeclaration(s)) && exported(s))
+      .map((s) => s.name.text),
+  );
+}
+
 describe('the API surface agrees with itself', () => {
   const declared = declaredOptions();
   const documented = documentedOptions();
@@ -93,6 +106,16 @@ describe('the API surface agrees with itself', () => {
       assert.deepEqual(sorted(documented[fn]), sorted(read), `${fn}: README vs options.js`);
     });
   }
+
+  it('the package exports exactly the functions and classes index.d.ts declares', () => {
+    assert.deepEqual(sorted(Object.keys(api)), sorted(declaredValues()));
+  });
+
+  it('fromHfConfig, a plain function of the package, has its README heading', () => {
+    const readme = readFileSync(new URL('README.md', root), 'utf8');
+    assert.ok(readme.split('\n').some((line) => line.startsWith('#') && line.includes('`fromHfConfig(config)`')));
+    assert.equal(typeof api.fromHfConfig, 'function');
+  });
 
   it('every function the declarations give options has a schema', () => {
     for (const fn of Object.keys(declared))

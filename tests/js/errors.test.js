@@ -37,7 +37,14 @@ function positionMistakes(base) {
     ],
     ['positions NaN', { ...base, positions: [0, Number.NaN] }, RangeError, 'positions[1]'],
     ['positions holding a string', { ...base, positions: [0, '1'] }, TypeError, 'positions[1]'],
-    ['positions holding a BigInt', { ...base, positions: [0n, 1n] }, TypeError, 'positions[0]'],
+    ['positions holding a negative BigInt', { ...base, positions: [0n, -1n] }, RangeError, 'positions[1]'],
+    [
+      'positions a BigInt64Array past 2^31 - 1',
+      { ...base, positions: BigInt64Array.of(2n ** 31n, 0n) },
+      RangeError,
+      'positions[0]',
+    ],
+    ['positions holding a symbol', { ...base, positions: [0, Symbol('1')] }, TypeError, 'positions[1]'],
     ['positions a Float64Array', { ...base, positions: Float64Array.of(0, 1) }, TypeError, 'positions'],
     ['positions a string', { ...base, positions: '01' }, TypeError, 'positions'],
     ['positions and offset together', { ...base, positions: [0, 1], offset: 0 }, TypeError, 'offset'],
@@ -162,7 +169,7 @@ for (const posenc of await loadBothVariants()) {
     it('ropeCache', () => {
       const valid = { seqLen: 2, rotaryDim: 4 };
       runCases('ropeCache', (o) => posenc.ropeCache(o), [
-        ...optionsMistakes(valid, 'headDim'),
+        ...optionsMistakes(valid, 'numHeads'),
         ...sizeMistakes(valid, 'seqLen'),
         ...sizeMistakes(valid, 'rotaryDim'),
         ['rotaryDim odd', { ...valid, rotaryDim: 5 }, RangeError, 'rotaryDim'],
@@ -196,11 +203,158 @@ for (const posenc of await loadBothVariants()) {
       ]);
     });
 
-    it('rope: odd headDim without rotaryDim (rotaryDim defaults to headDim)', () => {
-      // The error may name either; odd headDim is fine with an even rotaryDim.
-      assertParameterError(() => posenc.rope(f32(10), { seqLen: 2, headDim: 5 }), RangeError, /^(headDim|rotaryDim)$/);
+    it('a rule broken by rotaryDim the caller did not give names the option it came from', () => {
+      // rotaryDim defaults to headDim: an odd headDim is reported as headDim, in every function
+      // that takes one; an odd headDim is fine with an even rotaryDim.
+      const dynamic = { type: 'dynamic', factor: 2, originalMaxPositionEmbeddings: 4 };
+      const cases = [
+        [
+          'rope',
+          () => posenc.rope(f32(10), { seqLen: 2, headDim: 5 }),
+          'headDim',
+          'headDim must be even (channels rotate in pairs) (got 5; rotaryDim defaults to headDim)',
+        ],
+        ['ropeQK', () => posenc.ropeQK(f32(10), f32(10), { seqLen: 2, headDim: 5 }), 'headDim', '(got 5;'],
+        ['ropePlan', () => posenc.ropePlan({ seqLen: 1, headDim: 9 }), 'headDim', '(got 9;'],
+        ['ropeSchedule', () => posenc.ropeSchedule({ headDim: 7 }), 'headDim', '(got 7;'],
+        ['ropeFrequencies', () => posenc.ropeFrequencies({ headDim: 0 }), 'headDim', 'at least 2 (got 0;'],
+        [
+          'convertLayout',
+          () => posenc.convertLayout(f32(10), { from: 'half', to: 'interleaved', headDim: 5 }),
+          'headDim',
+          '(got 5;',
+        ],
+        [
+          'rope',
+          () => posenc.rope(f32(4), { seqLen: 2, headDim: 2, scaling: dynamic }),
+          'headDim',
+          'headDim must be at least 4 with dynamic scaling',
+        ],
+        [
+          'rope',
+          () => posenc.rope(f32(16), { seqLen: 2, headDim: 8, partialRotaryFactor: 0.25, scaling: dynamic }),
+          'partialRotaryFactor',
+          'partialRotaryFactor gives rotaryDim = int(headDim · partialRotaryFactor), which must be at least 4 with dynamic scaling',
+        ],
+        // Given, rotaryDim is named as before.
+        ['rope', () => posenc.rope(f32(10), { seqLen: 2, headDim: 5, rotaryDim: 3 }), 'rotaryDim', '(got 3)'],
+      ];
+      for (const [fn, call, parameter, words] of cases) {
+        const error = assertParameterError(call, RangeError, parameter, `${fn}: ${words}`);
+        assert.ok(error.message.startsWith(`posenc.${fn}: `), error.message);
+        assert.ok(error.message.includes(words), `"${error.message}" says "${words}"`);
+      }
       assertStillWorks(posenc, 'odd headDim');
       assert.equal(posenc.rope(f32(10), { seqLen: 2, headDim: 5, rotaryDim: 4 }).length, 10);
+    });
+
+    it('a length that does not match prints the shape it expected, and the option probably missing', () => {
+      const plan = posenc.ropePlan({ seqLen: 1, numHeads: 32, headDim: 128, numKvHeads: 8 });
+      const cases = [
+        [
+          'rope',
+          () => posenc.rope(f32(1024), { seqLen: 4, headDim: 64 }),
+          'x must hold [batch=1, seqLen=4, numHeads=1, headDim=64] = 256 elements ' +
+            '(got 1024 = 4 × 256: perhaps batch: 4 or numHeads: 4 is missing, or seqLen should be 16)',
+        ],
+        [
+          'rope',
+          () => posenc.rope(f32(64), { seqLen: 4, headDim: 64 }),
+          'x must hold [batch=1, seqLen=4, numHeads=1, headDim=64] = 256 elements (got 64 = 256 / 4: perhaps seqLen should be 1)',
+        ],
+        [
+          'rope',
+          () => posenc.rope(f32(100), { seqLen: 4, headDim: 64 }),
+          'x must hold [batch=1, seqLen=4, numHeads=1, headDim=64] = 256 elements (got 100)',
+        ],
+        [
+          'rope',
+          () => posenc.rope(f32(512), { seqLen: 4, numHeads: 2, headDim: 64, order: 'heads', out: f32(256) }),
+          'out must hold [batch=1, numHeads=2, seqLen=4, headDim=64] = 512 elements (got 256 = 512 / 2: perhaps numHeads should be 1, or seqLen should be 2)',
+        ],
+        [
+          // Grouped-query attention with numKvHeads left out: k has a quarter of the heads.
+          'ropeQK',
+          () => posenc.ropeQK(f32(4 * 32 * 128), f32(4 * 8 * 128), { seqLen: 4, numHeads: 32, headDim: 128 }),
+          'k must hold [batch=1, seqLen=4, numKvHeads=32, headDim=128] = 16384 elements ' +
+            '(got 4096 = 16384 / 4: perhaps numKvHeads: 8 is missing, or seqLen should be 1)',
+        ],
+        [
+          'ropeQK',
+          () => posenc.ropeQK(f32(6), f32(8), { seqLen: 2, headDim: 4 }),
+          'q must hold [batch=1, seqLen=2, numHeads=1, headDim=4] = 8 elements (got 6)',
+        ],
+        [
+          'RopePlan.applyQK',
+          () => plan.applyQK(f32(32 * 128), f32(32 * 128)),
+          "k must hold the plan's [batch=1, seqLen=1, numKvHeads=8, headDim=128] = 1024 elements (got 4096 = 4 × 1024:",
+        ],
+        [
+          'RopePlan.apply',
+          () => plan.apply(f32(2 * 32 * 128)),
+          "x must hold the plan's [batch=1, seqLen=1, numHeads=32, headDim=128] = 4096 elements (got 8192 = 2 × 4096: perhaps batch: 2 is missing",
+        ],
+        [
+          'sinusoidal',
+          () => posenc.sinusoidal({ seqLen: 2, dModel: 4, out: f32(16) }),
+          'out must hold [seqLen=2, dModel=4] = 8 elements (got 16 = 2 × 8: perhaps seqLen should be 4)',
+        ],
+        [
+          'addSinusoidal',
+          () => posenc.addSinusoidal(f32(7), { seqLen: 2, dModel: 4 }),
+          'x must hold [seqLen=2, dModel=4] = 8 elements (got 7)',
+        ],
+        [
+          'positionNumbers',
+          () => posenc.positionNumbers({ seqLen: 2, dModel: 3, out: f32(5) }),
+          'out must hold [seqLen=2, dModel=3] = 6 elements (got 5)',
+        ],
+        [
+          'ropeCache',
+          () => posenc.ropeCache({ seqLen: 4, rotaryDim: 64, out: { cos: f32(128), sin: f32(256) } }),
+          'out.sin must hold [batch=1, seqLen=4, rotaryDim/2=32] = 128 elements (got 256 = 2 × 128: perhaps batch: 2 is missing, or seqLen should be 8)',
+        ],
+        [
+          'similarity',
+          () => posenc.similarity(f32(6), f32(6), { rows: 2, cols: 3, dim: 3 }),
+          'b must hold [cols=3, dim=3] = 9 elements (got 6)',
+        ],
+        [
+          'similarity',
+          () => posenc.similarity(f32(6), f32(9), { rows: 2, cols: 3, dim: 3, out: f32(3) }),
+          'out must hold [rows=2, cols=3] = 6 elements (got 3 = 6 / 2: perhaps rows should be 1)',
+        ],
+        [
+          'convertLayoutWeights',
+          () =>
+            posenc.convertLayoutWeights(f32(32), {
+              from: 'half',
+              to: 'interleaved',
+              numHeads: 1,
+              headDim: 8,
+              hidden: 2,
+            }),
+          'w must hold [numHeads=1, headDim=8, hidden=2] = 16 elements (got 32 = 2 × 16: perhaps numHeads should be 2)',
+        ],
+        [
+          'convertLayout',
+          () => posenc.convertLayout(f32(8), { from: 'half', to: 'interleaved', headDim: 4, out: f32(9) }),
+          'out must hold as many elements as x: 8 (got 9)',
+        ],
+      ];
+      try {
+        for (const [fn, call, words] of cases) {
+          const parameter = words.split(' ')[0];
+          const error = assertParameterError(call, RangeError, parameter, `${fn}: ${words}`);
+          assert.ok(
+            error.message.startsWith(`posenc.${fn}: ${words}`),
+            `message\n  "${error.message}"\nstarts with\n  "posenc.${fn}: ${words}"`,
+          );
+        }
+      } finally {
+        plan.free();
+      }
+      assertStillWorks(posenc, 'length messages');
     });
 
     it('rope: x', () => {
@@ -273,7 +427,7 @@ for (const posenc of await loadBothVariants()) {
         runCases('similarity', (o) => posenc.similarity(freed, f32(8), o), [
           ['a freed', { rows: 1, cols: 1, dim: 8 }, RangeError, 'a'],
         ]);
-        for (const method of ['view', 'toArray', 'set']) {
+        for (const method of ['view', 'toArray', 'set', 'subarray']) {
           // The array itself is the bad argument: error.parameter is 'this'.
           assert.throws(
             () => freed[method]([1]),

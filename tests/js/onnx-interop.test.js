@@ -18,6 +18,8 @@ ort.env.wasm.proxy = false;
 const [BATCH, SEQ, HEADS, HEAD_DIM] = [2, 8, 4, 64];
 const MAX_POSITION = 5000; // rows of the cos/sin cache
 const POSITIONS = [...Array.from({ length: SEQ }, (_, t) => t), ...Array.from({ length: SEQ }, (_, t) => 4000 + 3 * t)];
+// position_ids as ONNX Runtime holds them (int64): fed to the operator and to posenc.rope alike.
+const POSITION_IDS = BigInt64Array.from(POSITIONS, BigInt);
 const YARN = { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 1024 };
 
 const CASES = [
@@ -98,7 +100,7 @@ async function runOperator(c, x, cos, sin) {
     position_ids: {
       type: INT64,
       shape: [BATCH, SEQ],
-      value: new ort.Tensor('int64', BigInt64Array.from(POSITIONS, BigInt), [BATCH, SEQ]),
+      value: new ort.Tensor('int64', POSITION_IDS, [BATCH, SEQ]),
     },
   };
   // The ONNX operator takes (X, cos, sin, position_ids); the contrib one (input, position_ids, cos, sin).
@@ -147,7 +149,7 @@ describe('onnxruntime-web RotaryEmbedding with posenc caches = posenc.rope', () 
           rotaryDim: c.rotaryDim,
           layout: c.layout,
           order: c.order,
-          positions: POSITIONS,
+          positions: POSITION_IDS,
           scaling: c.scaling,
         });
         // Float32 rounding: both compute a cos - b sin in float32 from float32 cos/sin that may

@@ -120,6 +120,17 @@ for (const posenc of variants) {
       },
       convertLayout: () => posenc.convertLayout(q, { from: 'interleaved', to: 'half', headDim: 16, rotaryDim: 8 }),
       similarity: () => posenc.similarity(a, b, { rows: 3, cols: 4, dim: 8, metric: 'cosine' }),
+      'a window (subarray) rotated in place': () => {
+        const w = posenc.allocate(q);
+        try {
+          const row = w.subarray(64, 128);
+          posenc.rope(row, { seqLen: 1, numHeads: 4, headDim: 16, offset: 3 });
+          row.free();
+          return w.toArray();
+        } finally {
+          w.free();
+        }
+      },
       'allocate + set': () => {
         const w = posenc.allocate(4);
         try {
@@ -140,11 +151,15 @@ for (const posenc of variants) {
     });
 
     it('errors are worded the same with the prototype polluted', () => {
-      // One of each way an error is made: a snapshot rule, a core status, a length status, an
-      // unknown option, a freed WasmArray, a freed plan.
+      // One of each way an error is made: a snapshot rule, a core status, one about a default
+      // (named by its source), a length status (with and without a guess at the missing option),
+      // an unknown option, a freed WasmArray, a window of a freed one, a window out of range, a
+      // freed plan.
       const wrongs = [
         () => posenc.rope(new Float32Array(3), { ...rope, rotaryDim: 7 }),
+        () => posenc.rope(new Float32Array(3), { seqLen: 1, headDim: 5 }),
         () => posenc.rope(new Float32Array(3), rope),
+        () => posenc.rope(new Float32Array(q.length * 2), rope),
         () => posenc.sinusoidal({ seqLen: 2, dModel: 3 }),
         () => posenc.ropeCache({ seqLen: 2, rotaryDim: 8, sclaing: yarn }),
         () => posenc.ropeSchedule({ headDim: 16, scaling: { ...yarn, factor: -1 } }),
@@ -152,6 +167,20 @@ for (const posenc of variants) {
           const w = posenc.allocate(4);
           w.free();
           w.toArray();
+        },
+        () => {
+          const w = posenc.allocate(4);
+          const window = w.subarray(2);
+          w.free();
+          posenc.rope(window, { seqLen: 1, headDim: 2 });
+        },
+        () => {
+          const w = posenc.allocate(4);
+          try {
+            w.subarray(1, 5);
+          } finally {
+            w.free();
+          }
         },
         () => {
           const plan = posenc.ropePlan(rope);

@@ -98,11 +98,17 @@ class ListSpec {
   constructor(path, values, type) {
     this.path = path;
     this.values = values;
-    this.type = type; // 'Array', 'Int32Array', 'Uint32Array', 'Float64Array', 'Float32Array'
+    this.type = type; // 'Array', 'Int32Array', 'Uint32Array', 'BigInt64Array', 'BigUint64Array', 'Float64Array', 'Float32Array'
   }
 }
 
-const LIST_TYPES = { Int32Array, Uint32Array, Float64Array, Float32Array };
+const LIST_TYPES = { Int32Array, Uint32Array, Float64Array, Float32Array, BigInt64Array, BigUint64Array };
+
+/** A ListSpec's values as its type (the int64 ones take BigInts). */
+function typedList(list) {
+  const Type = LIST_TYPES[list.type];
+  return Type.from(list.values, Type === BigInt64Array || Type === BigUint64Array ? BigInt : undefined);
+}
 
 /** Drops the keys whose value is undefined. */
 function defined(object) {
@@ -160,7 +166,7 @@ function where(r, rows, batch, { lists = true } = {}) {
     [2, 'positions'],
     [lists && batch > 0 ? 1 : 0, 'offsets'],
   ]);
-  const type = () => r.pick(['Array', 'Array', 'Int32Array', 'Uint32Array']);
+  const type = () => r.pick(['Array', 'Array', 'Int32Array', 'Uint32Array', 'BigInt64Array', 'BigUint64Array']);
   if (kind === 'offset') return { offset: r.int(0, 60) };
   if (kind === 'positions')
     return {
@@ -459,7 +465,7 @@ const OPERATIONS = {
   },
   'WasmArray.set'(r) {
     const target = new ArraySpec('this', r.int(1, 12), 'out', r);
-    target.kind = 'wasm';
+    target.kind = r.chance(0.3) ? 'window' : 'wasm';
     target.fixedKind = true;
     const offset = r.int(0, Math.min(3, target.length));
     const count = r.chance(0.9) ? r.int(0, target.length - offset) : target.length + 1;
@@ -644,6 +650,8 @@ class HostileCall {
         [10, 'js'],
         [6, 'wasm'],
         [4, 'view'],
+        [3, 'window'],
+        [1, 'freedWindow'],
         [1, 'static'],
         [1, 'straddle'],
         [1, 'stale'],
@@ -665,11 +673,11 @@ class HostileCall {
         if (inPlaceAllowed && r.chance(0.5) && partner.length === out.length) {
           out.kind = 'alias';
           out.aliasOf = partner;
-          partner.kind = r.pick(['js', 'wasm', 'view']);
+          partner.kind = r.pick(['js', 'wasm', 'view', 'window']);
         } else {
           out.kind = 'overlap';
           out.overlapWith = partner;
-          partner.kind = r.pick(['js', 'view']);
+          partner.kind = r.pick(['js', 'view', 'window']);
         }
       }
     }
@@ -677,7 +685,9 @@ class HostileCall {
 
   /** The object for one array, hostile or plain (plain: hostile kinds become JS arrays). */
   materialize(spec, plain) {
-    const kind = plain && ['static', 'straddle', 'stale', 'detached', 'overlap'].includes(spec.kind) ? 'js' : spec.kind;
+    const hostile = ['static', 'straddle', 'stale', 'detached', 'overlap', 'freedWindow'];
+    const kind = plain && hostile.includes(spec.kind) ? 'js' : spec.kind;
+    if (!plain) this.fuzz.count('array kinds', kind);
     return ARRAY_KINDS[kind](this, spec, plain);
   }
 
@@ -734,7 +744,7 @@ class HostileCall {
     const slot = this.where.get(name);
     const value = this.values.get(name);
     if (slot.kind === 'wasm') return slot.holder.freed ? null : slot.holder.toArray();
-    if (slot.kind === 'view') {
+    if (slot.kind === 'view' || slot.kind === 'window') {
       if (slot.holder.freed) return null;
       const length = this.call.arrays.find((s) => s.name === name).length;
       return slot.holder.toArray().slice(slot.element, slot.element + length);
@@ -747,8 +757,7 @@ class HostileCall {
   /** The plain (clean) value of an option tree: own keys only, lists as plain lists. */
   plain(node) {
     if (node instanceof ArraySpec) return this.values.get(node.name);
-    if (node instanceof ListSpec)
-      return node.type === 'Array' ? node.values.slice() : LIST_TYPES[node.type].from(node.values);
+    if (node instanceof ListSpec) return node.type === 'Array' ? node.values.slice() : typedList(node);
     if (node !== null && typeof node === 'object' && !Array.isArray(node)) {
       const object = {};
       for (const [key, value] of Object.entries(node)) if (!node[INHERITED]?.has(key)) object[key] = this.plain(value);
@@ -814,10 +823,7 @@ class HostileCall {
 
   hostileList(list) {
     const r = this.r;
-    if (list.type !== 'Array') {
-      const typed = LIST_TYPES[list.type].from(list.values);
-      return typed;
-    }
+    if (list.type !== 'Array') return typedList(list);
     const values = list.values.slice();
     for (let i = 0; i < values.length; i++) {
       if (r.chance(0.08)) {
@@ -957,6 +963,37 @@ const ARRAY_KINDS = {
     return call.viewLater(spec, { kind: 'view', holder, element: before });
   },
 
+  /** A window (subarray) of a live WasmArray, a few elements in: used in place. */
+  window(call, spec, plain) {
+    const { r } = call;
+    const before = plain ? 1 : r.int(0, 3);
+    const holder = call.own(call.posenc.allocate(spec.length + before + (plain ? 1 : r.int(0, 3))));
+    holder.set(spec.data, before);
+    call.uses(holder, spec.name);
+    const window = holder.subarray(before, before + spec.length);
+    return call.remember(spec, window, { kind: 'window', holder, element: before });
+  },
+
+  /**
+   * Hostile: a window whose WasmArray was freed (maybe with another allocated at once in its
+   * place), or a window retired by its own free().
+   */
+  freedWindow(call, spec) {
+    const { r } = call;
+    const holder = call.posenc.allocate(spec.length + 2);
+    const window = holder.subarray(1, 1 + spec.length);
+    if (r.chance(0.5)) {
+      holder.free();
+      if (r.chance(0.5)) call.bystander(Float32Array.from({ length: spec.length + 2 }, (_, i) => 700 + i));
+      call.refused(spec, 'is a window whose WasmArray was freed', 'freed-window');
+    } else {
+      call.own(holder);
+      window.free();
+      call.refused(spec, 'is a retired window', 'retired-window');
+    }
+    return call.remember(spec, window, { kind: 'freedWindow' });
+  },
+
   /** Hostile: a view of the module's static data (byte 4096 on). */
   static(call, spec) {
     if (spec.length > 4096) return ARRAY_KINDS.straddle(call, Object.assign(spec, { kind: 'straddle' }));
@@ -1015,6 +1052,11 @@ const ARRAY_KINDS = {
     for (const names of [...call.usedWasm.values(), ...call.jsBuffers.values()])
       if (names.includes(partner)) names.push(spec.name);
     if (slot.kind === 'view') return call.viewLater(spec, slot);
+    if (slot.kind === 'window' && call.r.chance(0.5)) {
+      // another window over the same range: in place as well
+      const window = slot.holder.subarray(slot.element, slot.element + spec.length);
+      return call.remember(spec, window, { ...slot, aliasOf: partner });
+    }
     return call.remember(spec, call.values.get(partner), { ...slot, aliasOf: partner });
   },
 
@@ -1023,7 +1065,8 @@ const ARRAY_KINDS = {
     const partner = spec.overlapWith;
     const shift = call.r.int(1, Math.max(1, Math.min(partner.length, spec.length) - 1));
     const partnerSlot = call.where.get(partner.name);
-    const fits = partnerSlot.kind !== 'view' || partnerSlot.element + shift + spec.length <= partnerSlot.holder.length;
+    const inWasm = partnerSlot.kind === 'view' || partnerSlot.kind === 'window';
+    const fits = !inWasm || partnerSlot.element + shift + spec.length <= partnerSlot.holder.length;
     if (Math.min(partner.length, spec.length) < 2 || !fits) {
       spec.kind = 'js'; // one element cannot overlap partly; or no room in the block
       return ARRAY_KINDS.js(call, spec, plain);
@@ -1038,6 +1081,12 @@ const ARRAY_KINDS = {
     if (partnerSlot.kind === 'view') {
       call.uses(partnerSlot.holder, spec.name);
       return call.viewLater(spec, { kind: 'view', holder: partnerSlot.holder, element: partnerSlot.element + shift });
+    }
+    if (partnerSlot.kind === 'window') {
+      const { holder } = partnerSlot;
+      const element = partnerSlot.element + shift;
+      call.uses(holder, spec.name);
+      return call.remember(spec, holder.subarray(element, element + spec.length), { kind: 'window', holder, element });
     }
     // Both in one new JS buffer: the partner at 0, this `shift` elements on.
     const partnerValue = call.values.get(partner.name);

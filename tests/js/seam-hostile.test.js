@@ -15,7 +15,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { WasmArray } from '../../bindings/js/node.js';
+import { loadPosenc, WasmArray } from '../../bindings/js/node.js';
 import { assertStillWorks, loadBothVariants, randomNormal } from './support.js';
 import {
   assertFinite,
@@ -1374,6 +1374,383 @@ for (const shared of variants) {
       if (error) assertSeamError(error, RangeError, 'this', 'RopePlan.free', 'a second free');
       assert.deepEqual(heapProbe(posenc), start, 'plans and arrays freed: malloc is where it started');
       assertStillWorks(posenc, 'freed plans');
+    });
+
+    it("windows (subarray): a getter that frees the window's array mid-call: RangeError naming the window; the array reallocated there untouched", async (t) => {
+      const rope = { seqLen: 2, headDim: 8 };
+      const data = randomNormal(16, 101);
+      const keys = randomNormal(16, 102);
+      const ropeReference = shared.rope(data.slice(), { ...rope, offset: 5 });
+      const qkReference = shared.ropeQK(data.slice(), keys.slice(), { ...rope, offset: 5 });
+      const cache = { seqLen: 2, rotaryDim: 8, offset: 3 };
+      const cacheReference = shared.ropeCache(cache);
+      const similarityReference = shared.similarity(data, keys, { rows: 2, cols: 2, dim: 8 });
+      // The window's array: 4 elements before the window, 4 after, each saying where it sits.
+      const around = (values) => Float32Array.of(-1, -2, -3, -4, ...values, -5, -6, -7, -8);
+      const windowOf = (array, length) => array.subarray(4, 4 + length);
+      const scenarios = (posenc) => [
+        {
+          label: 'rope: getter on options.offset frees the array of x',
+          fn: 'rope',
+          parameter: 'x',
+          values: data,
+          call: (x, getter) =>
+            posenc.rope(x, {
+              ...rope,
+              get offset() {
+                return getter.get();
+              },
+            }),
+          value: 5,
+          expected: ropeReference,
+          read: (x) => x.toArray(),
+        },
+        {
+          label: 'rope: getter on an element of positions frees the array of out',
+          fn: 'rope',
+          parameter: 'out',
+          values: new Float32Array(16),
+          call: (out, getter) =>
+            posenc.rope(data.slice(), { ...rope, positions: withGetter([5, 6], 1, getter.get), out }),
+          value: 6,
+          expected: ropeReference,
+          read: (out) => out.toArray(),
+        },
+        {
+          label: 'ropeQK: getter on options.offset frees the array of k',
+          fn: 'ropeQK',
+          parameter: 'k',
+          values: keys,
+          call: (k, getter) =>
+            posenc.ropeQK(data.slice(), k, {
+              ...rope,
+              get offset() {
+                return getter.get();
+              },
+            }),
+          value: 5,
+          expected: qkReference.k,
+          read: (k) => k.toArray(),
+        },
+        {
+          label: 'ropeCache: getter on out.sin frees the array of out.cos',
+          fn: 'ropeCache',
+          parameter: 'out.cos',
+          values: new Float32Array(8),
+          call: (cos, getter) =>
+            posenc.ropeCache({
+              ...cache,
+              out: {
+                cos,
+                get sin() {
+                  getter.get();
+                  return new Float32Array(8);
+                },
+              },
+            }),
+          expected: cacheReference.cos,
+          read: (cos) => cos.toArray(),
+        },
+        {
+          label: 'similarity: getter on options.out frees the array of a',
+          fn: 'similarity',
+          parameter: 'a',
+          values: data,
+          call: (a, getter) =>
+            posenc.similarity(a, keys, {
+              rows: 2,
+              cols: 2,
+              dim: 8,
+              get out() {
+                return getter.get();
+              },
+            }),
+          expected: similarityReference,
+          read: (_, result) => result,
+        },
+        {
+          label: 'RopePlan.apply: getter on options.offset frees the array of x',
+          fn: 'RopePlan.apply',
+          parameter: 'x',
+          values: data,
+          call: (x, getter) =>
+            withPlan(posenc, rope, (plan) =>
+              plan.apply(x, {
+                get offset() {
+                  return getter.get();
+                },
+              }),
+            ),
+          value: 5,
+          expected: ropeReference,
+          read: (x) => x.toArray(),
+        },
+        {
+          label: "WasmArray.set on a window: getter on values[0] frees the window's array",
+          fn: 'WasmArray.set',
+          parameter: 'this',
+          values: new Float32Array(8),
+          reallocate: false,
+          call: (w, getter) => w.set(withGetter([0, 2, 3, 4, 5, 6, 7, 8], 0, getter.get)),
+          value: 1,
+          expected: f32(8),
+          read: (w) => w.toArray(),
+        },
+      ];
+
+      for (const [index, { label: title }] of scenarios(shared).entries()) {
+        await t.test(title, async () => {
+          const posenc = await freshInstance(shared);
+          warmUp(posenc);
+          const scenario = scenarios(posenc)[index];
+          for (const freeAt of [2, 1]) {
+            const label = `${scenario.label} on its read ${freeAt}`;
+            const before = heapProbe(posenc);
+            const array = posenc.allocate(around(scenario.values));
+            const guard = posenc.allocate(8); // the array is not next to the top of the heap
+            const window = windowOf(array, scenario.values.length);
+            const getter = freeingGetter(posenc, array, freeAt, scenario.value, {
+              reallocate: scenario.reallocate ?? true,
+            });
+            const { result, error } = outcome(() => scenario.call(window, getter));
+            if (getter.bystander) {
+              assertSameBits(
+                getter.bystander.toArray(),
+                getter.bystanderValues,
+                `${label}: the WasmArray allocated where the window's array was`,
+              );
+            }
+            if (array.freed) {
+              assert.equal(window.freed, true, `${label}: the window is freed with its array`);
+              assertSeamError(error, RangeError, scenario.parameter, scenario.fn, label);
+            } else {
+              assert.equal(error, undefined, `${label}: the getter freed nothing, yet: ${error?.message}`);
+              assertSameBits(scenario.read(window, result), scenario.expected, `${label}: result`);
+              const whole = array.toArray();
+              assertSameBits(
+                Float32Array.of(...whole.subarray(0, 4), ...whole.subarray(-4)),
+                Float32Array.of(-1, -2, -3, -4, -5, -6, -7, -8),
+                `${label}: nothing written outside the window`,
+              );
+            }
+            assert.ok(getter.reads <= 1, `${label}: the getter ran ${getter.reads} times`);
+            for (const w of [array, guard, getter.bystander]) w?.free();
+            assert.deepEqual(heapProbe(posenc), before, `${label}: malloc hands out the same blocks as before`);
+            assertStillWorks(posenc, label);
+          }
+        });
+      }
+    });
+
+    it('windows of a freed array, retired windows, windows of another instance: refused wherever they are passed, even once the block is reused', async () => {
+      const posenc = await freshInstance(shared);
+      warmUp(posenc);
+      const start = heapProbe(posenc);
+      const rope = { seqLen: 1, headDim: 4 };
+      const array = posenc.allocate(f32(16));
+      const windows = { x: array.subarray(0, 4), out: array.subarray(4, 8), k: array.subarray(8, 12) };
+      const retiredArray = posenc.allocate(f32(8, 50));
+      const retired = retiredArray.subarray(4);
+      retired.free();
+      const other = await loadPosenc({ simd: shared.simd });
+      const foreign = other.allocate(8).subarray(4);
+      const calls = (w) => [
+        ['rope', 'x', () => posenc.rope(w.x, rope)],
+        ['rope', 'out', () => posenc.rope(f32(4), { ...rope, out: w.out })],
+        ['ropeQK', 'k', () => posenc.ropeQK(f32(4), w.k, rope)],
+        ['ropeQK', 'out.q', () => posenc.ropeQK(f32(4), f32(4), { ...rope, out: { q: w.out, k: f32(4) } })],
+        ['ropeCache', 'out.sin', () => posenc.ropeCache({ seqLen: 1, rotaryDim: 8, out: { cos: f32(4), sin: w.out } })],
+        ['sinusoidal', 'out', () => posenc.sinusoidal({ seqLen: 1, dModel: 4, out: w.out })],
+        ['addSinusoidal', 'x', () => posenc.addSinusoidal(w.x, { seqLen: 1, dModel: 4 })],
+        ['similarity', 'b', () => posenc.similarity(f32(4), w.k, { rows: 1, cols: 1, dim: 4 })],
+        ['convertLayout', 'x', () => posenc.convertLayout(w.x, { from: 'half', to: 'interleaved', headDim: 4 })],
+        ['RopePlan.apply', 'x', () => withPlan(posenc, rope, (plan) => plan.apply(w.x))],
+      ];
+      for (const [fn, parameter, call] of calls({ x: retired, out: retired, k: retired })) {
+        assertThrowsSeamError(call, RangeError, parameter, fn, `${fn}: ${parameter} a retired window`);
+      }
+      assertSameBits(retiredArray.toArray(), f32(8, 50), "a retired window's array is untouched");
+      for (const [fn, parameter, call] of calls({ x: foreign, out: foreign, k: foreign })) {
+        assertThrowsSeamError(call, TypeError, parameter, fn, `${fn}: ${parameter} a window of another instance`);
+      }
+      array.free();
+      const reused = posenc.allocate(f32(16, 100)); // malloc hands out the freed block again
+      assert.equal(reused.address, array.address, 'the freed block is reused');
+      for (const [fn, parameter, call] of calls(windows)) {
+        const error = assertThrowsSeamError(
+          call,
+          RangeError,
+          parameter,
+          fn,
+          `${fn}: ${parameter} a window of a freed array`,
+        );
+        assert.match(error.message, /window \(subarray\) of a WasmArray that was already freed/);
+      }
+      assertSameBits(reused.toArray(), f32(16, 100), 'the array now at that address is untouched');
+      for (const method of ['view', 'toArray', 'subarray', 'set']) {
+        const error = assertThrowsSeamError(
+          () => windows.x[method]([1]),
+          RangeError,
+          'this',
+          `WasmArray.${method}`,
+          `window.${method} after its array was freed`,
+        );
+        assert.match(error.message, /the WasmArray of this window \(subarray\) was already freed/);
+      }
+      windows.x.free(); // retiring a window of a freed array does nothing
+      for (const w of [reused, retiredArray]) w.free();
+      assert.deepEqual(heapProbe(posenc), start, 'malloc is where it started');
+      assertStillWorks(posenc, 'freed windows');
+    });
+
+    it('subarray(begin, end) with odd indices: numbers only (no valueOf runs), integers in [-length, length], end >= begin', async () => {
+      const posenc = await freshInstance(shared);
+      const array = posenc.allocate(f32(8));
+      const plain = f32(8);
+      const runs = { count: 0 };
+      const coercible = (value) => ({
+        valueOf() {
+          runs.count++;
+          array.free(); // what a hostile valueOf would do, if it ran
+          return value;
+        },
+      });
+      try {
+        // Valid: the window a Float32Array's subarray gives.
+        for (const args of [[], [undefined, undefined], [-0], [-0, -0], [0, -0], [-8], [-3, -1], [8], [8, 8], [2, 2]]) {
+          assertSameBits(array.subarray(...args).toArray(), plain.subarray(...args), `subarray(${args.map(String)})`);
+        }
+        const refused = [
+          [[Number.NaN], RangeError, 'begin'],
+          [[0, Number.NaN], RangeError, 'end'],
+          [[1.5], RangeError, 'begin'],
+          [[0, 7.999], RangeError, 'end'],
+          [[Number.EPSILON], RangeError, 'begin'],
+          [[Infinity], RangeError, 'begin'],
+          [[0, -Infinity], RangeError, 'end'],
+          [[2 ** 53], RangeError, 'begin'],
+          [[0, Number.MAX_VALUE], RangeError, 'end'],
+          [[9], RangeError, 'begin'],
+          [[-9], RangeError, 'begin'],
+          [[0, 9], RangeError, 'end'],
+          [[5, 4], RangeError, 'end'],
+          [[3, -0], RangeError, 'end'],
+          [[-1, -2], RangeError, 'end'],
+          [[coercible(1)], TypeError, 'begin'],
+          [[0, coercible(4)], TypeError, 'end'],
+          [[new Number(1)], TypeError, 'begin'],
+          [['1'], TypeError, 'begin'],
+          [[1n], TypeError, 'begin'],
+          [[null], TypeError, 'begin'],
+          [[0, null], TypeError, 'end'],
+          [[true], TypeError, 'begin'],
+          [[Symbol('1')], TypeError, 'begin'],
+          [[revoked({})], TypeError, 'begin'],
+        ];
+        for (const [args, type, parameter] of refused) {
+          assertThrowsSeamError(
+            () => array.subarray(...args),
+            type,
+            parameter,
+            'WasmArray.subarray',
+            `subarray(${args.map((a) => (typeof a === 'symbol' ? 'a symbol' : typeof a === 'object' && a ? 'an object' : String(a))).join(', ')})`,
+          );
+        }
+        assert.equal(runs.count, 0, 'no valueOf ran');
+        assert.equal(array.freed, false);
+        assertSameBits(array.toArray(), f32(8), 'the array is untouched');
+      } finally {
+        array.free();
+      }
+      assertThrowsSeamError(
+        () => array.subarray(0, 1),
+        RangeError,
+        'this',
+        'WasmArray.subarray',
+        'subarray of a freed array',
+      );
+      assertStillWorks(posenc, 'subarray indices');
+    });
+
+    it('overlapping windows of one array: out partly over x, q and k sharing memory, cos over sin are RangeErrors; the same range is in place', async () => {
+      const posenc = await freshInstance(shared);
+      const array = posenc.allocate(f32(32));
+      const w = (begin, end) => array.subarray(begin, end);
+      const rope = { seqLen: 2, headDim: 4 };
+      try {
+        const refused = [
+          ['rope', 'out', () => posenc.rope(w(0, 8), { ...rope, out: w(4, 12) })],
+          ['rope', 'out', () => posenc.rope(w(4, 12), { ...rope, out: w(0, 8) })],
+          ['rope', 'out', () => posenc.rope(w(0, 8), { ...rope, out: w(0, 16).subarray(1, 9) })],
+          ['rope', 'out', () => posenc.rope(w(0, 8), { ...rope, out: array.view().subarray(7, 15) })],
+          ['ropeQK', 'k', () => posenc.ropeQK(w(0, 8), w(7, 15), rope)],
+          ['ropeQK', 'k', () => posenc.ropeQK(w(0, 8), w(0, 8), rope)],
+          ['ropeQK', 'out.k', () => posenc.ropeQK(w(0, 8), w(8, 16), { ...rope, out: { q: w(16, 24), k: w(20, 28) } })],
+          [
+            'ropeQK',
+            /^out\.(q|k)$/,
+            () => posenc.ropeQK(w(0, 8), w(8, 16), { ...rope, out: { q: w(9, 17), k: w(24, 32) } }),
+          ],
+          ['RopePlan.applyQK', 'k', () => withPlan(posenc, rope, (plan) => plan.applyQK(w(0, 8), w(4, 12)))],
+          ['RopePlan.apply', 'out', () => withPlan(posenc, rope, (plan) => plan.apply(w(0, 8), { out: w(2, 10) }))],
+          [
+            'ropeCache',
+            'out.sin',
+            () => posenc.ropeCache({ seqLen: 2, rotaryDim: 8, out: { cos: w(0, 8), sin: w(4, 12) } }),
+          ],
+          [
+            'ropeCache',
+            'out.sin',
+            () => posenc.ropeCache({ seqLen: 2, rotaryDim: 8, out: { cos: w(0, 8), sin: w(0, 8) } }),
+          ],
+          [
+            'similarity',
+            'out',
+            () => posenc.similarity(w(0, 8), w(8, 16), { rows: 2, cols: 2, dim: 4, out: w(6, 10) }),
+          ],
+          [
+            'convertLayout',
+            'out',
+            () => posenc.convertLayout(w(0, 8), { from: 'half', to: 'interleaved', headDim: 4, out: w(0, 8) }),
+          ],
+        ];
+        for (const [fn, parameter, call] of refused) {
+          assertThrowsSeamError(call, RangeError, parameter, fn, `${fn}: ${parameter} overlapping`);
+          assertSameBits(array.toArray(), f32(32), `${fn}: nothing written`);
+        }
+        // The same range, as another window (or a view of it), is in place.
+        const expected = posenc.rope(f32(8, 5), rope);
+        posenc.rope(w(4, 12), { ...rope, out: w(0, 16).subarray(4, 12) });
+        assertSameBits(array.toArray().subarray(4, 12), expected, 'out the same range: rotated in place');
+        assertSameBits(array.toArray().subarray(12), f32(20, 13), 'the rest untouched');
+        assertSameBits(array.toArray().subarray(0, 4), f32(4), 'the rest untouched');
+      } finally {
+        array.free();
+      }
+      assertStillWorks(posenc, 'overlapping windows');
+    });
+
+    it('memory growth in a getter while a window is an argument: the window is re-read from the grown memory', async () => {
+      const posenc = await freshInstance(shared);
+      const data = randomNormal(16, 103);
+      const expected = posenc.rope(data.slice(), { seqLen: 2, headDim: 8, offset: 9 });
+      const array = posenc.allocate(Float32Array.of(7, ...data, 7));
+      const x = array.subarray(1, 17);
+      const before = posenc.memoryBytes;
+      const getter = countingGetter(9, () => growMemory(posenc));
+      posenc.rope(x, {
+        seqLen: 2,
+        headDim: 8,
+        get offset() {
+          return getter.get();
+        },
+      });
+      assert.ok(posenc.memoryBytes > before, 'the getter grew the memory');
+      assertSameBits(x.toArray(), expected, 'rotated in place in the grown memory');
+      assertSameBits(array.toArray(), Float32Array.of(7, ...expected, 7), 'only the window written');
+      assert.equal(getter.reads, 1);
+      array.free();
+      assertStillWorks(posenc, 'growth with windows');
     });
   });
 }

@@ -256,6 +256,215 @@ for (const posenc of await loadBothVariants()) {
       }
     });
 
+    describe('windows: subarray(begin, end)', () => {
+      /** A WasmArray holding 1, 2, 3, ...: each element says where it sits. */
+      const counting = (length) => posenc.allocate(Float32Array.from({ length }, (_, i) => i + 1));
+
+      it('a window is a WasmArray over the same memory: length, address, view, set, toArray, subarray', () => {
+        const array = counting(12);
+        try {
+          const window = array.subarray(3, 7);
+          assert.ok(window instanceof WasmArray);
+          assert.equal(window.instance, posenc);
+          assert.equal(window.length, 4);
+          assert.equal(window.address, array.address + 3 * 4);
+          assert.equal(window.freed, false);
+          assert.deepEqual(Array.from(window.view()), [4, 5, 6, 7]);
+          assert.equal(window.view().buffer, array.view().buffer, 'no copy: a view of the same memory');
+          assert.equal(window.set([40, 50], 1), window);
+          assert.deepEqual(Array.from(array.toArray()), [1, 2, 3, 4, 40, 50, 7, 8, 9, 10, 11, 12], 'written through');
+          assert.deepEqual(Array.from(window.toArray()), [4, 40, 50, 7]);
+          assert.deepEqual(Array.from(window.subarray(1, -1).toArray()), [40, 50], 'a window of a window');
+          // Indices as TypedArray.prototype.subarray reads valid ones.
+          const plain = array.toArray();
+          for (const args of [[], [0], [5], [-3], [2, -2], [-5, -1], [12], [4, 4], [-0, 3], [0, 12], [-12, 12]]) {
+            assert.deepEqual(
+              Array.from(array.subarray(...args).toArray()),
+              Array.from(plain.subarray(...args)),
+              `subarray(${args.join(', ')})`,
+            );
+          }
+        } finally {
+          array.free();
+        }
+      });
+
+      it('one row of a KV cache [maxLen, numKvHeads, headDim] rotated in place at offset t: the bits of rope on the whole', () => {
+        const [maxLen, numKvHeads, headDim] = [8, 2, 16];
+        const row = numKvHeads * headDim;
+        const data = randomNormal(maxLen * row, 9);
+        const rope = { seqLen: 1, numHeads: numKvHeads, headDim, layout: 'half' };
+        const expected = posenc.rope(data.slice(), { ...rope, seqLen: maxLen });
+        const cache = posenc.allocate(data);
+        const plan = posenc.ropePlan(rope);
+        try {
+          for (let t = 0; t < maxLen; t++) {
+            const k = cache.subarray(t * row, (t + 1) * row);
+            const rotated = t % 2 ? plan.apply(k, { offset: t }) : posenc.rope(k, { ...rope, offset: t });
+            assert.equal(rotated, k, 'returns the window');
+            assertIdentical(
+              cache.toArray().subarray((t + 1) * row),
+              data.subarray((t + 1) * row),
+              `rows after ${t} untouched`,
+            );
+          }
+          assertIdentical(cache.toArray(), expected, 'every row rotated at its position');
+        } finally {
+          plan.free();
+          cache.free();
+        }
+      });
+
+      it('accepted wherever a WasmArray is: the bits of the same call on plain arrays', () => {
+        const block = posenc.allocate(4096);
+        const part = (begin, values) => {
+          const window = block.subarray(begin, begin + values.length);
+          window.set(values);
+          return window;
+        };
+        const rope = { seqLen: 2, numHeads: 2, headDim: 4 };
+        const x = randomNormal(16, 10);
+        const k = randomNormal(8, 11);
+        try {
+          const calls = [
+            ['rope x', () => posenc.rope(part(0, x), rope).toArray(), () => posenc.rope(x.slice(), rope)],
+            [
+              'rope out',
+              () => posenc.rope(x, { ...rope, out: part(100, new Float32Array(16)) }).toArray(),
+              () => posenc.rope(x.slice(), rope),
+            ],
+            [
+              'ropeQK q, k and out',
+              () => {
+                const out = { q: part(200, new Float32Array(16)), k: part(300, new Float32Array(8)) };
+                const r = posenc.ropeQK(part(0, x), part(50, k), { ...rope, numKvHeads: 1, out });
+                return Float32Array.of(...r.q.toArray(), ...r.k.toArray());
+              },
+              () => {
+                const r = posenc.ropeQK(x.slice(), k.slice(), { ...rope, numKvHeads: 1 });
+                return Float32Array.of(...r.q, ...r.k);
+              },
+            ],
+            [
+              'ropeCache out.cos, out.sin',
+              () => {
+                const out = { cos: part(0, new Float32Array(8)), sin: part(8, new Float32Array(8)) };
+                const r = posenc.ropeCache({ seqLen: 2, rotaryDim: 8, offset: 5, out });
+                return Float32Array.of(...r.cos.toArray(), ...r.sin.toArray());
+              },
+              () => {
+                const r = posenc.ropeCache({ seqLen: 2, rotaryDim: 8, offset: 5 });
+                return Float32Array.of(...r.cos, ...r.sin);
+              },
+            ],
+            [
+              'sinusoidal out',
+              () => posenc.sinusoidal({ seqLen: 2, dModel: 8, out: part(17, new Float32Array(16)) }).toArray(),
+              () => posenc.sinusoidal({ seqLen: 2, dModel: 8 }),
+            ],
+            [
+              'addSinusoidal x',
+              () => posenc.addSinusoidal(part(33, x), { seqLen: 2, dModel: 8 }).toArray(),
+              () => posenc.addSinusoidal(x.slice(), { seqLen: 2, dModel: 8 }),
+            ],
+            [
+              'positionNumbers out',
+              () => posenc.positionNumbers({ seqLen: 2, dModel: 3, out: part(1, new Float32Array(6)) }).toArray(),
+              () => posenc.positionNumbers({ seqLen: 2, dModel: 3 }),
+            ],
+            [
+              'similarity a, b, out',
+              () =>
+                posenc
+                  .similarity(part(0, x), part(16, k), { rows: 4, cols: 2, dim: 4, out: part(40, new Float32Array(8)) })
+                  .toArray(),
+              () => posenc.similarity(x, k, { rows: 4, cols: 2, dim: 4 }),
+            ],
+            [
+              'convertLayout x, out',
+              () =>
+                posenc
+                  .convertLayout(part(0, x), { from: 'interleaved', to: 'half', headDim: 4, out: part(16, x) })
+                  .toArray(),
+              () => posenc.convertLayout(x, { from: 'interleaved', to: 'half', headDim: 4 }),
+            ],
+            [
+              'RopePlan.applyQK q, k',
+              () => {
+                const plan = posenc.ropePlan({ ...rope, numKvHeads: 1 });
+                try {
+                  const r = plan.applyQK(part(0, x), part(16, k), { positions: [9, 3] });
+                  return Float32Array.of(...r.q.toArray(), ...r.k.toArray());
+                } finally {
+                  plan.free();
+                }
+              },
+              () => {
+                const r = posenc.ropeQK(x.slice(), k.slice(), { ...rope, numKvHeads: 1, positions: [9, 3] });
+                return Float32Array.of(...r.q, ...r.k);
+              },
+            ],
+          ];
+          for (const [label, windowed, plain] of calls) {
+            block.view().fill(0);
+            assertIdentical(windowed(), plain(), label);
+          }
+        } finally {
+          block.free();
+        }
+      });
+
+      it('in place when out is the same range, even as another window; a window works after memory growth', () => {
+        const array = counting(32);
+        const rope = { seqLen: 2, headDim: 4 };
+        try {
+          const expected = posenc.rope(array.toArray().subarray(8, 16), rope);
+          const x = array.subarray(8, 16);
+          assert.equal(posenc.rope(x, { ...rope, out: array.subarray(8, 16) }).address, x.address);
+          assertIdentical(x.toArray(), expected, 'out: another window of the same range rotates in place');
+          const kept = array.subarray(24);
+          const before = kept.toArray();
+          const bytes = posenc.memoryBytes;
+          const large = posenc.allocate(Math.ceil(bytes / 4) + 1024); // more than the memory holds
+          try {
+            assert.ok(posenc.memoryBytes > bytes, 'memory grew');
+            assertIdentical(kept.toArray(), before, 'the window reads the grown memory');
+            posenc.rope(kept, rope);
+            assertIdentical(kept.toArray(), posenc.rope(before, rope), 'and is rotated in place there');
+          } finally {
+            large.free();
+          }
+        } finally {
+          array.free();
+        }
+      });
+
+      it("lifetime: a window's free() retires only the window; freeing its array frees every window", () => {
+        const array = counting(8);
+        const window = array.subarray(2, 6);
+        const other = array.subarray(4);
+        window.free();
+        window.free(); // a second free is harmless
+        assert.equal(window.freed, true);
+        assert.equal(array.freed, false, "the array's memory stays");
+        assert.deepEqual(Array.from(array.toArray()), [1, 2, 3, 4, 5, 6, 7, 8]);
+        assert.deepEqual(Array.from(other.toArray()), [5, 6, 7, 8], 'other windows stay');
+        const address = array.address;
+        array.free();
+        assert.equal(other.freed, true, 'freed with its array');
+        // malloc hands the block out again: the windows stay freed, never a view of the new array.
+        const reused = posenc.allocate(8);
+        try {
+          assert.equal(reused.address, address, 'the same block again');
+          assert.equal(other.freed, true);
+          assert.throws(() => other.toArray(), RangeError);
+          assert.throws(() => posenc.rope(other, { seqLen: 1, headDim: 4 }), RangeError);
+        } finally {
+          reused.free();
+        }
+      });
+    });
+
     it('free then allocate reuses memory', () => {
       const first = posenc.allocate(1024);
       const address = first.address;

@@ -1,0 +1,212 @@
+#!/usr/bin/python3
+"""Golden values for posenc's fromHfConfig: tests/golden/hf-configs.json.
+
+For each real config.json under tests/js/hf-configs/ (its README.md says where each comes from),
+what Hugging Face transformers computes from that file: the model's geometry, its RoPE pairing,
+and the inverse frequencies and attention factor of its rotary embedding, in float64.
+
+transformers cannot be installed here, so its reading of a config is transcribed below, once in
+its 4.x form (config.rope_scaling, as in v4.57's modeling_rope_utils.py) and once in its 5 form
+(config.rope_parameters after RotaryEmbeddingConfigMixin.convert_rope_params_to_dict and
+standardize_rope_params), each step naming the transformers function it restates; the script
+checks that both give the same parameters for every file. The schedules themselves
+(_compute_*_parameters) are make_golden_scaling.py's transcription, imported, not copied.
+
+Run with Debian's python (torch 1.13): /usr/bin/python3 scripts/make_golden_hf_configs.py
+"""
+import json
+import pathlib
+import sys
+
+import torch
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from make_golden_scaling import schedule  # noqa: E402
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+CONFIGS = ROOT / "tests" / "js" / "hf-configs"
+DEFAULT_THETA = 10000.0  # RotaryEmbeddingConfigMixin.default_theta; every tested config class's rope_theta default
+
+
+# ---- the config classes: what each model's PretrainedConfig subclass sets -----------------------
+
+def model_attributes(cfg):
+    """The attributes the RoPE code reads, as the model's config class sets them from config.json."""
+    model_type = cfg.get("model_type")
+    attrs = dict(cfg)
+    if model_type == "gpt_neox":
+        # GPTNeoXConfig (4.x __init__: rope_theta = rotary_emb_base, partial_rotary_factor = rotary_pct;
+        # 5: convert_rope_params_to_dict with defaults 10000 and 0.25).
+        attrs["rope_theta"] = cfg.get("rotary_emb_base", DEFAULT_THETA)
+        attrs["partial_rotary_factor"] = cfg.get("rotary_pct", 0.25)
+    if model_type == "phi":
+        attrs.setdefault("partial_rotary_factor", 0.5)  # PhiConfig's default
+    if model_type == "deepseek_v3":
+        attrs["head_dim"] = cfg["qk_rope_head_dim"]  # DeepseekV3Config.__init__: self.head_dim = qk_rope_head_dim
+    attrs.setdefault("rope_theta", DEFAULT_THETA)
+    attrs.setdefault("num_key_value_heads", None)
+    if attrs["num_key_value_heads"] is None:  # "for backward compatibility" in the config classes
+        attrs["num_key_value_heads"] = cfg["num_attention_heads"]
+    rope = dict(cfg.get("rope_scaling") or cfg.get("rope_parameters") or {})
+    kind = rope.get("rope_type", rope.get("type"))
+    if model_type == "phi3" and kind in ("su", "yarn"):
+        # Phi3Config._rope_scaling_adjustment (4.x) / convert_rope_params_to_dict (5)
+        rope["rope_type" if "rope_type" in rope else "type"] = "longrope"
+    attrs["rope_scaling"] = rope or None
+    return attrs
+
+
+def head_dim_of(attrs):
+    # _compute_default_rope_parameters: getattr(config, "head_dim", None) or hidden_size // num_attention_heads
+    return attrs.get("head_dim") or attrs["hidden_size"] // attrs["num_attention_heads"]
+
+
+# ---- transformers 4.x: modeling_rope_utils.py reading config.rope_scaling -------------------------
+
+def parameters_v4(attrs):
+    """(rope_type, base, dim, scaling in make_golden_scaling's camelCase) as the 4.x functions read them."""
+    rope = attrs["rope_scaling"] or {}
+    kind = rope.get("rope_type", rope.get("type", "default"))  # LlamaRotaryEmbedding.__init__
+    base = attrs["rope_theta"]
+    dim = int(head_dim_of(attrs) * attrs.get("partial_rotary_factor", 1.0))
+    maximum = attrs["max_position_embeddings"]
+    if kind == "default":
+        return kind, base, dim, None
+    if kind == "linear":
+        return kind, base, dim, {"type": kind, "factor": rope["factor"]}
+    if kind == "dynamic":  # _compute_dynamic_ntk_parameters: L0 = config.max_position_embeddings
+        return kind, base, dim, {"type": kind, "factor": rope["factor"], "originalMaxPositionEmbeddings": maximum}
+    if kind == "llama3":  # _compute_llama3_parameters
+        return kind, base, dim, {
+            "type": kind, "factor": rope["factor"], "lowFreqFactor": rope["low_freq_factor"],
+            "highFreqFactor": rope["high_freq_factor"],
+            "originalMaxPositionEmbeddings": rope["original_max_position_embeddings"]}
+    if kind == "yarn":  # _compute_yarn_parameters: rope_scaling's original, else max_position_embeddings
+        s = {"type": kind, "factor": rope["factor"],
+             "originalMaxPositionEmbeddings": rope.get("original_max_position_embeddings") or maximum}
+        return kind, base, dim, {**s, **yarn_options(rope)}
+    if kind == "longrope":  # _compute_longrope_parameters: the top-level original sets the factor
+        original = attrs.get("original_max_position_embeddings")
+        factor = maximum / original if original else rope.get("factor")
+        s = {"type": kind, "shortFactor": rope["short_factor"], "longFactor": rope["long_factor"],
+             "originalMaxPositionEmbeddings": original or maximum, "maxPositionEmbeddings": maximum}
+        if factor is not None:
+            s["factor"] = factor
+        if rope.get("attention_factor") is not None:
+            s["attentionFactor"] = rope["attention_factor"]
+        return kind, base, dim, s
+    raise ValueError(f"rope type {kind} is not in ROPE_INIT_FUNCTIONS")
+
+
+def yarn_options(rope):
+    """The optional YaRN keys _compute_yarn_parameters reads (.get, `or` defaults kept by the schedule)."""
+    names = {"attention_factor": "attentionFactor", "beta_fast": "betaFast", "beta_slow": "betaSlow",
+             "mscale": "mscale", "mscale_all_dim": "mscaleAllDim", "truncate": "truncate"}
+    return {camel: rope[key] for key, camel in names.items() if rope.get(key) is not None}
+
+
+# ---- transformers 5: RotaryEmbeddingConfigMixin, then the functions reading rope_parameters --------
+
+def standardized_v5(attrs):
+    """config.rope_parameters after convert_rope_params_to_dict and standardize_rope_params."""
+    rope = dict(attrs["rope_scaling"] or {})  # `rope_scaling or self.rope_parameters`
+    rope.setdefault("rope_theta", attrs["rope_theta"])
+    if attrs.get("partial_rotary_factor") is not None:
+        rope.setdefault("partial_rotary_factor", attrs["partial_rotary_factor"])
+    rope.setdefault("rope_type", rope.get("type", "default"))
+    if rope["rope_type"] in ("llama3", "yarn", "longrope"):
+        if attrs.get("original_max_position_embeddings") is not None:
+            # "Phi3 ... save original_max_position_embeddings outside rope parameters": it wins
+            rope["original_max_position_embeddings"] = attrs["original_max_position_embeddings"]
+        else:
+            rope.setdefault("original_max_position_embeddings", attrs["max_position_embeddings"])
+    return rope
+
+
+def parameters_v5(attrs):
+    rope = standardized_v5(attrs)
+    kind = rope["rope_type"]
+    base = rope["rope_theta"]
+    dim = int(head_dim_of(attrs) * rope.get("partial_rotary_factor", 1.0))
+    maximum = attrs["max_position_embeddings"]
+    original = rope.get("original_max_position_embeddings")
+    if kind == "default":
+        return kind, base, dim, None
+    if kind == "linear":
+        return kind, base, dim, {"type": kind, "factor": rope["factor"]}
+    if kind == "dynamic":
+        return kind, base, dim, {"type": kind, "factor": rope["factor"], "originalMaxPositionEmbeddings": maximum}
+    if kind == "llama3":
+        return kind, base, dim, {
+            "type": kind, "factor": rope["factor"], "lowFreqFactor": rope["low_freq_factor"],
+            "highFreqFactor": rope["high_freq_factor"], "originalMaxPositionEmbeddings": original}
+    if kind == "yarn":  # factor None: max_position_embeddings / original
+        factor = rope.get("factor") or maximum / original
+        return kind, base, dim, {"type": kind, "factor": factor, "originalMaxPositionEmbeddings": original,
+                                 **yarn_options(rope)}
+    if kind == "longrope":  # factor None: max_position_embeddings / original
+        s = {"type": kind, "shortFactor": rope["short_factor"], "longFactor": rope["long_factor"],
+             "originalMaxPositionEmbeddings": original, "maxPositionEmbeddings": maximum,
+             "factor": rope.get("factor") or maximum / original}
+        if rope.get("attention_factor") is not None:
+            s["attentionFactor"] = rope["attention_factor"]
+        return kind, base, dim, s
+    raise ValueError(f"rope type {kind} is not in ROPE_INIT_FUNCTIONS")
+
+
+def layout_of(attrs):
+    """rotate_half pairs (i, i + d/2) everywhere but DeepSeek-V3 while config.rope_interleave
+    (default True): DeepseekV3Attention.forward applies apply_rotary_pos_emb_interleave."""
+    interleave = attrs.get("rope_interleave", attrs.get("model_type") == "deepseek_v3")
+    return "interleaved" if interleave else "half"
+
+
+def lengths_of(kind, scaling):
+    """Current lengths to evaluate at: none given (the model at init), and for longrope both sides of L0."""
+    if kind == "longrope":
+        original = scaling["originalMaxPositionEmbeddings"]
+        return [0, original, original + 1]
+    return [0]
+
+
+def main():
+    torch.set_default_dtype(torch.float64)
+    cases = []
+    for path in sorted(CONFIGS.glob("*.json")):
+        if path.name == "biome.json":
+            continue
+        cfg = json.loads(path.read_text())
+        attrs = model_attributes(cfg)
+        v4, v5 = parameters_v4(attrs), parameters_v5(attrs)
+        assert json.dumps(v4, sort_keys=True) == json.dumps(v5, sort_keys=True), (path.name, v4, v5)
+        kind, base, dim, scaling = v5
+        schedules = []
+        for seq_len in lengths_of(kind, scaling):
+            inv_freq, attention_factor = schedule(base, dim, scaling, seq_len)
+            schedules.append({"seqLen": seq_len, "invFreq": inv_freq.tolist(),
+                              "attentionFactor": float(attention_factor)})
+        cases.append({
+            "file": path.name,
+            "numHeads": cfg["num_attention_heads"],
+            "numKvHeads": attrs["num_key_value_heads"],
+            "maxPositionEmbeddings": cfg["max_position_embeddings"],
+            "headDim": head_dim_of(attrs),
+            "rotaryDim": dim,
+            "base": float(base),
+            "layout": layout_of(attrs),
+            "scalingType": kind,
+            "schedules": schedules,
+        })
+    out = {
+        "generator": "scripts/make_golden_hf_configs.py (transformers' config reading, 4.x and 5, transcribed; "
+                     "schedules from make_golden_scaling.py, torch float64)",
+        "torch": torch.__version__,
+        "cases": cases,
+    }
+    target = ROOT / "tests" / "golden" / "hf-configs.json"
+    target.write_text(json.dumps(out, indent=1) + "\n")
+    print(f"wrote {target} ({len(cases)} configs)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,118 @@
+// The declarations reject what the runtime rejects where TypeScript can say it -- rotaryDim
+// with partialRotaryFactor, offset with positions -- and still accept every valid form of
+// those options: a strict TypeScript consumer where each rejected call is an @ts-expect-error
+// line (tsc fails if one of them compiles), next to the valid calls.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+import { typecheck } from '../typecheck.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const CONSUMER_TS = `
+import {
+  loadPosenc,
+  type BatchPositionOptions,
+  type PositionOptions,
+  type RopeOptions,
+  type RopePlanOptions,
+  type RotaryOptions,
+  type WasmArray,
+} from '${join(root, 'bindings/js/index.js')}';
+const posenc = await loadPosenc();
+const x = new Float32Array(64);
+const k = new Float32Array(32);
+const w: WasmArray = posenc.allocate(64);
+const rope = { seqLen: 4, numHeads: 2, headDim: 8 };
+
+// Valid: offset or positions (any list kind, int64 included), rotaryDim or partialRotaryFactor.
+posenc.sinusoidal({ seqLen: 2, dModel: 4 });
+posenc.sinusoidal({ seqLen: 2, dModel: 4, offset: 3 });
+posenc.sinusoidal({ seqLen: 2, dModel: 4, positions: [0, 5] });
+posenc.sinusoidal({ seqLen: 2, dModel: 4, positions: BigInt64Array.of(0n, 5n) });
+posenc.sinusoidal({ seqLen: 2, dModel: 4, positions: [0n, 5] });
+posenc.sinusoidal({ seqLen: 2, dModel: 4, positions: new BigUint64Array(2), offset: undefined });
+posenc.addSinusoidal(x, { seqLen: 8, dModel: 8, positions: Int32Array.of(0, 1, 2, 3, 4, 5, 6, 7) });
+posenc.ropeCache({ seqLen: 4, rotaryDim: 8, batch: 2, offset: BigInt64Array.of(0n, 9n) });
+posenc.ropeCache({ seqLen: 4, rotaryDim: 8, positions: new Uint32Array(4), out: { cos: w, sin: w.subarray(32) } });
+posenc.rope(x, { ...rope, rotaryDim: 4, offset: 2 });
+posenc.rope(x, { ...rope, partialRotaryFactor: 0.5, positions: [0, 1, 2, 3] });
+posenc.rope(x, { ...rope, rotaryDim: undefined, partialRotaryFactor: 0.5 });
+const windowed: WasmArray = posenc.rope(w.subarray(0, 64), { ...rope, offset: [3] });
+posenc.ropeQK(x, k, { ...rope, numKvHeads: 1, partialRotaryFactor: 0.25, offset: 7 });
+posenc.ropeSchedule({ headDim: 96, partialRotaryFactor: 0.25 });
+posenc.ropeFrequencies({ rotaryDim: 8, seqLen: 10 });
+const plan = posenc.ropePlan({ ...rope, partialRotaryFactor: 0.5, numKvHeads: 1 });
+plan.apply(x, { positions: BigInt64Array.of(1n, 2n, 3n, 4n) });
+plan.applyQK(x, k, { offset: 4 });
+const options: RopeOptions = { ...rope, layout: 'half', offset: 1 };
+const planOptions: RopePlanOptions = { ...rope, rotaryDim: 4 };
+const rows: BatchPositionOptions = { positions: [1, 2, 3, 4] };
+const table: PositionOptions = { offset: 2 };
+const rotary: RotaryOptions = { partialRotaryFactor: 0.4 };
+posenc.rope(x, { ...rope, ...rows });
+// A scaling config in a variable: TypeScript widens its type to string; accepted, checked at run time.
+const yarn = { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 32768 };
+posenc.rope(x, { ...rope, scaling: yarn });
+posenc.ropeCache({ seqLen: 4, rotaryDim: 8, scaling: yarn });
+posenc.ropeQK(x, k, { ...rope, numKvHeads: 1, scaling: yarn });
+posenc.ropePlan({ ...rope, scaling: yarn }).free();
+posenc.ropeSchedule({ rotaryDim: 8, scaling: yarn });
+// A literal type is checked per scaling type.
+posenc.rope(x, { ...rope, scaling: { type: 'llama3', factor: 8, lowFreqFactor: 1, highFreqFactor: 4, originalMaxPositionEmbeddings: 8192 } });
+// @ts-expect-error: a literal scaling type posenc does not have
+posenc.rope(x, { ...rope, scaling: { type: 'ntk', factor: 2 } });
+// @ts-expect-error: a literal yarn config without originalMaxPositionEmbeddings
+posenc.ropeSchedule({ rotaryDim: 8, scaling: { type: 'yarn', factor: 2 } });
+// @ts-expect-error: a widened config's keys still have their types
+posenc.rope(x, { ...rope, scaling: { ...yarn, factor: '4' } });
+
+// Rejected by the runtime (TypeError): so by the types too.
+// @ts-expect-error: rotaryDim with partialRotaryFactor
+posenc.rope(x, { ...rope, rotaryDim: 4, partialRotaryFactor: 0.5 });
+// @ts-expect-error: rotaryDim with partialRotaryFactor
+posenc.ropeQK(x, k, { ...rope, rotaryDim: 4, partialRotaryFactor: 0.5 });
+// @ts-expect-error: rotaryDim with partialRotaryFactor
+posenc.ropePlan({ ...rope, rotaryDim: 4, partialRotaryFactor: 0.5 });
+// @ts-expect-error: rotaryDim with partialRotaryFactor
+posenc.ropeSchedule({ headDim: 8, rotaryDim: 4, partialRotaryFactor: 0.5 });
+// @ts-expect-error: rotaryDim with partialRotaryFactor
+posenc.ropeFrequencies({ headDim: 8, rotaryDim: 4, partialRotaryFactor: 0.5 });
+// @ts-expect-error: rotaryDim with partialRotaryFactor
+const both: RotaryOptions = { rotaryDim: 4, partialRotaryFactor: 0.5 };
+// @ts-expect-error: offset with positions
+posenc.sinusoidal({ seqLen: 2, dModel: 4, offset: 1, positions: [0, 1] });
+// @ts-expect-error: offset with positions
+posenc.addSinusoidal(x, { seqLen: 8, dModel: 8, offset: 1, positions: [0, 1, 2, 3, 4, 5, 6, 7] });
+// @ts-expect-error: offset with positions
+posenc.ropeCache({ seqLen: 4, rotaryDim: 8, offset: [1], positions: [0, 1, 2, 3] });
+// @ts-expect-error: offset with positions
+posenc.rope(x, { ...rope, offset: 1, positions: [0, 1, 2, 3] });
+// @ts-expect-error: offset with positions
+posenc.rope(w, { ...rope, offset: 1, positions: [0, 1, 2, 3], out: w });
+// @ts-expect-error: offset with positions
+posenc.ropeQK(x, k, { ...rope, numKvHeads: 1, offset: 1, positions: [0, 1, 2, 3] });
+// @ts-expect-error: offset with positions
+plan.apply(x, { offset: 1, positions: [0, 1, 2, 3] });
+// @ts-expect-error: offset with positions
+plan.applyQK(x, k, { offset: 1, positions: [0, 1, 2, 3] });
+// @ts-expect-error: positions hold integers, not strings
+posenc.rope(x, { ...rope, positions: ['0', '1', '2', '3'] });
+// @ts-expect-error: a plan's rows are given per apply
+posenc.ropePlan({ ...rope, offset: 1 });
+// @ts-expect-error: subarray takes numbers
+w.subarray('1');
+console.log(windowed, options, planOptions, table, rotary, both);
+`;
+
+it('index.d.ts rejects rotaryDim with partialRotaryFactor and offset with positions, and accepts every valid form (strict TypeScript)', () => {
+  const work = mkdtempSync(join(tmpdir(), 'posenc-types-'));
+  try {
+    writeFileSync(join(work, 'package.json'), JSON.stringify({ type: 'module' }));
+    typecheck(work, CONSUMER_TS);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+});
