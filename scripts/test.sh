@@ -30,7 +30,7 @@ bash scripts/fuzz.sh wasm
 
 echo "== JS API, page and package (node --test)"
 suites=()
-for dir in tests/js tests/readme tests/web tests/package; do
+for dir in tests/js tests/readme tests/web tests/package tests/ecosystem; do
   [ -d "$dir" ] && suites+=("$dir/")
 done
 node --test --test-concurrency=1 "${suites[@]}"

@@ -8,8 +8,11 @@ import { fileURLToPath } from 'node:url';
 
 const tsc = fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.meta.url));
 
-/** Writes `source` as consumer.ts with a strict tsconfig into `folder` and runs tsc; throws with its report. */
-export function typecheck(folder, source) {
+/**
+ * Writes `source` as consumer.ts with a strict tsconfig into `folder` and runs tsc; throws with its
+ * report. `overrides` replace compiler options (e.g. `{ module: 'node16', noEmit: false }`).
+ */
+export function typecheck(folder, source, overrides = {}) {
   writeFileSync(join(folder, 'consumer.ts'), source);
   const compilerOptions = {
     strict: true,
@@ -18,6 +21,7 @@ export function typecheck(folder, source) {
     module: 'nodenext',
     moduleResolution: 'nodenext',
     skipLibCheck: false,
+    ...overrides,
   };
   writeFileSync(join(folder, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['consumer.ts'] }));
   try {

@@ -2,23 +2,11 @@
 // Node with no toolchain involved, and its TypeScript declarations type-check a consumer.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { packTarball, ROOT, run } from '../pack.js';
 import { typecheck } from '../typecheck.js';
-
-const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-
-// Runs a command; on failure the error carries what it printed.
-function run(command, args, cwd) {
-  try {
-    return execFileSync(command, args, { cwd, encoding: 'utf8', stdio: 'pipe' });
-  } catch (error) {
-    throw new Error(`${command} ${args.join(' ')} failed:\n${error.stdout ?? ''}${error.stderr ?? ''}`);
-  }
-}
 
 const CONSUMER_JS = `
 import { loadPosenc, RopePlan, WasmArray } from 'posenc';
@@ -90,9 +78,9 @@ function pointedAt(manifest) {
 }
 
 test('the tarball holds every file package.json points at, and no stale build output', () => {
-  const [{ files }] = JSON.parse(run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], root));
+  const [{ files }] = JSON.parse(run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], ROOT));
   const paths = files.map((file) => file.path);
-  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
   for (const target of pointedAt(manifest)) assert.ok(paths.includes(target), `${target} is in the tarball`);
   const dist = paths.filter((path) => path.startsWith('dist/')).sort();
   assert.deepEqual(dist, [
@@ -110,14 +98,12 @@ test('the tarball holds every file package.json points at, and no stale build ou
 test('npm pack installs into an empty folder and works there, types included', () => {
   const work = mkdtempSync(join(tmpdir(), 'posenc-pack-'));
   try {
-    run('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', work], root);
-    const tarball = readdirSync(work).find((name) => name.endsWith('.tgz'));
-    assert.ok(tarball, 'npm pack wrote a tarball');
+    const tarball = packTarball(work);
 
     const app = join(work, 'app');
     mkdirSync(app);
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
-    run('npm', ['install', '--no-audit', '--no-fund', '--silent', join(work, tarball)], app);
+    run('npm', ['install', '--no-audit', '--no-fund', '--silent', tarball], app);
 
     writeFileSync(join(app, 'consumer.mjs'), CONSUMER_JS);
     const out = run('node', ['consumer.mjs'], app);

@@ -11,9 +11,15 @@ export function launchBrowser() {
   return launchChromium();
 }
 
-/** A new page that records requests, console errors/warnings and uncaught exceptions. */
-export async function openPage(browser, { width = 1280, height = 900, acceptDownloads = false } = {}) {
-  const context = await browser.newContext({ viewport: { width, height }, acceptDownloads });
+/**
+ * A new page that records requests, console errors/warnings and uncaught exceptions. `bypassCSP`
+ * ignores the server's Content-Security-Policy (scripts/serve.js sends a strict one).
+ */
+export async function openPage(
+  browser,
+  { width = 1280, height = 900, acceptDownloads = false, bypassCSP = false } = {},
+) {
+  const context = await browser.newContext({ viewport: { width, height }, acceptDownloads, bypassCSP });
   const page = await context.newPage();
   const log = { requests: [], errors: [], warnings: [] };
   page.on('request', (request) => log.requests.push(request.url()));

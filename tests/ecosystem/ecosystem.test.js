@@ -1,0 +1,212 @@
+// The ecosystem suite: posenc, as packed by npm, in the setups where JS demos are built, each with
+// the tool's default configuration (templates in tests/ecosystem/apps/). For each bundler, its
+// production build (served by scripts/serve.js, strict CSP included) and its dev server are
+// opened in headless Chromium, which must compute the reference table without a console error or
+// a request beyond 127.0.0.1; Node consumers (ESM, CommonJS with and without require(esm),
+// TypeScript node16/nodenext in CJS mode) run the same computation. Every result and each build's
+// size goes to test-artifacts/ecosystem/summary.json, and a table closes the output.
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { startServer } from '../../scripts/serve.js';
+import { ROOT, run } from '../pack.js';
+import { typecheck } from '../typecheck.js';
+import { launchBrowser } from '../web/support/browser.js';
+import { APPS, prepareApp, unpackPosenc, WORK } from './support/apps.js';
+import { assertTable, checkApp } from './support/check.js';
+import { bundleCost } from './support/cost.js';
+import { freePort, runToEnd, start, waitForHttp } from './support/processes.js';
+import { formatTable } from './support/summary.js';
+
+const modules = (...parts) => path.join(ROOT, 'node_modules', ...parts);
+const node = (script, ...args) => [process.execPath, script, ...args];
+
+const vite = (name, pkg, devSource) => ({
+  name,
+  tool: pkg,
+  template: 'vite',
+  wasmSource: { build: 'url', dev: devSource },
+  build: { command: node(modules(pkg, 'bin', 'vite.js'), 'build'), out: 'dist', serve: 'dist' },
+  dev: (port) => node(modules(pkg, 'bin', 'vite.js'), '--host', '127.0.0.1', '--port', port, '--strictPort'),
+});
+const webpackCli = modules('webpack-cli', 'bin', 'cli.js');
+const esbuild = modules('esbuild', 'bin', 'esbuild');
+const esbuildArgs = ['main.js', '--bundle', '--format=esm', '--outdir=www/js'];
+const parcel = modules('parcel', 'lib', 'bin.js');
+// Parcel would install missing packages from the network: none may be missing here.
+const parcelArgs = ['--no-autoinstall'];
+
+// Each setup: the package that is the tool (for its version), the app template, its production
+// build (command, output folder to measure, folder to serve) and its dev server (a command given a
+// port), or a folder served as it is; and where posenc must find its wasm in each mode: 'url'
+// where the tool serves the .wasm file posenc's default entry points at, 'inline' (the embedded
+// bytes) where it cannot (Vite 5-7 pre-bundle posenc in dev, esbuild and Rollup copy no assets).
+const SETUPS = [
+  vite('vite5', 'vite5', 'inline'),
+  vite('vite6', 'vite6', 'inline'),
+  vite('vite7', 'vite7', 'inline'),
+  vite('vite8', 'vite', 'url'),
+  {
+    name: 'webpack',
+    tool: 'webpack',
+    template: 'webpack',
+    wasmSource: { build: 'url', dev: 'url' },
+    build: { command: node(webpackCli, '--mode', 'production'), out: 'dist', serve: 'dist' },
+    dev: (port) => node(webpackCli, 'serve', '--mode', 'development', '--host', '127.0.0.1', '--port', port),
+  },
+  {
+    name: 'esbuild',
+    tool: 'esbuild',
+    template: 'esbuild',
+    wasmSource: { build: 'inline', dev: 'inline' },
+    build: { command: [esbuild, ...esbuildArgs], out: 'www/js', serve: 'www' },
+    dev: (port) => [esbuild, ...esbuildArgs, '--servedir=www', `--serve=127.0.0.1:${port}`],
+  },
+  {
+    name: 'rollup',
+    tool: 'rollup',
+    template: 'rollup',
+    wasmSource: { build: 'inline' },
+    build: { command: node(modules('rollup', 'dist', 'bin', 'rollup'), '-c'), out: 'dist', serve: '.' },
+  },
+  {
+    name: 'parcel',
+    tool: 'parcel',
+    template: 'parcel',
+    wasmSource: { build: 'url', dev: 'url' },
+    build: { command: node(parcel, 'build', 'index.html', ...parcelArgs), out: 'dist', serve: 'dist' },
+    dev: (port) => node(parcel, 'serve', 'index.html', ...parcelArgs, '--host', '127.0.0.1', '--port', port),
+  },
+  { name: 'static', template: 'static', static: '.', wasmSource: { static: 'url' } },
+  { name: 'inline', template: 'inline', static: '.', wasmSource: { static: 'inline' } },
+];
+
+const results = [];
+let browser;
+let packageDir;
+
+before(async () => {
+  packageDir = unpackPosenc();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+/** Runs `check(entry)`, which may fill the summary's entry, and records its outcome; rethrows a failure. */
+async function record(setup, mode, check) {
+  const started = performance.now();
+  const entry = { setup, mode, ok: false };
+  results.push(entry);
+  try {
+    await check(entry);
+    entry.ok = true;
+  } catch (error) {
+    entry.error = error.message;
+    throw error;
+  } finally {
+    entry.seconds = Number(((performance.now() - started) / 1000).toFixed(1));
+  }
+}
+
+async function serveAndCheck(folder, entry, wasmSource) {
+  const server = await startServer({ root: folder, port: 0 });
+  try {
+    await checkApp(browser, server.url, entry, wasmSource);
+  } finally {
+    await server.close();
+  }
+}
+
+for (const setup of SETUPS) {
+  test(setup.name, { timeout: 240_000 }, async (t) => {
+    const app = prepareApp(setup.name, setup.template, packageDir, setup.static ? [] : ['main.js']);
+    if (setup.static) {
+      await t.test('served as files', () =>
+        record(setup.name, 'static', (entry) => serveAndCheck(app, entry, setup.wasmSource.static)),
+      );
+    }
+    if (setup.build) {
+      await t.test('production build', () =>
+        record(setup.name, 'build', async (entry) => {
+          const [command, ...args] = setup.build.command;
+          await runToEnd(command, args, app);
+          entry.cost = bundleCost(path.join(app, setup.build.out));
+          await serveAndCheck(path.join(app, setup.build.serve), entry, setup.wasmSource.build);
+        }),
+      );
+    }
+    if (setup.dev) {
+      await t.test('dev server', () =>
+        record(setup.name, 'dev', async (entry) => {
+          const port = await freePort();
+          const [command, ...args] = setup.dev(port);
+          const server = start(command, args, app);
+          try {
+            const url = `http://127.0.0.1:${port}/`;
+            await waitForHttp(url, server);
+            await checkApp(browser, url, entry, setup.wasmSource.dev);
+          } catch (error) {
+            error.message += `\n-- server output --\n${server.output()}`;
+            throw error;
+          } finally {
+            await server.stop();
+          }
+        }),
+      );
+    }
+  });
+}
+
+/** Runs a Node consumer and checks the table it printed (the wasm read from its file). */
+function runConsumer(app, args, entry) {
+  const printed = JSON.parse(run(process.execPath, args, app).trim().split('\n').at(-1));
+  Object.assign(entry, { variant: printed.variant, wasmSource: printed.wasmSource });
+  assertTable(printed);
+  assert.equal(printed.wasmSource, 'url', 'where the wasm came from');
+}
+
+test('Node', async (t) => {
+  const app = prepareApp('node', 'node', packageDir);
+  await t.test('ESM import', () => record('node', 'esm', (entry) => runConsumer(app, ['consumer.mjs'], entry)));
+  await t.test('CommonJS require', () => record('node', 'cjs', (entry) => runConsumer(app, ['consumer.cjs'], entry)));
+  await t.test('CommonJS require, without require(esm) as before Node 20.19', () =>
+    record('node', 'cjs-no-require-esm', (entry) =>
+      runConsumer(app, ['--no-experimental-require-module', 'consumer.cjs'], entry),
+    ),
+  );
+});
+
+for (const module of ['node16', 'nodenext']) {
+  test(`TypeScript, module ${module}, CommonJS project`, async (t) => {
+    const app = prepareApp(`ts-${module}`, 'typescript', packageDir);
+    const source = readFileSync(path.join(APPS, 'typescript', 'consumer.ts'), 'utf8');
+    // Emits consumer.js beside consumer.ts; `types: []` keeps the repository's @types out.
+    await t.test('type-checks and compiles', () =>
+      record(`ts-${module}`, 'tsc', () =>
+        typecheck(app, source, { module, moduleResolution: module, noEmit: false, types: [] }),
+      ),
+    );
+    await t.test('the compiled output runs', () =>
+      record(`ts-${module}`, 'run', (entry) => runConsumer(app, ['consumer.js'], entry)),
+    );
+    await t.test('the compiled output runs without require(esm)', () =>
+      record(`ts-${module}`, 'run-no-require-esm', (entry) =>
+        runConsumer(app, ['--no-experimental-require-module', 'consumer.js'], entry),
+      ),
+    );
+  });
+}
+
+test('summary: test-artifacts/ecosystem/summary.json', (t) => {
+  const versions = { node: process.version };
+  for (const { tool } of SETUPS.filter((setup) => setup.tool)) {
+    versions[tool] = JSON.parse(readFileSync(modules(tool, 'package.json'), 'utf8')).version;
+  }
+  const summary = { versions, results };
+  writeFileSync(path.join(WORK, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+  for (const line of formatTable(results)) t.diagnostic(line);
+  assert.ok(results.length > 0);
+});

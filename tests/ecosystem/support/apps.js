@@ -1,0 +1,40 @@
+// The consumer apps: a template from tests/ecosystem/apps/ copied into
+// test-artifacts/ecosystem/<name>/, with posenc installed into its node_modules from the packed
+// tarball, as `npm install posenc` would lay it out. The bundlers themselves are not copied:
+// module resolution walks up from test-artifacts/ to the repository's node_modules, where the
+// pinned devDependencies are.
+import { cpSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { packTarball, ROOT, run } from '../../pack.js';
+
+export const APPS = path.join(ROOT, 'tests', 'ecosystem', 'apps');
+export const WORK = path.join(ROOT, 'test-artifacts', 'ecosystem');
+
+/** Packs the repository once and unpacks it; returns the folder holding the package's files. */
+export function unpackPosenc() {
+  const staging = path.join(WORK, '.tarball');
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(staging, { recursive: true });
+  const tarball = packTarball(staging);
+  run('tar', ['-xzf', tarball, '-C', staging]);
+  return path.join(staging, 'package');
+}
+
+/**
+ * A fresh copy of the app template `template` at test-artifacts/ecosystem/<name>, with posenc
+ * (the unpacked tarball at `packageDir`) in node_modules/posenc and `extraFiles` (paths under
+ * tests/ecosystem/apps/) copied beside the template's own files. Returns its folder.
+ */
+export function prepareApp(name, template, packageDir, extraFiles = []) {
+  const app = path.join(WORK, name);
+  rmSync(app, { recursive: true, force: true });
+  cpSync(path.join(APPS, template), app, { recursive: true });
+  for (const file of extraFiles) cpSync(path.join(APPS, file), path.join(app, path.basename(file)));
+  cpSync(packageDir, path.join(app, 'node_modules', 'posenc'), { recursive: true });
+  return app;
+}
+
+/** Every file under `folder`, as paths relative to it. */
+export function filesUnder(folder) {
+  return readdirSync(folder, { recursive: true }).filter((name) => statSync(path.join(folder, name)).isFile());
+}

@@ -1,0 +1,78 @@
+// What every consumer app must show: the table posenc computed equals the float64 reference,
+// and the page neither reached beyond 127.0.0.1 nor logged a console error.
+import assert from 'node:assert/strict';
+import { openPage } from '../../web/support/browser.js';
+
+export const SEQ_LEN = 3;
+export const D_MODEL = 8;
+const TOLERANCE = 2.5e-7;
+
+/** The sinusoidal table in float64: PE[pos, 2i] = sin(pos / 10000^(2i/d)), PE[pos, 2i+1] = cos(…). */
+export function referenceTable(seqLen = SEQ_LEN, dModel = D_MODEL) {
+  const table = [];
+  for (let pos = 0; pos < seqLen; pos++) {
+    for (let i = 0; i < dModel / 2; i++) {
+      const angle = pos / 10000 ** ((2 * i) / dModel);
+      table.push(Math.sin(angle), Math.cos(angle));
+    }
+  }
+  return table;
+}
+
+/** Asserts that `published` ({ values, variant, wasmSource } or { error }) holds the reference table. */
+export function assertTable(published) {
+  assert.equal(published.error, undefined, `the app reported an error: ${published.error}`);
+  const expected = referenceTable();
+  assert.equal(published.values?.length, expected.length, 'number of values');
+  published.values.forEach((value, i) => {
+    assert.ok(Math.abs(value - expected[i]) <= TOLERANCE, `value ${i}: ${value}, expected ${expected[i]}`);
+  });
+}
+
+function isLocal(url) {
+  if (url.startsWith('data:') || url.startsWith('blob:')) return true;
+  return new URL(url).hostname === '127.0.0.1';
+}
+
+/**
+ * Opens `url` in a new browser context, waits for the app to publish window.__posenc (or for an
+ * uncaught error, after which it never will), and checks it, `wasmSource` included, and the
+ * page's log. What the app published and what the page logged go into `entry` (the summary's
+ * record) before any assertion. The page runs as a user's server would serve it, without the
+ * strict CSP that scripts/serve.js adds (Parcel's default build puts an inline import map into
+ * the page).
+ */
+export async function checkApp(browser, url, entry, wasmSource) {
+  const { page, context, log } = await openPage(browser, { bypassCSP: true });
+  page.on('websocket', (socket) => log.requests.push(socket.url()));
+  const failedResponses = [];
+  page.on('response', (response) => {
+    if (response.status() >= 400) failedResponses.push(`${response.status()} ${response.url()}`);
+  });
+  const uncaught = new Promise((_, reject) => page.once('pageerror', reject));
+  uncaught.catch(() => {});
+  try {
+    await page.goto(url);
+    try {
+      await Promise.race([
+        page.waitForFunction(() => window.__posenc !== undefined, null, { timeout: 30_000 }),
+        uncaught,
+      ]);
+    } catch (error) {
+      throw new Error(
+        `the app published nothing (${error.message.split('\n')[0]}); console: ${log.errors.join(' | ')}`,
+      );
+    }
+    const published = await page.evaluate(() => window.__posenc);
+    Object.assign(entry, { variant: published.variant, wasmSource: published.wasmSource });
+    Object.assign(entry, { consoleErrors: log.errors, consoleWarnings: log.warnings, failedResponses });
+    assertTable(published);
+    assert.equal(published.wasmSource, wasmSource, 'where the wasm came from');
+    const foreign = log.requests.filter((request) => !isLocal(request));
+    assert.equal(foreign.length, 0, `requests beyond 127.0.0.1: ${foreign.join(' ')}`);
+    const failed = failedResponses.length > 0 ? ` (failed responses: ${failedResponses.join(', ')})` : '';
+    assert.equal(log.errors.length, 0, `console errors: ${log.errors.join(' | ')}${failed}`);
+  } finally {
+    await context.close();
+  }
+}
