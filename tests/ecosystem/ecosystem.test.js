@@ -26,13 +26,15 @@ const vite = (name, pkg, devSource) => ({
   name,
   tool: pkg,
   template: 'vite',
+  page: { at: 'index.html', script: '/main.js' },
   wasmSource: { build: 'url', dev: devSource },
   build: { command: node(modules(pkg, 'bin', 'vite.js'), 'build'), out: 'dist', serve: 'dist' },
   dev: (port) => node(modules(pkg, 'bin', 'vite.js'), '--host', '127.0.0.1', '--port', port, '--strictPort'),
 });
 const webpackCli = modules('webpack-cli', 'bin', 'cli.js');
 const esbuild = modules('esbuild', 'bin', 'esbuild');
-const esbuildArgs = ['main.js', '--bundle', '--format=esm', '--outdir=www/js'];
+// The command the issue names: esbuild's defaults for the browser (an iife, where import.meta is empty).
+const esbuildArgs = ['main.js', '--bundle', '--platform=browser', '--outdir=www/js'];
 const parcel = modules('parcel', 'lib', 'bin.js');
 // Parcel would install missing packages from the network: none may be missing here.
 const parcelArgs = ['--no-autoinstall'];
@@ -51,6 +53,7 @@ const SETUPS = [
     name: 'webpack',
     tool: 'webpack',
     template: 'webpack',
+    page: { at: 'index.html' }, // html-webpack-plugin adds the script
     wasmSource: { build: 'url', dev: 'url' },
     build: { command: node(webpackCli, '--mode', 'production'), out: 'dist', serve: 'dist' },
     dev: (port) => node(webpackCli, 'serve', '--mode', 'development', '--host', '127.0.0.1', '--port', port),
@@ -59,6 +62,7 @@ const SETUPS = [
     name: 'esbuild',
     tool: 'esbuild',
     template: 'esbuild',
+    page: { at: 'www/index.html', script: 'js/main.js' },
     wasmSource: { build: 'inline', dev: 'inline' },
     build: { command: [esbuild, ...esbuildArgs], out: 'www/js', serve: 'www' },
     dev: (port) => [esbuild, ...esbuildArgs, '--servedir=www', `--serve=127.0.0.1:${port}`],
@@ -67,6 +71,7 @@ const SETUPS = [
     name: 'rollup',
     tool: 'rollup',
     template: 'rollup',
+    page: { at: 'index.html', script: 'dist/main.js' },
     wasmSource: { build: 'inline' },
     build: { command: node(modules('rollup', 'dist', 'bin', 'rollup'), '-c'), out: 'dist', serve: '.' },
   },
@@ -74,12 +79,27 @@ const SETUPS = [
     name: 'parcel',
     tool: 'parcel',
     template: 'parcel',
+    page: { at: 'index.html', script: 'main.js' },
     wasmSource: { build: 'url', dev: 'url' },
     build: { command: node(parcel, 'build', 'index.html', ...parcelArgs), out: 'dist', serve: 'dist' },
     dev: (port) => node(parcel, 'serve', 'index.html', ...parcelArgs, '--host', '127.0.0.1', '--port', port),
   },
-  { name: 'static', template: 'static', static: '.', wasmSource: { static: 'url' } },
-  { name: 'inline', template: 'inline', static: '.', wasmSource: { static: 'inline' } },
+  // No build step: the consumer imports posenc by its path in node_modules.
+  {
+    name: 'static',
+    template: 'static',
+    page: { at: 'index.html', script: 'main.js' },
+    static: './node_modules/posenc/bindings/js/index.js',
+    wasmSource: { static: 'url' },
+  },
+  // posenc/inline, the entry with its wasm embedded, as from a CDN: no .wasm file is fetched.
+  {
+    name: 'inline',
+    template: 'inline',
+    page: { at: 'index.html', script: 'main.js' },
+    static: './node_modules/posenc/bindings/js/inline.js',
+    wasmSource: { static: 'inline' },
+  },
 ];
 
 const results = [];
@@ -122,7 +142,10 @@ async function serveAndCheck(folder, entry, wasmSource) {
 
 for (const setup of SETUPS) {
   test(setup.name, { timeout: 240_000 }, async (t) => {
-    const app = prepareApp(setup.name, setup.template, packageDir, setup.static ? [] : ['main.js']);
+    const app = prepareApp(setup.name, setup.template, packageDir, {
+      consumer: setup.static ?? 'posenc',
+      page: setup.page,
+    });
     if (setup.static) {
       await t.test('served as files', () =>
         record(setup.name, 'static', (entry) => serveAndCheck(app, entry, setup.wasmSource.static)),

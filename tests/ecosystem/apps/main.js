@@ -1,5 +1,6 @@
-// The consumer every bundler app runs, as a demo author writes it (copied into each app by the
-// ecosystem test): load posenc, compute a small table and publish what came out on window.__posenc.
+// The consumer every app runs, as a demo author writes it (written into each app by the ecosystem
+// test, the import pointed at a path for static folders): load posenc, compute a small table and
+// publish what came out on window.__posenc.
 import { loadPosenc } from 'posenc';
 
 async function main() {

@@ -3,7 +3,7 @@
 // tarball, as `npm install posenc` would lay it out. The bundlers themselves are not copied:
 // module resolution walks up from test-artifacts/ to the repository's node_modules, where the
 // pinned devDependencies are.
-import { cpSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { packTarball, ROOT, run } from '../../pack.js';
 
@@ -25,11 +25,24 @@ export function unpackPosenc() {
  * (the unpacked tarball at `packageDir`) in node_modules/posenc and `extraFiles` (paths under
  * tests/ecosystem/apps/) copied beside the template's own files. Returns its folder.
  */
-export function prepareApp(name, template, packageDir, extraFiles = []) {
+export function prepareApp(name, template, packageDir, { consumer, page } = {}) {
   const app = path.join(WORK, name);
   rmSync(app, { recursive: true, force: true });
   cpSync(path.join(APPS, template), app, { recursive: true });
-  for (const file of extraFiles) cpSync(path.join(APPS, file), path.join(app, path.basename(file)));
+  // The one consumer (apps/main.js), importing posenc as `consumer` says: the package name for
+  // bundlers, a path for static folders.
+  if (consumer !== undefined) {
+    const main = readFileSync(path.join(APPS, 'main.js'), 'utf8');
+    writeFileSync(path.join(app, 'main.js'), main.replace("from 'posenc';", `from '${consumer}';`));
+  }
+  // The one page (apps/index.html), where the tool looks for it, loading the script where the
+  // tool puts it (none where the tool adds the tag itself).
+  if (page !== undefined) {
+    const html = readFileSync(path.join(APPS, 'index.html'), 'utf8');
+    const script = page.script ? `<script type="module" src="${page.script}"></script>` : '';
+    mkdirSync(path.dirname(path.join(app, page.at)), { recursive: true });
+    writeFileSync(path.join(app, page.at), html.replace('<!-- script -->', script));
+  }
   cpSync(packageDir, path.join(app, 'node_modules', 'posenc'), { recursive: true });
   return app;
 }
