@@ -2,7 +2,8 @@
 // (Node ESM resolution, libraries' .d.ts checked too). Shared by the API tests, which import
 // bindings/js by path, and the package test, which imports the installed tarball.
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -28,5 +29,16 @@ export function typecheck(folder, source, overrides = {}) {
     execFileSync(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: folder, encoding: 'utf8', stdio: 'pipe' });
   } catch (error) {
     throw new Error(`tsc found errors in the consumer:\n${error.stdout ?? ''}${error.stderr ?? ''}`);
+  }
+}
+
+/** `typecheck` in a scratch ES-module folder, removed afterwards (consumers that import by path). */
+export function typecheckScratch(source) {
+  const work = mkdtempSync(join(tmpdir(), 'posenc-types-'));
+  try {
+    writeFileSync(join(work, 'package.json'), JSON.stringify({ type: 'module' }));
+    typecheck(work, source);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
   }
 }

@@ -4,14 +4,13 @@
 // both builds, the transformers 5 form of each file reading the same, the mistakes of a config
 // named by their key, and the config object read once and never changed.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 import { fromHfConfig } from '../../bindings/js/index.js';
-import { typecheck } from '../typecheck.js';
+import { typecheckScratch } from '../typecheck.js';
 import { reorder, rotateReference } from './shapes-reference.js';
 import {
   ROPE_EPS,
@@ -509,11 +508,5 @@ console.log(s.invFreq, f, c.cos, x, qk.q, plan.rotaryDim, bad);
 `;
 
 it('index.d.ts: fromHfConfig and its result, accepted by every rope function without casts (strict TypeScript)', () => {
-  const work = mkdtempSync(join(tmpdir(), 'posenc-hf-types-'));
-  try {
-    writeFileSync(join(work, 'package.json'), JSON.stringify({ type: 'module' }));
-    typecheck(work, CONSUMER_TS);
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-  }
+  typecheckScratch(CONSUMER_TS);
 });

@@ -4,8 +4,6 @@
 // and the pairing conversions (weights and activations) with the proof that interleaved RoPE
 // equals half RoPE between conversions. Against the float64 references, and the mistakes.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -21,7 +19,7 @@ import {
 } from './support.js';
 import { hfPermute, reorder, rotateReference } from './shapes-reference.js';
 import { inverseFrequency } from './reference.js';
-import { typecheck } from '../typecheck.js';
+import { typecheckScratch } from '../typecheck.js';
 
 const invFreqOf = (rotaryDim, base = 10000) =>
   Array.from({ length: rotaryDim / 2 }, (_, i) => inverseFrequency(i, rotaryDim, base));
@@ -395,11 +393,5 @@ console.log(schedule.attentionFactor, freqs.length, cos.length, sin.length, atte
 `;
 
 it('index.d.ts declares the scaling, batch, order, ropeQK and conversion API (strict TypeScript)', () => {
-  const work = mkdtempSync(join(tmpdir(), 'posenc-types-'));
-  try {
-    writeFileSync(join(work, 'package.json'), JSON.stringify({ type: 'module' }));
-    typecheck(work, CONSUMER_TS);
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-  }
+  typecheckScratch(CONSUMER_TS);
 });

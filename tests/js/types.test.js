@@ -1,14 +1,8 @@
-// The declarations reject what the runtime rejects where TypeScript can say it -- rotaryDim
-// with partialRotaryFactor, offset with positions -- and still accept every valid form of
-// those options: a strict TypeScript consumer where each rejected call is an @ts-expect-error
-// line (tsc fails if one of them compiles), next to the valid calls.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { typecheck } from '../typecheck.js';
+import { typecheckScratch } from '../typecheck.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const CONSUMER_TS = `
@@ -108,11 +102,5 @@ console.log(windowed, options, planOptions, table, rotary, both);
 `;
 
 it('index.d.ts rejects rotaryDim with partialRotaryFactor and offset with positions, and accepts every valid form (strict TypeScript)', () => {
-  const work = mkdtempSync(join(tmpdir(), 'posenc-types-'));
-  try {
-    writeFileSync(join(work, 'package.json'), JSON.stringify({ type: 'module' }));
-    typecheck(work, CONSUMER_TS);
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-  }
+  typecheckScratch(CONSUMER_TS);
 });
