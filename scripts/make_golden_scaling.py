@@ -4,7 +4,9 @@
 A transcription of Hugging Face transformers' frequency schedules (modeling_rope_utils.py:
 _compute_default_rope_parameters, _compute_linear_scaling_rope_parameters,
 _compute_dynamic_ntk_parameters, _compute_yarn_parameters with get_mscale / mscale_all_dim /
-truncate, _compute_llama3_parameters, _compute_longrope_parameters, and the dynamic/longrope
+truncate, _compute_llama3_parameters, _compute_longrope_parameters, _compute_proportional_rope_parameters
+(transformers main as mirrored in nishu-opsera/transformers-main@15b298bc5fce7c3275bce4e6cf92041720e93ab7,
+src/transformers/modeling_rope_utils.py), and the dynamic/longrope
 sequence-length updates of dynamic_rope_update), evaluated in torch float64 (Hugging Face runs
 them in float32; the formulas are the same). transformers itself cannot be installed here, so
 this is a faithful re-statement of its formulas, not a call into it.
@@ -173,6 +175,38 @@ def longrope(base, dim, s, seq_len):
     return 1.0 / (ext_factors * base ** inv_freq_shape), attention_factor
 
 
+def proportional(base, head_dim, s):
+    # _compute_proportional_rope_parameters, line for line (dtype float64 for torch.float); its
+    # head_dim is the width of cos/sin, posenc's rotaryDim. rope_proportion is the rope dict's
+    # own partial_rotary_factor.
+    factor = s.get("factor", 1.0)
+    rope_proportion = s.get("partialRotaryFactor", 1.0)
+
+    attention_factor = 1.0  # Unused in this type of RoPE
+
+    rope_angles = int(rope_proportion * head_dim // 2)
+
+    inv_freq_rotated = 1.0 / (
+        base
+        ** (torch.arange(0, 2 * rope_angles, 2, dtype=torch.int64).to(dtype=torch.float64) / head_dim)
+    )
+
+    nope_angles = head_dim // 2 - rope_angles
+    if nope_angles > 0:
+        inv_freq = torch.cat(
+            (
+                inv_freq_rotated,
+                torch.zeros(nope_angles, dtype=torch.float64),
+            ),
+            dim=0,
+        )
+    else:
+        inv_freq = inv_freq_rotated
+
+    inv_freq /= factor
+    return inv_freq, attention_factor
+
+
 def schedule(base, dim, scaling, seq_len):
     kind = scaling["type"] if scaling else "default"
     if kind == "default":
@@ -187,6 +221,8 @@ def schedule(base, dim, scaling, seq_len):
         return llama3(base, dim, scaling)
     if kind == "longrope":
         return longrope(base, dim, scaling, seq_len)
+    if kind == "proportional":
+        return proportional(base, dim, scaling)
     raise ValueError(kind)
 
 
@@ -234,6 +270,17 @@ CASES = [
      {"type": "dynamic", "factor": 2.0, "originalMaxPositionEmbeddings": 2048}, 4096),
     ("dynamic, factor 2, L0 2048: seqLen 100000 (far above)", 10000.0, 128, None,
      {"type": "dynamic", "factor": 2.0, "originalMaxPositionEmbeddings": 2048}, 100000),
+    # Gemma 4's full-attention layers (transformers' Gemma4TextConfig defaults: rope_parameters
+    # full_attention {rope_type "proportional", partial_rotary_factor 0.25, rope_theta 1e6}, read
+    # with global_head_dim 512): 64 of 256 pairs turn.
+    ("Gemma 4 global layers (proportional, partial 0.25, head 512)", 1000000.0, 512, None,
+     {"type": "proportional", "partialRotaryFactor": 0.25}, 0),
+    ("proportional, partial 0.3 of 96 (int(28.8 // 2) = 14 pairs), factor 2 (synthetic)", 10000.0, 96, None,
+     {"type": "proportional", "factor": 2.0, "partialRotaryFactor": 0.3}, 0),
+    ("proportional, factor 4, no partial (synthetic: linear scaling)", 10000.0, 64, None,
+     {"type": "proportional", "factor": 4.0}, 0),
+    ("proportional, partial 0 (synthetic: nothing turns)", 10000.0, 64, None,
+     {"type": "proportional", "partialRotaryFactor": 0.0}, 0),
 ]
 
 

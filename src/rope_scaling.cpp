@@ -62,13 +62,15 @@ double longrope_attention_factor(const RopeScaling& s) {
 Status check(const RopeScaling& s, std::uint32_t rotary_dim, double base) {
   const RopeScalingType type = s.type;
   if (type != RopeScalingType::kNone && type != RopeScalingType::kLinear && type != RopeScalingType::kDynamic &&
-      type != RopeScalingType::kYarn && type != RopeScalingType::kLlama3 && type != RopeScalingType::kLongrope)
+      type != RopeScalingType::kYarn && type != RopeScalingType::kLlama3 && type != RopeScalingType::kLongrope &&
+      type != RopeScalingType::kProportional)
     return Status::kScalingTypeInvalid;
   if (type == RopeScalingType::kNone) return Status::kOk;
 
   const bool factor_used = type != RopeScalingType::kLongrope || s.has_factor;
   if (factor_used && !(std::isfinite(s.factor) && s.factor >= 1.0)) return Status::kScalingFactorInvalid;
-  if (type != RopeScalingType::kLinear && s.original_max_position_embeddings < 2)
+  if (type != RopeScalingType::kLinear && type != RopeScalingType::kProportional &&
+      s.original_max_position_embeddings < 2)
     return Status::kOriginalMaxPositionInvalid;
 
   switch (type) {
@@ -103,6 +105,10 @@ Status check(const RopeScaling& s, std::uint32_t rotary_dim, double base) {
         return Status::kMaxPositionEmbeddingsInvalid;
       break;
     }
+    case RopeScalingType::kProportional:
+      // Hugging Face documents [0, 1]; above 1 its frequency list outgrows the head.
+      if (!(s.proportion >= 0.0 && s.proportion <= 1.0)) return Status::kProportionInvalid;
+      break;
     default:
       break;
   }
@@ -158,6 +164,11 @@ FrequencySchedule::FrequencySchedule(const RopeScaling& s, std::uint32_t rotary_
       low_freq_factor_ = s.low_freq_factor;
       high_freq_factor_ = s.high_freq_factor;
       break;
+    case RopeScalingType::kProportional:
+      // Hugging Face's rope_angles = int(rope_proportion * head_dim // 2): the float64 product,
+      // floored after halving (exact), here with the rotary width as head_dim.
+      rotated_pairs_ = static_cast<std::uint32_t>(std::floor(s.proportion * dim / 2.0));
+      break;
     case RopeScalingType::kLongrope:
       ext_factors_ = length > s.original_max_position_embeddings ? s.long_factor : s.short_factor;
       attention_factor_ = longrope_attention_factor(s);
@@ -193,6 +204,10 @@ double FrequencySchedule::inverse_frequency(std::uint32_t pair) const {
       const double exponent = static_cast<double>(2 * static_cast<std::uint64_t>(pair)) / dim_;
       return 1.0 / (ext_factors_[pair] * std::pow(base_, exponent));
     }
+    case RopeScalingType::kProportional:
+      // inv_freq_rotated = 1 / base^(2i / head_dim), zeros after, then inv_freq /= factor.
+      if (pair >= rotated_pairs_) return 0.0;
+      return posenc::inverse_frequency(pair, dim_, base_) / factor_;
     default:  // none, dynamic (its grown base)
       return posenc::inverse_frequency(pair, dim_, base_);
   }

@@ -151,6 +151,7 @@ const WORDS = {
   positionsLength: (c) =>
     `must hold ${c.given('batch') > 1 ? 'batch × seqLen' : 'seqLen'} = ${c.expected} positions (got ${c.givenLength})`,
   offsetsLength: (c) => `must hold batch = ${c.expected} offsets, one per sequence (got ${c.givenLength})`,
+  proportionInvalid: () => 'must be a number in [0, 1] (the share of pairs that turn in proportional scaling)',
 };
 
 /**

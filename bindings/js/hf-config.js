@@ -357,22 +357,28 @@ export function fromHfConfig(config) {
   const [headName, headDim] = headDimOf(c, numHeads);
   if (headDim % 2 !== 0)
     throw rangeError(FN, headName, `gives an odd head size ${headDim}: rotary channels turn in pairs`);
-  const partial = agreeing([
+  const givenPartial = agreeing([
     ...ropes.map((rope) => [`${rope.name}.partial_rotary_factor`, rope.partial]),
     ['config.partial_rotary_factor', given(c, 'partial_rotary_factor')],
     ['config.rotary_pct', given(c, 'rotary_pct')],
-  ]) ?? ['config.partial_rotary_factor', DEFAULT_PARTIAL[modelType] ?? 1];
+  ]);
+  const partial = givenPartial ?? ['config.partial_rotary_factor', DEFAULT_PARTIAL[modelType] ?? 1];
   number(partial[0], partial[1]);
+  // Proportional RoPE (_compute_proportional_rope_parameters) reads partial_rotary_factor from
+  // the rope dict (standardize_rope_params copies the top-level one there) as the share of
+  // turning pairs over the whole head: its own key, with rotaryDim the head size.
+  const proportional = ropes[0].scaling.type === 'proportional';
   const base = agreeing([
     ...ropes.map((rope) => [`${rope.name}.rope_theta`, rope.theta]),
     ['config.rope_theta', given(c, 'rope_theta')],
     ['config.rotary_emb_base', given(c, 'rotary_emb_base')],
   ]);
   const top = { original: optionalInteger(c, 'original_max_position_embeddings') };
-  const rotaryDim = rotaryDimOf(headDim, partial);
+  const rotaryDim = proportional ? headDim : rotaryDimOf(headDim, partial);
   const layout = layoutOf(c, modelType);
 
   // transformers 5 reads rope_scaling first when both are given: they must say the same thing.
+  if (proportional && givenPartial) for (const rope of ropes) rope.scaling.partialRotaryFactor = givenPartial[1];
   const [scaling, other] = ropes.map((rope) => completeScaling(rope, top, maxPositionEmbeddings));
   if (ropes.length === 2 && JSON.stringify(scaling) !== JSON.stringify(other)) {
     throw rangeError(

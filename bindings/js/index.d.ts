@@ -122,6 +122,17 @@ export type RopeScaling =
       maxPositionEmbeddings?: number;
       factor?: number;
       attentionFactor?: number;
+    }
+  | {
+      /**
+       * Gemma 4's global layers: the first int(partialRotaryFactor · rotaryDim // 2) pairs turn at
+       * 1 / base^(2i / rotaryDim) / factor, the others not at all (rotaryDim defaults to headDim).
+       */
+      type: 'proportional';
+      /** Default 1. */
+      factor?: number;
+      /** The share of pairs that turn, in [0, 1] (default 1): Hugging Face's rope_parameters key, not the top-level option. */
+      partialRotaryFactor?: number;
     };
 
 /**
@@ -144,6 +155,7 @@ export interface RopeScalingConfig {
   highFreqFactor?: number;
   shortFactor?: readonly number[] | Float64Array | Float32Array;
   longFactor?: readonly number[] | Float64Array | Float32Array;
+  partialRotaryFactor?: number;
 }
 
 /**

@@ -55,6 +55,7 @@ export const SCALING_VALUES = {
   highFreqFactor: optional(number),
   shortFactor: optional(copyNumbers),
   longFactor: optional(copyNumbers),
+  partialRotaryFactor: optional(number), // proportional's own (not the top-level option)
 };
 
 /** The keys of each scaling type, [required, optional]. (Numeric rules are the core's.) */
@@ -71,6 +72,7 @@ export const SCALING_KEYS = {
     ['shortFactor', 'longFactor', 'originalMaxPositionEmbeddings'],
     ['factor', 'maxPositionEmbeddings', 'attentionFactor'],
   ],
+  proportional: [[], ['factor', 'partialRotaryFactor']],
 };
 
 /** The `scaling` option: a snapshot holding the keys of its type only (lists as Float64Arrays). */

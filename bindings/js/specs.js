@@ -5,6 +5,9 @@ import { describe, rangeError, typeError } from './errors.js';
 
 const flag = (value) => (value ? 1 : 0);
 
+/** Scaling keys whose frame slot has another name (a rope frame has its own partialRotaryFactor). */
+const SCALING_SLOTS = { __proto__: null, partialRotaryFactor: 'scalingPartialRotaryFactor' };
+
 /** Where the rows sit: `offset` (a number; rope functions: or one per sequence) or `positions`. */
 export function writeRows(frame, fn, o) {
   if (o.positions !== undefined) {
@@ -39,8 +42,9 @@ export function writeScaling(frame, scaling, enums) {
     if (value instanceof Float64Array) {
       frame.list(key, value); // shortFactor, longFactor (private copies)
     } else {
-      frame.set(key, typeof value === 'boolean' ? flag(value) : value);
-      given |= 1 << frame.distance('scalingType', key);
+      const slot = SCALING_SLOTS[key] ?? key;
+      frame.set(slot, typeof value === 'boolean' ? flag(value) : value);
+      given |= 1 << frame.distance('scalingType', slot);
     }
   }
   frame.set('scalingType', enums.scalingType.indexOf(scaling.type)).set('scalingGiven', given);
@@ -57,6 +61,13 @@ export function writeRotaryDim(frame, o, headDim) {
 
 /** rotaryDim (default headDim), or Hugging Face's partialRotaryFactor instead, never both. */
 function writeRotary(frame, fn, o, headDim) {
+  if (o.partialRotaryFactor !== undefined && o.scaling?.type === 'proportional') {
+    throw typeError(
+      fn,
+      'partialRotaryFactor',
+      "cannot be combined with proportional scaling: its share of turning pairs is scaling.partialRotaryFactor (Hugging Face's rope_parameters key), over rotaryDim (default headDim)",
+    );
+  }
   if (o.partialRotaryFactor === undefined) {
     writeRotaryDim(frame, o, headDim);
     return;

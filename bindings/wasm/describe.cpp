@@ -14,7 +14,7 @@ const char kDescription[] = POSENC_STATUS_LIST(POSENC_STATUS_LINE) POSENC_FRAMES
     "enum sinusoidalLayout interleaved concat\n"
     "enum ropeLayout interleaved half\n"
     "enum order tokens heads\n"
-    "enum scalingType default linear dynamic yarn llama3 longrope\n"
+    "enum scalingType default linear dynamic yarn llama3 longrope proportional\n"
     "enum metric dot cosine\n";
 
 #undef X_
@@ -26,7 +26,9 @@ static_assert(static_cast<int>(SinusoidalLayout::kConcat) == 1 && static_cast<in
               "enum names above are listed in value order");
 static_assert(static_cast<int>(RopeScalingType::kNone) == 0 && static_cast<int>(RopeScalingType::kLinear) == 1 &&
                   static_cast<int>(RopeScalingType::kDynamic) == 2 && static_cast<int>(RopeScalingType::kYarn) == 3 &&
-                  static_cast<int>(RopeScalingType::kLlama3) == 4 && static_cast<int>(RopeScalingType::kLongrope) == 5,
+                  static_cast<int>(RopeScalingType::kLlama3) == 4 &&
+                  static_cast<int>(RopeScalingType::kLongrope) == 5 &&
+                  static_cast<int>(RopeScalingType::kProportional) == 6,
               "scaling type names above are listed in value order");
 
 }  // namespace posenc::bindings

@@ -18,11 +18,13 @@
 
 // A RopeScaling config; the longrope factor lists are float64 arrays. Bit i of scalingGiven says
 // the i-th slot of this list was given; a value not given keeps RopeScaling's default (the
-// defaults live in the core only).
+// defaults live in the core only). scalingPartialRotaryFactor is the key partialRotaryFactor of
+// proportional scaling (its slot name apart from the rope spec's own partialRotaryFactor).
 #define POSENC_FRAME_SCALING(X)                                                                            \
   X(scalingType) X(scalingGiven) X(factor) X(originalMaxPositionEmbeddings) X(maxPositionEmbeddings)     \
   X(attentionFactor) X(betaFast) X(betaSlow) X(mscale) X(mscaleAllDim) X(truncate) X(lowFreqFactor)      \
-  X(highFreqFactor) X(shortFactor) X(shortFactorLength) X(longFactor) X(longFactorLength)
+  X(highFreqFactor) X(shortFactor) X(shortFactorLength) X(longFactor) X(longFactorLength)                \
+  X(scalingPartialRotaryFactor)
 
 // A RopeSpec.
 #define POSENC_FRAME_ROPE_SPEC(X)                                                                     \

@@ -62,6 +62,7 @@ RopeScaling scaling_of(const Frame& f) {
   if (given(ScalingSlot::truncate)) s.truncate = flag(f.truncate);
   if (given(ScalingSlot::lowFreqFactor)) s.low_freq_factor = f.lowFreqFactor;
   if (given(ScalingSlot::highFreqFactor)) s.high_freq_factor = f.highFreqFactor;
+  if (given(ScalingSlot::scalingPartialRotaryFactor)) s.proportion = f.scalingPartialRotaryFactor;
   s.short_factor = address_of<const double>(f.shortFactor);
   s.short_factor_count = u32(f.shortFactorLength);
   s.long_factor = address_of<const double>(f.longFactor);

@@ -11,6 +11,10 @@
 //             high_freq_factor kept, a smooth blend in between
 //   longrope  inv_freq_i / ext_i with ext = long_factor when L > L0, else short_factor;
 //             attention factor sqrt(1 + ln(s) / ln(L0)), s = max_position_embeddings / L0
+//   proportional  (Gemma 4's global layers) the first int(p * d // 2) pairs turn at
+//             inv_freq_i / factor, the other pairs not at all (frequency 0: cos 1, sin 0), p
+//             being the rope dict's own partial_rotary_factor: the rotation spans all d channels
+//             with an identity tail, unlike a rotary_dim prefix (whose exponents run over it)
 //
 // d is the rotary dimension and L the current sequence length (largest position + 1). Every
 // value is computed in float64, with Hugging Face's expressions in Hugging Face's order. The
@@ -30,6 +34,7 @@ enum class RopeScalingType : int {
   kYarn = 3,
   kLlama3 = 4,
   kLongrope = 5,
+  kProportional = 6,
 };
 
 // A rope_scaling config. Only the fields of `type` are read; the others keep their defaults.
@@ -48,6 +53,7 @@ struct RopeScaling {
   const double* short_factor = nullptr;                  // longrope: rotary_dim/2 entries each
   const double* long_factor = nullptr;
   std::uint32_t short_factor_count = 0, long_factor_count = 0;
+  double proportion = 1.0;  // proportional: its partial_rotary_factor, in [0, 1]
 };
 
 // Every rule of the config for a rotary_dim-wide schedule with this base. The entries of
@@ -77,6 +83,7 @@ class FrequencySchedule {
   double original_ = 0;                  // llama3: L0
   double low_freq_factor_ = 1, high_freq_factor_ = 4;
   const double* ext_factors_ = nullptr;  // longrope: the chosen list
+  std::uint32_t rotated_pairs_ = 0;      // proportional: pairs with a nonzero frequency
   double attention_factor_ = 1.0;
 };
 

@@ -74,7 +74,9 @@ namespace posenc {
   X(kBLength, bLength, "b", "b does not hold the elements the shape describes") \
   X(kWLength, wLength, "w", "w does not hold the elements the shape describes") \
   X(kPositionsLength, positionsLength, "positions", "positions does not hold one position per row") \
-  X(kOffsetsLength, offsetsLength, "offset", "the per-sequence offset list does not hold one offset per sequence")
+  X(kOffsetsLength, offsetsLength, "offset", "the per-sequence offset list does not hold one offset per sequence") \
+  /* Proportional RoPE (Gemma 4). */ \
+  X(kProportionInvalid, proportionInvalid, "scaling.partialRotaryFactor", "proportional partial_rotary_factor not in [0, 1]")
 
 // clang-format on
 

@@ -26,6 +26,7 @@ struct Config {
   bool truncate = true;
   double low_freq_factor = 1.0, high_freq_factor = 4.0;
   std::vector<double> short_factor, long_factor;
+  double partial_rotary_factor = 1.0;  // proportional: rope_parameters' own (rope_proportion)
 };
 
 struct Schedule {
@@ -131,7 +132,22 @@ inline Schedule longrope(const Config& c, long long seq_len) {
   return out;
 }
 
+// _compute_proportional_rope_parameters: rope_angles = int(rope_proportion * head_dim // 2)
+// pairs at 1 / base^(2i / head_dim), zeros for the rest, all divided by factor (dim plays head_dim).
+inline Schedule proportional(const Config& c) {
+  const int head_dim = c.dim;
+  const int rope_angles = static_cast<int>(std::floor(c.partial_rotary_factor * head_dim / 2));
+  Schedule out{{}, 1.0};
+  for (int i = 0; i < 2 * rope_angles; i += 2)
+    out.inv_freq.push_back(1.0 / std::pow(c.rope_theta, static_cast<double>(i) / head_dim));
+  const int nope_angles = head_dim / 2 - rope_angles;
+  for (int i = 0; i < nope_angles; ++i) out.inv_freq.push_back(0.0);
+  for (double& v : out.inv_freq) v /= c.factor;
+  return out;
+}
+
 inline Schedule schedule(const Config& c, long long seq_len = 0) {
+  if (c.rope_type == "proportional") return proportional(c);
   if (c.rope_type == "linear") return linear(c);
   if (c.rope_type == "dynamic") return dynamic(c, seq_len);
   if (c.rope_type == "yarn") return yarn(c);

@@ -48,6 +48,7 @@ RopeScalingType type_of(const std::string& name) {
   if (name == "yarn") return RopeScalingType::kYarn;
   if (name == "llama3") return RopeScalingType::kLlama3;
   if (name == "longrope") return RopeScalingType::kLongrope;
+  if (name == "proportional") return RopeScalingType::kProportional;
   return RopeScalingType::kNone;
 }
 
@@ -96,6 +97,7 @@ const std::vector<ModelCase>& model_cases() {
         c.scaling.high_freq_factor = c.hf.high_freq_factor = number("highFreqFactor", 4.0);
         if (s.has("shortFactor")) c.short_factor = c.hf.short_factor = s["shortFactor"].numbers();
         if (s.has("longFactor")) c.long_factor = c.hf.long_factor = s["longFactor"].numbers();
+        c.scaling.proportion = c.hf.partial_rotary_factor = number("partialRotaryFactor", 1.0);
       }
       out.push_back(std::move(c));
     }

@@ -242,7 +242,12 @@ def scaling(kind, pairs, flags=0, factor="2", original=64, max_positions=128, at
         flags |= 8
     if bad_entry is not None:
         flags |= 16
-    out = u8(4 * 6) + u8(0) if kind == "bad" else u8(4 * SCALING_TYPES.index(kind))
+    if kind == "bad":
+        out = u8(4 * 6) + u8(0)
+    elif kind == "proportional":  # type byte 4 * 7 (rope_batch_fuzz.cpp); its partial factor is `low`
+        out = u8(4 * 7)
+    else:
+        out = u8(4 * SCALING_TYPES.index(kind))
     out += u8(flags) + pick(SCALING_VALUES, factor) + size(original) + size(max_positions)
     for v in (attention, beta_fast, beta_slow, mscale, mscale_all_dim, low, high):
         out += pick(SCALING_VALUES, v)
@@ -325,6 +330,8 @@ def rope_batch_seeds():
         "scaling-longrope-wrong-length": rope_mode + spec(1, 4, 1, 16) + scaling("longrope", 8, original=64, list_count=3) + batch_shared() + data(),
         "scaling-longrope-bad-entry": rope_mode + spec(1, 4, 1, 16) + scaling("longrope", 8, original=64, bad_entry="NaN") + batch_shared() + data(),
         "scaling-type-bad": rope_mode + spec(1, 4, 1, 16) + scaling("bad", 8) + batch_shared() + data(),
+        "scaling-proportional": rope_mode + spec(1, 4, 1, 16) + scaling("proportional", 8, low="0.5") + batch_shared() + data(),
+        "scaling-proportional-bad": rope_mode + spec(1, 4, 1, 16) + scaling("proportional", 8, low="-1") + batch_shared() + data(),
         "scaling-factor-below-one": rope_mode + spec(1, 4, 1, 16) + scaling("linear", 8, factor="0.5") + batch_shared() + data(),
         "scaling-factor-inf": rope_mode + spec(1, 4, 1, 16) + scaling("linear", 8, factor="inf") + batch_shared() + data(),
         "cache-batch-offsets": cache_mode + size(2) + size(8) + size(16) + base("10000") + no_scaling() + batch_per_sequence("0", "2^24-1"),

@@ -83,8 +83,9 @@ DecodedScaling decode_scaling(FuzzInput& in, std::uint32_t rotary_dim) {
   const std::uint8_t type = in.byte();
   if (type % 4 != 0) return d;  // most inputs: no scaling, where every rule is checked exactly
   posenc::RopeScaling& s = d.scaling;
-  constexpr int kBadTypes[] = {6, 7, -1, std::numeric_limits<int>::min(), 1000};
-  s.type = static_cast<posenc::RopeScalingType>(type / 4 % 8 < 6 ? type / 4 % 8 : kBadTypes[in.byte() % 5]);
+  constexpr int kBadTypes[] = {8, 7, -1, std::numeric_limits<int>::min(), 1000};
+  const int kind = type / 4 % 8;  // 0-5 the first types, 7 proportional (6), 6 an invalid type
+  s.type = static_cast<posenc::RopeScalingType>(kind < 6 ? kind : kind == 7 ? 6 : kBadTypes[in.byte() % 5]);
   const std::uint8_t flags = in.byte();
   s.has_factor = flags & 1;
   s.has_attention_factor = flags & 2;
@@ -99,6 +100,7 @@ DecodedScaling decode_scaling(FuzzInput& in, std::uint32_t rotary_dim) {
   s.mscale_all_dim = pick(in, kScalingValues);
   s.low_freq_factor = pick(in, kScalingValues);
   s.high_freq_factor = pick(in, kScalingValues);
+  s.proportion = s.low_freq_factor;  // proportional's partial_rotary_factor (it reads no llama3 key)
   const std::size_t want = rotary_dim / 2 <= kMaxWidth ? rotary_dim / 2 : 0;
   for (std::vector<double>* list : {&d.short_factor, &d.long_factor}) {
     const std::size_t n = flags & 8 ? in.byte() % 40 : want;
@@ -179,7 +181,9 @@ void require_batch_positions(Rules& rules, const DecodedBatchPositions& p, std::
 void may_reject_scaling(Rules& rules, const posenc::RopeScaling& s) {
   if (s.type == posenc::RopeScalingType::kNone) return;
   const int type = static_cast<int>(s.type);
-  rules.require(type >= 0 && type <= 5, Status::kScalingTypeInvalid);
+  rules.require(type >= 0 && type <= 6, Status::kScalingTypeInvalid);
+  if (s.type == posenc::RopeScalingType::kProportional)
+    rules.require(s.proportion >= 0.0 && s.proportion <= 1.0, Status::kProportionInvalid);
   for (int code = static_cast<int>(Status::kScalingTypeInvalid); code <= static_cast<int>(Status::kYarnBaseInvalid);
        ++code)
     rules.may_reject(true, static_cast<Status>(code));

@@ -370,7 +370,7 @@ describe('fromHfConfig: mistakes name the config key', () => {
     };
     assert.match(
       messageOf({ ...BASE, rope_scaling: { type: 'ntk' } }),
-      /"ntk", a RoPE type posenc does not model \(it models default, linear, dynamic, yarn, llama3, longrope\)/,
+      /"ntk", a RoPE type posenc does not model \(it models default, linear, dynamic, yarn, llama3, longrope, proportional\)/,
     );
     assert.match(messageOf(JSON.stringify(BASE)), /JSON\.parse/);
     assert.match(messageOf({ text_config: BASE }), /config\.text_config/);
@@ -424,6 +424,36 @@ describe('fromHfConfig: what transformers reads, key by key', () => {
       rope_scaling: { type: 'dynamic', factor: 2.0, original_max_position_embeddings: 99 },
     }).ropeOptions;
     assert.deepEqual(scaling, { type: 'dynamic', factor: 2, originalMaxPositionEmbeddings: 4096 });
+  });
+});
+
+describe('fromHfConfig: proportional RoPE (Gemma 4 global layers; no single-dict config.json found to test verbatim)', () => {
+  it("partial_rotary_factor is the scaling's own key, from the rope dict or the top level; rotaryDim is the head", () => {
+    const inDict = fromHfConfig({
+      ...BASE,
+      head_dim: 512,
+      rope_theta: null,
+      rope_parameters: { rope_type: 'proportional', partial_rotary_factor: 0.25, rope_theta: 1000000.0 },
+    }).ropeOptions;
+    assert.deepEqual(inDict, {
+      headDim: 512,
+      rotaryDim: 512,
+      base: 1000000,
+      layout: 'half',
+      scaling: { type: 'proportional', partialRotaryFactor: 0.25 },
+    });
+    const topLevel = fromHfConfig({
+      ...BASE,
+      head_dim: 512,
+      partial_rotary_factor: 0.25,
+      rope_theta: 1000000.0,
+      rope_parameters: { rope_type: 'proportional', factor: 2.0 },
+    }).ropeOptions;
+    assert.deepEqual(topLevel.scaling, { type: 'proportional', factor: 2, partialRotaryFactor: 0.25 });
+    assert.equal(topLevel.rotaryDim, 512);
+    const plain = fromHfConfig({ ...BASE, rope_parameters: { rope_type: 'proportional' } }).ropeOptions;
+    assert.deepEqual(plain.scaling, { type: 'proportional' });
+    assert.equal(plain.rotaryDim, plain.headDim);
   });
 });
 

@@ -150,6 +150,38 @@ const SCALING_MISTAKES = [
     'scaling.maxPositionEmbeddings',
   ],
   ['longrope factor below 1', { ...LONGROPE, factor: 0.5 }, RangeError, 'scaling.factor'],
+  [
+    'proportional partialRotaryFactor above 1',
+    { type: 'proportional', partialRotaryFactor: 1.5 },
+    RangeError,
+    'scaling.partialRotaryFactor',
+  ],
+  [
+    'proportional partialRotaryFactor negative',
+    { type: 'proportional', partialRotaryFactor: -0.25 },
+    RangeError,
+    'scaling.partialRotaryFactor',
+  ],
+  [
+    'proportional partialRotaryFactor NaN',
+    { type: 'proportional', partialRotaryFactor: Number.NaN },
+    RangeError,
+    'scaling.partialRotaryFactor',
+  ],
+  [
+    'proportional partialRotaryFactor a string',
+    { type: 'proportional', partialRotaryFactor: '0.25' },
+    TypeError,
+    'scaling.partialRotaryFactor',
+  ],
+  ['proportional factor below 1', { type: 'proportional', factor: 0.5 }, RangeError, 'scaling.factor'],
+  [
+    'proportional with a key of another type',
+    { type: 'proportional', originalMaxPositionEmbeddings: 64 },
+    TypeError,
+    'scaling',
+  ],
+  ['linear with partialRotaryFactor', { type: 'linear', factor: 2, partialRotaryFactor: 0.5 }, TypeError, 'scaling'],
 ];
 
 for (const posenc of await loadBothVariants()) {
@@ -312,6 +344,32 @@ for (const posenc of await loadBothVariants()) {
           assertStillWorks(posenc, `${fn}: ${label}`);
         }
       }
+    });
+
+    it('proportional: the turning pairs span the whole rotary width, an identity tail after them', () => {
+      // headDim 8, partialRotaryFactor 0.5: pairs 0 and 1 turn at 1 / base^(2i / 8), pairs 2 and 3 do not.
+      const { invFreq } = posenc.ropeSchedule({
+        headDim: 8,
+        base: 100,
+        scaling: { type: 'proportional', partialRotaryFactor: 0.5 },
+      });
+      assert.deepEqual(Array.from(invFreq), [1, 1 / 100 ** 0.25, 0, 0]);
+      const x = randomNormal(3 * 8, 4);
+      const options = { seqLen: 3, headDim: 8, layout: 'half', base: 100, offset: 5 };
+      const got = posenc.rope(x.slice(), { ...options, scaling: { type: 'proportional', partialRotaryFactor: 0.5 } });
+      for (let row = 0; row < 3; row++) {
+        for (const channel of [2, 3, 6, 7]) assert.equal(got[row * 8 + channel], x[row * 8 + channel], 'not turned');
+      }
+      assertParameterError(
+        () =>
+          posenc.rope(x.slice(), {
+            ...options,
+            partialRotaryFactor: 0.5,
+            scaling: { type: 'proportional', partialRotaryFactor: 0.5 },
+          }),
+        TypeError,
+        'partialRotaryFactor',
+      );
     });
 
     it('rules that involve other options: dynamic needs rotaryDim >= 4, yarn a base other than 1', () => {
