@@ -152,6 +152,18 @@ const WORDS = {
     `must hold ${c.given('batch') > 1 ? 'batch × seqLen' : 'seqLen'} = ${c.expected} positions (got ${c.givenLength})`,
   offsetsLength: (c) => `must hold batch = ${c.expected} offsets, one per sequence (got ${c.givenLength})`,
   proportionInvalid: () => 'must be a number in [0, 1] (the share of pairs that turn in proportional scaling)',
+  segmentKindInvalid: () => 'must be { text }, { image } or { video }',
+  segmentTextInvalid: (c) => `must be an integer in [0, ${c.limits.maxSeqLen}] (a number of tokens)`,
+  gridTInvalid: (c) => `(t, frames in patches) must be an integer in [1, ${c.limits.maxSeqLen}]`,
+  gridHInvalid: () => '(h, in patches before the merge) must be a positive integer multiple of spatialMergeSize',
+  gridWInvalid: () => '(w, in patches before the merge) must be a positive integer multiple of spatialMergeSize',
+  secondsPerGridInvalid: () => 'must be a finite number >= 0',
+  spatialMergeSizeInvalid: (c) => `must be an integer in [1, ${c.limits.maxDim}]`,
+  mropeModelInvalid: () => "must be 'qwen2-vl' or 'qwen2.5-vl'",
+  mropeTokensTooMany: (c) => `brings the prompt above ${c.limits.maxSeqLen} tokens`,
+  mropePositionTooLarge: (c) =>
+    `would give a position id above ${c.limits.maxPosition} (frames · int(secondsPerGrid) · tokensPerSecond too large)`,
+  segmentsLength: () => 'must hold 5 numbers per segment',
 };
 
 /**
@@ -209,5 +221,25 @@ export function givenValues(o, args, shape) {
   if (args) for (const argument of Object.values(args)) if (argument) values[argument.name] = argument;
   return values;
 }
+/**
+ * An error of the core about one segment (its parameter says segments[i], and grid for an
+ * image's or video's [t, h, w]) named as the caller wrote it: segments[3].image[1], with the
+ * value found there. `table` is the flat segment table (specs.js), `index` the segment.
+ */
+export function segmentError(error, table, index, kinds, fields) {
+  const parameter = error.parameter;
+  if (typeof parameter !== 'string' || !parameter.startsWith('segments[i]')) return error;
+  const row = table.subarray(index * fields, (index + 1) * fields);
+  const kind = kinds[row[0]] ?? 'grid';
+  const named = parameter.replace('[i]', `[${index}]`).replace('.grid', `.${kind}`);
+  const rule = error.message.slice(`posenc.${error.function}: ${parameter} `.length);
+  const component = parameter.match(/grid\[(\d)\]$/);
+  let value;
+  if (component) value = row[1 + Number(component[1])];
+  else if (parameter.endsWith('.text')) value = row[1];
+  else if (parameter.endsWith('.secondsPerGrid')) value = row[4];
+  return rangeError(error.function, named, value === undefined ? rule : `${rule} (got ${describe(value)})`);
+}
+
 /** The status names this file words, so a test can check it covers every code of the core. */
 export const WORDED_STATUSES = Object.freeze(Object.keys(WORDS));

@@ -445,6 +445,46 @@ export class Posenc {
     b: FloatArray,
     options: SimilarityOptions & { out?: T },
   ): T;
+  /**
+   * Qwen2-VL / Qwen2.5-VL M-RoPE position ids of a prompt of text, image and video segments
+   * (transformers' get_rope_index): positions [3, seqLen] (temporal, height, width rows) and the
+   * id of the next generated token.
+   */
+  mropePositions(options: MropePositionsOptions): MropePositions;
+}
+
+/**
+ * A grid [t, h, w] in patches before the spatial merge: t · (h / spatialMergeSize) · (w /
+ * spatialMergeSize) tokens. Any list of 3 numbers (a variable's number[] too: the length is
+ * checked at run time).
+ */
+export type MropeGrid = readonly number[] | Float64Array | Float32Array;
+
+/**
+ * One part of an M-RoPE prompt: text tokens (the <|vision_start|> / <|vision_end|> tokens around
+ * an image or video are text), an image, or a video (secondsPerGrid: Qwen2.5-VL's
+ * second_per_grid_t, default 1; transformers truncates it to an integer).
+ */
+export type MropeSegment = { text: number } | { image: MropeGrid } | { video: MropeGrid; secondsPerGrid?: number };
+
+export type MropePositionsOptions = {
+  segments: readonly MropeSegment[];
+  /** vision_config.spatial_merge_size (default 2). */
+  spatialMergeSize?: number;
+} & (
+  | { model?: 'qwen2-vl'; tokensPerSecond?: never }
+  | {
+      model: 'qwen2.5-vl';
+      /** vision_config.tokens_per_second: video frames step by int(secondsPerGrid) · tokensPerSecond (default 2). */
+      tokensPerSecond?: number;
+    }
+);
+
+export interface MropePositions {
+  /** [3, seqLen]: the temporal, height and width ids of every token. */
+  positions: Int32Array;
+  /** The largest id + 1: the next generated token's id on all three rows (then + 1 per token). */
+  nextPosition: number;
 }
 
 /** A model's RoPE options from fromHfConfig: every rope function takes them unchanged. */

@@ -3,6 +3,7 @@
 // the type declarations and the README list the same keys (a test checks that they agree).
 import {
   copyIntegers,
+  copyList,
   copyNumbers,
   isIntegerList,
   isOptionsObject,
@@ -13,7 +14,7 @@ import {
   readSize,
   snapshot,
 } from './snapshot.js';
-import { describe, typeError } from './errors.js';
+import { describe, rangeError, typeError } from './errors.js';
 import { resolveCacheRotary } from './specs.js';
 
 // Every field own (no prototype lookups): { read(fn, name, value, context), required, fallback }.
@@ -154,6 +155,55 @@ const LAYOUT_CONVERSION = {
   out: optional(array),
 };
 
+// ---- M-RoPE segments: { text: n } | { image: [t, h, w] } | { video: [t, h, w], secondsPerGrid? } ----
+
+const SEGMENT = {
+  text: optional(number),
+  image: optional(copyNumbers),
+  video: optional(copyNumbers),
+  secondsPerGrid: optional(number),
+};
+/** A segment row's kind (mrope_positions.h MropeSegmentKind), by its key. */
+export const SEGMENT_KINDS = ['text', 'image', 'video'];
+/** Fields per row of the segment table (kMropeSegmentFields). */
+export const SEGMENT_FIELDS = 5;
+
+/** One segment, read once: [kind, t or tokens, h, w, secondsPerGrid or NaN] (numeric rules: the core's). */
+function segment(fn, name, value, context) {
+  const example = '{ text: n }, { image: [t, h, w] } or { video: [t, h, w], secondsPerGrid? }';
+  if (!isOptionsObject(fn, name, value))
+    throw typeError(fn, name, `must be an object ${example} (got ${describe(value)})`);
+  const s = snapshot(fn, value, SEGMENT, context, name);
+  const kinds = SEGMENT_KINDS.filter((kind) => s[kind] !== undefined);
+  if (kinds.length !== 1) {
+    throw typeError(
+      fn,
+      name,
+      `must have exactly one of text, image, video (got ${kinds.length > 0 ? kinds.join(', ') : 'none'})`,
+    );
+  }
+  const [kind] = kinds;
+  if (s.secondsPerGrid !== undefined && kind !== 'video') {
+    throw typeError(fn, `${name}.secondsPerGrid`, `is a video's (this segment is ${kind})`);
+  }
+  if (Number.isNaN(s.secondsPerGrid)) {
+    // NaN is the table's "not given": a given NaN is refused here (the core's other rules there)
+    throw rangeError(fn, `${name}.secondsPerGrid`, 'must be a finite number >= 0 (got NaN)');
+  }
+  if (kind === 'text') return [0, s.text, 0, 0, Number.NaN];
+  const grid = s[kind];
+  if (grid.length !== 3) {
+    throw rangeError(fn, `${name}.${kind}`, `must be [t, h, w], 3 numbers (got ${grid.length})`);
+  }
+  return [SEGMENT_KINDS.indexOf(kind), grid[0], grid[1], grid[2], s.secondsPerGrid ?? Number.NaN];
+}
+
+/** The segment list as the core's flat float64 table, SEGMENT_FIELDS numbers per segment. */
+function segments(fn, name, value, context) {
+  const rows = copyList(fn, name, value, (f, n, v) => segment(f, n, v, context));
+  return Float64Array.from(rows.flat());
+}
+
 /** The bytes of a .wasm file: an ArrayBuffer or a view of one. */
 function bytes(fn, name, value) {
   if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) return value;
@@ -212,6 +262,12 @@ export const OPTIONS = {
     dim: required(size),
     metric: optional(choice('metric'), 'dot'),
     out: optional(array),
+  },
+  mropePositions: {
+    segments: required(segments),
+    spatialMergeSize: optional(size, 2),
+    model: optional(choice('mropeModel'), 'qwen2-vl'),
+    tokensPerSecond: optional(size), // Qwen2.5-VL only; default 2 (specs.js)
   },
 };
 

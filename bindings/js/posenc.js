@@ -3,10 +3,19 @@
 // (specs.js) and crosses into WASM once, where the core checks and computes.
 import { READ, READ_WRITE, WRITE } from './frame.js';
 import { Memory } from './memory.js';
-import { readOptions } from './options.js';
+import { segmentError } from './errors.js';
+import { SEGMENT_FIELDS, SEGMENT_KINDS, readOptions } from './options.js';
 import { RopePlan } from './rope-plan.js';
 import { readDescription } from './seam.js';
-import { writeRopeSpec, writeRotaryDim, writeRows, writeScaling, writeSchedule, writeTable } from './specs.js';
+import {
+  writeMropePositions,
+  writeRopeSpec,
+  writeRotaryDim,
+  writeRows,
+  writeScaling,
+  writeSchedule,
+  writeTable,
+} from './specs.js';
 import { ropeInBlocks, streams } from './streaming.js';
 import { allocateArray } from './wasm-array.js';
 
@@ -240,6 +249,25 @@ export class Posenc {
       .data('a', args.a, READ)
       .data('b', args.b, READ);
     return this.#output(frame, args.out, () => this.#run(frame, fn, o, args));
+  }
+
+  // ---- M-RoPE position ids -------------------------------------------------------------------------
+
+  /**
+   * Qwen2-VL / Qwen2.5-VL position ids of a prompt of text, image and video segments:
+   * `{ positions: Int32Array [3, seqLen], nextPosition }` (transformers' get_rope_index).
+   */
+  mropePositions(options) {
+    const fn = 'mropePositions';
+    const o = this.#read(fn, options);
+    const frame = this.#memory.frame('mropePositions').allocate('out', Int32Array);
+    writeMropePositions(frame, fn, o, this.#enums);
+    try {
+      this.#run(frame, fn, o, null);
+    } catch (error) {
+      throw segmentError(error, o.segments, frame.result('badSegment'), SEGMENT_KINDS, SEGMENT_FIELDS);
+    }
+    return { positions: frame.output('out'), nextPosition: frame.result('nextPosition') };
   }
 
   // ---- plumbing ---------------------------------------------------------------------------------

@@ -188,6 +188,30 @@ export function copyNumbers(fn, name, value) {
   return copy;
 }
 
+/**
+ * A private copy of an Array (only: no typed array, no array-like) of elements each read once
+ * by `readElement(fn, name[i], element)`: its length read once, then every index once.
+ */
+export function copyList(fn, name, value, readElement) {
+  if (typedArrayKind(value) !== undefined || !isArrayValue(fn, name, value)) {
+    throw typeError(fn, name, `must be an Array (got ${describe(value)})`);
+  }
+  const length = readProperty(fn, name, value, 'length');
+  if (!Number.isInteger(length) || length < 0 || length > UINT32_MAX)
+    throw rangeError(fn, name, `has an invalid length (got ${describe(length)})`);
+  const copy = [];
+  for (let i = 0; i < length; i++) {
+    let v;
+    try {
+      v = value[i];
+    } catch (error) {
+      throw readError(fn, element(name, i), error);
+    }
+    copy.push(readElement(fn, element(name, i), v));
+  }
+  return copy;
+}
+
 // ---- options objects ----------------------------------------------------------------------------
 
 const schemaParts = new WeakMap(); // schema -> { keys, kinds, known }, made once

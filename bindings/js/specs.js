@@ -120,3 +120,18 @@ export function writeSchedule(frame, fn, o, enums) {
   writeScaling(frame, o.scaling, enums);
   frame.set('headDim', headDim).set('base', o.base).set('seqLen', o.seqLen);
 }
+
+/** Qwen2.5-VL's vision_config.tokens_per_second in its released config.json files. */
+const QWEN25_TOKENS_PER_SECOND = 2;
+
+/** mropePositions: the segment table and the model's settings. */
+export function writeMropePositions(frame, fn, o, enums) {
+  if (o.tokensPerSecond !== undefined && o.model !== 'qwen2.5-vl') {
+    throw typeError(fn, 'tokensPerSecond', `is read by model 'qwen2.5-vl' only (model is '${o.model}')`);
+  }
+  frame
+    .list('segments', o.segments)
+    .set('spatialMergeSize', o.spatialMergeSize)
+    .set('model', enums.mropeModel.indexOf(o.model))
+    .set('tokensPerSecond', o.tokensPerSecond ?? QWEN25_TOKENS_PER_SECOND);
+}

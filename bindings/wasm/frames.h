@@ -38,6 +38,9 @@
 // and handed to the JS layer, which copies it out and frees it. Every frame ends with
 // expectedLength: on a length error, the length the shape wants. ropePlanApply with a carry
 // rotates a piece of pieceRows rows of one long sequence (RopePlan::apply_piece).
+// mropePositions' segments are a float64 table of kMropeSegmentFields numbers per segment
+// (mrope_positions.h: kind, t or tokens, h, w, secondsPerGrid or NaN); out receives the int32
+// [3, seqLen] ids, nextPosition the next id, badSegment the segment an error names.
 #define POSENC_FRAMES(X)                                                                                         \
   X(sinusoidal, X_(seqLen) X_(dModel) X_(base) X_(layout) POSENC_FRAME_POSITIONS(X_) X_(out) X_(outLength)        \
                     X_(expectedLength))                                                                          \
@@ -63,7 +66,9 @@
   X(convertLayout, X_(from) X_(to) X_(headDim) X_(rotaryDim) X_(weights) X_(numHeads) X_(hidden) X_(x)           \
                        X_(xLength) X_(out) X_(outLength) X_(expectedLength))                                     \
   X(similarity, X_(rows) X_(cols) X_(dim) X_(metric) X_(a) X_(aLength) X_(b) X_(bLength) X_(out) X_(outLength)   \
-                    X_(expectedLength))
+                    X_(expectedLength))                                                                          \
+  X(mropePositions, X_(segments) X_(segmentsLength) X_(spatialMergeSize) X_(model) X_(tokensPerSecond) X_(out)   \
+                        X_(outLength) X_(nextPosition) X_(badSegment) X_(expectedLength))
 
 // clang-format on
 

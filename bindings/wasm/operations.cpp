@@ -348,6 +348,32 @@ int similarity(frames::similarity& f) {
       outputs.finish(posenc::similarity(spec, address_of<const float>(f.a), address_of<const float>(f.b), out)));
 }
 
+int mropePositions(frames::mropePositions& f) {
+  const std::uint32_t table = u32(f.segmentsLength);
+  if (table % kMropeSegmentFields != 0) {  // whole rows only
+    f.expectedLength = table - table % kMropeSegmentFields;
+    return result(Status::kSegmentsLength);
+  }
+  MropePositionsSpec spec;
+  spec.segments = address_of<const double>(f.segments);
+  spec.segment_count = table / kMropeSegmentFields;
+  spec.spatial_merge_size = u32(f.spatialMergeSize);
+  spec.model = enum_of<MropeModel>(f.model);
+  spec.tokens_per_second = u32(f.tokensPerSecond);
+  std::uint64_t seq_len = 0;
+  std::uint32_t bad_segment = 0;
+  const Status checked = check(spec, &seq_len, &bad_segment);
+  f.badSegment = bad_segment;
+  POSENC_TRY(checked);
+  Outputs outputs;
+  std::int32_t* out = nullptr;
+  POSENC_TRY(outputs.allocate(f.out, f.outLength, 3 * seq_len, &out));
+  std::int64_t next = 0;
+  const Status computed = mrope_positions(spec, out, 3 * seq_len, &next, &bad_segment);
+  f.nextPosition = static_cast<double>(next);
+  return result(outputs.finish(computed));
+}
+
 #undef POSENC_TRY
 
 }  // namespace posenc::bindings

@@ -16,7 +16,8 @@ export type Operation =
   | 'ropePlanApply'
   | 'ropePlanApplyQK'
   | 'convertLayout'
-  | 'similarity';
+  | 'similarity'
+  | 'mropePositions';
 
 export type PosencModule = {
   /**

@@ -4,6 +4,7 @@
 #include "batch_positions.h"
 #include "frequencies.h"
 #include "layout_conversion.h"
+#include "mrope_positions.h"
 #include "position_numbers.h"
 #include "positions.h"
 #include "rope.h"

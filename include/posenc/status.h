@@ -76,7 +76,19 @@ namespace posenc {
   X(kPositionsLength, positionsLength, "positions", "positions does not hold one position per row") \
   X(kOffsetsLength, offsetsLength, "offset", "the per-sequence offset list does not hold one offset per sequence") \
   /* Proportional RoPE (Gemma 4). */ \
-  X(kProportionInvalid, proportionInvalid, "scaling.partialRotaryFactor", "proportional partial_rotary_factor not in [0, 1]")
+  X(kProportionInvalid, proportionInvalid, "scaling.partialRotaryFactor", "proportional partial_rotary_factor not in [0, 1]") \
+  /* M-RoPE position ids (mrope_positions.h); [i] is the segment the call reports (badSegment), grid its image or video. */ \
+  X(kSegmentKindInvalid, segmentKindInvalid, "segments[i]", "a segment row's kind is not text, image or video") \
+  X(kSegmentTextInvalid, segmentTextInvalid, "segments[i].text", "a text segment's token count is not an integer in [0, kMaxSeqLen]") \
+  X(kGridTInvalid, gridTInvalid, "segments[i].grid[0]", "a grid's t is not an integer in [1, kMaxSeqLen]") \
+  X(kGridHInvalid, gridHInvalid, "segments[i].grid[1]", "a grid's h is not a positive integer multiple of spatial_merge_size") \
+  X(kGridWInvalid, gridWInvalid, "segments[i].grid[2]", "a grid's w is not a positive integer multiple of spatial_merge_size") \
+  X(kSecondsPerGridInvalid, secondsPerGridInvalid, "segments[i].secondsPerGrid", "a video's seconds_per_grid is not finite or is negative") \
+  X(kSpatialMergeSizeInvalid, spatialMergeSizeInvalid, "spatialMergeSize", "spatial_merge_size below 1 or above kMaxDim") \
+  X(kMropeModelInvalid, mropeModelInvalid, "model", "unknown M-RoPE model") \
+  X(kMropeTokensTooMany, mropeTokensTooMany, "segments[i]", "the segments up to this one hold more than kMaxSeqLen tokens") \
+  X(kMropePositionTooLarge, mropePositionTooLarge, "segments[i]", "an id of this segment would exceed kMaxPosition") \
+  X(kSegmentsLength, segmentsLength, "segments", "the segment table does not hold kMropeSegmentFields numbers per segment")
 
 // clang-format on
 

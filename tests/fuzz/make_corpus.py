@@ -430,9 +430,49 @@ def kernels_seeds():
     return seeds
 
 
+def mrope_positions_seeds():
+    # mrope_positions_fuzz.cpp: a count byte, 5 field bytes per segment (< 128: that value % 9;
+    # 128 + k: its kFieldValues[k]; 255: NaN), the merge size (u16 % 9), the model byte, the
+    # tokens-per-second byte (< 200: % 30).
+    FIELDS = {"0.5": 134, "-1": 135, "2^24": 138, "1e30": 139, "2^31-1": 140, "2.7": 141, "1e300": 143}
+
+    def f(v):
+        return u8(FIELDS[v] if isinstance(v, str) else (255 if v is None else v))
+
+    def seg(kind, a, b=0, c=0, seconds=None):
+        return f(kind) + f(a) + f(b) + f(c) + f(seconds)
+
+    def call(segments, merge=2, model=0, tps=2):
+        return u8(len(segments)) + b"".join(segments) + u16(merge) + u8(model) + u8(tps)
+
+    text_image_video = [seg(0, 4), seg(1, 1, 4, 6), seg(0, 3), seg(2, 3, 4, 4, 2), seg(0, 5)]
+    return {
+        "text-only": call([seg(0, 7)]),
+        "text-image-video-qwen2": call(text_image_video),
+        "text-image-video-qwen25": call(text_image_video, model=1),
+        "video-half-second-qwen25": call([seg(0, 3), seg(2, 4, 4, 6, "0.5"), seg(0, 2)], model=1),
+        "video-2.7-seconds-tps-25": call([seg(0, 1), seg(2, 3, 2, 2, "2.7"), seg(0, 1)], model=1, tps=25),
+        "merge-1": call([seg(0, 2), seg(1, 1, 3, 5), seg(0, 1)], merge=1),
+        "empty": call([]),
+        "h-not-multiple": call([seg(0, 2), seg(1, 1, 3, 4)]),
+        "t-zero": call([seg(0, 2), seg(2, 0, 4, 4)]),
+        "text-fraction": call([seg(0, "0.5")]),
+        "text-negative": call([seg(0, "-1")]),
+        "kind-bad": call([seg(3, 1)]),
+        "seconds-negative": call([seg(2, 2, 2, 2, "-1")], model=1),
+        "too-many-tokens": call([seg(0, "2^24"), seg(0, 1)]),
+        "huge-grid": call([seg(1, "2^24", "2^24", "2^24")]),
+        "position-overflow": call([seg(2, 8, 2, 2, "2^31-1")], model=1),
+        "seconds-1e300": call([seg(2, 2, 2, 2, "1e300")], model=1),
+        "merge-zero": call([seg(0, 2)], merge=0),
+        "model-bad": call([seg(0, 2)], model=7),
+    }
+
+
 TARGETS = {"sinusoidal_fuzz": sinusoidal_seeds, "rope_fuzz": rope_seeds, "rope_batch_fuzz": rope_batch_seeds,
            "layout_conversion_fuzz": layout_conversion_seeds,
-           "similarity_fuzz": similarity_seeds, "kernels_fuzz": kernels_seeds}
+           "similarity_fuzz": similarity_seeds, "kernels_fuzz": kernels_seeds,
+           "mrope_positions_fuzz": mrope_positions_seeds}
 
 
 def main():
