@@ -399,6 +399,55 @@ for (const posenc of await loadBothVariants()) {
       ]);
     });
 
+    it('mropePositions', () => {
+      const MROPE = { segments: [{ text: 2 }, { image: [1, 2, 2] }] };
+      const throwing = (key) => ({
+        get [key]() {
+          throw new Error('hostile');
+        },
+      });
+      runCases('mropePositions', (o) => posenc.mropePositions(o), [
+        ...optionsMistakes(MROPE, 'segment'),
+        ['segments a string', { segments: 'text' }, TypeError, 'segments'],
+        ['segments an array-like', { segments: { length: 1, 0: { text: 1 } } }, TypeError, 'segments'],
+        ['an undefined segment', { segments: [{ text: 1 }, undefined, { text: 1 }] }, TypeError, 'segments[1]'],
+        ['a null segment', { segments: [null] }, TypeError, 'segments[0]'],
+        ['a segment whose getter throws', { segments: [throwing('text')] }, TypeError, 'segments[0].text'],
+        [
+          'a grid whose element getter throws',
+          { segments: [{ image: [1, 2, throwing('x')] }] },
+          TypeError,
+          'segments[0].image[2]',
+        ],
+        ['a revoked Proxy segment', { segments: [Proxy.revocable({}, {}).proxy] }, TypeError, 'segments[0]'],
+        ['a grid as a string', { segments: [{ video: '1,2,2' }] }, TypeError, 'segments[0].video'],
+        ['a grid of BigInts', { segments: [{ image: [1n, 2n, 2n] }] }, TypeError, 'segments[0].image[0]'],
+        ['h 0', { segments: [{ image: [1, 0, 2] }] }, RangeError, 'segments[0].image[1]'],
+        ['t beyond maxSeqLen', { segments: [{ video: [2 ** 24 + 1, 2, 2] }] }, RangeError, 'segments[0].video[0]'],
+        [
+          'a grid beyond maxSeqLen tokens',
+          { segments: [{ image: [2 ** 12, 2 ** 12, 2 ** 12] }] },
+          RangeError,
+          'segments[0]',
+        ],
+        [
+          'secondsPerGrid NaN',
+          { segments: [{ video: [1, 2, 2], secondsPerGrid: Number.NaN }] },
+          RangeError,
+          'segments[0].secondsPerGrid',
+        ],
+        ['spatialMergeSize above maxDim', { ...MROPE, spatialMergeSize: 2 ** 16 + 1 }, RangeError, 'spatialMergeSize'],
+        ['spatialMergeSize a string', { ...MROPE, spatialMergeSize: '2' }, TypeError, 'spatialMergeSize'],
+        ['model a number', { ...MROPE, model: 1 }, TypeError, 'model'],
+        [
+          'tokensPerSecond negative',
+          { ...MROPE, model: 'qwen2.5-vl', tokensPerSecond: -1 },
+          RangeError,
+          'tokensPerSecond',
+        ],
+      ]);
+    });
+
     it('allocate', () => {
       runCases('allocate', (v) => posenc.allocate(v), [
         ['nothing', undefined, TypeError, 'lengthOrValues'],

@@ -149,6 +149,18 @@ for (const posenc of await loadBothVariants()) {
       convertLayout: () => posenc.convertLayout(q, { from: 'interleaved', to: 'half', headDim: 4 }),
       convertLayoutWeights: () =>
         posenc.convertLayoutWeights(q, { from: 'half', to: 'interleaved', numHeads: 2, headDim: 8, hidden: 4 }),
+      'mropePositions (text, image, video)': () =>
+        posenc.mropePositions({
+          segments: [{ text: 3 }, { image: [1, 4, 4] }, { text: 2 }, { video: [2, 2, 4], secondsPerGrid: 2 }],
+          model: 'qwen2.5-vl',
+        }),
+      'mropePositions (a bad segment)': () => {
+        try {
+          posenc.mropePositions({ segments: [{ text: 3 }, { image: [1, 3, 4] }] });
+        } catch {
+          // the error path must not leak either
+        }
+      },
       'allocate(length) + free': () => posenc.allocate(32).free(),
       'allocate(values) + free': () => posenc.allocate(a).free(),
     };

@@ -444,6 +444,29 @@ const OPERATIONS = {
       }),
     };
   },
+  mropePositions(r) {
+    const merge = r.pick([1, 2, 2]);
+    const model = r.chance(0.5) ? 'qwen2.5-vl' : r.chance(0.5) ? 'qwen2-vl' : undefined;
+    const grid = () => [r.int(1, 3), merge * r.int(1, 3), merge * r.int(1, 3)];
+    const segments = Array.from({ length: r.int(0, 5) }, () => {
+      const kind = r.pick(['text', 'text', 'image', 'video']);
+      if (kind === 'text') return { text: r.int(0, 4) };
+      if (kind === 'image') return { image: grid() };
+      return defined({ video: grid(), secondsPerGrid: r.chance(0.5) ? r.pick([0, 0.5, 1, 2.5]) : undefined });
+    });
+    return {
+      fn: 'mropePositions',
+      positional: [],
+      options: defined({
+        segments,
+        spatialMergeSize: merge === 2 && r.chance(0.5) ? undefined : merge,
+        model,
+        tokensPerSecond: model === 'qwen2.5-vl' && r.chance(0.5) ? r.int(0, 25) : undefined,
+      }),
+      invoke: (posenc, _positional, o) => posenc.mropePositions(o),
+      results: () => ({ resultOf: ({ positions, nextPosition }) => ({ positions, nextPosition }) }),
+    };
+  },
   allocate(r) {
     const length = r.int(0, 12);
     const values = r.chance(0.2)
@@ -556,6 +579,14 @@ const POLLUTION_KEYS = [
   'betaFast',
   'shortFactor',
   'longFactor',
+  'segments',
+  'spatialMergeSize',
+  'model',
+  'tokensPerSecond',
+  'text',
+  'image',
+  'video',
+  'secondsPerGrid',
   'foo',
 ];
 const POLLUTION_VALUES = [
@@ -1692,6 +1723,7 @@ function runIteration(fuzz, r) {
       [1, 'convertLayout'],
       [1, 'convertLayoutWeights'],
       [1, 'similarity'],
+      [1, 'mropePositions'],
       [1, 'allocate'],
       [1, 'WasmArray.set'],
     ].filter(([, name]) => OPS === null || OPS.includes(name)),
@@ -1728,6 +1760,7 @@ function warmUp(posenc) {
     () => posenc.ropePlan({ seqLen: 2, headDim: 4 }).free(),
     () => posenc.similarity(new Float32Array(4), new Float32Array(4), { rows: 2, cols: 2, dim: 2 }),
     () => posenc.convertLayout(new Float32Array(4), { from: 'half', to: 'interleaved', headDim: 4 }),
+    () => posenc.mropePositions({ segments: [{ text: 2 }, { image: [1, 2, 2] }] }),
   ]) {
     try {
       call();
