@@ -62,6 +62,15 @@ posenc.rope(x, { ...rope, scaling: { type: 'ntk', factor: 2 } });
 posenc.ropeSchedule({ rotaryDim: 8, scaling: { type: 'yarn', factor: 2 } });
 // @ts-expect-error: a widened config's keys still have their types
 posenc.rope(x, { ...rope, scaling: { ...yarn, factor: '4' } });
+posenc.rope(x, { ...rope, scaling: { type: 'proportional', partialRotaryFactor: 0.25 } });
+// M-RoPE position ids: segment lists in a variable (grids widened to number[]) are accepted.
+const segments = [{ text: 3 }, { image: [1, 4, 4] }, { text: 1 }, { video: [2, 2, 2], secondsPerGrid: 2 }];
+const mrope: Int32Array = posenc.mropePositions({ segments, model: 'qwen2.5-vl', tokensPerSecond: 25 }).positions;
+const next: number = posenc.mropePositions({ segments: [{ text: 2 }], spatialMergeSize: 1 }).nextPosition;
+// @ts-expect-error: tokensPerSecond is Qwen2.5-VL's
+posenc.mropePositions({ segments, tokensPerSecond: 2 });
+// @ts-expect-error: a segment has one kind
+posenc.mropePositions({ segments: [{ audio: 3 }] });
 
 // Rejected by the runtime (TypeError): so by the types too.
 // @ts-expect-error: rotaryDim with partialRotaryFactor
