@@ -151,6 +151,11 @@ const WORDS = {
   positionsLength: (c) =>
     `must hold ${c.given('batch') > 1 ? 'batch × seqLen' : 'seqLen'} = ${c.expected} positions (got ${c.givenLength})`,
   offsetsLength: (c) => `must hold batch = ${c.expected} offsets, one per sequence (got ${c.givenLength})`,
+  // ALiBi
+  queryLenTooLarge: (c) => `must be at most ${c.limits.maxSeqLen}`,
+  keyLenTooLarge: (c) => `must be at most ${c.limits.maxSeqLen}`,
+  maxBiasInvalid: () => 'must be a finite number greater than 0',
+  alibiOffsetInvalid: (c) => `must be an integer in [-${c.limits.maxPosition}, ${c.limits.maxPosition}]`,
 };
 
 /**

@@ -74,7 +74,12 @@ namespace posenc {
   X(kBLength, bLength, "b", "b does not hold the elements the shape describes") \
   X(kWLength, wLength, "w", "w does not hold the elements the shape describes") \
   X(kPositionsLength, positionsLength, "positions", "positions does not hold one position per row") \
-  X(kOffsetsLength, offsetsLength, "offset", "the per-sequence offset list does not hold one offset per sequence")
+  X(kOffsetsLength, offsetsLength, "offset", "the per-sequence offset list does not hold one offset per sequence") \
+  /* ALiBi (alibi.h). */ \
+  X(kQueryLenTooLarge, queryLenTooLarge, "queryLen", "query_len above kMaxSeqLen") \
+  X(kKeyLenTooLarge, keyLenTooLarge, "keyLen", "key_len above kMaxSeqLen") \
+  X(kMaxBiasInvalid, maxBiasInvalid, "maxBias", "max_bias not finite or <= 0") \
+  X(kAlibiOffsetInvalid, alibiOffsetInvalid, "offset", "ALiBi offset not an integer in [-kMaxPosition, kMaxPosition]")
 
 // clang-format on
 
