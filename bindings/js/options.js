@@ -211,6 +211,16 @@ export const OPTIONS = {
     metric: optional(choice('metric'), 'dot'),
     out: optional(array),
   },
+  // ALiBi. offset is any integer (the core checks its range); it defaults to keyLen - queryLen.
+  alibiSlopes: { numHeads: required(size), maxBias: optional(number, 8) },
+  alibiBias: {
+    numHeads: required(size),
+    queryLen: required(size),
+    keyLen: required(size),
+    offset: optional(number),
+    maxBias: optional(number, 8),
+    out: optional(array),
+  },
 };
 
 /** Defaults that come from another option, resolved once the snapshot is taken (specs.js). */

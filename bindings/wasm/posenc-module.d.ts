@@ -16,7 +16,9 @@ export type Operation =
   | 'ropePlanApply'
   | 'ropePlanApplyQK'
   | 'convertLayout'
-  | 'similarity';
+  | 'similarity'
+  | 'alibiSlopes'
+  | 'alibiBias';
 
 export type PosencModule = {
   /**
