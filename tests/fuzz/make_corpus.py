@@ -420,6 +420,11 @@ def kernels_seeds():
     seeds["sincos-huge-angles"] = u8(6) + u16(64) + u8(1) + array(7, "1e300") + u8(2) + u8(3)
     seeds["sincos-2^31"] = u8(6) + u16(33) + u8(0) + array(8, "1", [(i, v) for i, v in enumerate(
         ["inf", "-inf", "NaN", "1e20", "double_subnormal", "-0"])]) + u8(0) + u8(0)
+    # alibi_row (kernel 11): slope, start (a raw int32 after tag 1, a VALUES entry after 0), shift.
+    for j, n in enumerate([0, 1, 3, 7, 8, 9, 17, 131, 259]):
+        seeds[f"alibi_row-{n}"] = u8(11) + u16(n) + value(0.5) + u8(1) + i32(-n // 2) + u8(j)
+    seeds["alibi_row-specials"] = u8(11) + u16(21) + value("NaN") + u8(0) + value("inf") + u8(3)
+    seeds["alibi_row-tiny-slope"] = u8(11) + u16(33) + value("double_subnormal") + u8(1) + i32(-2**31) + u8(5)
     return seeds
 
 
