@@ -39,8 +39,7 @@ Status alibi_slopes(const AlibiSlopesSpec& spec, double* out) {
 }
 
 Status check(const AlibiBiasSpec& spec) {
-  if (const Status status = check(AlibiSlopesSpec{spec.num_heads, spec.max_bias}); status != Status::kOk)
-    return status;
+  if (const Status status = check(AlibiSlopesSpec{spec.num_heads, spec.max_bias}); status != Status::kOk) return status;
   if (spec.query_len > kMaxSeqLen) return Status::kQueryLenTooLarge;
   if (spec.key_len > kMaxSeqLen) return Status::kKeyLenTooLarge;
   if (spec.offset < -kMaxPosition || spec.offset > kMaxPosition) return Status::kAlibiOffsetInvalid;

@@ -51,8 +51,8 @@ double ulps(double got, long double want) {
 }  // namespace
 
 TEST_CASE("alibi_slopes: the paper's slopes for any head count, within 1 ulp for integer max_bias", "[alibi]") {
-  const std::uint32_t n = GENERATE(1u, 2u, 3u, 5u, 6u, 7u, 8u, 12u, 16u, 24u, 31u, 32u, 40u, 64u, 80u, 96u, 112u,
-                                   1000u, 65536u);
+  const std::uint32_t n =
+      GENERATE(1u, 2u, 3u, 5u, 6u, 7u, 8u, 12u, 16u, 24u, 31u, 32u, 40u, 64u, 80u, 96u, 112u, 1000u, 65536u);
   const double max_bias = GENERATE(8.0, 16.0, 0.5, 3.7);
   INFO("n " << n << ", max_bias " << max_bias);
   const std::vector<double> got = slopes(n, max_bias);
@@ -78,8 +78,8 @@ TEST_CASE("alibi_slopes and alibi_bias: the rules", "[alibi]") {
   std::vector<double> out(4, 7.0);
   CHECK(posenc::alibi_slopes({0, 8.0}, out.data()) == Status::kNumHeadsTooSmall);
   CHECK(posenc::alibi_slopes({posenc::kMaxDim + 1, 8.0}, out.data()) == Status::kNumHeadsTooLarge);
-  for (const double bad : {0.0, -0.0, -1.0, std::numeric_limits<double>::quiet_NaN(),
-                           std::numeric_limits<double>::infinity()})
+  for (const double bad :
+       {0.0, -0.0, -1.0, std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()})
     CHECK(posenc::alibi_slopes({4, bad}, out.data()) == Status::kMaxBiasInvalid);
   CHECK(posenc::alibi_slopes({4, 8.0}, nullptr) == Status::kNullPointer);
   CHECK(out == std::vector<double>(4, 7.0));  // rejected calls write nothing
@@ -125,8 +125,10 @@ TEST_CASE("alibi_bias: slope · (j − (offset + i)), rounded once, against the 
         const std::int64_t distance = static_cast<std::int64_t>(j) - (offset + i);
         const float got = out.data()[(std::size_t{h} * query_len + i) * key_len + j];
         const long double exact = s[h] * static_cast<long double>(distance);
-        if (exact != 0) worst = std::fmax(worst, std::fabs((got - exact) / exact) * 0x1p23L);
-        else CHECK(same_bits(got, 0.0f));
+        if (exact != 0)
+          worst = std::fmax(worst, std::fabs((got - exact) / exact) * 0x1p23L);
+        else
+          CHECK(same_bits(got, 0.0f));
         // Bit for bit the float64 product of the float64 slope, rounded to float32.
         bits_off += !same_bits(got, static_cast<float>(s64[h] * static_cast<double>(distance)));
       }

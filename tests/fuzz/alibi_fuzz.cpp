@@ -27,10 +27,18 @@ constexpr std::uint64_t kRunElements = 1 << 15;
 
 std::int64_t decode_offset(FuzzInput& in) {
   const std::int64_t max = posenc::kMaxPosition;
-  const std::int64_t table[] = {0,        1,        -1,   33,
-                                -1000,    max,      max + 1, -max,
-                                -max - 1, std::numeric_limits<std::int64_t>::min(),
-                                std::numeric_limits<std::int64_t>::max(), std::int64_t{1} << 40};
+  const std::int64_t table[] = {0,
+                                1,
+                                -1,
+                                33,
+                                -1000,
+                                max,
+                                max + 1,
+                                -max,
+                                -max - 1,
+                                std::numeric_limits<std::int64_t>::min(),
+                                std::numeric_limits<std::int64_t>::max(),
+                                std::int64_t{1} << 40};
   const std::uint8_t t = in.byte();
   return t < sizeof table / sizeof table[0] ? table[t] : in.i32();
 }
@@ -49,8 +57,8 @@ void expect_slopes(const std::vector<double>& got, std::uint32_t n, double max_b
     FUZZ_EXPECT(got[h] >= 0.0 && got[h] <= 1.0, "slope %u of %u (max_bias %g) is %g", h, n, max_bias, got[h]);
     // exp2's rounding, plus the exponent's when B·k/p is inexact (up to B·ln2/2 ulps: alibi.h).
     const long double ulps = 2.0L + 0.35L * max_bias;
-    FUZZ_EXPECT(error <= ulps * 0x1p-52L * want + 0x1p-1073L, "slope %u of %u (max_bias %g): %.17g, reference %.20Lg", h, n,
-                max_bias, got[h], want);
+    FUZZ_EXPECT(error <= ulps * 0x1p-52L * want + 0x1p-1073L, "slope %u of %u (max_bias %g): %.17g, reference %.20Lg",
+                h, n, max_bias, got[h], want);
   }
 }
 
@@ -120,13 +128,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const std::int64_t distance = static_cast<std::int64_t>(j) - (spec.offset + i);
         const float got = out[(std::size_t{h} * spec.query_len + i) * spec.key_len + j];
         const float want = static_cast<float>(slopes[h] * static_cast<double>(distance));
-        FUZZ_EXPECT(same_value(got, want), "bias[%u][%u][%u] = %.9g, want %.9g (slope %.17g, distance %lld)", h, i,
-                    j, got, want, slopes[h], static_cast<long long>(distance));
+        FUZZ_EXPECT(same_value(got, want), "bias[%u][%u][%u] = %.9g, want %.9g (slope %.17g, distance %lld)", h, i, j,
+                    got, want, slopes[h], static_cast<long long>(distance));
         // The sign of the distance (−0 where a tiny slope underflows), and +0 on the diagonal.
-        const bool sign_ok = distance > 0 ? !std::signbit(got) : distance < 0 ? std::signbit(got) : same_value(got, 0.0f);
-        FUZZ_EXPECT(std::isfinite(got) && sign_ok,
-                    "bias[%u][%u][%u] = %g has the wrong sign for distance %lld", h, i, j, got,
-                    static_cast<long long>(distance));
+        const bool sign_ok = distance > 0   ? !std::signbit(got)
+                             : distance < 0 ? std::signbit(got)
+                                            : same_value(got, 0.0f);
+        FUZZ_EXPECT(std::isfinite(got) && sign_ok, "bias[%u][%u][%u] = %g has the wrong sign for distance %lld", h, i,
+                    j, got, static_cast<long long>(distance));
       }
   return 0;
 }
