@@ -15,7 +15,9 @@
 // that of variant b (big arrays: on the SIMD build, 'simd/copy' or 'js/simd').
 import { randomUniform as randomFloat32 } from '../web/src/random.js';
 import {
+  alibiSlopesReference,
   checkAddSinusoidal,
+  checkAlibiBias,
   checkRopeCache,
   checkSimilarityDot,
   checkSinusoidal,
@@ -24,6 +26,7 @@ import {
 } from './reference.js';
 import {
   addSinusoidalJs,
+  alibiBiasJs,
   ropeCacheJs,
   ropeJs,
   ropeTableJs,
@@ -326,7 +329,39 @@ function perCallCase(rows) {
   };
 }
 
-export const CASES = [
+export // ALiBi bias for 8 heads × 2048 × 2048 (issue 12: 32 × 4096 × 4096 would be 2 GiB): one multiply
+// and one narrowing per element, so its target is the bandwidth limit, at most 2 × a copy of
+// the output's bytes.
+const ALIBI = { numHeads: 8, queryLen: 2048, keyLen: 2048 };
+const ALIBI_LENGTH = ALIBI.numHeads * ALIBI.queryLen * ALIBI.keyLen;
+
+const alibiBiasCase = bigArrayCase({
+  id: 'alibiBias',
+  title: 'alibiBias (out: WasmArray)',
+  size: `${ALIBI.numHeads}×${ALIBI.queryLen}×${ALIBI.keyLen} f32, ${mebibytes(ALIBI_LENGTH)}`,
+  targets: [atMostCopy(2)],
+  inPlace: false,
+  setup() {
+    return {
+      check: (got) => checkAlibiBias(got, ALIBI),
+      variants: bigArrayVariants({
+        copyLength: ALIBI_LENGTH,
+        js() {
+          const out = new Float32Array(ALIBI_LENGTH);
+          const slopes = alibiSlopesReference(ALIBI.numHeads);
+          return { run: () => alibiBiasJs(out, slopes, ALIBI), result: () => out };
+        },
+        posenc(posenc) {
+          const out = posenc.allocate(ALIBI_LENGTH);
+          const options = { ...ALIBI, out };
+          return { run: () => posenc.alibiBias(options), result: () => out.view(), free: () => out.free() };
+        },
+      }),
+    };
+  },
+});
+
+const CASES = [
   ropeCase({
     id: 'rope-wasm-interleaved',
     title: 'rope in place, WasmArray (interleaved)',
@@ -363,6 +398,7 @@ export const CASES = [
   addSinusoidalCase,
   ropeCacheCase,
   similarityCase,
+  alibiBiasCase,
   ...PER_CALL_ROWS.map(perCallCase),
 ];
 

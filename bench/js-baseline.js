@@ -137,3 +137,16 @@ export function similarityDotJs(out, a, b, { rows, cols, dim }) {
   }
   return out;
 }
+
+/** ALiBi bias [numHeads, queryLen, keyLen]: slope · (j − (offset + i)) per element, in plain JS. */
+export function alibiBiasJs(out, slopes, { numHeads, queryLen, keyLen, offset = keyLen - queryLen }) {
+  for (let h = 0; h < numHeads; h++) {
+    const slope = slopes[h];
+    for (let i = 0; i < queryLen; i++) {
+      const row = (h * queryLen + i) * keyLen;
+      const start = -(offset + i);
+      for (let j = 0; j < keyLen; j++) out[row + j] = slope * (start + j);
+    }
+  }
+  return out;
+}

@@ -118,3 +118,31 @@ export function checkSimilarityDot(got, a, b, shape) {
   }
   return tally.result();
 }
+
+/** ALiBi slopes, the paper's rule in float64 (the power-of-two rule, then the odd steps of 2c). */
+export function alibiSlopesReference(numHeads, maxBias = 8) {
+  let closest = 1;
+  while (closest * 2 <= numHeads) closest *= 2;
+  return Float64Array.from({ length: numHeads }, (_, h) =>
+    h < closest ? 2 ** -(maxBias * ((h + 1) / closest)) : 2 ** -(maxBias * ((2 * (h - closest) + 1) / (2 * closest))),
+  );
+}
+
+/**
+ * An ALiBi bias [numHeads, queryLen, keyLen] against slope · (j − (offset + i)) in float64:
+ * within half a float32 ulp (the one rounding) plus the slope's float64 error.
+ */
+export function checkAlibiBias(got, { numHeads, queryLen, keyLen, offset = keyLen - queryLen, maxBias = 8 }) {
+  const slopes = alibiSlopesReference(numHeads, maxBias);
+  const tally = new ErrorTally();
+  for (let h = 0; h < numHeads; h++) {
+    for (let i = 0; i < queryLen; i++) {
+      const row = (h * queryLen + i) * keyLen;
+      for (let j = 0; j < keyLen; j++) {
+        const expected = slopes[h] * (j - (offset + i));
+        tally.add(got[row + j], expected, Math.abs(expected) * (FLOAT32_HALF_ULP + 2 ** -50));
+      }
+    }
+  }
+  return tally.result();
+}

@@ -164,6 +164,11 @@ const WORDS = {
   mropePositionTooLarge: (c) =>
     `would give a position id above ${c.limits.maxPosition} (frames · int(secondsPerGrid) · tokensPerSecond too large)`,
   segmentsLength: () => 'must hold 5 numbers per segment',
+  // ALiBi
+  queryLenTooLarge: (c) => `must be at most ${c.limits.maxSeqLen}`,
+  keyLenTooLarge: (c) => `must be at most ${c.limits.maxSeqLen}`,
+  maxBiasInvalid: () => 'must be a finite number greater than 0',
+  alibiOffsetInvalid: (c) => `must be an integer in [-${c.limits.maxPosition}, ${c.limits.maxPosition}]`,
 };
 
 /**

@@ -350,6 +350,21 @@ export interface SimilarityOptions {
   out?: FloatArray;
 }
 
+export interface AlibiSlopesOptions {
+  /** Any head count >= 1: the power-of-two rule, then interleaved extra heads (the paper, BLOOM, MPT). */
+  numHeads: number;
+  /** B in 2^(-B (h+1) / n) (default 8; MPT's alibi_bias_max). */
+  maxBias?: number;
+}
+
+export interface AlibiBiasOptions extends AlibiSlopesOptions {
+  queryLen: number;
+  keyLen: number;
+  /** Query row i sits at position offset + i, key j at j (default keyLen - queryLen: the KV-cache case). */
+  offset?: number;
+  out?: FloatArray;
+}
+
 /** A float32 array in WASM memory; repeated calls on it copy nothing. */
 export class WasmArray {
   private constructor();
@@ -445,6 +460,10 @@ export class Posenc {
     b: FloatArray,
     options: SimilarityOptions & { out?: T },
   ): T;
+  /** The numHeads ALiBi slopes, float64. */
+  alibiSlopes(options: AlibiSlopesOptions): Float64Array;
+  /** The [numHeads, queryLen, keyLen] ALiBi bias slope_h · (j − (offset + i)), not masked. */
+  alibiBias<T extends FloatArray = Float32Array>(options: AlibiBiasOptions & { out?: T }): T;
   /**
    * Qwen2-VL / Qwen2.5-VL M-RoPE position ids of a prompt of text, image and video segments
    * (transformers' get_rope_index): positions [3, seqLen] (temporal, height, width rows) and the

@@ -269,6 +269,16 @@ export const OPTIONS = {
     model: optional(choice('mropeModel'), 'qwen2-vl'),
     tokensPerSecond: optional(size), // Qwen2.5-VL only; default 2 (specs.js)
   },
+  // ALiBi. offset is any integer (the core checks its range); it defaults to keyLen - queryLen.
+  alibiSlopes: { numHeads: required(size), maxBias: optional(number, 8) },
+  alibiBias: {
+    numHeads: required(size),
+    queryLen: required(size),
+    keyLen: required(size),
+    offset: optional(number),
+    maxBias: optional(number, 8),
+    out: optional(array),
+  },
 };
 
 /** Defaults that come from another option, resolved once the snapshot is taken (specs.js). */

@@ -270,6 +270,36 @@ export class Posenc {
     return { positions: frame.output('out'), nextPosition: frame.result('nextPosition') };
   }
 
+  // ---- ALiBi ------------------------------------------------------------------------------------
+
+  /** The numHeads ALiBi slopes (float64): the paper's, BLOOM's and MPT's order, maxBias = 8 by default. */
+  alibiSlopes(options) {
+    const fn = 'alibiSlopes';
+    const o = this.#read(fn, options);
+    const frame = this.#memory
+      .frame('alibiSlopes')
+      .set('numHeads', o.numHeads)
+      .set('maxBias', o.maxBias)
+      .allocate('slopes', Float64Array);
+    this.#run(frame, fn, o, null);
+    return frame.output('slopes');
+  }
+
+  /** The [numHeads, queryLen, keyLen] bias slope_h · (j − (offset + i)), offset = keyLen − queryLen by default. */
+  alibiBias(options) {
+    const fn = 'alibiBias';
+    const o = this.#read(fn, options);
+    const args = { out: this.#optional(fn, 'out', o.out) };
+    const frame = this.#memory
+      .frame('alibiBias')
+      .set('numHeads', o.numHeads)
+      .set('queryLen', o.queryLen)
+      .set('keyLen', o.keyLen)
+      .set('offset', o.offset ?? o.keyLen - o.queryLen)
+      .set('maxBias', o.maxBias);
+    return this.#output(frame, args.out, () => this.#run(frame, fn, o, args));
+  }
+
   // ---- plumbing ---------------------------------------------------------------------------------
 
   #read(fn, options) {

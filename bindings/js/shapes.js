@@ -48,6 +48,11 @@ const SHAPES = {
     positionNumbers: table,
     convertLayoutWeights: weights,
     similarity: (given) => [dim('rows', given('rows'), true), dim('cols', given('cols'), true)],
+    alibiBias: (given) => [
+      dim('numHeads', given('numHeads'), true),
+      dim('queryLen', given('queryLen'), true),
+      dim('keyLen', given('keyLen'), true),
+    ],
   },
   q: { __proto__: null, ropeQK: queries, 'RopePlan.applyQK': queries },
   'out.q': { __proto__: null, ropeQK: queries, 'RopePlan.applyQK': queries },

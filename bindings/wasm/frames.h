@@ -68,7 +68,10 @@
   X(similarity, X_(rows) X_(cols) X_(dim) X_(metric) X_(a) X_(aLength) X_(b) X_(bLength) X_(out) X_(outLength)   \
                     X_(expectedLength))                                                                          \
   X(mropePositions, X_(segments) X_(segmentsLength) X_(spatialMergeSize) X_(model) X_(tokensPerSecond) X_(out)   \
-                        X_(outLength) X_(nextPosition) X_(badSegment) X_(expectedLength))
+                        X_(outLength) X_(nextPosition) X_(badSegment) X_(expectedLength))     \
+  X(alibiSlopes, X_(numHeads) X_(maxBias) X_(slopes) X_(slopesLength) X_(expectedLength))                        \
+  X(alibiBias, X_(numHeads) X_(queryLen) X_(keyLen) X_(offset) X_(maxBias) X_(out) X_(outLength)                  \
+                   X_(expectedLength))
 
 // clang-format on
 

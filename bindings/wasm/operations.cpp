@@ -1,5 +1,7 @@
 #include "operations.h"
 
+#include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <new>
 #include <type_traits>
@@ -372,6 +374,28 @@ int mropePositions(frames::mropePositions& f) {
   const Status computed = mrope_positions(spec, out, 3 * seq_len, &next, &bad_segment);
   f.nextPosition = static_cast<double>(next);
   return result(outputs.finish(computed));
+}
+
+int alibiSlopes(frames::alibiSlopes& f) {
+  const AlibiSlopesSpec spec{u32(f.numHeads), f.maxBias};
+  POSENC_TRY(check(spec));
+  Outputs outputs;
+  double* slopes = nullptr;
+  POSENC_TRY(outputs.allocate(f.slopes, f.slopesLength, spec.num_heads, &slopes));
+  return result(outputs.finish(alibi_slopes(spec, slopes)));
+}
+
+int alibiBias(frames::alibiBias& f) {
+  // offset is signed: an integer slot as it is, anything else out of the core's range.
+  const bool integral = f.offset == f.offset && std::fabs(f.offset) <= 0x1p53 && std::trunc(f.offset) == f.offset;
+  const std::int64_t offset = integral ? static_cast<std::int64_t>(f.offset) : INT64_MIN;
+  const AlibiBiasSpec spec{u32(f.numHeads), u32(f.queryLen), u32(f.keyLen), offset, f.maxBias};
+  POSENC_TRY(check(spec));
+  Outputs outputs;
+  float* out = nullptr;
+  POSENC_TRY(output(f, outputs, f.out, f.outLength, element_count(spec.num_heads, spec.query_len, spec.key_len),
+                    Status::kOutLength, &out));
+  return result(outputs.finish(alibi_bias(spec, out)));
 }
 
 #undef POSENC_TRY

@@ -17,7 +17,9 @@ export type Operation =
   | 'ropePlanApplyQK'
   | 'convertLayout'
   | 'similarity'
-  | 'mropePositions';
+  | 'mropePositions'
+  | 'alibiSlopes'
+  | 'alibiBias';
 
 export type PosencModule = {
   /**

@@ -1,6 +1,7 @@
 // posenc: sinusoidal positional encodings and rotary embeddings (RoPE), in plain C++17.
 #pragma once
 
+#include "alibi.h"
 #include "batch_positions.h"
 #include "frequencies.h"
 #include "layout_conversion.h"

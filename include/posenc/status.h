@@ -88,7 +88,12 @@ namespace posenc {
   X(kMropeModelInvalid, mropeModelInvalid, "model", "unknown M-RoPE model") \
   X(kMropeTokensTooMany, mropeTokensTooMany, "segments[i]", "the segments up to this one hold more than kMaxSeqLen tokens") \
   X(kMropePositionTooLarge, mropePositionTooLarge, "segments[i]", "an id of this segment would exceed kMaxPosition") \
-  X(kSegmentsLength, segmentsLength, "segments", "the segment table does not hold kMropeSegmentFields numbers per segment")
+  X(kSegmentsLength, segmentsLength, "segments", "the segment table does not hold kMropeSegmentFields numbers per segment") \
+  /* ALiBi (alibi.h). */ \
+  X(kQueryLenTooLarge, queryLenTooLarge, "queryLen", "query_len above kMaxSeqLen") \
+  X(kKeyLenTooLarge, keyLenTooLarge, "keyLen", "key_len above kMaxSeqLen") \
+  X(kMaxBiasInvalid, maxBiasInvalid, "maxBias", "max_bias not finite or <= 0") \
+  X(kAlibiOffsetInvalid, alibiOffsetInvalid, "offset", "ALiBi offset not an integer in [-kMaxPosition, kMaxPosition]")
 
 // clang-format on
 

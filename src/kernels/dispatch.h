@@ -3,6 +3,7 @@
 // version for this build's architecture, or the scalar loop in the scalar wasm build.
 #pragma once
 
+#include "alibi_row.h"
 #include "dot.h"
 #include "narrow.h"
 #include "phase_rows.h"

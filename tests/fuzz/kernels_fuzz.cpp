@@ -8,7 +8,8 @@
 // identically: rotations, narrowing, the recurrence step and the table rows (phase_rows, every
 // layout, written or added) are compared bit for bit (NaN matching NaN), and table elements
 // between rows (strides wider than a row) must keep their values. dot and dot_row sum in a
-// different order: they are held to the float32 summation bound. sincos is compared with
+// different order: they are held to the float32 summation bound. alibi_row (an ALiBi bias row)
+// is compared bit for bit. sincos is compared with
 // std::sin/std::cos: within 1e-15 for |angle| <= 2^31 (the largest angle the core produces for
 // base >= 1), within [-1, 1] for any finite angle, NaN for NaN or infinite angles.
 //
@@ -272,11 +273,22 @@ void fuzz_phase_rows(FuzzInput& in, std::size_t pairs, bool accumulate) {
   expect_same("phase_rows second table", u, want_second);
 }
 
+// One ALiBi bias row: slope · (start + j), start an integer distance (or a hostile double).
+void fuzz_alibi_row(FuzzInput& in, std::size_t n) {
+  const double slope = in.value();
+  const double start = in.byte() % 2 ? static_cast<double>(in.i32()) : in.value();
+  Shifted<float> want(n, 0);
+  k::AlibiRow::scalar(0, slope, start, want.data(), n);
+  Shifted<float> out(n, simd_shift(in));
+  k::alibi_row(slope, start, out.data(), n);
+  expect_same("alibi_row", out, want);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   FuzzInput in(data, size);
-  const std::uint8_t kernel = in.byte() % 11;
+  const std::uint8_t kernel = in.byte() % 12;
   const std::size_t n = in.u16() % (kMaxLength + 1);
   switch (kernel) {
     case 0:
@@ -309,8 +321,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     case 9:
       fuzz_phase_rows(in, n, true);
       break;
-    default:
+    case 10:
       fuzz_dot_row(in, n);
+      break;
+    default:
+      fuzz_alibi_row(in, n);
       break;
   }
   return 0;

@@ -427,6 +427,11 @@ def kernels_seeds():
     seeds["sincos-huge-angles"] = u8(6) + u16(64) + u8(1) + array(7, "1e300") + u8(2) + u8(3)
     seeds["sincos-2^31"] = u8(6) + u16(33) + u8(0) + array(8, "1", [(i, v) for i, v in enumerate(
         ["inf", "-inf", "NaN", "1e20", "double_subnormal", "-0"])]) + u8(0) + u8(0)
+    # alibi_row (kernel 11): slope, start (a raw int32 after tag 1, a VALUES entry after 0), shift.
+    for j, n in enumerate([0, 1, 3, 7, 8, 9, 17, 131, 259]):
+        seeds[f"alibi_row-{n}"] = u8(11) + u16(n) + value(0.5) + u8(1) + i32(-n // 2) + u8(j)
+    seeds["alibi_row-specials"] = u8(11) + u16(21) + value("NaN") + u8(0) + value("inf") + u8(3)
+    seeds["alibi_row-tiny-slope"] = u8(11) + u16(33) + value("double_subnormal") + u8(1) + i32(-2**31) + u8(5)
     return seeds
 
 
@@ -469,10 +474,60 @@ def mrope_positions_seeds():
     }
 
 
+def alibi_seeds():
+    slopes, bias = u8(0), u8(1)
+
+    def alibi_offset(v):
+        """An index of alibi_fuzz.cpp's offset table, or a raw int32."""
+        table = ["0", "1", "-1", "33", "-1000", "max", "max+1", "-max", "-max-1", "INT64_MIN", "INT64_MAX", "2^40"]
+        return u8(table.index(v)) if isinstance(v, str) else u8(255) + i32(v)
+
+    def bias_call(heads, q, k, off="0", b=8.0):
+        return bias + size(heads) + base(b) + size(q) + size(k) + alibi_offset(off)
+
+    return {
+        "slopes-8": slopes + size(8) + base(8.0),
+        "slopes-12": slopes + size(12) + base(8.0),
+        "slopes-112-max-bias-16": slopes + size(112) + base(16.0),
+        "slopes-1": slopes + size(1) + base(8.0),
+        "slopes-max-dim": slopes + size("maxDim") + base(8.0),
+        "slopes-max-dim+1": slopes + size("maxDim+1") + base(8.0),
+        "slopes-zero-heads": slopes + size(0) + base(8.0),
+        "slopes-max-bias-nan": slopes + size(5) + base("NaN"),
+        "slopes-max-bias-zero": slopes + size(5) + base("0"),
+        "slopes-max-bias-negative": slopes + size(5) + base("-1"),
+        "slopes-max-bias-inf": slopes + size(5) + base("inf"),
+        "slopes-max-bias-huge": slopes + size(6) + base("1e300"),
+        "slopes-max-bias-tiny": slopes + size(6) + base("denorm_min"),
+        "bias-8x16x16": bias_call(8, 16, 16),
+        "bias-12x5x37-kv-cache": bias_call(12, 5, 37, "33"),
+        "bias-3x9x7-negative-offset": bias_call(3, 9, 7, -4),
+        "bias-tails": bias_call(5, 3, 67, 1000),
+        "bias-offset-max": bias_call(2, 4, 9, "max"),
+        "bias-offset-max+1": bias_call(2, 4, 9, "max+1"),
+        "bias-offset--max": bias_call(2, 4, 9, "-max"),
+        "bias-offset--max-1": bias_call(2, 4, 9, "-max-1"),
+        "bias-offset-int64-min": bias_call(2, 4, 9, "INT64_MIN"),
+        "bias-offset-2^40": bias_call(2, 4, 9, "2^40"),
+        "bias-query-zero": bias_call(4, 0, 9),
+        "bias-key-zero": bias_call(4, 9, 0),
+        "bias-query-too-large": bias_call(1, "maxSeqLen+1", 1),
+        "bias-key-too-large": bias_call(1, 1, "2^32-1"),
+        "bias-size-too-large": bias_call("maxDim", "maxSeqLen", "maxSeqLen"),
+        "bias-size-limit": bias_call(1, ("raw", 1 << 14), ("raw", 1 << 14)),
+        "bias-max-bias-nan": bias_call(2, 3, 3, "0", "NaN"),
+        "bias-zero-heads": bias_call(0, 3, 3),
+        # A timeout the fuzzer found: 65536 heads × 2^24 queries × 0 keys is empty, but checking
+        # it row by row took 2^40 steps.
+        "regression-empty-keys-many-rows": bias_call("maxDim", "maxSeqLen", 0),
+    }
+
+
 TARGETS = {"sinusoidal_fuzz": sinusoidal_seeds, "rope_fuzz": rope_seeds, "rope_batch_fuzz": rope_batch_seeds,
            "layout_conversion_fuzz": layout_conversion_seeds,
            "similarity_fuzz": similarity_seeds, "kernels_fuzz": kernels_seeds,
-           "mrope_positions_fuzz": mrope_positions_seeds}
+           "mrope_positions_fuzz": mrope_positions_seeds,
+           "alibi_fuzz": alibi_seeds}
 
 
 def main():

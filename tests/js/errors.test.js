@@ -448,6 +448,72 @@ for (const posenc of await loadBothVariants()) {
       ]);
     });
 
+    it('alibiSlopes and alibiBias', () => {
+      const SLOPES = { numHeads: 4 };
+      const BIAS = { numHeads: 2, queryLen: 3, keyLen: 4 };
+      const maxBiasMistakes = (base) => [
+        ['maxBias 0', { ...base, maxBias: 0 }, RangeError, 'maxBias'],
+        ['maxBias negative', { ...base, maxBias: -8 }, RangeError, 'maxBias'],
+        ['maxBias NaN', { ...base, maxBias: Number.NaN }, RangeError, 'maxBias'],
+        ['maxBias Infinity', { ...base, maxBias: Infinity }, RangeError, 'maxBias'],
+        ['maxBias a string', { ...base, maxBias: '8' }, TypeError, 'maxBias'],
+      ];
+      runCases('alibiSlopes', (o) => posenc.alibiSlopes(o), [
+        ...optionsMistakes(SLOPES, 'heads'),
+        ...sizeMistakes(SLOPES, 'numHeads'),
+        ['numHeads 0', { numHeads: 0 }, RangeError, 'numHeads'],
+        ['numHeads 1.5', { numHeads: 1.5 }, RangeError, 'numHeads'],
+        ['numHeads above maxDim', { numHeads: 2 ** 16 + 1 }, RangeError, 'numHeads'],
+        ['numHeads huge', { numHeads: 2 ** 32 }, RangeError, 'numHeads'],
+        ...maxBiasMistakes(SLOPES),
+        [
+          'a getter that throws',
+          Object.defineProperty({}, 'numHeads', {
+            enumerable: true,
+            get: () => {
+              throw new Error('boom');
+            },
+          }),
+          TypeError,
+          'numHeads',
+        ],
+      ]);
+      runCases('alibiBias', (o) => posenc.alibiBias(o), [
+        ...optionsMistakes(BIAS, 'queryLength'),
+        ...sizeMistakes(BIAS, 'numHeads'),
+        ...sizeMistakes(BIAS, 'queryLen'),
+        ...sizeMistakes(BIAS, 'keyLen'),
+        ['numHeads 0', { ...BIAS, numHeads: 0 }, RangeError, 'numHeads'],
+        ['numHeads above maxDim', { ...BIAS, numHeads: 2 ** 16 + 1 }, RangeError, 'numHeads'],
+        ['queryLen above maxSeqLen', { ...BIAS, queryLen: 2 ** 24 + 1 }, RangeError, 'queryLen'],
+        ['keyLen above maxSeqLen', { ...BIAS, keyLen: 2 ** 32 - 1 }, RangeError, 'keyLen'],
+        ['more than maxElements', { numHeads: 17, queryLen: 4096, keyLen: 4096 }, RangeError, 'shape'],
+        ...maxBiasMistakes(BIAS),
+        ['offset 1.5', { ...BIAS, offset: 1.5 }, RangeError, 'offset'],
+        ['offset NaN', { ...BIAS, offset: Number.NaN }, RangeError, 'offset'],
+        ['offset past 2^31 - 1', { ...BIAS, offset: 2 ** 31 }, RangeError, 'offset'],
+        ['offset below -(2^31 - 1)', { ...BIAS, offset: -(2 ** 31) }, RangeError, 'offset'],
+        ['offset -Infinity', { ...BIAS, offset: -Infinity }, RangeError, 'offset'],
+        ['offset a string', { ...BIAS, offset: '1' }, TypeError, 'offset'],
+        ['offset a BigInt', { ...BIAS, offset: 1n }, TypeError, 'offset'],
+        ['out a Float64Array', { ...BIAS, out: new Float64Array(24) }, TypeError, 'out'],
+        ['out an Array', { ...BIAS, out: Array(24).fill(0) }, TypeError, 'out'],
+        ['out too short', { ...BIAS, out: f32(23) }, RangeError, 'out'],
+        ['out too long', { ...BIAS, out: f32(48) }, RangeError, 'out'],
+      ]);
+      const message = assertParameterError(
+        () => posenc.alibiBias({ ...BIAS, out: f32(12) }),
+        RangeError,
+        'out',
+        'alibiBias: out length message',
+      ).message;
+      assert.match(message, /\[numHeads=2, queryLen=3, keyLen=4\] = 24 elements \(got 12/);
+      assert.match(
+        assertParameterError(() => posenc.alibiBias({ ...BIAS, offset: 0.5 }), RangeError, 'offset').message,
+        /must be an integer in \[-2147483647, 2147483647\] \(got 0\.5\)/,
+      );
+    });
+
     it('allocate', () => {
       runCases('allocate', (v) => posenc.allocate(v), [
         ['nothing', undefined, TypeError, 'lengthOrValues'],

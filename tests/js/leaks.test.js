@@ -111,6 +111,8 @@ for (const posenc of await loadBothVariants()) {
       'rope (half, out JS array, partial)': () => posenc.rope(q, { ...rope, layout: 'half', rotaryDim: 4, out: qOut }),
       'similarity (dot)': () => posenc.similarity(a, b, similarity),
       'similarity (cosine)': () => posenc.similarity(a, b, { ...similarity, metric: 'cosine' }),
+      alibiSlopes: () => posenc.alibiSlopes({ numHeads: 12 }),
+      alibiBias: () => posenc.alibiBias({ numHeads: 3, queryLen: 5, keyLen: 9 }),
       'rope (yarn scaling, batch 2, per-sequence offsets, heads order, inverse)': () =>
         posenc.rope(q, {
           seqLen: 4,
@@ -209,6 +211,9 @@ for (const posenc of await loadBothVariants()) {
         'rope (rotaryDim above headDim)': () => posenc.rope(q, { ...rope, rotaryDim: 10 }),
         'rope (freed WasmArray)': () => posenc.rope(freed, rope),
         'similarity (unknown metric)': () => posenc.similarity(a, b, { ...similarity, metric: 'l2' }),
+        'alibiBias (offset not an integer)': () =>
+          posenc.alibiBias({ numHeads: 2, queryLen: 2, keyLen: 2, offset: 0.5 }),
+        'alibiSlopes (maxBias 0)': () => posenc.alibiSlopes({ numHeads: 2, maxBias: 0 }),
         'similarity (out overlapping a)': () =>
           posenc.similarity(wa, wa, { rows: 3, cols: 3, dim: 16, out: overlapping }),
         'allocate (negative length)': () => posenc.allocate(-1),

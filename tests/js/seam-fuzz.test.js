@@ -467,6 +467,39 @@ const OPERATIONS = {
       results: () => ({ resultOf: ({ positions, nextPosition }) => ({ positions, nextPosition }) }),
     };
   },
+  alibiSlopes(r) {
+    return {
+      fn: 'alibiSlopes',
+      positional: [],
+      options: defined({ numHeads: r.int(1, 20), maxBias: r.chance(0.4) ? r.pick([8, 16, 0.5]) : undefined }),
+      invoke: (posenc, _positional, o) => posenc.alibiSlopes(o),
+      results: () => ({ resultOf: (slopes) => ({ slopes }) }),
+    };
+  },
+  alibiBias(r) {
+    const numHeads = r.int(1, 5);
+    const queryLen = r.int(1, 5);
+    const keyLen = r.int(1, 9);
+    const out = r.chance(0.4) ? new ArraySpec('out', numHeads * queryLen * keyLen, 'out', r) : undefined;
+    return {
+      fn: 'alibiBias',
+      positional: [],
+      options: defined({
+        numHeads,
+        queryLen,
+        keyLen,
+        offset: r.chance(0.5) ? r.int(-10, 100) : undefined,
+        maxBias: r.chance(0.3) ? 16 : undefined,
+        out,
+      }),
+      invoke: (posenc, _positional, o) => posenc.alibiBias(o),
+      results: (hasOut) => ({
+        outputs: hasOut ? ['out'] : [],
+        returns: hasOut ? 'out' : null,
+        resultOf: (bias) => newArray(hasOut, { bias }),
+      }),
+    };
+  },
   allocate(r) {
     const length = r.int(0, 12);
     const values = r.chance(0.2)
@@ -1726,6 +1759,8 @@ function runIteration(fuzz, r) {
       [1, 'mropePositions'],
       [1, 'allocate'],
       [1, 'WasmArray.set'],
+      [1, 'alibiSlopes'],
+      [1, 'alibiBias'],
     ].filter(([, name]) => OPS === null || OPS.includes(name)),
   );
   fuzz.current = { call: op, ingredients: [] };
