@@ -171,10 +171,27 @@ export function copyNumbers(fn, name, value) {
   if (kind !== undefined || !isArrayValue(fn, name, value)) {
     throw typeError(fn, name, `must be an Array, Float64Array or Float32Array of numbers (got ${describe(value)})`);
   }
+  return readElements(
+    fn,
+    name,
+    value,
+    (length) => new Float64Array(length),
+    (at, v) => {
+      if (typeof v !== 'number') throw typeError(fn, at, `must be a number (got ${describe(v)})`);
+      return v;
+    },
+  );
+}
+
+/**
+ * The elements of an array-like, its length read once and then every index once, each turned by
+ * `read(name[i], element)` into a slot of `make(length)`.
+ */
+function readElements(fn, name, value, make, read) {
   const length = readProperty(fn, name, value, 'length');
   if (!Number.isInteger(length) || length < 0 || length > UINT32_MAX)
     throw rangeError(fn, name, `has an invalid length (got ${describe(length)})`);
-  const copy = new Float64Array(length);
+  const copy = make(length);
   for (let i = 0; i < length; i++) {
     let v;
     try {
@@ -182,8 +199,7 @@ export function copyNumbers(fn, name, value) {
     } catch (error) {
       throw readError(fn, element(name, i), error);
     }
-    if (typeof v !== 'number') throw typeError(fn, element(name, i), `must be a number (got ${describe(v)})`);
-    copy[i] = v;
+    copy[i] = read(element(name, i), v);
   }
   return copy;
 }
@@ -196,20 +212,13 @@ export function copyList(fn, name, value, readElement) {
   if (typedArrayKind(value) !== undefined || !isArrayValue(fn, name, value)) {
     throw typeError(fn, name, `must be an Array (got ${describe(value)})`);
   }
-  const length = readProperty(fn, name, value, 'length');
-  if (!Number.isInteger(length) || length < 0 || length > UINT32_MAX)
-    throw rangeError(fn, name, `has an invalid length (got ${describe(length)})`);
-  const copy = [];
-  for (let i = 0; i < length; i++) {
-    let v;
-    try {
-      v = value[i];
-    } catch (error) {
-      throw readError(fn, element(name, i), error);
-    }
-    copy.push(readElement(fn, element(name, i), v));
-  }
-  return copy;
+  return readElements(
+    fn,
+    name,
+    value,
+    () => [],
+    (at, v) => readElement(fn, at, v),
+  );
 }
 
 // ---- options objects ----------------------------------------------------------------------------
