@@ -6,6 +6,7 @@
 #include "layout_conversion.h"
 #include "position_numbers.h"
 #include "positions.h"
+#include "relative_position_buckets.h"
 #include "rope.h"
 #include "rope_plan.h"
 #include "rope_scaling.h"

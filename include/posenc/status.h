@@ -74,7 +74,13 @@ namespace posenc {
   X(kBLength, bLength, "b", "b does not hold the elements the shape describes") \
   X(kWLength, wLength, "w", "w does not hold the elements the shape describes") \
   X(kPositionsLength, positionsLength, "positions", "positions does not hold one position per row") \
-  X(kOffsetsLength, offsetsLength, "offset", "the per-sequence offset list does not hold one offset per sequence")
+  X(kOffsetsLength, offsetsLength, "offset", "the per-sequence offset list does not hold one offset per sequence") \
+  /* T5 relative position buckets (relative_position_buckets.h). */ \
+  X(kQueryLenTooLarge, queryLenTooLarge, "queryLen", "query_len above kMaxSeqLen") \
+  X(kKeyLenTooLarge, keyLenTooLarge, "keyLen", "key_len above kMaxSeqLen") \
+  X(kNumBucketsTooSmall, numBucketsTooSmall, "numBuckets", "num_buckets below 2 (below 4 when bidirectional, which halves it)") \
+  X(kNumBucketsTooLarge, numBucketsTooLarge, "numBuckets", "num_buckets above kMaxDim") \
+  X(kMaxDistanceTooSmall, maxDistanceTooSmall, "maxDistance", "max_distance not above max_exact (a quarter of num_buckets when bidirectional, a half otherwise)")
 
 // clang-format on
 
