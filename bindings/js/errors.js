@@ -95,7 +95,8 @@ const WORDS = {
       ? 'must be at most headDim'
       : `must be at most ${c.limits.maxDim}`,
   baseInvalid: () => 'must be a finite number greater than 0, and not so small that position · frequency overflows',
-  offsetTooLarge: (c) => `plus seqLen - 1 must be at most ${c.limits.maxPosition}`,
+  offsetTooLarge: (c) =>
+    `plus ${c.fn === 'relativePositionBuckets' ? 'queryLen' : 'seqLen'} - 1 must be at most ${c.limits.maxPosition}`,
   positionOutOfRange: (c) => `must hold integers in [0, ${c.limits.maxPosition}]`,
   layoutInvalid: () => 'is not a known layout',
   metricInvalid: () => "must be 'dot' or 'cosine'",
@@ -151,6 +152,17 @@ const WORDS = {
   positionsLength: (c) =>
     `must hold ${c.given('batch') > 1 ? 'batch × seqLen' : 'seqLen'} = ${c.expected} positions (got ${c.givenLength})`,
   offsetsLength: (c) => `must hold batch = ${c.expected} offsets, one per sequence (got ${c.givenLength})`,
+  queryLenTooLarge: (c) => `must be at most ${c.limits.maxSeqLen}`,
+  keyLenTooLarge: (c) => `must be at most ${c.limits.maxSeqLen}`,
+  numBucketsTooSmall: (c) =>
+    c.given('bidirectional') === false
+      ? 'must be at least 2'
+      : 'must be at least 4 when bidirectional (half the buckets are for each sign of the relative position)',
+  numBucketsTooLarge: (c) => `must be at most ${c.limits.maxDim}`,
+  maxDistanceTooSmall: (c) => {
+    const half = c.given('bidirectional') === false ? c.given('numBuckets') : Math.floor(c.given('numBuckets') / 2);
+    return `must be greater than maxExact = ${Math.floor(half / 2)} (half of the ${c.given('bidirectional') === false ? '' : 'halved '}numBuckets: log(maxDistance / maxExact) divides)`;
+  },
 };
 
 /**

@@ -48,6 +48,10 @@ const SHAPES = {
     positionNumbers: table,
     convertLayoutWeights: weights,
     similarity: (given) => [dim('rows', given('rows'), true), dim('cols', given('cols'), true)],
+    relativePositionBuckets: (given) => [
+      dim('queryLen', given('queryLen'), true),
+      dim('keyLen', given('keyLen'), true),
+    ],
   },
   q: { __proto__: null, ropeQK: queries, 'RopePlan.applyQK': queries },
   'out.q': { __proto__: null, ropeQK: queries, 'RopePlan.applyQK': queries },

@@ -61,7 +61,9 @@
   X(convertLayout, X_(from) X_(to) X_(headDim) X_(rotaryDim) X_(weights) X_(numHeads) X_(hidden) X_(x)           \
                        X_(xLength) X_(out) X_(outLength) X_(expectedLength))                                     \
   X(similarity, X_(rows) X_(cols) X_(dim) X_(metric) X_(a) X_(aLength) X_(b) X_(bLength) X_(out) X_(outLength)   \
-                    X_(expectedLength))
+                    X_(expectedLength))                                                                          \
+  X(relativePositionBuckets, X_(queryLen) X_(keyLen) X_(numBuckets) X_(maxDistance) X_(bidirectional) X_(offset) \
+                                 X_(out) X_(outLength) X_(expectedLength))
 
 // clang-format on
 

@@ -16,7 +16,8 @@ export type Operation =
   | 'ropePlanApply'
   | 'ropePlanApplyQK'
   | 'convertLayout'
-  | 'similarity';
+  | 'similarity'
+  | 'relativePositionBuckets';
 
 export type PosencModule = {
   /**
