@@ -16,6 +16,7 @@
 import { randomUniform as randomFloat32 } from '../web/src/random.js';
 import {
   checkAddSinusoidal,
+  checkRelativePositionBuckets,
   checkRopeCache,
   checkSimilarityDot,
   checkSinusoidal,
@@ -24,6 +25,7 @@ import {
 } from './reference.js';
 import {
   addSinusoidalJs,
+  relativePositionBucketsJs,
   ropeCacheJs,
   ropeJs,
   ropeTableJs,
@@ -48,7 +50,7 @@ function mebibytes(elements) {
   return `${((elements * 4) / 2 ** 20).toFixed(elements * 4 >= 2 ** 24 ? 0 : 1)} MiB`;
 }
 
-/** The bandwidth limit: one Float32Array.prototype.set of a buffer of the output's size. */
+/** The bandwidth limit: one Float32Array.prototype.set of a buffer of the output's size (any 4-byte elements). */
 function copyVariant(length) {
   const source = new Float32Array(length).fill(0.5);
   const target = new Float32Array(length);
@@ -192,6 +194,51 @@ const ropeCacheCase = bigArrayCase({
               out.cos.free();
               out.sin.free();
             },
+          };
+        },
+      }),
+    };
+  },
+});
+
+// T5's buckets have no head dimension (one [queryLen, keyLen] matrix indexes every head's
+// learned bias), so the issue's "8 heads × 2048 × 2048" is 8 calls of 2048 × 2048 into one
+// JS-owned Int32Array: the same 128 MiB as 8 heads' worth, against one copy of that many bytes.
+const BUCKETS = { calls: 8, queryLen: 2048, keyLen: 2048 };
+const BUCKETS_CALL = BUCKETS.queryLen * BUCKETS.keyLen;
+
+const relativePositionBucketsCase = bigArrayCase({
+  id: 'relativePositionBuckets',
+  title: 'relativePositionBuckets, 8 calls (out: Int32Array)',
+  size: `${BUCKETS.calls}×${BUCKETS.queryLen}×${BUCKETS.keyLen} i32, ${mebibytes(BUCKETS.calls * BUCKETS_CALL)}`,
+  targets: [atMostCopy(2)],
+  inPlace: false,
+  setup() {
+    const outs = (out) =>
+      Array.from({ length: BUCKETS.calls }, (_, c) => out.subarray(c * BUCKETS_CALL, (c + 1) * BUCKETS_CALL));
+    const shape = { queryLen: BUCKETS.queryLen, keyLen: BUCKETS.keyLen };
+    return {
+      check: (got) => checkRelativePositionBuckets(got, BUCKETS),
+      variants: bigArrayVariants({
+        copyLength: BUCKETS.calls * BUCKETS_CALL,
+        js() {
+          const out = new Int32Array(BUCKETS.calls * BUCKETS_CALL);
+          const parts = outs(out);
+          return {
+            run: () => {
+              for (const part of parts) relativePositionBucketsJs(part, shape);
+            },
+            result: () => out,
+          };
+        },
+        posenc(posenc) {
+          const out = new Int32Array(BUCKETS.calls * BUCKETS_CALL);
+          const options = outs(out).map((part) => ({ ...shape, out: part }));
+          return {
+            run: () => {
+              for (const o of options) posenc.relativePositionBuckets(o);
+            },
+            result: () => out,
           };
         },
       }),
@@ -363,6 +410,7 @@ export const CASES = [
   addSinusoidalCase,
   ropeCacheCase,
   similarityCase,
+  relativePositionBucketsCase,
   ...PER_CALL_ROWS.map(perCallCase),
 ];
 
