@@ -13,10 +13,12 @@ run starts at -RANGE), so an exhaustive comparison stays small on disk. computeB
 whole [queryLen, keyLen] matrices with a KV-cache offset (cache_position = offset + i).
 
 Run with Debian's python (torch 1.13): /usr/bin/python3 scripts/make_golden_t5_buckets.py
+(--sweep: check posenc's float32 model against torch on ~900 more configurations, write nothing)
 """
 import json
 import math
 import pathlib
+import sys
 
 import torch
 
@@ -96,7 +98,57 @@ def runs(num_buckets, max_distance, bidirectional):
     return out
 
 
+def scalar_typing_check():
+    """How torch 1.13 types `float32 tensor / Python float`: the scalar becomes a float32 and the
+    division is float32. Shown on a configuration where it matters: torch's buckets equal that
+    model's, and differ from dividing by the float64 math.log (rounding once to float32)."""
+    num_buckets, max_distance = 57, 4096
+    n = torch.arange(0, RANGE + 1, dtype=torch.long)
+    want = _relative_position_bucket(-n, False, num_buckets, max_distance)
+    max_exact = num_buckets // 2
+    log_ratio = torch.log(n.float() / max_exact)
+    divisor = math.log(max_distance / max_exact)
+
+    def buckets(scaled):
+        large = torch.clamp(max_exact + scaled.to(torch.long), max=num_buckets - 1)
+        return torch.where(n < max_exact, n, large)
+
+    as_float32 = buckets(log_ratio / torch.tensor(divisor, dtype=torch.float32) * float(num_buckets - max_exact))
+    as_float64 = buckets((log_ratio.double() / divisor).float() * float(num_buckets - max_exact))
+    assert torch.equal(as_float32, want), "torch's scalar is not a float32 here"
+    differ = int((as_float64 != want).sum())
+    assert differ > 0, "the float64 divisor would give the same buckets: the check shows nothing"
+    print(f"scalar typing: float32 divisor matches torch; a float64 divisor moves {differ} bucket(s)")
+
+
+def sweep():
+    """--sweep: posenc's model (float32 steps, the float64 log rounded to float32) against torch
+    for every num_buckets 2..129 (as the halved count: bidirectional runs the same expression)
+    and a spread of max_distance, every distance in [0, 2^20]. Nothing is written."""
+    n = torch.arange(0, RANGE + 1, dtype=torch.long)
+    configs = 0
+    for num_buckets in range(2, 130):
+        max_exact = num_buckets // 2
+        for max_distance in sorted({max_exact + 1, num_buckets, 2 * num_buckets, 100, 128, 3 * num_buckets + 1, 1000, 4096}):
+            if max_distance <= max_exact:
+                continue
+            want = _relative_position_bucket(-n, False, num_buckets, max_distance)
+            ratio = n.float() / torch.tensor(float(max_exact), dtype=torch.float32)
+            log_ratio = torch.log(ratio.double()).float()
+            divisor = torch.tensor(math.log(max_distance / max_exact), dtype=torch.float32)
+            scaled = log_ratio / divisor * torch.tensor(float(num_buckets - max_exact), dtype=torch.float32)
+            large = torch.clamp(max_exact + scaled.to(torch.long), max=num_buckets - 1)
+            got = torch.where(n < max_exact, n, large)
+            assert torch.equal(got, want), f"num_buckets {num_buckets}, max_distance {max_distance}"
+            configs += 1
+    print(f"sweep: {configs} configurations, every distance in [0, {RANGE}]: the model equals torch")
+
+
 def main():
+    if "--sweep" in sys.argv:
+        sweep()
+        return
+    scalar_typing_check()
     cases = []
     for num_buckets, max_distance, bidirectional in CONFIGS:
         cases.append({

@@ -440,6 +440,12 @@ for (const posenc of await loadBothVariants()) {
         ['out an Array', { ...valid, out: [0, 0, 0, 0, 0, 0] }, TypeError, 'out'],
         ['out a WasmArray', { ...valid, out: wasmOut }, TypeError, 'out'],
         ['out detached', { ...valid, out: detached }, RangeError, 'out'],
+        [
+          'out an Int32Array view of WASM memory',
+          { ...valid, out: new Int32Array(wasmOut.view().buffer, wasmOut.address, 6) },
+          RangeError,
+          'out',
+        ],
       ]);
       wasmOut.free();
       const error = assertParameterError(
