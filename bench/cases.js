@@ -18,6 +18,7 @@ import {
   alibiSlopesReference,
   checkAddSinusoidal,
   checkAlibiBias,
+  checkRelativePositionBuckets,
   checkRopeCache,
   checkSimilarityDot,
   checkSinusoidal,
@@ -27,6 +28,7 @@ import {
 import {
   addSinusoidalJs,
   alibiBiasJs,
+  relativePositionBucketsJs,
   ropeCacheJs,
   ropeJs,
   ropeTableJs,
@@ -51,7 +53,7 @@ function mebibytes(elements) {
   return `${((elements * 4) / 2 ** 20).toFixed(elements * 4 >= 2 ** 24 ? 0 : 1)} MiB`;
 }
 
-/** The bandwidth limit: one Float32Array.prototype.set of a buffer of the output's size. */
+/** The bandwidth limit: one Float32Array.prototype.set of a buffer of the output's size (any 4-byte elements). */
 function copyVariant(length) {
   const source = new Float32Array(length).fill(0.5);
   const target = new Float32Array(length);
@@ -195,6 +197,51 @@ const ropeCacheCase = bigArrayCase({
               out.cos.free();
               out.sin.free();
             },
+          };
+        },
+      }),
+    };
+  },
+});
+
+// T5's buckets have no head dimension (one [queryLen, keyLen] matrix indexes every head's
+// learned bias), so the issue's "8 heads × 2048 × 2048" is 8 calls of 2048 × 2048 into one
+// JS-owned Int32Array: the same 128 MiB as 8 heads' worth, against one copy of that many bytes.
+const BUCKETS = { calls: 8, queryLen: 2048, keyLen: 2048 };
+const BUCKETS_CALL = BUCKETS.queryLen * BUCKETS.keyLen;
+
+const relativePositionBucketsCase = bigArrayCase({
+  id: 'relativePositionBuckets',
+  title: 'relativePositionBuckets, 8 calls (out: Int32Array)',
+  size: `${BUCKETS.calls}×${BUCKETS.queryLen}×${BUCKETS.keyLen} i32, ${mebibytes(BUCKETS.calls * BUCKETS_CALL)}`,
+  targets: [atMostCopy(2)],
+  inPlace: false,
+  setup() {
+    const outs = (out) =>
+      Array.from({ length: BUCKETS.calls }, (_, c) => out.subarray(c * BUCKETS_CALL, (c + 1) * BUCKETS_CALL));
+    const shape = { queryLen: BUCKETS.queryLen, keyLen: BUCKETS.keyLen };
+    return {
+      check: (got) => checkRelativePositionBuckets(got, BUCKETS),
+      variants: bigArrayVariants({
+        copyLength: BUCKETS.calls * BUCKETS_CALL,
+        js() {
+          const out = new Int32Array(BUCKETS.calls * BUCKETS_CALL);
+          const parts = outs(out);
+          return {
+            run: () => {
+              for (const part of parts) relativePositionBucketsJs(part, shape);
+            },
+            result: () => out,
+          };
+        },
+        posenc(posenc) {
+          const out = new Int32Array(BUCKETS.calls * BUCKETS_CALL);
+          const options = outs(out).map((part) => ({ ...shape, out: part }));
+          return {
+            run: () => {
+              for (const o of options) posenc.relativePositionBuckets(o);
+            },
+            result: () => out,
           };
         },
       }),
@@ -399,6 +446,7 @@ const CASES = [
   ropeCacheCase,
   similarityCase,
   alibiBiasCase,
+  relativePositionBucketsCase,
   ...PER_CALL_ROWS.map(perCallCase),
 ];
 

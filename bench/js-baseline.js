@@ -150,3 +150,30 @@ export function alibiBiasJs(out, slopes, { numHeads, queryLen, keyLen, offset = 
   }
   return out;
 }
+/**
+ * T5's relative position buckets in plain JS: transformers' float32 expression per element,
+ * float32 steps by Math.fround (out [queryLen, keyLen], bucket of j - (offset + i)).
+ */
+export function relativePositionBucketsJs(
+  out,
+  { queryLen, keyLen, numBuckets = 32, maxDistance = 128, bidirectional = true, offset = 0 },
+) {
+  const half = bidirectional ? Math.floor(numBuckets / 2) : numBuckets;
+  const maxExact = Math.floor(half / 2);
+  const divisor = Math.fround(Math.log(maxDistance / maxExact));
+  const span = half - maxExact;
+  for (let i = 0; i < queryLen; i++) {
+    for (let j = 0; j < keyLen; j++) {
+      const n = j - (offset + i);
+      let bucket = bidirectional && n > 0 ? half : 0;
+      const d = bidirectional ? Math.abs(n) : Math.max(-n, 0);
+      if (d < maxExact) bucket += d;
+      else {
+        const scaled = Math.fround(Math.fround(Math.fround(Math.log(Math.fround(d / maxExact))) / divisor) * span);
+        bucket += Math.min(maxExact + Math.trunc(scaled), half - 1);
+      }
+      out[i * keyLen + j] = bucket;
+    }
+  }
+  return out;
+}

@@ -12,6 +12,7 @@ import {
   sinusoidalReference,
 } from '../tests/js/reference.js';
 import precision from '../tests/precision.json' with { type: 'json' };
+import t5Buckets from '../tests/golden/t5-buckets.json' with { type: 'json' };
 
 const FLOAT32_HALF_ULP = 2 ** -24; // relative rounding error of one float32 rounding
 const SINUSOID_BOUND = precision.tableBound; // |value - float64 value|, positions < 2^24, dModel <= 8192
@@ -142,6 +143,28 @@ export function checkAlibiBias(got, { numHeads, queryLen, keyLen, offset = keyLe
         const expected = slopes[h] * (j - (offset + i));
         tally.add(got[row + j], expected, Math.abs(expected) * (FLOAT32_HALF_ULP + 2 ** -50));
       }
+    }
+  }
+  return tally.result();
+}
+/**
+ * Buckets [calls, queryLen, keyLen] (each call at offset 0) against torch's buckets of T5's
+ * defaults (tests/golden/t5-buckets.json, every n in [-2^20, 2^20]): exact, no tolerance.
+ */
+export function checkRelativePositionBuckets(got, { calls, queryLen, keyLen }) {
+  const golden = t5Buckets.configs.find((c) => c.numBuckets === 32 && c.maxDistance === 128 && c.bidirectional);
+  const bucketOf = (n) => {
+    let run = 0;
+    while (run + 1 < golden.runs.length && golden.runs[run + 1][0] <= n) run++;
+    return golden.runs[run][1];
+  };
+  const line = new Int32Array(queryLen + keyLen - 1); // bucket of n = j - i, at n + queryLen - 1
+  for (let k = 0; k < line.length; k++) line[k] = bucketOf(k - (queryLen - 1));
+  const tally = new ErrorTally();
+  for (let call = 0; call < calls; call++) {
+    for (let i = 0; i < queryLen; i++) {
+      const row = (call * queryLen + i) * keyLen;
+      for (let j = 0; j < keyLen; j++) tally.add(got[row + j], line[j - i + queryLen - 1], 0);
     }
   }
   return tally.result();

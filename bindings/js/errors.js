@@ -95,7 +95,8 @@ const WORDS = {
       ? 'must be at most headDim'
       : `must be at most ${c.limits.maxDim}`,
   baseInvalid: () => 'must be a finite number greater than 0, and not so small that position · frequency overflows',
-  offsetTooLarge: (c) => `plus seqLen - 1 must be at most ${c.limits.maxPosition}`,
+  offsetTooLarge: (c) =>
+    `plus ${c.fn === 'relativePositionBuckets' ? 'queryLen' : 'seqLen'} - 1 must be at most ${c.limits.maxPosition}`,
   positionOutOfRange: (c) => `must hold integers in [0, ${c.limits.maxPosition}]`,
   layoutInvalid: () => 'is not a known layout',
   metricInvalid: () => "must be 'dot' or 'cosine'",
@@ -169,6 +170,15 @@ const WORDS = {
   keyLenTooLarge: (c) => `must be at most ${c.limits.maxSeqLen}`,
   maxBiasInvalid: () => 'must be a finite number greater than 0',
   alibiOffsetInvalid: (c) => `must be an integer in [-${c.limits.maxPosition}, ${c.limits.maxPosition}]`,
+  numBucketsTooSmall: (c) =>
+    c.given('bidirectional') === false
+      ? 'must be at least 2'
+      : 'must be at least 4 when bidirectional (half the buckets are for each sign of the relative position)',
+  numBucketsTooLarge: (c) => `must be at most ${c.limits.maxDim}`,
+  maxDistanceTooSmall: (c) => {
+    const half = c.given('bidirectional') === false ? c.given('numBuckets') : Math.floor(c.given('numBuckets') / 2);
+    return `must be greater than maxExact = ${Math.floor(half / 2)} (half of the ${c.given('bidirectional') === false ? '' : 'halved '}numBuckets: log(maxDistance / maxExact) divides)`;
+  },
 };
 
 /**

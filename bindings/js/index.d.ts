@@ -364,6 +364,24 @@ export interface AlibiBiasOptions extends AlibiSlopesOptions {
   offset?: number;
   out?: FloatArray;
 }
+/**
+ * T5's relative position buckets (transformers' T5Attention._relative_position_bucket, bit for
+ * bit): row i, column j holds the bucket of j - (offset + i).
+ */
+export interface RelativePositionBucketsOptions {
+  queryLen: number;
+  keyLen: number;
+  /** Default 32 (T5's relative_attention_num_buckets); at least 4 when bidirectional, 2 otherwise. */
+  numBuckets?: number;
+  /** Default 128 (relative_attention_max_distance); must exceed maxExact (numBuckets / 4 bidirectional, / 2 otherwise). */
+  maxDistance?: number;
+  /** Default true: T5's encoder. false: its (causal) decoder, where j > offset + i shares bucket 0. */
+  bidirectional?: boolean;
+  /** The position of query row 0, default 0: the KV cache's past length (compute_bias's cache_position[0]). */
+  offset?: number;
+  /** An Int32Array of queryLen · keyLen elements to write into. */
+  out?: Int32Array;
+}
 
 /** A float32 array in WASM memory; repeated calls on it copy nothing. */
 export class WasmArray {
@@ -470,6 +488,8 @@ export class Posenc {
    * id of the next generated token.
    */
   mropePositions(options: MropePositionsOptions): MropePositions;
+  /** T5's relative position buckets, [queryLen, keyLen] int32 (new array, or `out`). */
+  relativePositionBuckets(options: RelativePositionBucketsOptions): Int32Array;
 }
 
 /**

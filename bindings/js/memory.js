@@ -31,8 +31,9 @@ export class Argument {
   region;
   buffer;
   byteOffset;
+  Type; // its element type: Float32Array, or Int32Array for int32 outputs
 
-  constructor(name, array, length, address, region, buffer, byteOffset) {
+  constructor(name, array, length, address, region, buffer, byteOffset, Type = Float32Array) {
     this.name = name;
     this.array = array;
     this.length = length;
@@ -40,6 +41,7 @@ export class Argument {
     this.region = region;
     this.buffer = buffer;
     this.byteOffset = byteOffset;
+    this.Type = Type;
   }
 }
 
@@ -127,6 +129,26 @@ export class Memory {
       return new Argument(name, value, length, byteOffset, { key: WASM, start: byteOffset, end });
     }
     return new Argument(name, value, length, undefined, { key: buffer, start: byteOffset, end }, buffer, byteOffset);
+  }
+
+  /**
+   * An Int32Array argument (an int32 output, relativePositionBuckets' `out`): always JS-owned,
+   * copied through scratch memory (WasmArrays hold float32).
+   */
+  int32Argument(fn, name, value) {
+    if (typedArrayKind(value) !== 'Int32Array')
+      throw typeError(fn, name, `must be an Int32Array (got ${describe(value)})`);
+    if (isDetached(value)) throw rangeError(fn, name, 'is backed by a detached ArrayBuffer');
+    const { length, buffer, byteOffset } = typedArrayParts(value);
+    if (buffer === this.buffer && length > 0) {
+      throw rangeError(
+        fn,
+        name,
+        'must not be a view of WASM memory (an int32 output is written into a JS-owned array)',
+      );
+    }
+    const region = { key: buffer, start: byteOffset, end: byteOffset + length * 4 };
+    return new Argument(name, value, length, undefined, region, buffer, byteOffset, Int32Array);
   }
 
   /** `out` is `source` itself (in place, where `inPlace`) or shares no memory with it. */
@@ -277,7 +299,7 @@ export class Memory {
         if (argument.address !== undefined) address = argument.address;
         else if (length > 0) {
           address = block + entry.offset;
-          if (entry.mode & READ) copyInto(new Float32Array(this.buffer, address, length), argument.array);
+          if (entry.mode & READ) copyInto(new argument.Type(this.buffer, address, length), argument.array);
         }
       }
       f64[base + entry.at] = address;
@@ -297,7 +319,8 @@ export class Memory {
         entry.argument.address === undefined &&
         entry.argument.length > 0
       ) {
-        copyInto(entry.argument.array, new Float32Array(this.buffer, block + entry.offset, entry.argument.length));
+        const { Type, array, length } = entry.argument;
+        copyInto(array, new Type(this.buffer, block + entry.offset, length));
       }
     }
   }

@@ -279,6 +279,15 @@ export const OPTIONS = {
     maxBias: optional(number, 8),
     out: optional(array),
   },
+  relativePositionBuckets: {
+    queryLen: required(size),
+    keyLen: required(size),
+    numBuckets: optional(size, 32),
+    maxDistance: optional(size, 128),
+    bidirectional: optional(boolean, true),
+    offset: optional(size, 0),
+    out: optional(array), // an Int32Array (memory.js int32Argument)
+  },
 };
 
 /** Defaults that come from another option, resolved once the snapshot is taken (specs.js). */

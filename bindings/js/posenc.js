@@ -300,6 +300,27 @@ export class Posenc {
     return this.#output(frame, args.out, () => this.#run(frame, fn, o, args));
   }
 
+  // ---- relative position buckets ------------------------------------------------------------------
+
+  /**
+   * T5's relative position buckets, [queryLen, keyLen] int32: the bucket of j - (offset + i), as
+   * transformers' T5Attention._relative_position_bucket computes it (new array, or into `out`).
+   */
+  relativePositionBuckets(options) {
+    const fn = 'relativePositionBuckets';
+    const o = this.#read(fn, options);
+    const args = { out: o.out === undefined ? undefined : this.#memory.int32Argument(fn, 'out', o.out) };
+    const frame = this.#memory
+      .frame('relativePositionBuckets')
+      .set('queryLen', o.queryLen)
+      .set('keyLen', o.keyLen)
+      .set('numBuckets', o.numBuckets)
+      .set('maxDistance', o.maxDistance)
+      .set('bidirectional', o.bidirectional ? 1 : 0)
+      .set('offset', o.offset);
+    return this.#output(frame, args.out, () => this.#run(frame, fn, o, args), Int32Array);
+  }
+
   // ---- plumbing ---------------------------------------------------------------------------------
 
   #read(fn, options) {
@@ -315,10 +336,10 @@ export class Posenc {
     this.#memory.run(frame, { fn, o, args, shape: null });
   }
 
-  /** Runs a frame whose `out` slot is the caller's array, or a new one the call allocates. */
-  #output(frame, out, run) {
+  /** Runs a frame whose `out` slot is the caller's array, or a new one (of `Type`) the call allocates. */
+  #output(frame, out, run, Type = Float32Array) {
     if (out) frame.data('out', out, WRITE);
-    else frame.allocate('out', Float32Array);
+    else frame.allocate('out', Type);
     run();
     return out ? out.array : frame.output('out');
   }

@@ -53,6 +53,10 @@ const SHAPES = {
       dim('queryLen', given('queryLen'), true),
       dim('keyLen', given('keyLen'), true),
     ],
+    relativePositionBuckets: (given) => [
+      dim('queryLen', given('queryLen'), true),
+      dim('keyLen', given('keyLen'), true),
+    ],
   },
   q: { __proto__: null, ropeQK: queries, 'RopePlan.applyQK': queries },
   'out.q': { __proto__: null, ropeQK: queries, 'RopePlan.applyQK': queries },

@@ -71,7 +71,9 @@
                         X_(outLength) X_(nextPosition) X_(badSegment) X_(expectedLength))     \
   X(alibiSlopes, X_(numHeads) X_(maxBias) X_(slopes) X_(slopesLength) X_(expectedLength))                        \
   X(alibiBias, X_(numHeads) X_(queryLen) X_(keyLen) X_(offset) X_(maxBias) X_(out) X_(outLength)                  \
-                   X_(expectedLength))
+                   X_(expectedLength)) \
+  X(relativePositionBuckets, X_(queryLen) X_(keyLen) X_(numBuckets) X_(maxDistance) X_(bidirectional) X_(offset) \
+                                 X_(out) X_(outLength) X_(expectedLength))
 
 // clang-format on
 

@@ -157,11 +157,10 @@ class Outputs {
 
 // The output in `slot`: the caller's array (its length checked against `wanted`) or, when its
 // length slot is -1, a new one.
-template <class Frame>
-Status output(Frame& f, Outputs& outputs, double& slot, double& length, std::uint64_t wanted, Status wrong,
-              float** out) {
+template <class Frame, class T>
+Status output(Frame& f, Outputs& outputs, double& slot, double& length, std::uint64_t wanted, Status wrong, T** out) {
   if (length < 0.0) return outputs.allocate(slot, length, wanted, out);
-  *out = address_of<float>(slot);
+  *out = address_of<T>(slot);
   return check_length(f, length, wanted, wrong);
 }
 
@@ -396,6 +395,22 @@ int alibiBias(frames::alibiBias& f) {
   POSENC_TRY(output(f, outputs, f.out, f.outLength, element_count(spec.num_heads, spec.query_len, spec.key_len),
                     Status::kOutLength, &out));
   return result(outputs.finish(alibi_bias(spec, out)));
+}
+
+int relativePositionBuckets(frames::relativePositionBuckets& f) {
+  RelativePositionBucketsSpec spec;
+  spec.query_len = u32(f.queryLen);
+  spec.key_len = u32(f.keyLen);
+  spec.num_buckets = u32(f.numBuckets);
+  spec.max_distance = u32(f.maxDistance);
+  spec.bidirectional = flag(f.bidirectional);
+  spec.offset = u32(f.offset);
+  POSENC_TRY(check(spec));
+  Outputs outputs;
+  std::int32_t* out = nullptr;
+  POSENC_TRY(
+      output(f, outputs, f.out, f.outLength, element_count(spec.query_len, spec.key_len), Status::kOutLength, &out));
+  return result(outputs.finish(relative_position_buckets(spec, out)));
 }
 
 #undef POSENC_TRY

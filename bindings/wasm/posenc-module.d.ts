@@ -19,7 +19,8 @@ export type Operation =
   | 'similarity'
   | 'mropePositions'
   | 'alibiSlopes'
-  | 'alibiBias';
+  | 'alibiBias'
+  | 'relativePositionBuckets';
 
 export type PosencModule = {
   /**

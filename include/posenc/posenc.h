@@ -8,6 +8,7 @@
 #include "mrope_positions.h"
 #include "position_numbers.h"
 #include "positions.h"
+#include "relative_position_buckets.h"
 #include "rope.h"
 #include "rope_plan.h"
 #include "rope_scaling.h"

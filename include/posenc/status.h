@@ -89,11 +89,15 @@ namespace posenc {
   X(kMropeTokensTooMany, mropeTokensTooMany, "segments[i]", "the segments up to this one hold more than kMaxSeqLen tokens") \
   X(kMropePositionTooLarge, mropePositionTooLarge, "segments[i]", "an id of this segment would exceed kMaxPosition") \
   X(kSegmentsLength, segmentsLength, "segments", "the segment table does not hold kMropeSegmentFields numbers per segment") \
-  /* ALiBi (alibi.h). */ \
+  /* ALiBi (alibi.h); query/key lengths shared with T5 buckets. */ \
   X(kQueryLenTooLarge, queryLenTooLarge, "queryLen", "query_len above kMaxSeqLen") \
   X(kKeyLenTooLarge, keyLenTooLarge, "keyLen", "key_len above kMaxSeqLen") \
   X(kMaxBiasInvalid, maxBiasInvalid, "maxBias", "max_bias not finite or <= 0") \
-  X(kAlibiOffsetInvalid, alibiOffsetInvalid, "offset", "ALiBi offset not an integer in [-kMaxPosition, kMaxPosition]")
+  X(kAlibiOffsetInvalid, alibiOffsetInvalid, "offset", "ALiBi offset not an integer in [-kMaxPosition, kMaxPosition]") \
+  /* T5 relative position buckets (relative_position_buckets.h). */ \
+  X(kNumBucketsTooSmall, numBucketsTooSmall, "numBuckets", "num_buckets below 2 (below 4 when bidirectional, which halves it)") \
+  X(kNumBucketsTooLarge, numBucketsTooLarge, "numBuckets", "num_buckets above kMaxDim") \
+  X(kMaxDistanceTooSmall, maxDistanceTooSmall, "maxDistance", "max_distance not above max_exact (a quarter of num_buckets when bidirectional, a half otherwise)")
 
 // clang-format on
 

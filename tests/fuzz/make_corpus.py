@@ -523,11 +523,40 @@ def alibi_seeds():
     }
 
 
+def relative_position_buckets_seeds():
+    def spec(query_len, key_len, num_buckets, max_distance, bidirectional=1, at="0"):
+        return size(query_len) + size(key_len) + size(num_buckets) + size(max_distance) + u8(bidirectional) + offset(at)
+
+    return {
+        "t5-encoder-7x9": spec(7, 9, 32, 128),
+        "t5-decoder-cache": spec(3, 40, 32, 128, 0, "1023"),
+        "odd-buckets-unidirectional": spec(5, 50, 33, 128, 0),
+        "max-exact-not-power-of-two": spec(4, 70, 48, 100),
+        "smallest-bidirectional": spec(3, 9, 4, 2),
+        "smallest-unidirectional": spec(3, 9, 2, 2, 0),
+        "max-distance-just-above": spec(2, 80, 32, 9),
+        "far-max-distance": spec(2, 80, 32, 4999),
+        "last-valid-offset": spec(3, 5, 32, 128, 1, "last_valid"),
+        "offset-too-large": spec(3, 5, 32, 128, 1, "last_valid+1"),
+        "buckets-halved-to-one": spec(2, 2, 3, 128),
+        "buckets-zero": spec(2, 2, 0, 128, 0),
+        "buckets-too-large": spec(2, 2, "maxDim+1", 128),
+        "buckets-max-dim": spec(1, 3, "maxDim", "2^31-1"),
+        "max-distance-equal-max-exact": spec(2, 2, 32, 8),
+        "max-distance-zero": spec(2, 2, 32, 0, 0),
+        "query-len-too-large": spec("maxSeqLen+1", 2, 32, 128),
+        "key-len-too-large": spec(2, "2^32-1", 32, 128),
+        "too-many-elements": spec(("raw", 1 << 15), ("raw", 1 << 14), 32, 128),
+        "empty": spec(0, 5, 32, 128),
+    }
+
+
 TARGETS = {"sinusoidal_fuzz": sinusoidal_seeds, "rope_fuzz": rope_seeds, "rope_batch_fuzz": rope_batch_seeds,
            "layout_conversion_fuzz": layout_conversion_seeds,
            "similarity_fuzz": similarity_seeds, "kernels_fuzz": kernels_seeds,
            "mrope_positions_fuzz": mrope_positions_seeds,
-           "alibi_fuzz": alibi_seeds}
+           "alibi_fuzz": alibi_seeds,
+           "relative_position_buckets_fuzz": relative_position_buckets_seeds}
 
 
 def main():

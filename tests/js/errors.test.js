@@ -514,6 +514,64 @@ for (const posenc of await loadBothVariants()) {
       );
     });
 
+    it('relativePositionBuckets', () => {
+      const valid = { queryLen: 2, keyLen: 3 };
+      const fn = (o) => posenc.relativePositionBuckets(o);
+      const detached = new Int32Array(6);
+      structuredClone(detached.buffer, { transfer: [detached.buffer] });
+      const wasmOut = posenc.allocate(6);
+      runCases('relativePositionBuckets', fn, [
+        ...optionsMistakes(valid, 'numbuckets'),
+        ...sizeMistakes(valid, 'queryLen'),
+        ...sizeMistakes(valid, 'keyLen'),
+        ...sizeMistakes({ ...valid, numBuckets: 32 }, 'numBuckets').filter(([label]) => !label.includes('missing')),
+        ...sizeMistakes({ ...valid, maxDistance: 128 }, 'maxDistance').filter(([label]) => !label.includes('missing')),
+        ['queryLen above maxSeqLen', { queryLen: 2 ** 24 + 1, keyLen: 0 }, RangeError, 'queryLen'],
+        ['keyLen above maxSeqLen', { queryLen: 0, keyLen: 2 ** 24 + 1 }, RangeError, 'keyLen'],
+        ['queryLen · keyLen above maxElements', { queryLen: 2 ** 15, keyLen: 2 ** 14 }, RangeError, 'shape'],
+        ['numBuckets 0', { ...valid, numBuckets: 0 }, RangeError, 'numBuckets'],
+        ['numBuckets 1', { ...valid, numBuckets: 1, bidirectional: false }, RangeError, 'numBuckets'],
+        ['numBuckets 3 bidirectional (halved to 1)', { ...valid, numBuckets: 3 }, RangeError, 'numBuckets'],
+        ['numBuckets above maxDim', { ...valid, numBuckets: 2 ** 16 + 1 }, RangeError, 'numBuckets'],
+        ['maxDistance = maxExact', { ...valid, maxDistance: 8 }, RangeError, 'maxDistance'],
+        ['maxDistance below maxExact', { ...valid, numBuckets: 64, maxDistance: 10 }, RangeError, 'maxDistance'],
+        ['maxDistance 0', { ...valid, maxDistance: 0 }, RangeError, 'maxDistance'],
+        [
+          'maxDistance = maxExact (unidirectional)',
+          { ...valid, bidirectional: false, maxDistance: 16 },
+          RangeError,
+          'maxDistance',
+        ],
+        ['bidirectional a number', { ...valid, bidirectional: 1 }, TypeError, 'bidirectional'],
+        ['bidirectional a string', { ...valid, bidirectional: 'true' }, TypeError, 'bidirectional'],
+        ['offset negative', { ...valid, offset: -1 }, RangeError, 'offset'],
+        ['offset NaN', { ...valid, offset: Number.NaN }, RangeError, 'offset'],
+        ['offset + queryLen past 2^31 - 1', { ...valid, offset: 2 ** 31 - 1 }, RangeError, 'offset'],
+        ['offset beyond uint32', { ...valid, offset: 2 ** 32 }, RangeError, 'offset'],
+        ['out too long', { ...valid, out: new Int32Array(7) }, RangeError, 'out'],
+        ['out too short', { ...valid, out: new Int32Array(5) }, RangeError, 'out'],
+        ['out a Float32Array', { ...valid, out: f32(6) }, TypeError, 'out'],
+        ['out a Uint32Array', { ...valid, out: new Uint32Array(6) }, TypeError, 'out'],
+        ['out an Array', { ...valid, out: [0, 0, 0, 0, 0, 0] }, TypeError, 'out'],
+        ['out a WasmArray', { ...valid, out: wasmOut }, TypeError, 'out'],
+        ['out detached', { ...valid, out: detached }, RangeError, 'out'],
+        [
+          'out an Int32Array view of WASM memory',
+          { ...valid, out: new Int32Array(wasmOut.view().buffer, wasmOut.address, 6) },
+          RangeError,
+          'out',
+        ],
+      ]);
+      wasmOut.free();
+      const error = assertParameterError(
+        () => fn({ ...valid, out: new Int32Array(5) }),
+        RangeError,
+        'out',
+        'relativePositionBuckets out length',
+      );
+      assert.match(error.message, /\[queryLen=2, keyLen=3\] = 6 elements \(got 5\)/);
+    });
+
     it('allocate', () => {
       runCases('allocate', (v) => posenc.allocate(v), [
         ['nothing', undefined, TypeError, 'lengthOrValues'],

@@ -84,6 +84,7 @@ for (const posenc of await loadBothVariants()) {
     const a = randomNormal(3 * 16, 3);
     const b = randomNormal(5 * 16, 4);
     const similarity = { rows: 3, cols: 5, dim: 16 };
+    const bucketsOut = new Int32Array(200 * 200);
 
     it('the probes see a leak of 16 bytes per call', (t) => {
       const before = heapProbe(posenc);
@@ -113,6 +114,9 @@ for (const posenc of await loadBothVariants()) {
       'similarity (cosine)': () => posenc.similarity(a, b, { ...similarity, metric: 'cosine' }),
       alibiSlopes: () => posenc.alibiSlopes({ numHeads: 12 }),
       alibiBias: () => posenc.alibiBias({ numHeads: 3, queryLen: 5, keyLen: 9 }),
+      relativePositionBuckets: () => posenc.relativePositionBuckets({ queryLen: 5, keyLen: 7, offset: 3 }),
+      'relativePositionBuckets (out Int32Array, large: its own scratch block)': () =>
+        posenc.relativePositionBuckets({ queryLen: 200, keyLen: 200, bidirectional: false, out: bucketsOut }),
       'rope (yarn scaling, batch 2, per-sequence offsets, heads order, inverse)': () =>
         posenc.rope(q, {
           seqLen: 4,
@@ -217,6 +221,10 @@ for (const posenc of await loadBothVariants()) {
         'similarity (out overlapping a)': () =>
           posenc.similarity(wa, wa, { rows: 3, cols: 3, dim: 16, out: overlapping }),
         'allocate (negative length)': () => posenc.allocate(-1),
+        'relativePositionBuckets (maxDistance too small)': () =>
+          posenc.relativePositionBuckets({ queryLen: 4, keyLen: 4, maxDistance: 8 }),
+        'relativePositionBuckets (out too short)': () =>
+          posenc.relativePositionBuckets({ queryLen: 200, keyLen: 200, out: new Int32Array(39999) }),
       };
       // Thrown by the caller's getter while the options are read.
       const getterThrows = {

@@ -120,6 +120,8 @@ for (const posenc of variants) {
       },
       convertLayout: () => posenc.convertLayout(q, { from: 'interleaved', to: 'half', headDim: 16, rotaryDim: 8 }),
       similarity: () => posenc.similarity(a, b, { rows: 3, cols: 4, dim: 8, metric: 'cosine' }),
+      relativePositionBuckets: () =>
+        posenc.relativePositionBuckets({ queryLen: 3, keyLen: 40, offset: 9, out: new Int32Array(120) }),
       'a window (subarray) rotated in place': () => {
         const w = posenc.allocate(q);
         try {

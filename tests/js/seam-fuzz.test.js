@@ -500,6 +500,24 @@ const OPERATIONS = {
       }),
     };
   },
+  relativePositionBuckets(r) {
+    // No `out` here: an Int32Array output is JS-owned only (errors and leak tests cover it).
+    const bidirectional = r.chance(0.5) ? r.chance(0.5) : undefined;
+    return {
+      fn: 'relativePositionBuckets',
+      positional: [],
+      options: defined({
+        queryLen: r.int(0, 5),
+        keyLen: r.int(0, 6),
+        numBuckets: r.chance(0.5) ? r.int(1, 40) : undefined,
+        maxDistance: r.chance(0.5) ? r.int(0, 200) : undefined,
+        bidirectional,
+        offset: r.chance(0.5) ? r.int(0, 300) : undefined,
+      }),
+      invoke: (posenc, _positional, o) => posenc.relativePositionBuckets(o),
+      results: () => ({ resultOf: (buckets) => ({ buckets }) }),
+    };
+  },
   allocate(r) {
     const length = r.int(0, 12);
     const values = r.chance(0.2)
@@ -1761,6 +1779,7 @@ function runIteration(fuzz, r) {
       [1, 'WasmArray.set'],
       [1, 'alibiSlopes'],
       [1, 'alibiBias'],
+      [1, 'relativePositionBuckets'],
     ].filter(([, name]) => OPS === null || OPS.includes(name)),
   );
   fuzz.current = { call: op, ingredients: [] };
@@ -1796,6 +1815,7 @@ function warmUp(posenc) {
     () => posenc.similarity(new Float32Array(4), new Float32Array(4), { rows: 2, cols: 2, dim: 2 }),
     () => posenc.convertLayout(new Float32Array(4), { from: 'half', to: 'interleaved', headDim: 4 }),
     () => posenc.mropePositions({ segments: [{ text: 2 }, { image: [1, 2, 2] }] }),
+    () => posenc.relativePositionBuckets({ queryLen: 2, keyLen: 2 }),
   ]) {
     try {
       call();

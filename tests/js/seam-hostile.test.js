@@ -1819,6 +1819,7 @@ function everyFunction(posenc) {
     convertLayoutWeights: () =>
       posenc.convertLayoutWeights(x, { from: 'half', to: 'interleaved', numHeads: 1, headDim: 8, hidden: 4 }),
     similarity: () => posenc.similarity(x, x, { rows: 4, cols: 4, dim: 8, metric: 'cosine' }),
+    relativePositionBuckets: () => posenc.relativePositionBuckets({ queryLen: 4, keyLen: 9, offset: 2 }),
     allocate: () => withWasm(posenc.allocate(x), (w) => w.toArray()),
     'WasmArray.set': () => withWasm(posenc.allocate(40), (w) => w.set(x, 4).toArray()),
   };
