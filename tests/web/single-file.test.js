@@ -63,3 +63,18 @@ test('opened from file://, it computes and draws with no request anywhere', asyn
   assert.ok(await page.evaluate(() => document.fonts.check('16px KaTeX_Main')), 'KaTeX_Main font available');
   await context.close();
 });
+
+test('from file://, a link naming Object.prototype members reports them and keeps the page alive', async () => {
+  const { page, log, context } = await openPage(browser);
+  await gotoAndSettle(page, `${pathToFileURL(SINGLE_FILE).href}?__proto__=1&constructor=1&pe.seq=64`);
+  assert.deepEqual(await page.locator('#url-problems li').allTextContents(), [
+    'Ignored the unknown setting "__proto__".',
+    'Ignored the unknown setting "constructor".',
+  ]);
+  assert.equal(
+    await page.locator('figure[data-plot="sinusoidal-table"] canvas.heatmap-cells').getAttribute('data-rows'),
+    '64',
+  );
+  assert.deepEqual(log.errors, []);
+  await context.close();
+});

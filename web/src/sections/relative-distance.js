@@ -16,7 +16,14 @@ export const settings = {
   'rd.seq': { type: 'int', default: 128, min: 12, max: 1024 },
   'rd.d': { type: 'int', default: 64, min: 2, max: 512, even: true },
   'rd.base': { type: 'number', default: 10000, min: 2, max: 1e8 },
-  'rd.anchor': { type: 'int', default: 64, min: 0, max: 1023 },
+  'rd.anchor': {
+    type: 'int',
+    default: 64,
+    min: 0,
+    max: 1023,
+    maxFrom: (get) => get('rd.seq') - 1,
+    maxNote: 'the start is below rd.seq',
+  },
 };
 
 export function mount({ posenc, state }) {
@@ -51,7 +58,7 @@ export function mount({ posenc, state }) {
       numberControl(state, 'rd.seq', { label: 'positions' }),
       numberControl(state, 'rd.d', { label: 'd_model' }),
       numberControl(state, 'rd.base', { label: 'base', scale: 'log' }),
-      numberControl(state, 'rd.anchor', { label: 'second start a', max: () => state.get('rd.seq') - 1 }),
+      numberControl(state, 'rd.anchor', { label: 'second start a' }),
     ),
     claims,
     h('div', { class: 'plot-grid two' }, heatmap.element, curve.element),
@@ -62,7 +69,7 @@ export function mount({ posenc, state }) {
     const seqLen = state.get('rd.seq');
     const dModel = state.get('rd.d');
     const base = state.get('rd.base');
-    const anchor = Math.min(state.get('rd.anchor'), seqLen - 1);
+    const anchor = state.get('rd.anchor');
     const table = posenc.sinusoidal({ seqLen, dModel, base });
     const dots = posenc.similarity(table, table, { rows: seqLen, cols: seqLen, dim: dModel });
     heatmap.draw({ values: dots, rows: seqLen, cols: seqLen, domain: extent(dots) });

@@ -19,7 +19,14 @@ export const settings = {
   'rope.pos': { type: 'int', default: 3, min: 0, max: 1000 },
   'rope.base': { type: 'number', default: 10000, min: 2, max: 1e8 },
   'rope.d': { type: 'int', default: 8, min: 2, max: 256, even: true },
-  'rope.pair': { type: 'int', default: 0, min: 0, max: 127 },
+  'rope.pair': {
+    type: 'int',
+    default: 0,
+    min: 0,
+    max: 127,
+    maxFrom: (get) => get('rope.d') / 2 - 1,
+    maxNote: 'a pair index is below rope.d / 2',
+  },
   'rope.vec': { type: 'numbers', default: [1, 0.5], minLength: 2, maxLength: 2, min: -10, max: 10 },
   'rope.layout': { type: 'enum', default: 'interleaved', values: ['interleaved', 'half'] },
   'rope.seq': { type: 'int', default: 1001, min: 16, max: 2048 },
@@ -106,7 +113,7 @@ export function mount({ posenc, state }) {
       numberControl(state, 'rope.pos', { label: 'position m' }),
       numberControl(state, 'rope.base', { label: 'base n', scale: 'log' }),
       numberControl(state, 'rope.d', { label: 'd_model' }),
-      numberControl(state, 'rope.pair', { label: 'pair i', max: () => state.get('rope.d') / 2 - 1 }),
+      numberControl(state, 'rope.pair', { label: 'pair i' }),
       numbersControl(state, 'rope.vec', { label: 'pair values (x_a, x_b)', size: 10 }),
       choiceControl(state, 'rope.layout', { label: 'layout', options: ROPE_LAYOUT_OPTIONS }),
     ),
@@ -135,7 +142,7 @@ export function mount({ posenc, state }) {
     const base = state.get('rope.base');
     const headDim = state.get('rope.d');
     const layout = state.get('rope.layout');
-    const pair = Math.min(state.get('rope.pair'), headDim / 2 - 1);
+    const pair = state.get('rope.pair');
     const [a, b] = ropePairChannels(pair, headDim, layout);
     const [xa, xb] = state.get('rope.vec');
     const x = new Float32Array(headDim);
