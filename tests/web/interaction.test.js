@@ -273,3 +273,22 @@ test('every setting at its maximum still loads in reasonable time (no frozen tab
   assert.deepEqual(fresh.log.errors, []);
   await fresh.context.close();
 });
+
+test('on a 375-px touch screen, tapping a heatmap reads the tapped cell (not cell 0, 0)', async () => {
+  const phone = await openPage(browser, { width: 375, height: 812, touch: true });
+  await gotoAndSettle(phone.page, server.pageUrl);
+  const figure = phone.page.locator('figure[data-plot="sinusoidal-table"]');
+  const canvas = figure.locator('canvas.heatmap-cells');
+  await canvas.scrollIntoViewIfNeeded();
+  const box = await canvas.boundingBox();
+  // Row 96, column 40 of the 128 × 128 table, tapped at the cell's centre.
+  await phone.page.touchscreen.tap(box.x + ((40 + 0.5) / 128) * box.width, box.y + ((96 + 0.5) / 128) * box.height);
+  await waitForIdle(phone.page);
+  const table = sinusoidalTable({ seqLen: 128, dModel: 128 });
+  const readout = await figure.locator('.readout').textContent();
+  assert.match(readout, /^position 96, dimension 40 \(pair i = 20, sin\)/, readout);
+  const shown = Number(readout.match(/value (−?-?[\d.]+)/)[1].replace('−', '-'));
+  assert.ok(Math.abs(shown - table[96 * 128 + 40]) < 1e-4, `${readout}: expected ${table[96 * 128 + 40]}`);
+  assert.deepEqual(phone.log.errors, []);
+  await phone.context.close();
+});

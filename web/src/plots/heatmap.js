@@ -178,8 +178,10 @@ export function createHeatmap({
 
   canvas.addEventListener('pointermove', (event) => setCursor(cellAt(event), true));
   canvas.addEventListener('pointerdown', (event) => setCursor(cellAt(event), true));
-  canvas.addEventListener('pointerleave', () => {
-    if (document.activeElement !== canvas) setCursor(null, true);
+  // A touch tap runs pointerdown, pointerup, pointerleave, then focus: the tapped cell is a
+  // selection, so only a mouse leaving hides it (and focus keeps it instead of going to (0, 0)).
+  canvas.addEventListener('pointerleave', (event) => {
+    if (event.pointerType === 'mouse' && document.activeElement !== canvas) setCursor(null, true);
   });
   canvas.addEventListener('focus', () => {
     if (!cursor) setCursor({ row: 0, col: 0 }, true);
