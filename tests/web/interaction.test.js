@@ -94,6 +94,24 @@ test('editing text changes the sentences and the worked example', async () => {
   assert.match(await page.locator('#order-bag').textContent(), /do not hold the same words/);
   assert.equal(await page.locator('figure[data-plot="order-diff-pos"]').isHidden(), true);
   assert.equal(await cellsOf('order-b-pos').getAttribute('data-rows'), '3');
+  // An empty sentence: no stale heatmaps or results from the previous text.
+  await page.locator('#ctl-order-b').fill('  ,  ');
+  await waitForIdle(page);
+  assert.match(await page.locator('#order-bag').textContent(), /^Sentence B has no words/);
+  assert.equal(await page.locator('figure[data-plot="order-a-plain"]').isVisible(), false);
+  assert.deepEqual(await page.locator('#order-plain-diff, #order-pos-diff, #order-pair').allTextContents(), [
+    '',
+    '',
+    '',
+  ]);
+  // More words than the plots take: said, not cut silently.
+  await page.locator('#ctl-order-b').fill(Array.from({ length: 20 }, (_, i) => `w${i}`).join(' '));
+  await waitForIdle(page);
+  assert.match(await page.locator('#order-bag').textContent(), /Only the first 16 words .* \(B has 20 words\)/);
+  assert.equal(await cellsOf('order-b-pos').getAttribute('data-rows'), '16');
+  assert.equal(await page.locator('figure[data-plot="order-a-plain"]').isVisible(), true);
+  await page.locator('#ctl-order-b').fill('A dog barked'); // the permalink test below reads it
+  await waitForIdle(page);
 
   await page.locator('#ctl-we-cat').fill('0, 0, 0, 0');
   await waitForIdle(page);
