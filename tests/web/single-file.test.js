@@ -5,19 +5,31 @@ import { after, before, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { gotoAndSettle, launchBrowser, openPage } from './support/browser.js';
 import { ensureWebBuilt, SINGLE_FILE } from './support/build.js';
+import { serveWeb } from './support/server.js';
+import { declaredPolicy } from '../../web/single-file-csp.js';
 import { checkHeatmapPixels, extentOf } from './support/colors.js';
 import { ropeScores, sinusoidalTable } from './support/reference.js';
 
 let browser;
+let server;
 
 before(async () => {
   await ensureWebBuilt();
   browser = await launchBrowser();
+  server = await serveWeb();
 });
 
 after(async () => {
   await browser?.close();
+  await server?.close();
 });
+
+/** Waits for the page to be drawn; `settled` false if it hung (as it did under a blocking CSP). */
+async function sinusoidalRows(page) {
+  const cells = page.locator('figure[data-plot="sinusoidal-table"] canvas.heatmap-cells');
+  await cells.waitFor({ state: 'attached', timeout: 20_000 });
+  return cells.getAttribute('data-rows');
+}
 
 test('the single HTML file holds everything: no script, style or font files beside it', () => {
   const html = readFileSync(SINGLE_FILE, 'utf8');
@@ -75,6 +87,53 @@ test('from file://, a link naming Object.prototype members reports them and keep
     await page.locator('figure[data-plot="sinusoidal-table"] canvas.heatmap-cells').getAttribute('data-rows'),
     '64',
   );
+  assert.deepEqual(log.errors, []);
+  await context.close();
+});
+
+test('the single file carries its own CSP: its script and style by hash, WASM, nothing else', () => {
+  const policy = declaredPolicy(readFileSync(SINGLE_FILE, 'utf8'));
+  assert.ok(policy, 'a <meta http-equiv="Content-Security-Policy">');
+  const directives = Object.fromEntries(policy.split('; ').map((d) => [d.split(' ')[0], d.split(' ').slice(1)]));
+  assert.deepEqual(directives['default-src'], ["'none'"]);
+  assert.match(directives['script-src'].join(' '), /^'sha256-[A-Za-z0-9+/]{43}=' 'wasm-unsafe-eval'$/);
+  assert.match(directives['style-src'].join(' '), /^'sha256-[A-Za-z0-9+/]{43}='$/);
+  assert.doesNotMatch(policy, /unsafe-inline|'unsafe-eval'|\*/);
+});
+
+test('its CSP holds from disk: the page runs, an injected inline script does not', async () => {
+  const { page, log, context } = await openPage(browser);
+  await gotoAndSettle(page, pathToFileURL(SINGLE_FILE).href);
+  assert.equal(await sinusoidalRows(page), '128');
+  const blocked = await page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        document.addEventListener('securitypolicyviolation', (event) => resolve(event.effectiveDirective), {
+          once: true,
+        });
+        const script = document.createElement('script');
+        script.textContent = 'window.__ran = true';
+        document.body.append(script);
+        setTimeout(() => resolve(window.__ran ? 'ran' : 'no event'), 2000);
+      }),
+  );
+  assert.equal(blocked, 'script-src-elem');
+  assert.deepEqual(
+    log.errors.filter((e) => !e.includes('script-src')),
+    [],
+  );
+  await context.close();
+});
+
+test('served by the project server at /site/single/, it runs under the same policy', async () => {
+  const { page, log, context } = await openPage(browser);
+  const url = new URL('single/posenc-tutorial.html', server.pageUrl).href;
+  const response = await page.goto(url);
+  const policy = declaredPolicy(readFileSync(SINGLE_FILE, 'utf8'));
+  assert.equal(response.headers()['content-security-policy'], `${policy}; frame-ancestors 'none'`);
+  await gotoAndSettle(page, url);
+  assert.equal(await sinusoidalRows(page), '128');
+  assert.match(await page.locator('#engine-status').textContent(), /WebAssembly build/);
   assert.deepEqual(log.errors, []);
   await context.close();
 });
