@@ -159,7 +159,7 @@ test('wavelength plot (Llama 3.1 8B): every pair as posenc.ropeSchedule and the 
   );
   assert.match(
     await page.locator('figure[data-plot="long-context-wavelengths"] figcaption').textContent(),
-    /the 29 pairs above it never complete a turn/,
+    /pairs 35–63 have their wavelengths above it, so they never complete a turn within it\. llama3 changes pairs 29–63, by its own rule, not by this line\./,
   );
 
   const shown = await attentionFactorShown(page);
@@ -289,6 +289,29 @@ test('switching the preset redraws everything for that model and updates the URL
         `${id} linear comparison`,
       );
     }
+
+    // The caption's claims about the pairs match the schedules (they once said the pairs above
+    // L0 are the ones stretched, false for every preset).
+    const plain = schedule().invFreq;
+    const applied = schedule(golden.scaling, length).invFreq;
+    const ranges = (list) =>
+      list
+        .reduce((runs, i) => {
+          const last = runs.at(-1);
+          if (last && last[1] === i - 1) last[1] = i;
+          else runs.push([i, i]);
+          return runs;
+        }, [])
+        .map(([a, b]) => (a === b ? `${a}` : `${a}–${b}`))
+        .join(', ');
+    const indices = [...plain.keys()];
+    const above = indices.filter((i) => (2 * Math.PI) / plain[i] > golden.trainedLength);
+    const changed = indices.filter((i) => Math.abs(plain[i] / applied[i] - 1) > 1e-9);
+    const caption = await page.locator('figure[data-plot="long-context-wavelengths"] figcaption').textContent();
+    assert.ok(caption.includes(`pairs ${ranges(above)} have their wavelengths above it`), `${id}: ${caption}`);
+    const changes =
+      changed.length === indices.length ? 'all pairs, the short wavelengths too' : `pairs ${ranges(changed)}`;
+    assert.ok(caption.includes(`${golden.scaling.type} changes ${changes}`), `${id}: ${caption}`);
 
     const shown = await attentionFactorShown(page);
     assert.equal(

@@ -257,6 +257,8 @@ test('facts: layouts, RoPE pairings and float32 precision', async () => {
   // The maxima of the seed's float32 code against posenc, as measured with PyTorch in the domain notes.
   const maxima = await page.locator('#fx-precision-table td').allTextContents();
   assert.deepEqual(maxima, ['0.00012', '0.0019', '0.061']);
+  const limits = await page.locator('#fx-precision-table th[scope="row"]').allTextContents();
+  assert.match(limits.at(-1), /^below \d+ \(every 61st beyond 32768\)$/, limits.at(-1));
   const { series } = await readLinePlot(page, 'float32-precision');
   const own = series['posenc − float64'].map(([, y]) => y);
   const float32 = series['float32 PyTorch code (seed 000) − posenc'].map(([, y]) => y);

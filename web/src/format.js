@@ -13,6 +13,13 @@ export function formatSig(value, digits = 7) {
   return trimZeros(text);
 }
 
+/** 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st, 61st, 112th. */
+export function ordinal(n) {
+  const tens = Math.abs(n) % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' }[tens % 10] ?? 'th');
+  return `${n}${suffix}`;
+}
+
 /** 2.09e-7 style: mantissa with `digits` significant digits, trailing zeros removed. */
 function formatExponent(value, digits) {
   const [mantissa, exponent] = value.toExponential(Math.max(0, digits - 1)).split('e');

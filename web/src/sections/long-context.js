@@ -97,6 +97,20 @@ function describeStretch(plain, scaled) {
   return `${text[0].toUpperCase()}${text.slice(1)}.`;
 }
 
+/** Which pairs never complete a turn within the training length (wavelength above L0). */
+function wavelengthsAbove(above) {
+  if (above.length === 0) return 'every pair completes a turn within it.';
+  return `${above.length === 1 ? `pair ${above[0]} has its wavelength` : `pairs ${indexRanges(above)} have their wavelengths`} above it, so they never complete a turn within it.`;
+}
+
+/** Which pairs the schedule changes, compared with the pairs above L0 (a schedule has its own rule). */
+function stretchedPairs(scaling, changed, above, count) {
+  if (changed.length === 0) return `${scaling.type} leaves every wavelength as it is at this length.`;
+  const same = changed.length === above.length && changed.every((i, k) => i === above[k]);
+  const which = changed.length === count ? 'all pairs, the short wavelengths too' : `pairs ${indexRanges(changed)}`;
+  return `${scaling.type} changes ${which}${same ? ': exactly those.' : ', by its own rule, not by this line.'}`;
+}
+
 /**
  * The pairs whose angle at `distance` lies outside every angle a model trained on distances
  * 0 … trainedLength − 1 produced: pairs that never turned a full circle in training
@@ -238,7 +252,8 @@ export function mount({ posenc, state }) {
         lo = Math.min(lo, v);
         hi = Math.max(hi, v);
       }
-    const longer = series[0].y.filter((v) => v > L0).length;
+    const above = pairs.filter((i) => series[0].y[i] > L0);
+    const changed = pairs.filter((i) => Math.abs(plain.invFreq[i] / applied.invFreq[i] - 1) > 1e-9);
     const regime =
       scaling.type === 'longrope'
         ? ` (the heatmap below, at L = ${length}, uses the ${length > L0 ? 'long' : 'short'} factors)`
@@ -246,7 +261,7 @@ export function mount({ posenc, state }) {
     wavelengthSummary =
       `Wavelength of each of the ${pairs.length} rotary pairs of ${preset.model} (base ${preset.base}), log scale, without scaling and with ${scaling.type} scaling${regime}. ` +
       `Without scaling they run from ${formatSig(series[0].y[0], 4)} to ${formatSig(series[0].y[pairs.length - 1], 4)} positions. ` +
-      `The dashed grey line is the training length L0 = ${L0}: the ${longer} pairs above it never complete a turn within it, and these are the pairs the schedules stretch.`;
+      `The dashed grey line is the training length L0 = ${L0}: ${wavelengthsAbove(above)} ${stretchedPairs(scaling, changed, above, pairs.length)}`;
     plot.draw({ series, yDomain: [lo / 1.6, hi * 1.6], marks: [{ y: L0, label: `training length L0 = ${L0}` }] });
 
     const factor = applied.attentionFactor;
