@@ -384,3 +384,37 @@ test('screenshots: desktop and 375-px phone (no horizontal scrolling)', async ()
   assert.deepEqual(phone.log.errors, []);
   await phone.context.close();
 });
+
+test('fixed text follows the settings and the seeds are quoted, not echoed (issue 13, defects 7, 9, 20)', async () => {
+  const fresh = await openPage(browser);
+  await gotoAndSettle(fresh.page, `${server.pageUrl}?naive.seq=2&pe.d=2&rope.seq=2048`);
+  const naive = await fresh.page.locator('#naive-similarity').textContent();
+  assert.doesNotMatch(naive, /drowns the meaning:/, naive);
+  assert.match(naive, /the position is already pulling them together; longer sequences drown the meaning/);
+  const peCaption = await fresh.page.locator('figure[data-plot="sinusoidal-table"] figcaption').textContent();
+  assert.doesNotMatch(peCaption, /Columns on the left change quickly/);
+  assert.match(peCaption, /With one pair there is one speed/);
+  assert.equal(await fresh.page.locator('#rope-heatmap-title').textContent(), 'The score over positions 0 … 2047');
+
+  // Defaults: the position does drown the meaning at 1023; the heading says 0 … 1000.
+  await gotoAndSettle(fresh.page, server.pageUrl);
+  assert.match(await fresh.page.locator('#naive-similarity').textContent(), /the position drowns the meaning/);
+  assert.equal(await fresh.page.locator('#rope-heatmap-title').textContent(), 'The score over positions 0 … 1000');
+  // §5: one notation, and no float32-rounding claim about an exact value.
+  assert.deepEqual(await fresh.page.locator('#we-pe-table thead th').allTextContents(), [
+    'word, channel',
+    'formula (pair i = channel ÷ 2)',
+    'exact value (posenc)',
+    'seed 001 printed',
+  ]);
+  const note = await fresh.page.locator('#we-note').textContent();
+  assert.doesNotMatch(note, /can carry float32 rounding/);
+  assert.match(note, /0\.4099998 is the sum’s exact value \(0\.40999983…\)/);
+  // The opening admits what a causal mask gives; claims carry their sources.
+  const text = await fresh.page.locator('main').textContent();
+  assert.match(text, /causal\s+mask lets each token see only the tokens before it/);
+  assert.doesNotMatch(text, /most reported class of RoPE bugs|why a RoPE model falls apart/);
+  assert.match(text, /transformers pull request 29285/);
+  assert.deepEqual(fresh.log.errors, []);
+  await fresh.context.close();
+});

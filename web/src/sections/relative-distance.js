@@ -1,4 +1,4 @@
-// Relative distance: PE(i)·PE(j) = sum over pairs of cos(w (i - j)) depends only on i - j.
+// Relative distance: PE(m)·PE(n) = sum over pairs of cos(w (m - n)) depends only on m - n.
 // Heatmap of all pairs, the same numbers as a curve against the distance, and Jaitly's claim
 // ("0 and 1 are close, 0 and 10 differ") in numbers.
 import { controlRow, numberControl } from '../controls.js';
@@ -30,23 +30,23 @@ export function mount({ posenc, state }) {
   const root = byId('relative-distance-demo');
   const heatmap = createHeatmap({
     name: 'relative-distance',
-    title: 'PE(i) · PE(j)',
-    xLabel: 'position j',
-    yLabel: 'position i',
-    valueLabel: 'PE(i)·PE(j)',
+    title: 'PE(m) · PE(n)',
+    xLabel: 'position n',
+    yLabel: 'position m',
+    valueLabel: 'PE(m)·PE(n)',
     colormap: 'viridis',
     square: true,
     summary: ({ rows, lo, hi }) =>
       `Dot products of the sinusoidal encodings of positions 0 to ${rows - 1} with each other, from ${formatSig(lo, 3)} to ${formatSig(hi, 3)}. ` +
-      'The brightest line is the diagonal (i = j); the pattern is the same along every diagonal: it depends only on i − j.',
+      'The brightest line is the diagonal (m = n); the pattern is the same along every diagonal: it depends only on m − n.',
     readout: ({ row, col, value }) =>
-      `PE(${row}) · PE(${col}) = ${formatSig(value, 6)}   (distance |i − j| = ${Math.abs(row - col)})`,
+      `PE(${row}) · PE(${col}) = ${formatSig(value, 6)}   (distance |m − n| = ${Math.abs(row - col)})`,
   });
   const curve = createLinePlot({
     name: 'relative-distance-curve',
-    title: 'PE(a) · PE(a + k) against the distance k',
-    xLabel: 'distance k = |i − j|',
-    yLabel: 'PE(i)·PE(j)',
+    title: 'PE(a) · PE(a + Δ) against the distance Δ',
+    xLabel: 'distance Δ = |m − n|',
+    yLabel: 'PE(m)·PE(n)',
     summary: ({ series }) =>
       `Dot product against distance, from position 0 (line) and from position ${state.get('rd.anchor')} in both directions (dots): the dots lie on the line, so the value depends on the distance only. ` +
       `It starts at ${formatSig(series[0].y[0], 3)} (distance 0) and falls off with ripples.`,

@@ -246,6 +246,7 @@ export function mount({ posenc, state }) {
       { rows: seqLen, cols: seqLen, dim: headDim },
     );
     heatmap.draw({ values: scores, rows: seqLen, cols: seqLen, domain: extent(scores) });
+    byId('rope-heatmap-title').textContent = `The score over positions 0 … ${seqLen - 1}`;
   }
 
   // ---- shift both positions: the score stays ---------------------------------------------------

@@ -88,7 +88,7 @@ export function mount({ posenc, state }) {
     colormap: 'diverging',
     summary: ({ rows, cols }) =>
       `Sinusoidal positional-encoding table, ${current.layout} layout: ${rows} positions (rows, top to bottom) × ${cols} dimensions ` +
-      `(columns), base ${pythonNumber(current.base)}, values from −1 (blue) to 1 (red). Columns on the left change quickly from row to row, columns on the right slowly.`,
+      `(columns), base ${pythonNumber(current.base)}, values from −1 (blue) to 1 (red). ${cols > 2 ? 'Columns on the left change quickly from row to row, columns on the right slowly.' : 'With one pair there is one speed: both columns turn by one radian per row.'}`,
     readout: ({ row, col, value }) => {
       const { pair, fn } = channelInfo(col, current.dModel, current.layout);
       const angle = row * frequencies[pair];

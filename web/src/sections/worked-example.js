@@ -76,7 +76,8 @@ export function mount({ posenc, state }) {
     Array.from({ length: D }, (_, k) => {
       const pair = Math.floor(k / 2);
       const fn = k % 2 === 0 ? 'sin' : 'cos';
-      return `p_{${position}}(${k}) = \\${fn}\\!\\left(\\frac{${position}}{10000^{${2 * pair}/4}}\\right) = \\${fn}(${formatSig(position * frequencies[pair], 6)})`;
+      // The page's notation (as in the sinusoidal section): PE(pos, channel), pair i = channel / 2.
+      return `PE_{(${position},\\,${k})} = \\${fn}\\!\\left(\\frac{${position}}{10000^{2 \\cdot ${pair}/4}}\\right) = \\${fn}(${formatSig(position * frequencies[pair], 6)})`;
     }),
   );
 
@@ -93,7 +94,9 @@ export function mount({ posenc, state }) {
         h(
           'tr',
           {},
-          ['k', 'formula', 'exact value (posenc)', 'seed 001 printed'].map((t) => h('th', { scope: 'col' }, t)),
+          ['word, channel', 'formula (pair i = channel ÷ 2)', 'exact value (posenc)', 'seed 001 printed'].map((t) =>
+            h('th', { scope: 'col' }, t),
+          ),
         ),
       ),
       h(
@@ -105,7 +108,7 @@ export function mount({ posenc, state }) {
             return h(
               'tr',
               { dataset: { word, k: String(k) } },
-              h('th', { scope: 'row' }, `“${word}”, ${k}`),
+              h('th', { scope: 'row' }, `“${word}”, channel ${k}`),
               h('td', {}, tex(formulas[w][k])),
               h('td', { class: 'exact' }, exact(value)),
               seedCell(SEED_PE[word][k], value),
@@ -160,7 +163,7 @@ export function mount({ posenc, state }) {
     note.textContent = seedEmbeddings
       ? `Where seed 001 went wrong: cos(0.01) = ${exact(cos001)}, which the seed printed as 0.999 (truncated; to three decimals it is 1.000), ` +
         `so its last sum 0.6 + ${exact(cos001)} = ${exact(catSum3)} appears as 1.599. The other printed values are correctly rounded.` +
-        ' Values are float32, as a model stores them, so the seventh digit of a sum can carry float32 rounding (0.4 + 0.009999833 shows as 0.4099998).'
+        ' Values are float32, as a model stores them, shown with the seven significant digits float32 holds: 0.4 + 0.009999833 = 0.4099998 is the sum’s exact value (0.40999983…) to seven digits; float32’s rounding lies beyond them here.'
       : `With your embeddings, “cat”’s last entry is ${exact(state.get('we.cat')[3])} + cos(0.01) = ${exact(catSum3)} (cos(0.01) = ${exact(cos001)}, not 0.999).`;
   }
 
