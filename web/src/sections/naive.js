@@ -17,11 +17,10 @@ export const settings = {
 };
 
 /** What adding the position number did to two words' cosine, in words (it depends on the position). */
-function drowned(plain, naive) {
-  if (naive > 0.99) return 'the position drowns the meaning: the two words now look alike';
-  if (Math.abs(naive - plain) < 0.05)
-    return 'at so small a position the words still differ; raise the length to see them drown';
-  return 'the position is already pulling them together; longer sequences drown the meaning';
+function drowned(naive) {
+  return naive > 0.99
+    ? 'the position drowns the meaning: the two words now look alike'
+    : 'the position is already pulling them together; longer sequences drown the meaning';
 }
 
 export function mount({ posenc, state }) {
@@ -106,7 +105,7 @@ export function mount({ posenc, state }) {
       })[0];
     similarity.textContent =
       `Both at position ${last}, “cat” and “mat” have cosine similarity ${formatSig(cosine(pair), 4)} as plain words, ` +
-      `${formatSig(cosine(naivePair), 7)} with the position number added (${drowned(cosine(pair), cosine(naivePair))}), and ${formatSig(cosine(sinusoidalPair), 4)} with the sinusoidal encoding.`;
+      `${formatSig(cosine(naivePair), 7)} with the position number added (${drowned(cosine(naivePair))}), and ${formatSig(cosine(sinusoidalPair), 4)} with the sinusoidal encoding.`;
   }
 
   const request = coalesceToFrame(draw);
