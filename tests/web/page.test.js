@@ -3,7 +3,7 @@
 // computes (recomputed here in Node, compared pixel by pixel at sampled cells).
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { artifactPath, gotoAndSettle, openPage } from './support/browser.js';
+import { artifactPath, gotoAndSettle, openPage, waitForIdle } from './support/browser.js';
 import { checkHeatmapPixels, extentOf } from './support/colors.js';
 import { readLinePlot } from './support/lineplot.js';
 import {
@@ -415,6 +415,27 @@ test('fixed text follows the settings and the seeds are quoted, not echoed (issu
   assert.match(text, /causal\s+mask lets each token see only the tokens before it/);
   assert.doesNotMatch(text, /most reported class of RoPE bugs|why a RoPE model falls apart/);
   assert.match(text, /transformers pull request 29285/);
+  // Seed claims left standing before: extrapolation, and code the seed never had.
+  assert.match(await fresh.page.locator('#pe-extrapolation').textContent(), /Press et al\. \(2021/);
+  assert.equal(
+    await fresh.page.locator('#pe-code-title').textContent(),
+    'Seed 000’s PyTorch code, with these settings',
+  );
+  assert.match(
+    await fresh.page.locator('#rope-code-title').textContent(),
+    /of width d_model; a model rotates .* head_dim/,
+  );
+  await fresh.page.locator('#ctl-pe-layout-concat').check();
+  await fresh.page.locator('#ctl-rope-layout-half').check();
+  await waitForIdle(fresh.page);
+  assert.match(
+    await fresh.page.locator('#pe-code-title').textContent(),
+    /changed for the concat layout \(the seed has only/,
+  );
+  assert.match(
+    await fresh.page.locator('#rope-code-title').textContent(),
+    /changed for the half layout \(the seed has only/,
+  );
   assert.deepEqual(fresh.log.errors, []);
   await fresh.context.close();
 });

@@ -107,6 +107,7 @@ export function mount({ posenc, state }) {
   });
   const formula = h('div', { class: 'rope-formula', id: 'rope-formula' });
   const code = h('code', { id: 'rope-code' });
+  const codeTitle = h('div', { class: 'code-title', id: 'rope-code-title' });
   const result = h('pre', { class: 'code-output' }, h('code', { id: 'rope-result' }));
   root.append(
     controlRow(
@@ -125,12 +126,7 @@ export function mount({ posenc, state }) {
         'div',
         {},
         formula,
-        h(
-          'div',
-          { class: 'code-block' },
-          h('div', { class: 'code-title' }, 'Seed 000’s RoPE code, with these settings'),
-          h('pre', {}, code),
-        ),
+        h('div', { class: 'code-block' }, codeTitle, h('pre', {}, code)),
         h('div', { class: 'code-title' }, 'Result for this pair at position m, computed by posenc.rope'),
         result,
       ),
@@ -188,6 +184,12 @@ export function mount({ posenc, state }) {
       { display: true },
     );
     code.textContent = seedRopeCode(base, headDim, position + 1, layout);
+    // The seed rotates whole token vectors of width d_model; a model rotates each head's q and k.
+    codeTitle.textContent =
+      (layout === 'interleaved'
+        ? 'Seed 000’s RoPE code, with these settings'
+        : 'Seed 000’s RoPE code changed for the half layout (the seed has only the interleaved one), with these settings') +
+      '. The seed rotates whole tokens of width d_model; a model rotates the query and key of each head, of width head_dim.';
     document.getElementById('rope-result').textContent =
       `pair i = ${pair} → channels (${a}, ${b}) in the ${layout} layout\n` +
       `x[${position}, ${a}] = ${formatSig(rotated[a], 7)}\nx[${position}, ${b}] = ${formatSig(rotated[b], 7)}\n` +

@@ -75,6 +75,7 @@ export function mount({ posenc, state }) {
   const code = h('code', { id: 'pe-code' });
   const output = h('code', { id: 'pe-output' });
   const outputTitle = h('div', { class: 'code-title' });
+  const codeTitle = h('div', { class: 'code-title', id: 'pe-code-title' });
   const formula = h('div', { class: 'hover-formula', id: 'pe-hover-formula', 'aria-live': 'polite' });
   let frequencies = new Float64Array(0);
   let current = { seqLen: 0, dModel: 0, base: 0, layout: 'interleaved' };
@@ -122,12 +123,7 @@ export function mount({ posenc, state }) {
     h(
       'div',
       { class: 'side-by-side' },
-      h(
-        'div',
-        { class: 'code-block' },
-        h('div', { class: 'code-title' }, 'Seed 000’s PyTorch code, with these settings'),
-        h('pre', {}, code),
-      ),
+      h('div', { class: 'code-block' }, codeTitle, h('pre', {}, code)),
       h('div', { class: 'code-block' }, outputTitle, h('pre', {}, output)),
     ),
     heatmap.element,
@@ -149,6 +145,10 @@ export function mount({ posenc, state }) {
     const table = posenc.sinusoidal({ seqLen, dModel, base, layout });
 
     code.textContent = seedCode(seqLen, dModel, base, layout);
+    codeTitle.textContent =
+      layout === 'interleaved'
+        ? 'Seed 000’s PyTorch code, with these settings'
+        : 'Seed 000’s PyTorch code changed for the concat layout (the seed has only the interleaved one), with these settings';
     outputTitle.textContent = `pe[:4, :6], computed here by posenc (${posenc.variant} WebAssembly)`;
     output.textContent = torchPrint(table, seqLen, dModel, 4, 6);
     heatmap.draw({ values: table, rows: seqLen, cols: dModel, domain: [-1, 1] });
