@@ -372,6 +372,48 @@ test('controls are labelled and plots have text alternatives', async () => {
   assert.match(await page.locator('#pe-hover-formula').textContent(), /cos/);
 });
 
+/** WCAG relative luminance contrast of two CSS rgb() colours. */
+function contrast(a, b) {
+  const luminance = (css) => {
+    const [r, g, b] = css
+      .match(/\d+(\.\d+)?/g)
+      .slice(0, 3)
+      .map((v) => Number(v) / 255);
+    const lin = (c) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+  };
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+test('every control has a distinct name, and its border and focus ring contrast 3:1 (WCAG 1.4.11)', async () => {
+  const names = await page.evaluate(() =>
+    [...document.querySelectorAll('button')].map((b) => b.getAttribute('aria-label') ?? b.textContent.trim()),
+  );
+  const repeated = names.filter((name, i) => names.indexOf(name) !== i);
+  assert.deepEqual(repeated, [], 'buttons with the same name');
+  const box = page.locator('#ctl-pe-seq');
+  await box.focus();
+  const styles = await box.evaluate((node) => {
+    const style = getComputedStyle(node);
+    const background = getComputedStyle(document.body).backgroundColor;
+    return { border: style.borderTopColor, outline: style.outlineColor, background };
+  });
+  assert.ok(contrast(styles.border, styles.background) >= 3, `border ${styles.border}`);
+  assert.ok(contrast(styles.outline, styles.background) >= 3, `focus ring ${styles.outline}`);
+  // A title that changes takes its buttons' names with it (§10's scaled heatmap).
+  await page.locator('#ctl-lc-preset').selectOption('qwen2.5');
+  await waitForIdle(page);
+  const scaled = page.locator('figure[data-plot="long-context-scaled"]');
+  const title = await scaled.locator('.plot-title').textContent();
+  assert.equal(
+    await scaled.locator('button.export-png').getAttribute('aria-label'),
+    `Download the ${title} heatmap as PNG`,
+  );
+  await page.locator('#ctl-lc-preset').selectOption('llama3.1');
+  await waitForIdle(page);
+});
+
 test('screenshots: desktop and 375-px phone (no horizontal scrolling)', async () => {
   await page.screenshot({ path: artifactPath('page-desktop.png'), fullPage: true });
   const phone = await openPage(browser, { width: 375, height: 800 });

@@ -97,25 +97,21 @@ export function createHeatmap({
     'Point at or tap the heatmap, or focus it and use the arrow keys, to read values.',
   );
   const caption = h('figcaption', { class: 'plot-summary' });
-  const pngButton = h(
-    'button',
-    { type: 'button', class: 'export-png', 'aria-label': `Download the ${title} heatmap as PNG` },
-    'PNG',
-  );
-  const csvButton = h(
-    'button',
-    { type: 'button', class: 'export-csv', 'aria-label': `Download the ${title} matrix as CSV` },
-    'CSV',
-  );
+  const pngButton = h('button', { type: 'button', class: 'export-png' }, 'PNG');
+  const csvButton = h('button', { type: 'button', class: 'export-csv' }, 'CSV');
+  const titleNode = h('span', { class: 'plot-title' });
+  /** The title, and the names of the buttons that carry it (a stale name misleads a screen reader). */
+  function setTitle(text) {
+    title = text;
+    titleNode.textContent = text;
+    pngButton.setAttribute('aria-label', `Download the ${text} heatmap as PNG`);
+    csvButton.setAttribute('aria-label', `Download the ${text} matrix as CSV`);
+  }
+  setTitle(title);
   const element = h(
     'figure',
     { class: ['plot', 'heatmap', square && 'square'], dataset: { plot: name } },
-    h(
-      'div',
-      { class: 'plot-toolbar' },
-      h('span', { class: 'plot-title' }, title),
-      h('span', { class: 'plot-actions' }, pngButton, csvButton),
-    ),
+    h('div', { class: 'plot-toolbar' }, titleNode, h('span', { class: 'plot-actions' }, pngButton, csvButton)),
     frame.element,
     legend.element,
     readoutNode,
@@ -293,6 +289,7 @@ export function createHeatmap({
     canvas,
     draw,
     setCursor: (cell) => setCursor(cell, false),
+    setTitle,
     onCursor: (listener) => cursorListeners.add(listener),
     get matrix() {
       return matrix;

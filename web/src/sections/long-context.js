@@ -316,8 +316,11 @@ export function mount({ posenc, state }) {
       readout.textContent = `m = ${m}, n = ${n} (m − n = ${m - n}): without scaling ${formatSig(shown.scores[0][at], 5)}, with ${shown.preset.scaling.type} ${formatSig(shown.scores[1][at], 5)}`;
     });
   });
-  const scaledTitle = heatmaps[1].element.querySelector('.plot-title');
-  const reroll = h('button', { type: 'button', id: 'lc-reroll' }, 'New random q, k');
+  const reroll = h(
+    'button',
+    { type: 'button', id: 'lc-reroll', 'aria-label': 'New random q, k for the long-context heatmaps' },
+    'New random q, k',
+  );
   reroll.addEventListener('click', () => state.set('lc.seed', (state.get('lc.seed') % 999998) + 1));
   const note = h('p', { class: 'result', id: 'lc-heatmap-note' });
   heatRoot.append(
@@ -354,7 +357,7 @@ export function mount({ posenc, state }) {
           ]
         : [];
     shown = { preset, positions, stride, last, scores, guides };
-    scaledTitle.textContent = `with ${scalingName(scaling)} scaling`;
+    heatmaps[1].setTitle(`with ${scalingName(scaling)} scaling`);
     heatmaps.forEach((heatmap, j) => {
       heatmap.draw({ values: scores[j], rows: count, cols: count, domain, rowStep: stride, colStep: stride, guides });
     });

@@ -66,7 +66,7 @@ export function mount({ posenc, state }) {
     const make = (suffix, title, options) =>
       createHeatmap({
         name: `order-${suffix}-${key}`,
-        title,
+        title: `${title}, ${heading.toLowerCase()}`, // the two rows' plots (and buttons) need distinct names
         xLabel: 'key',
         yLabel: 'query',
         colormap: 'viridis',

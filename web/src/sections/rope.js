@@ -210,7 +210,11 @@ export function mount({ posenc, state }) {
       `${state.get('rope.content') === 'ones' ? 'all-ones' : 'random'} q and k, head dimension ${state.get('rope.hd')}. Colours repeat along diagonal stripes: the score depends only on m − n.`,
     readout: ({ row, col, value }) => `m = ${row}, n = ${col}, m − n = ${row - col}: score ${formatSig(value, 6)}`,
   });
-  const reroll = h('button', { type: 'button', id: 'rope-reroll' }, 'New random q, k');
+  const reroll = h(
+    'button',
+    { type: 'button', id: 'rope-reroll', 'aria-label': 'New random q, k for the RoPE score heatmap' },
+    'New random q, k',
+  );
   reroll.addEventListener('click', () => {
     state.set('rope.seed', (state.get('rope.seed') % 999998) + 1);
     state.set('rope.content', 'random');
