@@ -3,7 +3,7 @@
 // hover/keyboard read-out, a crosshair that other plots can drive, and PNG/CSV export.
 import { h, s } from '../dom.js';
 import { formatSig } from '../format.js';
-import { exportCsv, exportPng, matrixCsv } from '../export.js';
+import { exportCsv, exportFigurePng, matrixCsv } from '../export.js';
 import { cellAxisTicks, createFrame } from './axes.js';
 import { colormapLut, extent, lutIndex } from './colormap.js';
 import { createLegend } from './legend.js';
@@ -202,7 +202,7 @@ export function createHeatmap({
   });
 
   pngButton.addEventListener('click', () => {
-    if (matrix) exportPng(canvas, `posenc-${name}.png`);
+    if (matrix) exportFigurePng(element, `posenc-${name}.png`);
   });
   csvButton.addEventListener('click', () => {
     if (!matrix) return;
