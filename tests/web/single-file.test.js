@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { gotoAndSettle, launchBrowser, openPage } from './support/browser.js';
+import { artifactPath, gotoAndSettle, launchBrowser, openPage } from './support/browser.js';
 import { ensureWebBuilt, SINGLE_FILE } from './support/build.js';
 import { serveWeb } from './support/server.js';
 import { declaredPolicy } from '../../web/single-file-csp.js';
@@ -135,5 +135,23 @@ test('served by the project server at /site/single/, it runs under the same poli
   assert.equal(await sinusoidalRows(page), '128');
   assert.match(await page.locator('#engine-status').textContent(), /WebAssembly build/);
   assert.deepEqual(log.errors, []);
+  await context.close();
+});
+
+test('the offline copy downloaded from the served page opens with the settings it was downloaded with', async () => {
+  const { page, log, context } = await openPage(browser, { acceptDownloads: true });
+  await gotoAndSettle(page, `${server.pageUrl}?pe.seq=64&order.a=A%20%22quoted%22%20%26%20odd%20sentence`);
+  const [file] = await Promise.all([page.waitForEvent('download'), page.locator('#offline-copy a').click()]);
+  assert.equal(file.suggestedFilename(), 'posenc-tutorial.html');
+  const saved = artifactPath('offline-copy-with-settings.html');
+  await file.saveAs(saved);
+  assert.deepEqual(log.errors, []);
+  const copy = await openPage(browser);
+  await gotoAndSettle(copy.page, pathToFileURL(saved).href);
+  assert.equal(await sinusoidalRows(copy.page), '64');
+  assert.equal(await copy.page.locator('#ctl-order-a').inputValue(), 'A "quoted" & odd sentence');
+  assert.equal(await copy.page.locator('#url-problems').isHidden(), true);
+  assert.deepEqual(copy.log.errors, [], 'the copy still runs under its own CSP');
+  await copy.context.close();
   await context.close();
 });

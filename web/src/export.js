@@ -4,7 +4,8 @@
 import { formatCsv } from './format.js';
 import { renderFigure } from './plots/figure-image.js';
 
-function download(blob, fileName) {
+/** Saves a blob made in the page as a file (a blob: URL, revoked shortly after). */
+export function downloadBlob(blob, fileName) {
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
@@ -22,7 +23,7 @@ export async function exportFigurePng(figure, fileName) {
   return new Promise((resolve, reject) => {
     out.toBlob((blob) => {
       if (!blob) return reject(new Error('export: the browser could not encode the PNG'));
-      download(blob, fileName);
+      downloadBlob(blob, fileName);
       resolve();
     }, 'image/png');
   });
@@ -58,5 +59,5 @@ export function seriesCsv(series, { xLabel = 'x', yLabel = 'y' } = {}) {
 }
 
 export function exportCsv(text, fileName) {
-  download(new Blob([text], { type: 'text/csv;charset=utf-8' }), fileName);
+  downloadBlob(new Blob([text], { type: 'text/csv;charset=utf-8' }), fileName);
 }
