@@ -422,6 +422,18 @@ test('screenshots: desktop and 375-px phone (no horizontal scrolling)', async ()
     () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
   );
   assert.equal(overflow, 0, 'horizontal overflow on a phone-width screen');
+  // Tables fit their box on both screens: nothing (the flagged 1.599, the seed's column) needs scrolling.
+  for (const [who, p] of [
+    ['desktop', page],
+    ['phone', phone.page],
+  ]) {
+    const hidden = await p.evaluate(() =>
+      [...document.querySelectorAll('#we-sum-table, #we-pe-table')]
+        .filter((table) => table.parentElement.scrollWidth > table.parentElement.clientWidth)
+        .map((table) => `${table.id}: ${table.parentElement.scrollWidth} > ${table.parentElement.clientWidth}`),
+    );
+    assert.deepEqual(hidden, [], `${who}: worked-example tables that scroll`);
+  }
   await phone.page.screenshot({ path: artifactPath('page-phone.png'), fullPage: true });
   assert.deepEqual(phone.log.errors, []);
   await phone.context.close();

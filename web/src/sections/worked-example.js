@@ -1,7 +1,7 @@
 // Jaitly's worked example (d = 4, "The" at position 0, "cat" at position 1), computed live
 // with exact float32 values, next to what the seed printed, flagging where it truncated.
 import { controlRow, numbersControl } from '../controls.js';
-import { byId, h } from '../dom.js';
+import { byId, h, labelCellsByHeader } from '../dom.js';
 import { formatSig } from '../format.js';
 import { tex } from '../math.js';
 import { coalesceToFrame } from '../schedule.js';
@@ -54,10 +54,24 @@ function seedCell(printed, value) {
   );
 }
 
+/**
+ * A table cell holding a vector "[a, b, c, d]" that may wrap between its entries (never inside
+ * one), so the table fits a phone and the desktop column without scrolling.
+ */
+function vectorCell(items, className) {
+  return h(
+    'td',
+    { class: ['vector', className] },
+    '[',
+    items.map((item, k) => [k ? ', ' : '', h('span', { class: 'entry' }, item)]),
+    ']',
+  );
+}
+
 export function mount({ posenc, state }) {
   const root = byId('worked-example-demo');
-  const peTable = h('table', { class: 'numbers worked', id: 'we-pe-table' });
-  const sumTable = h('table', { class: 'numbers worked', id: 'we-sum-table' });
+  const peTable = h('table', { class: 'numbers worked stacks', id: 'we-pe-table' });
+  const sumTable = h('table', { class: 'numbers worked stacks', id: 'we-sum-table' });
   const note = h('p', { class: 'result', id: 'we-note' });
   root.append(
     h('h3', {}, 'The positional encodings'),
@@ -132,32 +146,31 @@ export function mount({ posenc, state }) {
         'tbody',
         {},
         WORDS.map(({ word, key }, w) => {
-          const row = (array) => `[${Array.from(array.subarray(w * D, (w + 1) * D), exact).join(', ')}]`;
+          const row = (array, className) =>
+            vectorCell(Array.from(array.subarray(w * D, (w + 1) * D), exact), className);
           const seedRow = seedEmbeddings
-            ? h(
-                'td',
-                { class: 'seed' },
-                '[',
-                SEED_SUMS[word].map((printed, k) => [
-                  k ? ', ' : '',
+            ? vectorCell(
+                SEED_SUMS[word].map((printed, k) =>
                   isTruncated(printed, sums[w * D + k]) ? h('mark', { class: 'truncated' }, printed) : printed,
-                ]),
-                ']',
+                ),
+                'seed',
               )
             : h('td', { class: 'seed' }, '— (your own embeddings)');
           return h(
             'tr',
             { dataset: { word } },
             h('th', { scope: 'row' }, word),
-            h('td', {}, `[${state.get(key).join(', ')}]`),
-            h('td', {}, row(pe)),
-            h('td', { class: 'exact' }, row(sums)),
+            vectorCell(state.get(key).map(String)),
+            row(pe),
+            row(sums, 'exact'),
             seedRow,
           );
         }),
       ),
     );
 
+    labelCellsByHeader(peTable);
+    labelCellsByHeader(sumTable);
     const cos001 = pe[1 * D + 3];
     const catSum3 = sums[1 * D + 3];
     note.textContent = seedEmbeddings
