@@ -303,7 +303,7 @@ test('on a 375-px touch screen, tapping a heatmap reads the tapped cell (not cel
   await phone.page.touchscreen.tap(box.x + ((40 + 0.5) / 128) * box.width, box.y + ((96 + 0.5) / 128) * box.height);
   await waitForIdle(phone.page);
   const table = sinusoidalTable({ seqLen: 128, dModel: 128 });
-  const readout = await figure.locator('.readout').textContent();
+  const readout = await phone.page.locator('#pe-readout').textContent();
   assert.match(readout, /^position 96, dimension 40 \(pair i = 20, sin\)/, readout);
   const shown = Number(readout.match(/value (−?-?[\d.]+)/)[1].replace('−', '-'));
   assert.ok(Math.abs(shown - table[96 * 128 + 40]) < 1e-4, `${readout}: expected ${table[96 * 128 + 40]}`);

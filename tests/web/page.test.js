@@ -365,10 +365,7 @@ test('controls are labelled and plots have text alternatives', async () => {
   await page.locator('figure[data-plot="sinusoidal-table"] canvas.heatmap-cells').focus();
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowDown');
-  assert.match(
-    await page.locator('figure[data-plot="sinusoidal-table"] .readout').textContent(),
-    /^position 1, dimension 1 \(pair i = 0, cos\)/,
-  );
+  assert.match(await page.locator('#pe-readout').textContent(), /^position 1, dimension 1 \(pair i = 0, cos\)/);
   assert.match(await page.locator('#pe-hover-formula').textContent(), /cos/);
 });
 
@@ -491,5 +488,23 @@ test('fixed text follows the settings and the seeds are quoted, not echoed (issu
     /changed for the half layout \(the seed has only/,
   );
   assert.deepEqual(fresh.log.errors, []);
+  await fresh.context.close();
+});
+
+test('hovering the top of the tall §3 heatmap keeps its read-out and formula on screen (issue 13, defect 5)', async () => {
+  const fresh = await openPage(browser, { width: 1280, height: 900 });
+  await gotoAndSettle(fresh.page, server.pageUrl);
+  const canvas = fresh.page.locator('figure[data-plot="sinusoidal-table"] canvas.heatmap-cells');
+  await canvas.evaluate((node) => node.scrollIntoView({ block: 'start' }));
+  const box = await canvas.boundingBox();
+  assert.ok(box.height > 600, `the heatmap is ${box.height} px tall`);
+  await fresh.page.mouse.move(box.x + box.width * 0.3, box.y + 20);
+  await waitForIdle(fresh.page);
+  for (const selector of ['#pe-readout', '#pe-hover-formula']) {
+    const shown = await fresh.page.locator(selector).boundingBox();
+    assert.ok(shown && shown.y >= 0 && shown.y + shown.height <= 900, `${selector} at ${JSON.stringify(shown)}`);
+  }
+  assert.match(await fresh.page.locator('#pe-readout').textContent(), /^position \d+, dimension \d+/);
+  assert.match(await fresh.page.locator('#pe-hover-formula').textContent(), /sin|cos/);
   await fresh.context.close();
 });

@@ -290,6 +290,7 @@ export function createHeatmap({
     draw,
     setCursor: (cell) => setCursor(cell, false),
     setTitle,
+    readout: readoutNode, // a page may move it (e.g. into a panel that stays in view)
     onCursor: (listener) => cursorListeners.add(listener),
     get matrix() {
       return matrix;

@@ -100,6 +100,7 @@ export function mount({ posenc, state }) {
       return `position ${row}, dimension ${col} (pair i = ${pair}, ${fn}): angle ${formatSig(angle, 6)} rad, value ${formatSig(value, 6)}`;
     },
   });
+  heatmap.readout.id = 'pe-readout';
 
   const dimsPlot = createLinePlot({
     name: 'sinusoidal-dimensions',
@@ -126,8 +127,9 @@ export function mount({ posenc, state }) {
       h('div', { class: 'code-block' }, codeTitle, h('pre', {}, code)),
       h('div', { class: 'code-block' }, outputTitle, h('pre', {}, output)),
     ),
-    heatmap.element,
-    formula,
+    // The read-out and the formula stay in view at the bottom of the window while the (tall)
+    // heatmap is: hovering its top rows no longer puts them below the fold.
+    h('div', { class: 'hover-group' }, heatmap.element, h('div', { class: 'hover-panel' }, heatmap.readout, formula)),
     h('h3', {}, 'One dimension at a time'),
     controlRow(numbersControl(state, 'pe.dims', { label: 'dimensions to plot (comma-separated)' })),
     dimsPlot.element,
