@@ -320,6 +320,38 @@ test('2-D tokens and the RoPE rotation are drawn where posenc puts them', async 
     assert.ok(Math.abs(drawn[p][0] - (words[2 * p] + Math.sin(p))) < 1e-6);
     assert.ok(Math.abs(drawn[p][1] - (words[2 * p + 1] + Math.cos(p))) < 1e-6);
   });
+  // The unit circle relates to what is drawn: each PE(p) from the origin ends on it, and the dashed
+  // arrow from the word's tip is that same vector.
+  const pes = await page
+    .locator('figure[data-plot="tokens-2d"] g.arrow[data-role="pe-origin"]')
+    .evaluateAll((nodes) => nodes.map((n) => ({ to: n.dataset.to.split(',').map(Number), label: n.dataset.label })));
+  const moved = await page
+    .locator('figure[data-plot="tokens-2d"] g.arrow[data-role="pe"]')
+    .evaluateAll((nodes) => nodes.map((n) => [n.dataset.from, n.dataset.to].map((v) => v.split(',').map(Number))));
+  pes.forEach(({ to, label }, p) => {
+    assert.equal(label, `PE(${p})`);
+    assert.ok(Math.abs(Math.hypot(...to) - 1) < 1e-6, `PE(${p}) on the unit circle`);
+    const [from, tip] = moved[p];
+    assert.ok(Math.abs(tip[0] - from[0] - to[0]) < 1e-6 && Math.abs(tip[1] - from[1] - to[1]) < 1e-6);
+  });
+  // Labels stay inside the plot, also for vectors at the edge of the range.
+  const fresh = await openPage(browser);
+  await gotoAndSettle(fresh.page, `${server.pageUrl}?t2.check=10,0&t2.this=-10,0.5&t2.out=0,-10`);
+  const outside = await fresh.page.locator('figure[data-plot="tokens-2d"] svg').evaluate((svg) => {
+    const frame = svg.getBoundingClientRect();
+    return [...svg.querySelectorAll('text.arrow-label')]
+      .map((t) => ({ label: t.textContent, box: t.getBoundingClientRect() }))
+      .filter(
+        ({ box }) =>
+          box.left < frame.left - 1 ||
+          box.right > frame.right + 1 ||
+          box.top < frame.top - 1 ||
+          box.bottom > frame.bottom + 1,
+      )
+      .map(({ label }) => label);
+  });
+  assert.deepEqual(outside, []);
+  await fresh.context.close();
   const rotated = await page
     .locator('figure[data-plot="rope-rotation"] g.arrow[data-role="rotated"]')
     .evaluate((n) => n.dataset.to.split(',').map(Number));
