@@ -148,7 +148,8 @@ export class Posenc {
     if (streams(o, o, args)) {
       const plan = this.#makePlan(fn, o, o.numHeads);
       try {
-        ropeInBlocks(this.#memory, plan, o, o.offset ?? 0, args, { fn, o, args });
+        const role = o.xpos?.role === undefined ? 0 : this.#enums.xposRole.indexOf(o.xpos.role);
+        ropeInBlocks(this.#memory, plan, o, o.offset ?? 0, role, args, { fn, o, args });
       } finally {
         this.#memory.freePlan(plan.handle);
       }

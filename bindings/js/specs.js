@@ -80,10 +80,28 @@ function writeRotary(frame, fn, o, headDim) {
     .source('rotaryDim', 'partialRotaryFactor');
 }
 
+/** An xPos snapshot (none: plain RoPE); `role` is rope's, or a plan's per apply (writeXposRole). */
+function writeXpos(frame, xpos, enums) {
+  if (xpos === undefined) return; // slot xpos 0: no xPos
+  frame
+    .set('xpos', 1)
+    .set('xposScaleBase', xpos.scaleBase)
+    .set('xposGamma', xpos.gamma)
+    .set('xposHasCenter', flag(xpos.center !== undefined))
+    .set('xposCenter', xpos.center ?? 0);
+  writeXposRole(frame, xpos.role, enums);
+}
+
+/** The role of a one-tensor rotation ('query' or 'key'; undefined: none). */
+export function writeXposRole(frame, role, enums) {
+  frame.set('xposRole', role === undefined ? 0 : enums.xposRole.indexOf(role));
+}
+
 /** A RopeSpec (rope, ropeQK, ropePlan). */
 export function writeRopeSpec(frame, fn, o, enums) {
   writeRotary(frame, fn, o, o.headDim);
   writeScaling(frame, o.scaling, enums);
+  writeXpos(frame, o.xpos, enums);
   frame
     .set('seqLen', o.seqLen)
     .set('numHeads', o.numHeads)
