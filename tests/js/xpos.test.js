@@ -4,37 +4,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { dot, ropeReference, ropeShape, rowPositions } from './reference.js';
+import { dot, xposReference } from './reference.js';
 import { assertIdentical, loadBothVariants, randomNormal, readGolden } from './support.js';
 
 const golden = readGolden('xpos.json');
 let seed = 1;
 const nextSeed = () => seed++;
-
-/** ζᵢ^(sign · (p − center) / scaleBase), ζᵢ = (2i/rotaryDim + γ)/(1 + γ), in float64. */
-function xposScale(pair, rotaryDim, position, { scaleBase = 512, gamma = 0.4, center }, sign) {
-  const zeta = ((2 * pair) / rotaryDim + gamma) / (1 + gamma);
-  return zeta ** ((sign * (position - center)) / scaleBase);
-}
-
-/** x rotated with xPos (one sequence, tokens order), float64. */
-function xposReference(x, options, role) {
-  const shape = ropeShape(options);
-  const rows = rowPositions(shape);
-  const center = options.xpos.center ?? Math.ceil((Math.max(...rows) + 1) / 2);
-  const out = ropeReference(x, options);
-  const { numHeads, headDim, rotaryDim } = shape;
-  for (let row = 0; row < shape.seqLen; row++)
-    for (let head = 0; head < numHeads; head++)
-      for (let pair = 0; pair < rotaryDim / 2; pair++) {
-        const scale = xposScale(pair, rotaryDim, rows[row], { ...options.xpos, center }, role === 'query' ? 1 : -1);
-        const start = (row * numHeads + head) * headDim;
-        const [a, b] = shape.layout === 'half' ? [pair, pair + rotaryDim / 2] : [2 * pair, 2 * pair + 1];
-        out[start + a] *= scale;
-        out[start + b] *= scale;
-      }
-  return out;
-}
 
 /**
  * The largest error of a rotated component in float32 ulps of its pair's length (what the
@@ -94,7 +69,7 @@ for (const posenc of await loadBothVariants()) {
             const options = { seqLen, numHeads: 2, headDim, rotaryDim, layout, ...rows, xpos: { role, center } };
             const x = randomNormal(seqLen * 2 * headDim, nextSeed());
             const got = posenc.rope(x.slice(), options);
-            const want = xposReference(x, options, role);
+            const want = xposReference(x, options);
             const ulps = worstPairUlps(got, want, rotaryDim, headDim, layout);
             assert.ok(ulps <= PAIR_ULPS, `${layout} ${role} ${headDim}/${rotaryDim}: ${ulps} ulps`);
             for (let v = 0; v < seqLen * 2; v++)
