@@ -102,7 +102,9 @@ void PhaseBlock::anchor(std::int64_t position) {
   if (growing_) {
     const double distance = static_cast<double>(position - center_);
     for (std::uint32_t i = 0; i < count_; ++i) {
-      const double factor = scale_ * std::exp(distance * log_growth_[i]);
+      // At the center the growth is exactly 1, also when its rate overflows (xPos with a tiny
+      // scale_base, which then allows the center alone).
+      const double factor = distance == 0.0 ? scale_ : scale_ * std::exp(distance * log_growth_[i]);
       sin64_[i] *= factor;
       cos64_[i] *= factor;
     }

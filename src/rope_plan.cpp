@@ -135,15 +135,11 @@ Status RopePlan::apply_piece(const Positions& positions, std::uint32_t rows, con
 Status RopePlan::rotate(const RopeSpec& shape, const BatchPositions& positions, const Tensor* tensors,
                         std::size_t count, double* carry, std::uint64_t length) const {
   if (!has_rows(shape)) return Status::kOk;
-  // xPos: one center for every tensor of the call, every row within range of it, before any write.
-  const XposSpec& xpos = spec_.xpos;
-  const std::int64_t center =
-      xpos.enabled ? xpos_center(xpos, length != 0 ? length : positions.length(shape.batch, shape.seq_len)) : 0;
-  if (xpos.enabled) {
-    const double max_distance = xpos_max_distance(xpos, attention_factor_);
-    if (const Status status = check_xpos_distance(positions, shape.batch, shape.seq_len, center, max_distance);
-        status != Status::kOk)
-      return status;
+  std::int64_t center = 0;  // xPos: one for every tensor of the call, checked before any write
+  if (spec_.xpos.enabled) {
+    const Status status =
+        xpos_call_center(spec_.xpos, attention_factor_, positions, shape.batch, shape.seq_len, length, &center);
+    if (status != Status::kOk) return status;
   }
   const std::size_t head_dim = spec_.head_dim, half = rotary_dim_ / 2, seq_len = shape.seq_len;
   const bool interleaved = spec_.layout == RopeLayout::kInterleaved;
@@ -177,12 +173,9 @@ Status RopePlan::rotate(const RopeSpec& shape, const BatchPositions& positions, 
     // One phase block per tensor with xPos (each role its own scale), else one shared by all.
     PhaseBlock phase_blocks[kMaxTensors] = {{block_freq, pairs, attention_factor_},
                                             {block_freq, pairs, attention_factor_}};
-    const std::size_t blocks = xpos.enabled ? count : 1;
-    for (std::size_t n = 0; xpos.enabled && n < blocks; ++n) {
-      double log_growth[PhaseBlock::kCapacity];
-      xpos_log_growth(xpos, rotary_dim_, first, pairs, xpos_sign(tensors[n].role, spec_.inverse), log_growth);
-      phase_blocks[n].grow(log_growth, center);
-    }
+    const std::size_t blocks = spec_.xpos.enabled ? count : 1;
+    for (std::size_t n = 0; spec_.xpos.enabled && n < blocks; ++n)
+      grow_as(&phase_blocks[n], spec_.xpos, rotary_dim_, first, tensors[n].role, spec_.inverse, center);
     if (carry != nullptr) phase_blocks[0].restore(carry + carried);  // a piece rotates one tensor
     for (std::size_t b = 0; b < shape.batch; ++b) {
       const Positions sequence = positions.sequence(b, seq_len);

@@ -42,17 +42,22 @@ void xpos_log_growth(const XposSpec& spec, std::uint32_t rotary_dim, std::uint32
   }
 }
 
-double xpos_sign(XposRole role, bool inverse) {
-  const double sign = role == XposRole::kKey ? -1.0 : 1.0;
-  return inverse ? -sign : sign;
+void grow_as(PhaseBlock* phases, const XposSpec& spec, std::uint32_t rotary_dim, std::uint32_t first, XposRole role,
+             bool inverse, std::int64_t center) {
+  const double sign = (role == XposRole::kKey ? -1.0 : 1.0) * (inverse ? -1.0 : 1.0);
+  double log_growth[PhaseBlock::kCapacity];
+  xpos_log_growth(spec, rotary_dim, first, phases->size(), sign, log_growth);
+  phases->grow(log_growth, center);
 }
 
-Status check_xpos_distance(const BatchPositions& positions, std::uint32_t batch, std::uint32_t seq_len,
-                           std::int64_t center, double max_distance) {
+Status xpos_call_center(const XposSpec& spec, double attention_factor, const BatchPositions& positions,
+                        std::uint32_t batch, std::uint32_t seq_len, std::uint64_t length, std::int64_t* center) {
+  *center = xpos_center(spec, length != 0 ? length : positions.length(batch, seq_len));
+  const double max_distance = xpos_max_distance(spec, attention_factor);
   for (std::size_t b = 0; b < batch; ++b) {
     const Positions sequence = positions.sequence(b, seq_len);
     for (std::size_t t = 0; t < seq_len; ++t) {
-      const std::int64_t distance = sequence.at(t) - center;
+      const std::int64_t distance = sequence.at(t) - *center;
       if (static_cast<double>(distance < 0 ? -distance : distance) > max_distance) return Status::kXposDistanceTooLarge;
     }
   }

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "phases.h"
 #include "posenc/batch_positions.h"
 #include "posenc/xpos.h"
 
@@ -16,11 +17,15 @@ namespace posenc {
 void xpos_log_growth(const XposSpec& spec, std::uint32_t rotary_dim, std::uint32_t first, std::uint32_t count,
                      double sign, double* out);
 
-// The growth sign of a tensor of `role` (+1 queries, -1 keys), reversed when undoing a rotation.
-double xpos_sign(XposRole role, bool inverse);
+// Makes `phases` (pairs [first, first + phases->size()) of the rotation) grow as a tensor of
+// `role` does about `center`.
+void grow_as(PhaseBlock* phases, const XposSpec& spec, std::uint32_t rotary_dim, std::uint32_t first, XposRole role,
+             bool inverse, std::int64_t center);
 
-// kXposDistanceTooLarge unless every row of the (checked) batch lies within max_distance of center.
-Status check_xpos_distance(const BatchPositions& positions, std::uint32_t batch, std::uint32_t seq_len,
-                           std::int64_t center, double max_distance);
+// The center of one call whose rows are `positions` (the batch checked), placed by `length`
+// (the largest position + 1 of the whole sequence; 0: of these rows), once every row is found
+// within xpos_max_distance() of it (else kXposDistanceTooLarge).
+Status xpos_call_center(const XposSpec& spec, double attention_factor, const BatchPositions& positions,
+                        std::uint32_t batch, std::uint32_t seq_len, std::uint64_t length, std::int64_t* center);
 
 }  // namespace posenc

@@ -322,6 +322,19 @@ TEST_CASE("xpos: the distance limit and the option rules", "[xpos]") {
   CHECK(status_with([](posenc::RopeSpec& s) { s.xpos.center = 1.5; }) == Status::kXposCenterInvalid);
   CHECK(status_with([](posenc::RopeSpec& s) { s.xpos.center = -1; }) == Status::kXposCenterInvalid);
   CHECK(status_with([](posenc::RopeSpec& s) { s.xpos.enabled = false; }) == Status::kXposRoleNotTaken);
+  // a scale_base so small that the growth rate overflows allows the center alone, scaled by 1
+  spec.xpos.center = 7;
+  spec.xpos.scale_base = 1e-310;
+  CHECK(posenc::xpos_max_distance(spec.xpos, 1.0) == 0);
+  CHECK(at(7) == Status::kOk);
+  std::vector<float> plain(8);
+  posenc::RopeSpec without = spec;
+  without.xpos = posenc::XposSpec{};
+  REQUIRE(posenc::rope(without, from_offset(7), x.data(), plain.data()) == Status::kOk);
+  CHECK(first_difference(out, plain) == out.size());
+  CHECK(at(8) == Status::kXposDistanceTooLarge);
+  spec.xpos.scale_base = 512;
+
   std::vector<float> k = random_floats(8, 2), k_out(8);
   spec.xpos.center = 0;
   CHECK(posenc::rope_qk(spec, 1, from_offset(0), x.data(), out.data(), k.data(), k_out.data()) ==
