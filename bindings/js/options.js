@@ -113,7 +113,7 @@ function scaling(fn, name, value, context) {
 // ---- xPos: { scaleBase, gamma, role, center } -------------------------------------------------------
 
 /** Who xPos scales: queries up, keys down (the core's enum also has 'none', which is not a choice). */
-export const XPOS_ROLES = ['query', 'key'];
+const XPOS_ROLES = ['query', 'key'];
 const xposRole = (fn, name, value) => readChoice(fn, name, value, XPOS_ROLES);
 const XPOS_VALUES = {
   scaleBase: optional(number, 512),

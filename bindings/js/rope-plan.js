@@ -5,7 +5,7 @@
 import { freedError, typeError } from './errors.js';
 import { READ, WRITE } from './frame.js';
 import { readOptions } from './options.js';
-import { writeRows } from './specs.js';
+import { writeRows, xposRoleValue } from './specs.js';
 import { ropeInBlocks, streams } from './streaming.js';
 
 const CREATE = Symbol('posenc.RopePlan');
@@ -91,7 +91,7 @@ export class RopePlan {
     }
     if (role === undefined)
       throw typeError(fn, 'role', "is required by a plan made with xpos: 'query' (scaled up) or 'key' (scaled down)");
-    return this.#context.enums.xposRole.indexOf(role);
+    return xposRoleValue(role, this.#context.enums);
   }
 
   /** Rotates queries q and keys k (numKvHeads heads) of the same rows, in place or into `out: { q, k }`. */

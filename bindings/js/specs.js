@@ -80,7 +80,7 @@ function writeRotary(frame, fn, o, headDim) {
     .source('rotaryDim', 'partialRotaryFactor');
 }
 
-/** An xPos snapshot (none: plain RoPE); `role` is rope's, or a plan's per apply (writeXposRole). */
+/** An xPos snapshot (none: plain RoPE); its `role` is rope's (a plan's comes per apply()). */
 function writeXpos(frame, xpos, enums) {
   if (xpos === undefined) return; // slot xpos 0: no xPos
   frame
@@ -89,12 +89,12 @@ function writeXpos(frame, xpos, enums) {
     .set('xposGamma', xpos.gamma)
     .set('xposHasCenter', flag(xpos.center !== undefined))
     .set('xposCenter', xpos.center ?? 0);
-  writeXposRole(frame, xpos.role, enums);
+  frame.set('xposRole', xposRoleValue(xpos.role, enums));
 }
 
-/** The role of a one-tensor rotation ('query' or 'key'; undefined: none). */
-export function writeXposRole(frame, role, enums) {
-  frame.set('xposRole', role === undefined ? 0 : enums.xposRole.indexOf(role));
+/** The core's value of a one-tensor rotation's xPos role ('query' or 'key'; undefined: none, 0). */
+export function xposRoleValue(role, enums) {
+  return role === undefined ? 0 : enums.xposRole.indexOf(role);
 }
 
 /** A RopeSpec (rope, ropeQK, ropePlan). */
