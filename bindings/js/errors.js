@@ -185,7 +185,7 @@ const WORDS = {
   xposDistanceTooLarge: (c) =>
     `must lie within ${c.expected} of the xPos center (ceil((largest position + 1) / 2) unless xpos.center is given): ` +
     `beyond it zeta_0^(±distance / scaleBase) leaves float32's normal range, for xpos.scaleBase ${c.given('xpos.scaleBase')} ` +
-    `and xpos.gamma ${c.given('xpos.gamma')} (the limit is floor(scaleBase · ln(1 / FLT_MIN) / ln((1 + gamma) / gamma))); ` +
+    `and xpos.gamma ${c.given('xpos.gamma')} (the limit is floor(scaleBase · ln(1 / FLT_MIN) / ln((1 + gamma) / gamma)) without an attention factor); ` +
     'give an xpos.center nearer to the positions or a larger xpos.scaleBase',
   maxDistanceTooSmall: (c) => {
     const half = c.given('bidirectional') === false ? c.given('numBuckets') : Math.floor(c.given('numBuckets') / 2);
