@@ -16,3 +16,4 @@
 #include "sinusoidal.h"
 #include "size_limits.h"
 #include "status.h"
+#include "xpos.h"

@@ -112,6 +112,12 @@ for (const posenc of await loadBothVariants()) {
       'rope (half, out JS array, partial)': () => posenc.rope(q, { ...rope, layout: 'half', rotaryDim: 4, out: qOut }),
       'similarity (dot)': () => posenc.similarity(a, b, similarity),
       'similarity (cosine)': () => posenc.similarity(a, b, { ...similarity, metric: 'cosine' }),
+      'rope (xpos key, explicit center)': () => posenc.rope(q, { ...rope, xpos: { role: 'key', center: 2 } }),
+      'ropePlan (xpos, apply as a query)': () => {
+        const plan = posenc.ropePlan({ ...rope, xpos: {} });
+        plan.apply(q, { offset: 3, role: 'query' });
+        plan.free();
+      },
       alibiSlopes: () => posenc.alibiSlopes({ numHeads: 12 }),
       alibiBias: () => posenc.alibiBias({ numHeads: 3, queryLen: 5, keyLen: 9 }),
       relativePositionBuckets: () => posenc.relativePositionBuckets({ queryLen: 5, keyLen: 7, offset: 3 }),
@@ -218,6 +224,8 @@ for (const posenc of await loadBothVariants()) {
         'alibiBias (offset not an integer)': () =>
           posenc.alibiBias({ numHeads: 2, queryLen: 2, keyLen: 2, offset: 0.5 }),
         'alibiSlopes (maxBias 0)': () => posenc.alibiSlopes({ numHeads: 2, maxBias: 0 }),
+        'rope (xpos: positions too far from the center)': () =>
+          posenc.rope(q, { ...rope, offset: 50000, xpos: { role: 'query', center: 0 } }),
         'similarity (out overlapping a)': () =>
           posenc.similarity(wa, wa, { rows: 3, cols: 3, dim: 16, out: overlapping }),
         'allocate (negative length)': () => posenc.allocate(-1),
