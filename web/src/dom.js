@@ -61,3 +61,8 @@ export function labelCellsByHeader(table) {
   }
   return table;
 }
+
+/** A <pre> of code or output: focusable, so a keyboard can scroll it when it is wider than its box. */
+export function pre(props = {}, ...children) {
+  return h('pre', { tabindex: 0, ...props }, ...children);
+}

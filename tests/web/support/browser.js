@@ -14,14 +14,21 @@ export function launchBrowser() {
 /**
  * A new page that records requests, console errors/warnings and uncaught exceptions. `bypassCSP`
  * ignores the server's Content-Security-Policy (scripts/serve.js sends a strict one); `touch` makes
- * a phone: touch input, a mobile viewport meta, a 2× screen.
+ * a phone: touch input, a mobile viewport meta, a 2× screen; `colorScheme` is what
+ * prefers-color-scheme reports ('light' or 'dark').
  */
 export async function openPage(
   browser,
-  { width = 1280, height = 900, acceptDownloads = false, bypassCSP = false, touch = false } = {},
+  { width = 1280, height = 900, acceptDownloads = false, bypassCSP = false, touch = false, colorScheme = 'light' } = {},
 ) {
   const device = touch ? { hasTouch: true, isMobile: true, deviceScaleFactor: 2 } : {};
-  const context = await browser.newContext({ viewport: { width, height }, acceptDownloads, bypassCSP, ...device });
+  const context = await browser.newContext({
+    viewport: { width, height },
+    acceptDownloads,
+    bypassCSP,
+    colorScheme,
+    ...device,
+  });
   const page = await context.newPage();
   const log = { requests: [], errors: [], warnings: [] };
   page.on('request', (request) => log.requests.push(request.url()));

@@ -66,4 +66,5 @@ export function extent(values) {
 }
 
 /** Okabe–Ito colours for line series: distinguishable with every common colour-vision deficiency. */
-export const SERIES_COLORS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000'];
+// Okabe-Ito; the last one is the text colour (black in light mode, light grey in dark mode).
+export const SERIES_COLORS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', 'currentColor'];

@@ -3,7 +3,7 @@
 // score heatmap over positions up to several training lengths, without and with the scaling, on
 // one colour scale. Frequencies, attention factors, rotations and scores all come from posenc.
 import { choiceControl, controlRow, numberControl, selectControl } from '../controls.js';
-import { byId, h } from '../dom.js';
+import { byId, h, pre } from '../dom.js';
 import { formatSig } from '../format.js';
 import { LONG_CONTEXT_PRESETS, PRESET_IDS, presetById } from '../long-context-presets.js';
 import { extent } from '../plots/colormap.js';
@@ -32,7 +32,7 @@ const CONTENT_OPTIONS = [
 
 // The layout does not change what these plots show; the models listed all use the half pairing.
 const LAYOUT = 'half';
-const COLORS = { none: '#000000', scaled: '#D55E00', short: '#E69F00', linear: '#0072B2' };
+const COLORS = { none: 'currentColor', scaled: '#D55E00', short: '#E69F00', linear: '#0072B2' };
 const PANELS = [
   { key: 'plain', title: 'without scaling' },
   { key: 'scaled', title: 'with the preset’s scaling' },
@@ -231,7 +231,7 @@ export function mount({ posenc, state }) {
           'div',
           { class: 'code-block' },
           h('div', { class: 'code-title' }, 'The schedule, as posenc computes it'),
-          h('pre', {}, call),
+          pre({}, call),
         ),
         attention,
         stretch,

@@ -2,7 +2,7 @@
 // interactively (with the seed's code beside it), the score heatmap over positions 0..1000, and
 // the proof in numbers that the score depends only on m - n.
 import { choiceControl, controlRow, numberControl, numbersControl } from '../controls.js';
-import { byId, h } from '../dom.js';
+import { byId, h, pre } from '../dom.js';
 import { formatPython as pythonNumber, formatSig } from '../format.js';
 import { ropePairChannels } from '../layouts.js';
 import { renderTex } from '../math.js';
@@ -108,7 +108,7 @@ export function mount({ posenc, state }) {
   const formula = h('div', { class: 'rope-formula', id: 'rope-formula' });
   const code = h('code', { id: 'rope-code' });
   const codeTitle = h('div', { class: 'code-title', id: 'rope-code-title' });
-  const result = h('pre', { class: 'code-output' }, h('code', { id: 'rope-result' }));
+  const result = pre({ class: 'code-output' }, h('code', { id: 'rope-result' }));
   root.append(
     controlRow(
       numberControl(state, 'rope.pos', { label: 'position m' }),
@@ -126,7 +126,7 @@ export function mount({ posenc, state }) {
         'div',
         {},
         formula,
-        h('div', { class: 'code-block' }, codeTitle, h('pre', {}, code)),
+        h('div', { class: 'code-block' }, codeTitle, pre({}, code)),
         h('div', { class: 'code-title' }, 'Result for this pair at position m, computed by posenc.rope'),
         result,
       ),

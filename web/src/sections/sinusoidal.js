@@ -2,7 +2,7 @@
 // the table as a heatmap (hover for the formula with the numbers filled in), and single
 // channels as curves: low channels oscillate fast, high channels slowly.
 import { choiceControl, controlRow, numberControl, numbersControl } from '../controls.js';
-import { byId, h } from '../dom.js';
+import { byId, h, pre } from '../dom.js';
 import { formatFixed, formatPython as pythonNumber, formatSig } from '../format.js';
 import { channelInfo } from '../layouts.js';
 import { renderTex } from '../math.js';
@@ -124,8 +124,8 @@ export function mount({ posenc, state }) {
     h(
       'div',
       { class: 'side-by-side' },
-      h('div', { class: 'code-block' }, codeTitle, h('pre', {}, code)),
-      h('div', { class: 'code-block' }, outputTitle, h('pre', {}, output)),
+      h('div', { class: 'code-block' }, codeTitle, pre({}, code)),
+      h('div', { class: 'code-block' }, outputTitle, pre({}, output)),
     ),
     // The read-out and the formula stay in view at the bottom of the window while the (tall)
     // heatmap is: hovering its top rows no longer puts them below the fold.

@@ -1,0 +1,91 @@
+// The page for readers who use assistive technology or dark mode: axe-core finds no serious or
+// critical violation in light or dark mode, and dark mode really is dark and legible.
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { after, before, test } from 'node:test';
+import { gotoAndSettle, launchBrowser, openPage } from './support/browser.js';
+import { ensureWebBuilt } from './support/build.js';
+import { serveWeb } from './support/server.js';
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+let browser;
+let server;
+
+before(async () => {
+  await ensureWebBuilt();
+  server = await serveWeb();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** WCAG contrast of two computed CSS colours (rgb/rgba; alpha ignored). */
+function contrast(a, b) {
+  const luminance = (css) => {
+    const [r, g, bl] = css
+      .match(/\d+(\.\d+)?/g)
+      .slice(0, 3)
+      .map((v) => Number(v) / 255);
+    const lin = (c) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(bl);
+  };
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+for (const colorScheme of ['light', 'dark']) {
+  test(`axe-core: no serious or critical violation (${colorScheme} mode)`, async (t) => {
+    // bypassCSP: axe is injected as an inline script, which the page's policy rightly forbids.
+    const { page, log, context } = await openPage(browser, { bypassCSP: true, colorScheme });
+    await gotoAndSettle(page, server.pageUrl);
+    await page.addScriptTag({ path: AXE });
+    const results = await page.evaluate(async () => {
+      const { violations } = await window.axe.run(document, { resultTypes: ['violations'] });
+      return violations.map((v) => ({
+        id: v.id,
+        impact: v.impact,
+        help: v.help,
+        nodes: v.nodes
+          .slice(0, 3)
+          .map((n) => `${n.target.join(' ')}: ${n.failureSummary.split('\n').slice(1).join(' ')}`),
+      }));
+    });
+    const counts = {};
+    for (const { impact } of results) counts[impact] = (counts[impact] ?? 0) + 1;
+    t.diagnostic(`${colorScheme}: violations by impact ${JSON.stringify(counts)}`);
+    const blocking = results.filter(({ impact }) => impact === 'serious' || impact === 'critical');
+    assert.deepEqual(blocking, [], JSON.stringify(blocking, null, 2));
+    assert.deepEqual(log.errors, []);
+    await context.close();
+  });
+}
+
+test('dark mode follows prefers-color-scheme: dark page, legible text, visible curves', async () => {
+  const { page, log, context } = await openPage(browser, { colorScheme: 'dark' });
+  await gotoAndSettle(page, server.pageUrl);
+  const colours = await page.evaluate(() => {
+    const style = (selector, property) => getComputedStyle(document.querySelector(selector))[property];
+    const series = document.querySelector('figure[data-plot="long-context-wavelengths"] path.series');
+    return {
+      background: style('body', 'backgroundColor'),
+      text: style('body', 'color'),
+      muted: style('.engine-status', 'color'),
+      link: style('a[href="#order"]', 'color'),
+      plot: style('.plot-area', 'backgroundColor'),
+      curve: getComputedStyle(series).stroke,
+    };
+  });
+  const [r, g, b] = colours.background.match(/\d+/g).map(Number);
+  assert.ok(r + g + b < 120, `a dark background (${colours.background})`);
+  assert.ok(contrast(colours.text, colours.background) >= 7, `text ${colours.text}`);
+  assert.ok(contrast(colours.muted, colours.background) >= 4.5, `muted text ${colours.muted}`);
+  assert.ok(contrast(colours.link, colours.background) >= 4.5, `links ${colours.link}`);
+  assert.equal(colours.plot, colours.background, 'plots sit on the page background');
+  assert.ok(contrast(colours.curve, colours.background) >= 3, `the 'no scaling' curve ${colours.curve}`);
+  assert.deepEqual(log.errors, []);
+  await context.close();
+});
