@@ -4,7 +4,9 @@
 #include <cstddef>
 #include <new>
 
+#include "axis_phases.h"
 #include "kernels/dispatch.h"
+#include "mrope_sections.h"
 #include "phases.h"
 #include "posenc/rope_scaling.h"
 
@@ -24,6 +26,10 @@ std::unique_ptr<double[]> allocate_doubles(std::size_t count) {
 }
 
 bool has_rows(const RopeSpec& spec) { return spec.batch > 0 && spec.seq_len > 0; }
+
+std::unique_ptr<std::uint8_t[]> allocate_axes(std::size_t count) {
+  return std::unique_ptr<std::uint8_t[]>(new (std::nothrow) std::uint8_t[count == 0 ? 1 : count]);
+}
 
 // What "fits in cache" means for the order heads are rotated in (about a core's L2).
 constexpr std::size_t kInCacheBytes = 256 * 1024;
@@ -76,30 +82,73 @@ Status RopePlan::create(const RopeSpec& spec, std::uint32_t num_kv_heads, RopePl
     if (!made.inv_freq_) return Status::kOutOfMemory;
     fill_frequencies(schedule, scaling, made.rotary_dim_, spec.base, made.inv_freq_.get());
   }
+  if (spec.mrope.enabled) {
+    made.pair_axes_ = allocate_axes(pairs);
+    if (!made.pair_axes_) return Status::kOutOfMemory;
+    mrope_pair_axes(spec.mrope, pairs, made.pair_axes_.get());
+    made.axes_ = 3;
+  }
   *plan = std::move(made);
   return Status::kOk;
 }
 
+Status RopePlan::create_axes(const RopeSpec& spec, const double* inv_freq, const std::uint8_t* axis_of,
+                             std::uint32_t axes, RopePlan* plan) {
+  if (inv_freq == nullptr || axis_of == nullptr || axes < 1 || axes > AxisPhases::kMaxAxes) return Status::kNullPointer;
+  RopeSpec plain = spec;
+  plain.scaling = RopeScaling{};
+  plain.mrope = MropeSpec{};
+  RopePlan made;
+  if (const Status status = create(plain, spec.num_heads, &made); status != Status::kOk) return status;
+  const std::uint32_t pairs = made.rotary_dim_ / 2;
+  made.pair_axes_ = allocate_axes(pairs);
+  if (!made.pair_axes_) return Status::kOutOfMemory;
+  for (std::uint32_t i = 0; i < pairs; ++i) {
+    if (axis_of[i] >= axes) return Status::kNullPointer;  // a caller's bug, refused rather than read past
+    made.inv_freq_[i] = inv_freq[i];
+    made.pair_axes_[i] = axis_of[i];
+  }
+  made.axes_ = axes;
+  *plan = std::move(made);
+  return Status::kOk;
+}
+
+AxisRows RopePlan::axis_rows_of(const BatchPositions& positions) const {
+  if (pair_axes_ == nullptr || positions.rows.list == nullptr) return AxisRows{};
+  const std::size_t rows = std::size_t{spec_.batch} * spec_.seq_len;
+  return AxisRows{positions.rows.list, rows, spec_.seq_len};
+}
+
 Status RopePlan::apply(const BatchPositions& positions, const float* x, float* out) const {
-  if (const Status status = positions.check(spec_.batch, spec_.seq_len); status != Status::kOk) return status;
+  if (const Status status = check_rows(spec_, positions); status != Status::kOk) return status;
   if ((x == nullptr || out == nullptr) && has_rows(spec_)) return Status::kNullPointer;
   const Tensor tensor{x, out, spec_.num_heads};
-  return rotate(spec_, positions, &tensor, 1, nullptr);
+  const AxisRows rows = axis_rows_of(positions);
+  return rotate(spec_, positions, rows.list != nullptr ? &rows : nullptr, &tensor, 1, nullptr);
 }
 
 Status RopePlan::apply_qk(const BatchPositions& positions, const float* q, float* q_out, const float* k,
                           float* k_out) const {
-  if (const Status status = positions.check(spec_.batch, spec_.seq_len); status != Status::kOk) return status;
+  if (const Status status = check_rows(spec_, positions); status != Status::kOk) return status;
   if ((q == nullptr || q_out == nullptr || k == nullptr || k_out == nullptr) && has_rows(spec_))
     return Status::kNullPointer;
   const Tensor tensors[2] = {{q, q_out, spec_.num_heads}, {k, k_out, num_kv_heads_}};
-  return rotate(spec_, positions, tensors, 2, nullptr);
+  const AxisRows rows = axis_rows_of(positions);
+  return rotate(spec_, positions, rows.list != nullptr ? &rows : nullptr, tensors, 2, nullptr);
+}
+
+Status RopePlan::apply_axes(const AxisRows& rows, const float* x, float* out) const {
+  if (rows.list == nullptr && has_rows(spec_)) return Status::kNullPointer;
+  if ((x == nullptr || out == nullptr) && has_rows(spec_)) return Status::kNullPointer;
+  const Tensor tensor{x, out, spec_.num_heads};
+  return rotate(spec_, Positions{}, &rows, &tensor, 1, nullptr);
 }
 
 std::size_t RopePlan::carry_doubles() const {
   std::size_t doubles = 0;
-  for_each_pair_block(rotary_dim_ / 2,
-                      [&](std::uint32_t, std::uint32_t pairs) { doubles += PhaseBlock::carry_doubles(pairs); });
+  for_each_pair_block(rotary_dim_ / 2, [&](std::uint32_t first, std::uint32_t pairs) {
+    doubles += AxisPhases::carry_doubles(axes_of(first), pairs);
+  });
   return doubles;
 }
 
@@ -113,13 +162,13 @@ Status RopePlan::apply_piece(const Positions& positions, std::uint32_t rows, con
   shape.seq_len = rows;
   shape.order = RopeOrder::kTokens;
   const Tensor tensor{x, out, spec_.num_heads};
-  return rotate(shape, positions, &tensor, 1, carry);
+  return rotate(shape, positions, nullptr, &tensor, 1, carry);
 }
 
 // Rotates every tensor at the checked positions: pair blocks outermost, so each block's phases
 // advance once per row and serve every head of every tensor.
-Status RopePlan::rotate(const RopeSpec& shape, const BatchPositions& positions, const Tensor* tensors,
-                        std::size_t count, double* carry) const {
+Status RopePlan::rotate(const RopeSpec& shape, const BatchPositions& positions, const AxisRows* axis_rows,
+                        const Tensor* tensors, std::size_t count, double* carry) const {
   if (!has_rows(shape)) return Status::kOk;
   const std::size_t head_dim = spec_.head_dim, half = rotary_dim_ / 2, seq_len = shape.seq_len;
   const bool interleaved = spec_.layout == RopeLayout::kInterleaved;
@@ -131,8 +180,11 @@ Status RopePlan::rotate(const RopeSpec& shape, const BatchPositions& positions, 
   if (inv_freq == nullptr) {
     per_call = allocate_doubles(half);
     if (!per_call) return Status::kOutOfMemory;
-    const FrequencySchedule schedule(spec_.scaling, rotary_dim_, spec_.base,
-                                     positions.length(shape.batch, shape.seq_len));
+    // Every axis's positions count (transformers: max(position_ids) + 1 over all three rows).
+    const std::uint64_t length =
+        axis_rows != nullptr ? BatchPositions(Positions{axis_rows->list, 0}).length(axes_, axis_rows->axis_stride)
+                             : positions.length(shape.batch, shape.seq_len);
+    const FrequencySchedule schedule(spec_.scaling, rotary_dim_, spec_.base, length);
     schedule.fill(0, static_cast<std::uint32_t>(half), per_call.get());
     inv_freq = per_call.get();
   }
@@ -150,12 +202,16 @@ Status RopePlan::rotate(const RopeSpec& shape, const BatchPositions& positions, 
     double block_freq[PhaseBlock::kCapacity];
     for (std::uint32_t i = 0; i < pairs; ++i)  // inverse: -theta, negated exactly
       block_freq[i] = spec_.inverse ? -inv_freq[first + i] : inv_freq[first + i];
-    PhaseBlock phases(block_freq, pairs, attention_factor_);
+    AxisPhases phases(block_freq, axes_of(first), pairs, attention_factor_);
     if (carry != nullptr) phases.restore(carry + carried);
+    std::int64_t at[AxisPhases::kMaxAxes];  // the row's position on each axis
     for (std::size_t b = 0; b < shape.batch; ++b) {
       const Positions sequence = positions.sequence(b, seq_len);
       for (std::size_t t = 0; t < seq_len; ++t) {
-        phases.advance_to(sequence.at(t));
+        for (std::uint32_t a = 0; a < axes_; ++a)
+          at[a] = axis_rows == nullptr ? sequence.at(t)
+                                       : axis_rows->list[a * axis_rows->axis_stride + b * axis_rows->batch_stride + t];
+        phases.advance_to(at);
         for (std::size_t n = 0; n < count; ++n) {
           const Tensor& tensor = tensors[n];
           // Head vectors are contiguous; tokens-major rows hold all heads of a token,
@@ -177,7 +233,7 @@ Status RopePlan::rotate(const RopeSpec& shape, const BatchPositions& positions, 
     }
     if (carry != nullptr) {
       phases.save(carry + carried);
-      carried += PhaseBlock::carry_doubles(pairs);
+      carried += AxisPhases::carry_doubles(axes_of(first), pairs);
     }
   });
 

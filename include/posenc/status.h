@@ -97,7 +97,12 @@ namespace posenc {
   /* T5 relative position buckets (relative_position_buckets.h). */ \
   X(kNumBucketsTooSmall, numBucketsTooSmall, "numBuckets", "num_buckets below 2 (below 4 when bidirectional, which halves it)") \
   X(kNumBucketsTooLarge, numBucketsTooLarge, "numBuckets", "num_buckets above kMaxDim") \
-  X(kMaxDistanceTooSmall, maxDistanceTooSmall, "maxDistance", "max_distance not above max_exact (a quarter of num_buckets when bidirectional, a half otherwise)")
+  X(kMaxDistanceTooSmall, maxDistanceTooSmall, "maxDistance", "max_distance not above max_exact (a quarter of num_buckets when bidirectional, a half otherwise)") \
+  /* Multi-axis RoPE: M-RoPE's sections (RopeSpec::mrope), 2-D image RoPE (rope_grid.h). */ \
+  X(kMropeSectionInvalid, mropeSectionInvalid, "mrope.section", "the sections do not sum to rotary_dim/2, or (interleaved) an h or w pair falls beyond it") \
+  X(kGridTooLarge, gridTooLarge, "rows", "rows * cols above kMaxSeqLen") \
+  X(kGridVariantInvalid, gridVariantInvalid, "variant", "unknown 2-D RoPE variant") \
+  X(kGridHeadDimInvalid, gridHeadDimInvalid, "headDim", "axial needs head_dim a multiple of 4; pixtral an even head_dim >= 4")
 
 // clang-format on
 
