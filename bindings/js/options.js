@@ -110,6 +110,21 @@ function scaling(fn, name, value, context) {
   return given;
 }
 
+// ---- M-RoPE: { section: [t, h, w], interleaved? } ------------------------------------------------
+
+const MROPE = { section: required(copyIntegers), interleaved: optional(boolean, false) };
+
+/** The `mrope` option: three section sizes (numeric rules: the core's) and the Qwen3-VL order. */
+function mrope(fn, name, value, context) {
+  const example = 'such as { section: [16, 24, 24] } (Qwen2-VL) or { section: [24, 20, 20], interleaved: true }';
+  if (!isOptionsObject(fn, name, value)) throw typeError(fn, name, `must be an object ${example}`);
+  const given = readObject(fn, name, value, MROPE, context);
+  if (given.section.length !== 3) {
+    throw rangeError(fn, `${name}.section`, `must be [t, h, w], 3 integers (got ${given.section.length})`);
+  }
+  return given;
+}
+
 // ---- the functions' options ----------------------------------------------------------------------
 
 const base = optional(number, 10000);
@@ -145,6 +160,7 @@ const ROPE = {
   batch: optional(size, 1),
   order: optional(choice('order'), 'tokens'),
   inverse: optional(boolean, false),
+  mrope: optional(mrope),
 };
 const ROWS = { offset: optional(batchOffset), positions: optional(positions) };
 const LAYOUT_CONVERSION = {
@@ -277,6 +293,18 @@ export const OPTIONS = {
     keyLen: required(size),
     offset: optional(number),
     maxBias: optional(number, 8),
+    out: optional(array),
+  },
+  ropeGrid: {
+    rows: required(size),
+    cols: required(size),
+    numHeads: optional(size, 1),
+    headDim: required(size),
+    base,
+    variant: required(choice('gridVariant'), "('pixtral' or 'axial')"),
+    layout: optional(choice('ropeLayout')), // default: the variant's own (specs.js)
+    order: optional(choice('order'), 'tokens'),
+    batch: optional(size, 1),
     out: optional(array),
   },
   relativePositionBuckets: {
