@@ -5,11 +5,13 @@
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/generators/catch_generators.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <vector>
 
+#include "golden_json.h"
 #include "posenc/posenc.h"
 #include "precision.h"
 #include "reference.h"
@@ -312,4 +314,82 @@ TEST_CASE("ropeGrid rules: grid size, variant, head_dim per variant", "[rope_gri
   spec.rows = 0;
   CHECK(posenc::check(spec) == Status::kOk);
   CHECK(posenc::rope_grid(spec, nullptr, nullptr) == Status::kOk);  // no patches, nothing to touch
+}
+
+namespace {
+
+// |got - want| in float32 ulps of the pair's |x_a| + |x_b|, the worst over a rotated tensor.
+double worst_ulps(const std::vector<float>& got, const std::vector<float>& x, const std::vector<double>& want,
+                  std::size_t head_dim, Pairing pairing) {
+  double worst = 0;
+  for (std::size_t at = 0; at < x.size(); at += head_dim) {
+    for (std::size_t k = 0; k < head_dim / 2; ++k) {
+      const reference::PairChannels ch = reference::pair_channels(k, head_dim, pairing);
+      const double scale = std::fabs(static_cast<double>(x[at + ch.a])) + std::fabs(static_cast<double>(x[at + ch.b]));
+      const double ulp = std::ldexp(1.0, std::ilogb(scale) - 23);
+      for (const std::size_t channel : {at + ch.a, at + ch.b})
+        worst = std::max(worst, std::fabs(got[channel] - want[channel]) / ulp);
+    }
+  }
+  return worst;
+}
+
+std::vector<float> floats_of(const golden_json::Value& list) {
+  std::vector<float> out;
+  for (const double v : list.numbers()) out.push_back(static_cast<float>(v));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("M-RoPE and ropeGrid against the models' own code in float64 (tests/golden/rope-axes.json)",
+          "[rope][mrope][rope_grid][golden]") {
+  const golden_json::Value file = golden_json::read_golden("rope-axes.json");
+  double worst = 0;
+  for (const golden_json::Value& c : file["mrope"].array) {
+    posenc::RopeSpec spec;
+    spec.seq_len = static_cast<std::uint32_t>(c["seqLen"].number);
+    spec.num_heads = static_cast<std::uint32_t>(c["numHeads"].number);
+    spec.head_dim = spec.rotary_dim = static_cast<std::uint32_t>(c["headDim"].number);
+    spec.base = c["base"].number;
+    spec.layout = posenc::RopeLayout::kHalf;
+    spec.order = posenc::RopeOrder::kHeads;
+    spec.mrope.enabled = true;
+    spec.mrope.interleaved = c["interleaved"].boolean;
+    for (std::size_t a = 0; a < 3; ++a) spec.mrope.section[a] = static_cast<std::uint32_t>(c["section"][a].number);
+    std::vector<std::int32_t> positions;
+    for (const double p : c["positions"].numbers()) positions.push_back(static_cast<std::int32_t>(p));
+    const std::vector<float> q = floats_of(c["q"]), k = floats_of(c["k"]);
+    std::vector<float> q_out(q.size()), k_out(k.size());
+    REQUIRE(posenc::rope_qk(spec, static_cast<std::uint32_t>(c["numKvHeads"].number), listed(positions), q.data(),
+                            q_out.data(), k.data(), k_out.data()) == Status::kOk);
+    const double q_ulps = worst_ulps(q_out, q, c["float64"]["q"].numbers(), spec.head_dim, Pairing::kHalf);
+    const double k_ulps = worst_ulps(k_out, k, c["float64"]["k"].numbers(), spec.head_dim, Pairing::kHalf);
+    INFO(c["name"].string << ": " << q_ulps << ", " << k_ulps << " ulps");
+    CHECK(std::max(q_ulps, k_ulps) <= 2.0);
+    worst = std::max({worst, q_ulps, k_ulps});
+  }
+  for (const golden_json::Value& c : file["grid"].array) {
+    posenc::RopeGridSpec spec;
+    spec.rows = static_cast<std::uint32_t>(c["rows"].number);
+    spec.cols = static_cast<std::uint32_t>(c["cols"].number);
+    spec.num_heads = static_cast<std::uint32_t>(c["numHeads"].number);
+    spec.head_dim = static_cast<std::uint32_t>(c["headDim"].number);
+    spec.base = c["base"].number;
+    const bool pixtral = c["variant"].string == "pixtral";
+    spec.variant = pixtral ? posenc::RopeGridVariant::kPixtral : posenc::RopeGridVariant::kAxial;
+    spec.layout = pixtral ? posenc::RopeLayout::kHalf : posenc::RopeLayout::kInterleaved;
+    spec.order = posenc::RopeOrder::kHeads;
+    const std::vector<float> x = floats_of(c["x"]);
+    std::vector<float> out(x.size());
+    REQUIRE(posenc::rope_grid(spec, x.data(), out.data()) == Status::kOk);
+    const double ulps =
+        worst_ulps(out, x, c["float64"].numbers(), spec.head_dim, pixtral ? Pairing::kHalf : Pairing::kInterleaved);
+    INFO(c["variant"].string << " " << spec.rows << "x" << spec.cols << " head_dim " << spec.head_dim << ": " << ulps);
+    CHECK(ulps <= 2.0);
+    worst = std::max(worst, ulps);
+  }
+  WorstError record;
+  record.update(worst, 0);
+  record_precision("M-RoPE / ropeGrid vs the models' float64 code, float32 ulps of |x_a| + |x_b|", record, "ulps");
 }
