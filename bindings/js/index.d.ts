@@ -194,6 +194,8 @@ export type RopeFrequencyOptions<S = RopeScaling> = RotaryOptions &
     base?: number;
     /** Checked and not used: the schedule has one value per pair, whichever channels a pair occupies. */
     layout?: 'interleaved' | 'half';
+    /** Read and not used: M-RoPE keeps each pair's frequency (a model's options pass unchanged). */
+    mrope?: MropeOptions;
     /** The current sequence length (largest position + 1) that dynamic and longrope go by. */
     seqLen?: number;
   };
@@ -229,6 +231,8 @@ export type RopeCacheOptions<T extends FloatArray = FloatArray, S = RopeScaling>
     base?: number;
     /** Checked and not used: the cache has one cos/sin per pair, whichever channels a pair occupies. */
     layout?: 'interleaved' | 'half';
+    /** Read and not used: the cache is per position; M-RoPE takes each pair's from its row's position. */
+    mrope?: MropeOptions;
     /** Sequences (default 1): the cache is [batch, seqLen, rotaryDim/2]. */
     batch?: number;
     /** Write into these arrays (each [batch, seqLen, rotaryDim/2]) instead of new ones. */
@@ -578,6 +582,8 @@ export interface HfRopeOptions {
   layout: 'interleaved' | 'half';
   /** rope_scaling / rope_parameters in camelCase; absent for plain RoPE. */
   scaling?: RopeScaling;
+  /** mrope_section (and Qwen3-VL's interleaved order): Qwen2-VL, Qwen2.5-VL, Qwen3-VL. */
+  mrope?: MropeOptions;
 }
 
 /** What fromHfConfig reads from a Hugging Face config.json. */

@@ -139,12 +139,16 @@ const TABLE = {
 // `layout` says which channels a pair occupies; schedules and caches hold one value per pair, so
 // they check it (a model's rope options pass unchanged) and do not use it.
 const pairLayout = optional(choice('ropeLayout'));
+// `mrope` likewise: M-RoPE picks each pair's position from one of three rows; a pair's frequency,
+// and the cos/sin of a position, are the same.
+const pairMrope = optional(mrope);
 const SCHEDULE = {
   rotaryDim: optional(size),
   headDim: optional(size),
   partialRotaryFactor: optional(number),
   base,
   layout: pairLayout,
+  mrope: pairMrope,
   scaling: optional(scaling),
   seqLen: optional(size, 0),
 };
@@ -260,6 +264,7 @@ export const OPTIONS = {
     headDim: optional(size),
     base,
     layout: pairLayout,
+    mrope: pairMrope,
     scaling: optional(scaling),
     batch: optional(size, 1),
     ...ROWS,
