@@ -37,7 +37,10 @@ void AxisPhases::advance_to(const std::int64_t* positions) {
     return;
   }
   for (std::uint32_t a = 0; a < kMaxAxes; ++a) {
-    if (!blocks_[a]) continue;
+    // An axis whose position repeats (an image patch's t and h rows, a grid row's row) keeps
+    // its gathered values.
+    if (!blocks_[a] || positions[a] == gathered_at_[a]) continue;
+    gathered_at_[a] = positions[a];
     PhaseBlock& block = *blocks_[a];
     block.advance_to(positions[a]);
     const float* c = block.cos();
@@ -71,7 +74,8 @@ void AxisPhases::restore(const double* carry) {
     if (!block) continue;
     block->restore(carry);
     carry += PhaseBlock::carry_doubles(block->size());
-  }  // the gathered arrays follow at the next advance_to, which always gathers
+  }
+  for (std::int64_t& at : gathered_at_) at = -1;  // the next advance_to gathers every axis
 }
 
 }  // namespace posenc

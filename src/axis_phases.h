@@ -44,6 +44,7 @@ class AxisPhases {
   std::uint32_t single_axis_ = 0;                          // else, the one that does
   std::optional<PhaseBlock> blocks_[kMaxAxes];             // over the pairs of each axis, empty when it has none
   std::uint8_t pair_of_[kMaxAxes][PhaseBlock::kCapacity];  // block a's j-th pair is pair pair_of_[a][j]
+  std::int64_t gathered_at_[kMaxAxes] = {-1, -1, -1};      // the position each axis's values were gathered at
   float cos_[PhaseBlock::kCapacity], sin_[PhaseBlock::kCapacity];
 };
 
