@@ -41,6 +41,9 @@ import torch
 from torch import nn
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+# rotate_half and apply_rotary_pos_emb: Qwen2-VL's, Qwen3-VL's and Pixtral's are "Copied from
+# transformers.models.llama.modeling_llama", the same text as make_golden.py's transcription.
+from make_golden import apply_rotary_pos_emb, rotate_half  # noqa: E402
 from make_golden_mrope_positions import inputs_of, qwen2_vl_get_rope_index  # noqa: E402
 
 GENERATOR = "scripts/make_golden_rope_axes.py"
@@ -115,14 +118,6 @@ class Qwen2VLRotaryEmbedding(nn.Module):
             sin = emb.sin() * self.attention_scaling
 
         return cos.to(dtype=x.dtype), sin.to(dtype=x.dtype)
-
-
-# Copied from transformers.models.llama.modeling_llama.rotate_half
-def rotate_half(x):
-    """Rotates half the hidden dims of the input."""
-    x1 = x[..., : x.shape[-1] // 2]
-    x2 = x[..., x.shape[-1] // 2 :]
-    return torch.cat((-x2, x1), dim=-1)
 
 
 def apply_multimodal_rotary_pos_emb(q, k, cos, sin, mrope_section, unsqueeze_dim=1):
@@ -207,15 +202,7 @@ class Qwen3VLTextRotaryEmbedding(nn.Module):
         return freqs_t
 
 
-def apply_rotary_pos_emb(q, k, cos, sin, position_ids=None, unsqueeze_dim=1):
-    cos = cos.unsqueeze(unsqueeze_dim)
-    sin = sin.unsqueeze(unsqueeze_dim)
-    q_embed = (q * cos) + (rotate_half(q) * sin)
-    k_embed = (k * cos) + (rotate_half(k) * sin)
-    return q_embed, k_embed
-
-
-# ---- Pixtral @0233e509, verbatim (rotate_half and apply_rotary_pos_emb are the ones above) --------
+# ---- Pixtral @0233e509, verbatim (rotate_half and apply_rotary_pos_emb: make_golden.py's) ----------------
 
 def position_ids_in_meshgrid(patch_embeds_list, max_width):
     positions = []

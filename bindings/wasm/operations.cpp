@@ -431,8 +431,8 @@ int ropeGrid(frames::ropeGrid& f) {
   spec.order = enum_of<RopeOrder>(f.order);
   spec.batch = u32(f.batch);
   POSENC_TRY(check(spec));
-  const std::uint64_t length = element_count(spec.batch, std::uint64_t{spec.rows} * spec.cols, spec.num_heads,
-                                             spec.head_dim);
+  const std::uint64_t length =
+      element_count(spec.batch, std::uint64_t{spec.rows} * spec.cols, spec.num_heads, spec.head_dim);
   POSENC_TRY(check_length(f, f.xLength, length, Status::kXLength));
   POSENC_TRY(check_length(f, f.outLength, length, Status::kOutLength));
   return result(rope_grid(spec, address_of<const float>(f.x), address_of<float>(f.out)));
