@@ -17,7 +17,7 @@ longrope rope types, and transformers' maybe_autocast is torch.autocast):
     PixtralRotaryEmbedding, rotate_half, apply_rotary_pos_emb.
   2-D RoPE, SAM 2 (axial): facebookresearch/sam2@2b90b9f5ceec907a1c18123530e92e794ad901a4
     sam2/modeling/position_encoding.py: init_t_xy, compute_axial_cis, reshape_for_broadcast,
-    apply_rotary_enc.
+    apply_rotary_enc (with repeat_freqs_k: keys of several frames of one grid, its CPU path).
 
 M-RoPE positions are real get_rope_index results: the transcription in
 scripts/make_golden_mrope_positions.py (Qwen2-VL's), run on its prompts.
@@ -370,7 +370,7 @@ def mrope_run(model, dtype, section, head_dim, base, position_ids, q, k):
         return apply_multimodal_rotary_pos_emb(q, k, cos, sin, section)
 
 
-def grid_run(variant, dtype, rows, cols, head_dim, base, q, k):
+def grid_run(variant, dtype, rows, cols, head_dim, base, q, k, frames=1):
     with computing_in(dtype):
         q, k = q.to(dtype), k.to(dtype)
         if variant == "pixtral":
@@ -381,7 +381,7 @@ def grid_run(variant, dtype, rows, cols, head_dim, base, q, k):
             cos, sin = PixtralRotaryEmbedding(config)(q, position_ids)
             return apply_rotary_pos_emb(q, k, cos, sin, unsqueeze_dim=0)
         freqs_cis = compute_axial_cis(dim=head_dim, end_x=cols, end_y=rows, theta=base)
-        return apply_rotary_enc(q, k, freqs_cis)
+        return apply_rotary_enc(q, k, freqs_cis, repeat_freqs_k=frames > 1)
 
 
 def deviation(got32, want64, x, layout):
@@ -417,13 +417,15 @@ MROPE_CASES = [
 ]
 
 GRID_CASES = [
-    # variant, rows, cols, head_dim (pairs per axis: not multiples of 4 lanes), heads
-    ("pixtral", 5, 7, 64, 1),
-    ("pixtral", 5, 7, 36, 2),
-    ("pixtral", 7, 5, 22, 1),
-    ("axial", 5, 7, 64, 1),
-    ("axial", 5, 7, 36, 2),
-    ("axial", 7, 5, 20, 1),
+    # variant, rows, cols, head_dim (pairs per axis: not multiples of 4 lanes), heads, frames of keys
+    ("pixtral", 5, 7, 64, 1, 1),
+    ("pixtral", 5, 7, 36, 2, 1),
+    ("pixtral", 7, 5, 22, 1, 1),
+    ("axial", 5, 7, 64, 1, 1),
+    ("axial", 5, 7, 36, 2, 1),
+    ("axial", 7, 5, 20, 1, 1),
+    # SAM 2's memory attention: keys of 3 frames of the grid (repeat_freqs_k); x is then the keys
+    ("axial", 4, 6, 36, 2, 3),
 ]
 
 
@@ -445,19 +447,21 @@ def main():
             "float32": {"relative": max(relative), "ulps": max(ulps)},
         })
         print(f"{name}: float32 reference {max(relative):.3g} (|x_a| + |x_b|), {max(ulps):.3g} ulps")
-    for n, (variant, rows, cols, head_dim, heads) in enumerate(GRID_CASES):
-        q, k = random_qk(200 + n, 1, heads, heads, rows * cols, head_dim)
-        q64, k64 = grid_run(variant, torch.float64, rows, cols, head_dim, 10000.0, q, k)
-        q32, k32 = grid_run(variant, torch.float32, rows, cols, head_dim, 10000.0, q, k)
+    for n, (variant, rows, cols, head_dim, heads, frames) in enumerate(GRID_CASES):
+        q, _ = random_qk(200 + n, 1, heads, heads, rows * cols, head_dim)
+        _, k = random_qk(300 + n, 1, heads, heads, frames * rows * cols, head_dim)
+        q64, k64 = grid_run(variant, torch.float64, rows, cols, head_dim, 10000.0, q, k, frames)
+        q32, k32 = grid_run(variant, torch.float32, rows, cols, head_dim, 10000.0, q, k, frames)
         assert q64.dtype == torch.float64 and q32.dtype == torch.float32
         layout = "half" if variant == "pixtral" else "interleaved"
         relative, ulps = zip(deviation(q32, q64, q, layout), deviation(k32, k64, k, layout))
-        out["grid"].append({  # x: the queries (ropeGrid rotates one tensor; keys are rotated alike)
+        x, x64 = (q, q64) if frames == 1 else (k, k64)
+        out["grid"].append({  # x: the queries, or the keys of several frames (ropeGrid rotates one tensor)
             "variant": variant, "rows": rows, "cols": cols, "headDim": head_dim, "base": 10000.0,
-            "numHeads": heads, "x": flat(q, 9), "float64": flat(q64, 17),
+            "numHeads": heads, "frames": frames, "x": flat(x, 9), "float64": flat(x64, 17),
             "float32": {"relative": max(relative), "ulps": max(ulps)},
         })
-        print(f"{variant} {rows}x{cols} head_dim {head_dim}: float32 reference {max(relative):.3g}, {max(ulps):.3g} ulps")
+        print(f"{variant} {rows}x{cols}x{frames} head_dim {head_dim}: float32 reference {max(relative):.3g}, {max(ulps):.3g} ulps")
     path = pathlib.Path(__file__).resolve().parent.parent / "tests" / "golden" / "rope-axes.json"
     path.write_text(json.dumps(out, separators=(",", ":")) + "\n")
     print(f"{path.name}: {path.stat().st_size / 1024:.0f} KiB")

@@ -11,10 +11,10 @@ namespace posenc {
 
 namespace {
 
-// The grid as a rope call of rows * cols rows per sequence.
+// The grid as a rope call of frames * rows * cols rows per sequence.
 RopeSpec rope_spec_of(const RopeGridSpec& spec) {
   RopeSpec rope;
-  rope.seq_len = spec.rows * spec.cols;  // checked: <= kMaxSeqLen
+  rope.seq_len = spec.frames * spec.rows * spec.cols;  // checked: <= kMaxSeqLen
   rope.num_heads = spec.num_heads;
   rope.head_dim = spec.head_dim;
   rope.rotary_dim = spec.head_dim;
@@ -29,6 +29,7 @@ RopeSpec rope_spec_of(const RopeGridSpec& spec) {
 
 Status check(const RopeGridSpec& spec) {
   if (element_count(spec.rows, spec.cols) > kMaxSeqLen) return Status::kGridTooLarge;
+  if (element_count(spec.frames, spec.rows, spec.cols) > kMaxSeqLen) return Status::kGridFramesTooLarge;
   if (spec.variant != RopeGridVariant::kPixtral && spec.variant != RopeGridVariant::kAxial)
     return Status::kGridVariantInvalid;
   if (spec.head_dim > kMaxDim) return Status::kHeadDimTooLarge;
@@ -58,22 +59,23 @@ void rope_grid_pairs(const RopeGridSpec& spec, double* inv_freq, std::uint8_t* a
 
 Status rope_grid(const RopeGridSpec& spec, const float* x, float* out) {
   if (const Status status = check(spec); status != Status::kOk) return status;
-  const std::uint32_t pairs = spec.head_dim / 2, patches = spec.rows * spec.cols;
+  const std::uint32_t pairs = spec.head_dim / 2, patches = spec.rows * spec.cols, tokens = spec.frames * patches;
   std::unique_ptr<double[]> inv_freq(new (std::nothrow) double[pairs]);
   std::unique_ptr<std::uint8_t[]> axis_of(new (std::nothrow) std::uint8_t[pairs]);
-  // The patches' rows, then their columns: one list every sequence of the batch shares.
-  std::unique_ptr<std::int32_t[]> where(new (std::nothrow) std::int32_t[2 * std::size_t{patches} + 1]);
+  // The tokens' rows, then their columns: one list every sequence of the batch shares.
+  std::unique_ptr<std::int32_t[]> where(new (std::nothrow) std::int32_t[2 * std::size_t{tokens} + 1]);
   if (!inv_freq || !axis_of || !where) return Status::kOutOfMemory;
   rope_grid_pairs(spec, inv_freq.get(), axis_of.get());
-  for (std::uint32_t p = 0; p < patches; ++p) {
-    where[p] = static_cast<std::int32_t>(p / spec.cols);
-    where[patches + p] = static_cast<std::int32_t>(p % spec.cols);
+  for (std::uint32_t t = 0; t < tokens; ++t) {
+    const std::uint32_t p = t % patches;  // every frame repeats the grid
+    where[t] = static_cast<std::int32_t>(p / spec.cols);
+    where[tokens + t] = static_cast<std::int32_t>(p % spec.cols);
   }
   RopePlan plan;
   if (const Status status = RopePlan::create_axes(rope_spec_of(spec), inv_freq.get(), axis_of.get(), 2, &plan);
       status != Status::kOk)
     return status;
-  return plan.apply_axes(AxisRows{where.get(), patches, 0}, x, out);
+  return plan.apply_axes(AxisRows{where.get(), tokens, 0}, x, out);
 }
 
 }  // namespace posenc

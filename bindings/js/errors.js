@@ -192,6 +192,7 @@ const WORDS = {
   },
   gridTooLarge: (c) => `times cols must be at most ${c.limits.maxSeqLen} patches`,
   gridVariantInvalid: () => "must be 'pixtral' or 'axial'",
+  gridFramesTooLarge: (c) => `times rows · cols must be at most ${c.limits.maxSeqLen} tokens`,
   gridHeadDimInvalid: (c) =>
     c.given('variant') === 'axial'
       ? 'must be a multiple of 4 for axial 2-D RoPE (a quarter of the channels per axis, in complex pairs)'

@@ -288,6 +288,8 @@ export interface RopeGridOptions {
   order?: 'tokens' | 'heads';
   /** Images (default 1). */
   batch?: number;
+  /** Copies of the grid per sequence (default 1): SAM 2's repeat_freqs_k, keys of several memory frames. */
+  frames?: number;
   /** Write here instead of rotating x in place; must not partly overlap x. */
   out?: FloatArray;
 }

@@ -310,6 +310,7 @@ export const OPTIONS = {
     layout: optional(choice('ropeLayout')), // default: the variant's own (specs.js)
     order: optional(choice('order'), 'tokens'),
     batch: optional(size, 1),
+    frames: optional(size, 1), // SAM 2's repeat_freqs_k: keys of several frames of the grid
     out: optional(array),
   },
   relativePositionBuckets: {

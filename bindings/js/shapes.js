@@ -23,9 +23,14 @@ function ropeShape(given, heads) {
 }
 
 const queries = (given) => ropeShape(given, 'numHeads');
-/** [batch, rows·cols, numHeads, headDim] (patches after heads with order 'heads'). */
+/** [batch, frames·rows·cols, numHeads, headDim] (patches after heads with order 'heads'). */
 const grid = (given) => {
-  const rows = [dim('rows·cols', given('rows') * given('cols'), true), dim('numHeads', given('numHeads'), true, 1)];
+  const frames = given('frames') ?? 1;
+  const patches =
+    frames === 1
+      ? dim('rows·cols', given('rows') * given('cols'), true)
+      : dim('frames·rows·cols', frames * given('rows') * given('cols'), true);
+  const rows = [patches, dim('numHeads', given('numHeads'), true, 1)];
   if (given('order') === 'heads') rows.reverse();
   return [dim('batch', given('batch'), true, 1), ...rows, dim('headDim', given('headDim'))];
 };

@@ -118,7 +118,8 @@ export function writeRopeGrid(frame, o, enums) {
     .set('variant', enums.gridVariant.indexOf(o.variant))
     .set('layout', enums.ropeLayout.indexOf(o.layout ?? GRID_LAYOUTS[o.variant]))
     .set('order', enums.order.indexOf(o.order))
-    .set('batch', o.batch);
+    .set('batch', o.batch)
+    .set('frames', o.frames);
 }
 
 /**

@@ -78,7 +78,7 @@
   X(relativePositionBuckets, X_(queryLen) X_(keyLen) X_(numBuckets) X_(maxDistance) X_(bidirectional) X_(offset) \
                                  X_(out) X_(outLength) X_(expectedLength)) \
   X(ropeGrid, X_(rows) X_(cols) X_(numHeads) X_(headDim) X_(base) X_(variant) X_(layout) X_(order) X_(batch)     \
-                  X_(x) X_(xLength) X_(out) X_(outLength) X_(expectedLength))
+                  X_(frames) X_(x) X_(xLength) X_(out) X_(outLength) X_(expectedLength))
 
 // clang-format on
 

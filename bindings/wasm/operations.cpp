@@ -430,9 +430,10 @@ int ropeGrid(frames::ropeGrid& f) {
   spec.layout = enum_of<RopeLayout>(f.layout);
   spec.order = enum_of<RopeOrder>(f.order);
   spec.batch = u32(f.batch);
+  spec.frames = u32(f.frames);
   POSENC_TRY(check(spec));
-  const std::uint64_t length =
-      element_count(spec.batch, std::uint64_t{spec.rows} * spec.cols, spec.num_heads, spec.head_dim);
+  const std::uint64_t tokens = std::uint64_t{spec.frames} * spec.rows * spec.cols;  // checked: <= kMaxSeqLen
+  const std::uint64_t length = element_count(spec.batch, tokens, spec.num_heads, spec.head_dim);
   POSENC_TRY(check_length(f, f.xLength, length, Status::kXLength));
   POSENC_TRY(check_length(f, f.outLength, length, Status::kOutLength));
   return result(rope_grid(spec, address_of<const float>(f.x), address_of<float>(f.out)));

@@ -29,6 +29,9 @@ struct RopeGridSpec {
   RopeLayout layout = RopeLayout::kHalf;  // the variant's own: kHalf for pixtral, kInterleaved for axial
   RopeOrder order = RopeOrder::kTokens;
   std::uint32_t batch = 1;
+  // Each sequence holds `frames` copies of the grid, each patch p at p's row and column (SAM 2's
+  // repeat_freqs_k: memory-attention keys of several frames of one grid).
+  std::uint32_t frames = 1;
 };
 
 Status check(const RopeGridSpec& spec);
@@ -37,8 +40,9 @@ Status check(const RopeGridSpec& spec);
 // patch's row, 1: its column).
 void rope_grid_pairs(const RopeGridSpec& spec, double* inv_freq, std::uint8_t* axis_of);
 
-// x, out: [batch, rows * cols, num_heads, head_dim] (kTokens) or [batch, num_heads, rows * cols,
-// head_dim] (kHeads). out may equal x (in place) but must not otherwise overlap it.
+// x, out: [batch, frames * rows * cols, num_heads, head_dim] (kTokens) or [batch, num_heads,
+// frames * rows * cols, head_dim] (kHeads). out may equal x (in place) but must not otherwise
+// overlap it.
 Status rope_grid(const RopeGridSpec& spec, const float* x, float* out);
 
 }  // namespace posenc

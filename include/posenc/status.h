@@ -102,7 +102,8 @@ namespace posenc {
   X(kMropeSectionInvalid, mropeSectionInvalid, "mrope.section", "the sections do not sum to rotary_dim/2, or (interleaved) an h or w pair falls beyond it") \
   X(kGridTooLarge, gridTooLarge, "rows", "rows * cols above kMaxSeqLen") \
   X(kGridVariantInvalid, gridVariantInvalid, "variant", "unknown 2-D RoPE variant") \
-  X(kGridHeadDimInvalid, gridHeadDimInvalid, "headDim", "axial needs head_dim a multiple of 4; pixtral an even head_dim >= 4")
+  X(kGridHeadDimInvalid, gridHeadDimInvalid, "headDim", "axial needs head_dim a multiple of 4; pixtral an even head_dim >= 4") \
+  X(kGridFramesTooLarge, gridFramesTooLarge, "frames", "frames * rows * cols above kMaxSeqLen")
 
 // clang-format on
 

@@ -311,6 +311,11 @@ TEST_CASE("ropeGrid rules: grid size, variant, head_dim per variant", "[rope_gri
   spec.rows = 1u << 13;
   spec.cols = (1u << 11) + 1;
   CHECK(posenc::check(spec) == Status::kGridTooLarge);
+  spec.rows = 1u << 12;
+  spec.cols = 1u << 12;
+  CHECK(posenc::check(spec) == Status::kOk);
+  spec.frames = 2;  // 2^25 tokens
+  CHECK(posenc::check(spec) == Status::kGridFramesTooLarge);
   spec.rows = 0;
   CHECK(posenc::check(spec) == Status::kOk);
   CHECK(posenc::rope_grid(spec, nullptr, nullptr) == Status::kOk);  // no patches, nothing to touch
@@ -380,6 +385,7 @@ TEST_CASE("M-RoPE and ropeGrid against the models' own code in float64 (tests/go
     spec.variant = pixtral ? posenc::RopeGridVariant::kPixtral : posenc::RopeGridVariant::kAxial;
     spec.layout = pixtral ? posenc::RopeLayout::kHalf : posenc::RopeLayout::kInterleaved;
     spec.order = posenc::RopeOrder::kHeads;
+    spec.frames = static_cast<std::uint32_t>(c["frames"].number);
     const std::vector<float> x = floats_of(c["x"]);
     std::vector<float> out(x.size());
     REQUIRE(posenc::rope_grid(spec, x.data(), out.data()) == Status::kOk);

@@ -562,9 +562,9 @@ def rope_axes_seeds():
             out += u8(1) + u32(seed) + u8(spread) + (u8(0) + u16(bad[0]) + i32(bad[1]) if bad else u8(1))
         return out + array(3)
 
-    def grid(rows, cols, heads, head, variant=0, layout=1, batch=1, b="10000"):
+    def grid(rows, cols, heads, head, variant=0, layout=1, batch=1, b="10000", frames=1):
         return (u8(1) + size(rows) + size(cols) + size(heads) + size(head) + base(b) + enum(variant) + enum(layout)
-                + size(batch) + array(5))
+                + size(batch) + size(frames) + array(5))
 
     return {
         "qwen2-vl-sections-16-24-24": mrope(20, 1, 128, 128, (16, 24, 24), rows=(1, 6, None)),
@@ -592,6 +592,9 @@ def rope_axes_seeds():
         "grid-batch-too-large": grid(("raw", 4096), ("raw", 4096), 1, 8, batch=2),
         "grid-empty": grid(0, "2^32-1", 1, 8),
         "grid-base-zero": grid(2, 2, 1, 8, b="0"),
+        "axial-keys-of-3-frames": grid(4, 6, 2, 36, 1, 0, frames=3),
+        "frames-too-many": grid(("raw", 4096), ("raw", 4096), 1, 8, 1, 0, frames=2),
+        "frames-zero": grid(3, 3, 1, 8, 1, 0, frames=0),
     }
 
 

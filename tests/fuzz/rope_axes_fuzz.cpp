@@ -4,12 +4,12 @@
 //
 // The multi-axis rules, restated independently: M-RoPE's sections fit when they sum to
 // rotary_dim/2 and (interleaved) 3h - 2 and 3w - 1 fall below it; a grid needs rows·cols <=
-// kMaxSeqLen, a known variant and a head_dim that variant splits (axial: a multiple of 4,
-// pixtral: even, >= 4). check() must agree with them on top of the plain rope rules (which
-// rope_fuzz checks); the function returns what check() returned and a rejected call writes
-// nothing. Ok and small: every rotated component of finite inputs within the rope contract of a
-// long-double reference that gives each pair its own axis and frequency; the channels beyond
-// rotary_dim pass through unchanged. Buffers are allocated to their exact sizes for AddressSanitizer.
+// kMaxSeqLen (frames·rows·cols too: each frame repeats the grid), a known variant and a head_dim
+// that variant splits (axial: a multiple of 4, pixtral: even, >= 4). check() must agree with them on top of the plain
+// rope rules (which rope_fuzz checks); the function returns what check() returned and a rejected call writes nothing.
+// Ok and small: every rotated component of finite inputs within the rope contract of a long-double reference that gives
+// each pair its own axis and frequency; the channels beyond rotary_dim pass through unchanged. Buffers are allocated to
+// their exact sizes for AddressSanitizer.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -168,9 +168,11 @@ void fuzz_grid(FuzzInput& in) {
   spec.layout = static_cast<posenc::RopeLayout>(in.enum_value());
   spec.order = posenc::RopeOrder::kTokens;
   spec.batch = in.size(2);
+  spec.frames = in.size(3);
 
   Rules rules;
   rules.require(product(spec.rows, spec.cols) <= posenc::kMaxSeqLen, Status::kGridTooLarge);
+  rules.require(product(spec.frames, spec.rows, spec.cols) <= posenc::kMaxSeqLen, Status::kGridFramesTooLarge);
   const bool pixtral = spec.variant == posenc::RopeGridVariant::kPixtral;
   const bool axial = spec.variant == posenc::RopeGridVariant::kAxial;
   rules.require(pixtral || axial, Status::kGridVariantInvalid);
@@ -182,7 +184,8 @@ void fuzz_grid(FuzzInput& in) {
   rules.require(spec.layout == posenc::RopeLayout::kInterleaved || spec.layout == posenc::RopeLayout::kHalf,
                 Status::kLayoutInvalid);
   // Rows of the whole batch; past kMaxSeqLen the element count is not needed (and could overflow).
-  const unsigned __int128 rows_all = product(spec.batch, spec.rows, spec.cols);
+  const unsigned __int128 tokens = product(spec.frames, spec.rows, spec.cols);
+  const unsigned __int128 rows_all = tokens > posenc::kMaxSeqLen ? tokens : tokens * spec.batch;
   const unsigned __int128 elements =
       rows_all > posenc::kMaxSeqLen ? ~static_cast<unsigned __int128>(0) : rows_all * spec.num_heads * spec.head_dim;
   rules.require(rows_all <= posenc::kMaxSeqLen, Status::kBatchTooLarge);
@@ -216,7 +219,7 @@ void fuzz_grid(FuzzInput& in) {
     for (std::uint32_t j = 0; j < dim / 4; ++j) turns.push_back({1, freq(4, j)});
     for (std::uint32_t j = 0; j < dim / 4; ++j) turns.push_back({0, freq(4, j)});
   }
-  const std::size_t rows = static_cast<std::size_t>(spec.batch) * spec.rows * spec.cols;
+  const std::size_t rows = static_cast<std::size_t>(rows_all);
   std::vector<std::vector<std::int64_t>> where(2);
   for (std::size_t r = 0; r < rows; ++r) {
     const std::size_t p = r % (std::size_t{spec.rows} * spec.cols);

@@ -525,6 +525,13 @@ for (const posenc of await loadBothVariants()) {
         ['numHeads 0', { ...GRID, numHeads: 0 }, RangeError, 'numHeads'],
         ['batch · rows · cols above maxSeqLen', { ...GRID, batch: 2 ** 23 }, RangeError, 'batch'],
         ['more than maxElements', { ...GRID, rows: 2 ** 12, cols: 2 ** 12, headDim: 32 }, RangeError, 'shape'],
+        ...sizeMistakes({ ...GRID, frames: 1 }, 'frames').filter(([label]) => !label.includes('missing')),
+        [
+          'frames · rows · cols above maxSeqLen',
+          { ...GRID, rows: 2 ** 12, cols: 2 ** 12, frames: 2 },
+          RangeError,
+          'frames',
+        ],
         ['out too short', { ...GRID, out: f32(47) }, RangeError, 'out'],
         ['out a Float64Array', { ...GRID, out: new Float64Array(48) }, TypeError, 'out'],
       ]);
@@ -536,6 +543,10 @@ for (const posenc of await loadBothVariants()) {
       assert.match(
         assertParameterError(() => posenc.ropeGrid(f32(40), GRID), RangeError, 'x').message,
         /\[batch=1, rows·cols=6, numHeads=1, headDim=8\] = 48 elements \(got 40/,
+      );
+      assert.match(
+        assertParameterError(() => posenc.ropeGrid(f32(48), { ...GRID, frames: 2 }), RangeError, 'x').message,
+        /\[batch=1, frames·rows·cols=12, numHeads=1, headDim=8\] = 96 elements \(got 48/,
       );
     });
 

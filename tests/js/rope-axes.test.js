@@ -79,12 +79,19 @@ for (const posenc of await loadBothVariants()) {
 
   describe(`ropeGrid (${posenc.variant})`, () => {
     for (const c of golden.grid) {
-      it(`matches ${c.variant === 'pixtral' ? "Pixtral's" : "SAM 2's"} own code in float64 on a ${c.rows}x${c.cols} grid, headDim ${c.headDim}`, () => {
+      it(`matches ${c.variant === 'pixtral' ? "Pixtral's" : "SAM 2's"} own code in float64 on a ${c.rows}x${c.cols} grid, headDim ${c.headDim}, ${c.frames} frame(s)`, () => {
         const x = Float32Array.from(c.x);
-        const options = { rows: c.rows, cols: c.cols, numHeads: c.numHeads, headDim: c.headDim, variant: c.variant };
+        const options = {
+          rows: c.rows,
+          cols: c.cols,
+          numHeads: c.numHeads,
+          headDim: c.headDim,
+          variant: c.variant,
+          frames: c.frames,
+        };
         const out = posenc.ropeGrid(x, { ...options, order: 'heads', out: new Float32Array(x.length) });
         const layout = c.variant === 'pixtral' ? 'half' : 'interleaved';
-        const shape = { seqLen: c.rows * c.cols, numHeads: c.numHeads, headDim: c.headDim, layout };
+        const shape = { seqLen: c.frames * c.rows * c.cols, numHeads: c.numHeads, headDim: c.headDim, layout };
         assertRopeClose(out, x, c.float64, shape, `${c.variant} ${c.rows}x${c.cols}`);
         const ulps = worstUlps(out, x, c.float64, shape);
         assert.ok(ulps <= 2, `${ulps} ulps of |x_a| + |x_b| (the model's float32 code: ${c.float32.ulps})`);

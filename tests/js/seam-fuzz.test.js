@@ -400,7 +400,11 @@ const OPERATIONS = {
       [3, 1],
       [1, 2],
     ]);
-    const length = batch * rows * cols * numHeads * headDim;
+    const frames = r.weighted([
+      [3, 1],
+      [1, 3],
+    ]);
+    const length = batch * frames * rows * cols * numHeads * headDim;
     const out = r.chance(0.35) ? new ArraySpec('out', length, 'out', r) : undefined;
     return {
       fn: 'ropeGrid',
@@ -415,6 +419,7 @@ const OPERATIONS = {
         layout: r.chance(0.3) ? r.pick(['interleaved', 'half']) : undefined,
         order: r.chance(0.3) ? r.pick(['tokens', 'heads']) : undefined,
         batch: batch === 1 && r.chance(0.5) ? undefined : batch,
+        frames: frames === 1 && r.chance(0.5) ? undefined : frames,
         out,
       }),
       invoke: (posenc, [input], o) => posenc.ropeGrid(input, o),
