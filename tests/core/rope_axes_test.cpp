@@ -181,6 +181,47 @@ TEST_CASE("M-RoPE with an offset, or with equal rows, is plain RoPE", "[rope][mr
   CHECK(first_difference(by_mrope, by_rows) == by_rows.size());  // the same phases either way
 }
 
+TEST_CASE("M-RoPE composes with scaling (dynamic goes by the largest id of all three rows) and inverse",
+          "[rope][mrope]") {
+  const std::uint32_t section[3] = {4, 6, 6}, head_dim = 32;
+  // Text, then an image as the prompt's end: its w ids run furthest.
+  std::vector<std::vector<std::int64_t>> where = prompt_positions(3, 4, 10);
+  for (auto& axis : where) axis.resize(axis.size() - 3);
+  const std::uint32_t seq_len = static_cast<std::uint32_t>(where[0].size());
+  const std::vector<std::int32_t> list = flat(where);
+  std::int64_t largest = 0;
+  for (const auto& axis : where)
+    for (const std::int64_t p : axis) largest = std::max(largest, p);
+  REQUIRE(largest > *std::max_element(where[0].begin(), where[0].end()));
+  posenc::RopeSpec spec = mrope_spec(seq_len, 2, head_dim, section, false);
+  spec.scaling.type = posenc::RopeScalingType::kDynamic;
+  spec.scaling.factor = 2.0;
+  spec.scaling.original_max_position_embeddings = 8;  // below the length: the base grows
+  // The schedule at transformers' max(position_ids) + 1, over all three rows.
+  posenc::RopeScheduleSpec schedule;
+  schedule.rotary_dim = head_dim;
+  schedule.base = spec.base;
+  schedule.scaling = spec.scaling;
+  schedule.seq_len = static_cast<std::uint32_t>(largest + 1);
+  std::vector<double> inv_freq(head_dim / 2);
+  double attention_factor = 0;
+  REQUIRE(posenc::rope_schedule(schedule, inv_freq.data(), &attention_factor) == Status::kOk);
+  std::vector<PairTurn> pairs = mrope_pairs(section, false, head_dim, spec.base);
+  for (std::size_t k = 0; k < pairs.size(); ++k) pairs[k].inv_freq = inv_freq[k];
+  const std::vector<float> x = random_floats(std::size_t{seq_len} * 2 * head_dim, 9);
+  std::vector<float> out(x.size());
+  REQUIRE(posenc::rope(spec, listed(list), x.data(), out.data()) == Status::kOk);
+  const std::vector<Real> want = reference_rotation(x, 1, seq_len, 2, head_dim, pairs, where, Pairing::kHalf);
+  CHECK(worst_relative(out, x, want, head_dim, head_dim, Pairing::kHalf) <= kRopeBound);
+
+  // inverse undoes the rotation (within twice the contract).
+  spec.inverse = true;
+  std::vector<float> back(x.size());
+  REQUIRE(posenc::rope(spec, listed(list), out.data(), back.data()) == Status::kOk);
+  const std::vector<Real> original(x.begin(), x.end());
+  CHECK(worst_relative(back, x, original, head_dim, head_dim, Pairing::kHalf) <= 2 * kRopeBound);
+}
+
 TEST_CASE("M-RoPE pieces with the carried recurrence give the bits of one apply()", "[rope_plan][mrope]") {
   const std::uint32_t seq_len = 1500, head_dim = 40, section[3] = {8, 6, 6};
   const posenc::RopeSpec spec = mrope_spec(seq_len, 1, head_dim, section, true);
