@@ -16,6 +16,9 @@
 import { randomUniform as randomFloat32 } from '../web/src/random.js';
 import {
   alibiSlopesReference,
+  axisRopeReference,
+  checkRope,
+  inverseFrequencies,
   checkAddSinusoidal,
   checkAlibiBias,
   checkRelativePositionBuckets,
@@ -408,6 +411,140 @@ const alibiBiasCase = bigArrayCase({
   },
 });
 
+// ---- rope by several axes, against plain rope of the same size ------------------------------------
+
+const PLAIN = 'plain'; // the same call without axes: plain rope of the same shape, SIMD build
+const MROPE_VARIANTS = ['copy', PLAIN, 'scalar', 'simd'];
+
+/** Plain rope of `options`' shape on a WasmArray: the baseline the multi-axis cases are measured against. */
+function plainRopeVariant(options, length) {
+  return ({ simd }) => {
+    const x = simd.allocate(randomFloat32(length, 3));
+    return { run: () => simd.rope(x, options), free: () => x.free() };
+  };
+}
+
+// M-RoPE on [2048, 32, 128]: a prompt of 500 text tokens, a 44 × 64-patch image (22 × 32 = 704
+// tokens after the 2 × 2 merge) and 844 text tokens, at mropePositions' ids; Qwen2-VL's sections.
+const MROPE_SEGMENTS = [{ text: 500 }, { image: [1, 44, 64] }, { text: 844 }];
+const MROPE_OPTIONS = { ...ROPE_SHAPE, layout: 'half', base: 1e6, mrope: { section: [16, 24, 24] } };
+
+/** get_rope_index's ids of MROPE_SEGMENTS, restated: text consecutive on all rows, the image's at start + (0, row, column). */
+function mropeRows() {
+  const rows = [[], [], []];
+  let next = 0;
+  for (const segment of MROPE_SEGMENTS) {
+    if (segment.text !== undefined) {
+      for (let i = 0; i < segment.text; i++, next++) for (const row of rows) row.push(next);
+      continue;
+    }
+    const [, h, w] = segment.image.map((v, i) => (i === 0 ? v : v / 2));
+    for (let r = 0; r < h; r++) {
+      for (let c = 0; c < w; c++) {
+        rows[0].push(next);
+        rows[1].push(next + r);
+        rows[2].push(next + c);
+      }
+    }
+    next += Math.max(h, w);
+  }
+  return rows;
+}
+
+const mropeCase = {
+  section: 'big-arrays',
+  id: 'rope-mrope',
+  title: 'rope with mrope in place, WasmArray (Qwen2-VL sections, a prompt with an image)',
+  size: `${ROPE_SHAPE.seqLen}×${ROPE_SHAPE.numHeads}×${ROPE_SHAPE.headDim} f32, ${mebibytes(ROPE_LENGTH)}`,
+  variants: MROPE_VARIANTS,
+  targets: [{ ratio: `simd/${PLAIN}`, max: 1.5 }],
+  inPlace: true,
+  setup() {
+    const x0 = randomFloat32(ROPE_LENGTH, 1);
+    const where = mropeRows();
+    const [t, h] = MROPE_OPTIONS.mrope.section;
+    const axisOf = Array.from({ length: ROPE_SHAPE.headDim / 2 }, (_, k) => (k < t ? 0 : k < t + h ? 1 : 2));
+    let expected = null;
+    return {
+      check: (got) => {
+        expected ??= axisRopeReference(
+          x0,
+          MROPE_OPTIONS,
+          inverseFrequencies(ROPE_SHAPE.headDim, MROPE_OPTIONS.base),
+          axisOf,
+          where,
+        );
+        return checkRope(got, x0, MROPE_OPTIONS, expected);
+      },
+      variants: {
+        copy: () => copyVariant(ROPE_LENGTH),
+        [PLAIN]: plainRopeVariant({ ...ROPE_SHAPE, layout: 'half', base: 1e6, offset: 0 }, ROPE_LENGTH),
+        ...Object.fromEntries(
+          ['scalar', 'simd'].map((build) => [
+            build,
+            (instances) => {
+              const posenc = instances[build];
+              const { positions } = posenc.mropePositions({ segments: MROPE_SEGMENTS });
+              if (positions.join() !== where.flat().join())
+                throw new Error('mropePositions differs from the restated ids');
+              const x = posenc.allocate(x0);
+              const options = { ...MROPE_OPTIONS, positions };
+              return { run: () => posenc.rope(x, options), result: () => x.view(), free: () => x.free() };
+            },
+          ]),
+        ),
+      },
+    };
+  },
+};
+
+// ropeGrid on a 64 × 64 grid, 16 heads of 64 (Pixtral), against plain rope of [4096, 16, 64].
+const GRID = { rows: 64, cols: 64, numHeads: 16, headDim: 64, variant: 'pixtral' };
+const GRID_LENGTH = GRID.rows * GRID.cols * GRID.numHeads * GRID.headDim;
+const GRID_SHAPE = { seqLen: GRID.rows * GRID.cols, numHeads: GRID.numHeads, headDim: GRID.headDim, layout: 'half' };
+
+const ropeGridCase = {
+  section: 'big-arrays',
+  id: 'ropeGrid',
+  title: 'ropeGrid in place, WasmArray (pixtral)',
+  size: `${GRID.rows}×${GRID.cols} patches × ${GRID.numHeads}×${GRID.headDim} f32, ${mebibytes(GRID_LENGTH)}`,
+  variants: MROPE_VARIANTS,
+  targets: [{ ratio: `simd/${PLAIN}`, max: 1.5 }],
+  inPlace: true,
+  setup() {
+    const x0 = randomFloat32(GRID_LENGTH, 2);
+    const pairs = GRID.headDim / 2;
+    const rowPairs = Math.ceil(pairs / 2); // Pixtral: freqs[::2] by the row, freqs[1::2] by the column
+    const freqs = inverseFrequencies(GRID.headDim);
+    const invFreq = Array.from({ length: pairs }, (_, k) =>
+      k < rowPairs ? freqs[2 * k] : freqs[2 * (k - rowPairs) + 1],
+    );
+    const axisOf = Array.from({ length: pairs }, (_, k) => (k < rowPairs ? 0 : 1));
+    const patches = Array.from({ length: GRID_SHAPE.seqLen }, (_, p) => p);
+    const where = [patches.map((p) => Math.floor(p / GRID.cols)), patches.map((p) => p % GRID.cols)];
+    let expected = null;
+    return {
+      check: (got) => {
+        expected ??= axisRopeReference(x0, GRID_SHAPE, invFreq, axisOf, where);
+        return checkRope(got, x0, GRID_SHAPE, expected);
+      },
+      variants: {
+        copy: () => copyVariant(GRID_LENGTH),
+        [PLAIN]: plainRopeVariant(GRID_SHAPE, GRID_LENGTH),
+        ...Object.fromEntries(
+          ['scalar', 'simd'].map((build) => [
+            build,
+            (instances) => {
+              const x = instances[build].allocate(x0);
+              return { run: () => instances[build].ropeGrid(x, GRID), result: () => x.view(), free: () => x.free() };
+            },
+          ]),
+        ),
+      },
+    };
+  },
+};
+
 const CASES = [
   ropeCase({
     id: 'rope-wasm-interleaved',
@@ -455,6 +592,8 @@ const CASES = [
   similarityCase,
   alibiBiasCase,
   relativePositionBucketsCase,
+  mropeCase,
+  ropeGridCase,
   ...PER_CALL_ROWS.map(perCallCase),
 ];
 

@@ -63,6 +63,22 @@ export function checkRope(got, x0, options, expected = ropeReference(x0, options
   return tally.result();
 }
 
+/**
+ * The float64 rotation of x0 ([seqLen, numHeads, headDim]) by several axes: pair k turns by
+ * where[axisOf[k]][row] · invFreq[k] (M-RoPE's three rows, an image grid's row and column).
+ */
+export function axisRopeReference(x0, shape, invFreq, axisOf, where) {
+  const out = Float64Array.from(x0);
+  forEachRopePair(shape, (a, b, pair, row) => {
+    const theta = where[axisOf[pair]][row] * invFreq[pair];
+    const c = Math.cos(theta);
+    const s = Math.sin(theta);
+    out[a] = x0[a] * c - x0[b] * s;
+    out[b] = x0[a] * s + x0[b] * c;
+  });
+  return out;
+}
+
 /** checkRope for every variant of a case: the float64 rotation is computed once, on first use. */
 export function ropeChecker(x0, options) {
   let expected = null;

@@ -52,8 +52,21 @@ def model_attributes(cfg):
     if model_type == "phi3" and kind in ("su", "yarn"):
         # Phi3Config._rope_scaling_adjustment (4.x) / convert_rope_params_to_dict (5)
         rope["rope_type" if "rope_type" in rope else "type"] = "longrope"
+    if model_type in ("qwen2_vl", "qwen2_5_vl") and kind == "mrope":
+        # Qwen2VLConfig / Qwen2_5_VLConfig: `if self.rope_scaling["type"] == "mrope": ... = "default"`
+        rope["type"] = "default"
     attrs["rope_scaling"] = rope or None
     return attrs
+
+
+def mrope_of(attrs):
+    """M-RoPE's sections and order: rope_scaling's mrope_section; Qwen3-VL always interleaves
+    (apply_interleaved_mrope), Qwen2-VL / Qwen2.5-VL never (apply_multimodal_rotary_pos_emb)."""
+    rope = attrs["rope_scaling"] or {}
+    if "mrope_section" not in rope:
+        return None
+    interleaved = rope.get("mrope_interleaved", attrs.get("model_type", "").startswith("qwen3_vl"))
+    return {"section": rope["mrope_section"], "interleaved": interleaved}
 
 
 def head_dim_of(attrs):
@@ -195,6 +208,7 @@ def main():
             "base": float(base),
             "layout": layout_of(attrs),
             "scalingType": kind,
+            "mrope": mrope_of(attrs),
             "schedules": schedules,
         })
     out = {

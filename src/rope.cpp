@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstddef>
 
+#include "mrope_sections.h"
 #include "phases.h"
 #include "posenc/frequencies.h"
 #include "posenc/rope_plan.h"
@@ -58,6 +59,8 @@ Status check_spec(const RopeSpec& spec, std::uint32_t* rotary_dim) {
   if (element_count(spec.batch, spec.seq_len) > kMaxSeqLen) return Status::kBatchTooLarge;
   if (const Status status = check(spec.scaling, *rotary_dim, spec.base); status != Status::kOk) return status;
   if (const Status status = check(spec.xpos); status != Status::kOk) return status;
+  if (spec.mrope.enabled && !mrope_sections_fit(spec.mrope, *rotary_dim / 2)) return Status::kMropeSectionInvalid;
+  if (spec.mrope.enabled && spec.xpos.enabled) return Status::kMropeWithXpos;
   if (!fits(element_count(spec.batch, spec.seq_len, spec.num_heads, spec.head_dim))) return Status::kSizeTooLarge;
   return Status::kOk;
 }
@@ -78,17 +81,23 @@ FrequencySchedule schedule_for(const RopeScaling& scaling, std::uint32_t rotary_
 
 }  // namespace
 
+Status check_rows(const RopeSpec& spec, const BatchPositions& positions) {
+  // M-RoPE's listed positions: one row each of t, h and w.
+  const std::uint32_t rows = spec.mrope.enabled && positions.rows.list != nullptr ? 3 * spec.batch : spec.batch;
+  return positions.check(rows, spec.seq_len);
+}
+
 Status check(const RopeSpec& spec, const BatchPositions& positions) {
   std::uint32_t rotary_dim = 0;
   if (const Status status = check_spec(spec, &rotary_dim); status != Status::kOk) return status;
-  return positions.check(spec.batch, spec.seq_len);
+  return check_rows(spec, positions);
 }
 
 Status check_qk(const RopeSpec& spec, std::uint32_t num_kv_heads, const BatchPositions& positions) {
   std::uint32_t rotary_dim = 0;
   if (const Status status = check_spec(spec, &rotary_dim); status != Status::kOk) return status;
   if (const Status status = check_kv_heads(spec, num_kv_heads); status != Status::kOk) return status;
-  return positions.check(spec.batch, spec.seq_len);
+  return check_rows(spec, positions);
 }
 
 Status check(const RopeCacheSpec& spec, const BatchPositions& positions) {

@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <cstddef>
 #include <new>
+#include <optional>
 
+#include "axis_phases.h"
 #include "kernels/dispatch.h"
+#include "mrope_sections.h"
 #include "phases.h"
 #include "posenc/rope_scaling.h"
 #include "xpos_scale.h"
@@ -26,6 +29,10 @@ std::unique_ptr<double[]> allocate_doubles(std::size_t count) {
 }
 
 bool has_rows(const RopeSpec& spec) { return spec.batch > 0 && spec.seq_len > 0; }
+
+std::unique_ptr<std::uint8_t[]> allocate_axes(std::size_t count) {
+  return std::unique_ptr<std::uint8_t[]>(new (std::nothrow) std::uint8_t[count == 0 ? 1 : count]);
+}
 
 // What "fits in cache" means for the order heads are rotated in (about a core's L2).
 constexpr std::size_t kInCacheBytes = 256 * 1024;
@@ -78,6 +85,12 @@ Status RopePlan::create(const RopeSpec& spec, std::uint32_t num_kv_heads, RopePl
     if (!made.inv_freq_) return Status::kOutOfMemory;
     fill_frequencies(schedule, scaling, made.rotary_dim_, spec.base, made.inv_freq_.get());
   }
+  if (spec.mrope.enabled) {
+    made.pair_axes_ = allocate_axes(pairs);
+    if (!made.pair_axes_) return Status::kOutOfMemory;
+    mrope_pair_axes(spec.mrope, pairs, made.pair_axes_.get());
+    made.axes_ = 3;
+  }
   *plan = std::move(made);
   return Status::kOk;
 }
@@ -91,28 +104,66 @@ Status RopePlan::role_of(XposRole given, XposRole* role) const {
   return Status::kOk;
 }
 
+Status RopePlan::create_axes(const RopeSpec& spec, const double* inv_freq, const std::uint8_t* axis_of,
+                             std::uint32_t axes, RopePlan* plan) {
+  if (inv_freq == nullptr || axis_of == nullptr || axes < 1 || axes > AxisPhases::kMaxAxes) return Status::kNullPointer;
+  RopeSpec plain = spec;
+  plain.scaling = RopeScaling{};
+  plain.mrope = MropeSpec{};
+  plain.xpos = XposSpec{};
+  RopePlan made;
+  if (const Status status = create(plain, spec.num_heads, &made); status != Status::kOk) return status;
+  const std::uint32_t pairs = made.rotary_dim_ / 2;
+  made.pair_axes_ = allocate_axes(pairs);
+  if (!made.pair_axes_) return Status::kOutOfMemory;
+  for (std::uint32_t i = 0; i < pairs; ++i) {
+    if (axis_of[i] >= axes) return Status::kNullPointer;  // a caller's bug, refused rather than read past
+    made.inv_freq_[i] = inv_freq[i];
+    made.pair_axes_[i] = axis_of[i];
+  }
+  made.axes_ = axes;
+  *plan = std::move(made);
+  return Status::kOk;
+}
+
+AxisRows RopePlan::axis_rows_of(const BatchPositions& positions) const {
+  if (pair_axes_ == nullptr || positions.rows.list == nullptr) return AxisRows{};
+  const std::size_t rows = std::size_t{spec_.batch} * spec_.seq_len;
+  return AxisRows{positions.rows.list, rows, spec_.seq_len};
+}
+
 Status RopePlan::apply(const BatchPositions& positions, const float* x, float* out, XposRole role) const {
   if (const Status status = role_of(role, &role); status != Status::kOk) return status;
-  if (const Status status = positions.check(spec_.batch, spec_.seq_len); status != Status::kOk) return status;
+  if (const Status status = check_rows(spec_, positions); status != Status::kOk) return status;
   if ((x == nullptr || out == nullptr) && has_rows(spec_)) return Status::kNullPointer;
   const Tensor tensor{x, out, spec_.num_heads, role};
-  return rotate(spec_, positions, &tensor, 1, nullptr);
+  const AxisRows rows = axis_rows_of(positions);
+  return rotate(spec_, positions, rows.list != nullptr ? &rows : nullptr, &tensor, 1, nullptr);
 }
 
 Status RopePlan::apply_qk(const BatchPositions& positions, const float* q, float* q_out, const float* k,
                           float* k_out) const {
   if (spec_.xpos.role != XposRole::kNone) return Status::kXposRoleNotTaken;  // queries up, keys down
-  if (const Status status = positions.check(spec_.batch, spec_.seq_len); status != Status::kOk) return status;
+  if (const Status status = check_rows(spec_, positions); status != Status::kOk) return status;
   if ((q == nullptr || q_out == nullptr || k == nullptr || k_out == nullptr) && has_rows(spec_))
     return Status::kNullPointer;
   const Tensor tensors[2] = {{q, q_out, spec_.num_heads, XposRole::kQuery}, {k, k_out, num_kv_heads_, XposRole::kKey}};
-  return rotate(spec_, positions, tensors, 2, nullptr);
+  const AxisRows rows = axis_rows_of(positions);
+  return rotate(spec_, positions, rows.list != nullptr ? &rows : nullptr, tensors, 2, nullptr);
+}
+
+Status RopePlan::apply_axes(const AxisRows& rows, const float* x, float* out) const {
+  if (rows.list == nullptr && has_rows(spec_)) return Status::kNullPointer;
+  if ((x == nullptr || out == nullptr) && has_rows(spec_)) return Status::kNullPointer;
+  const Tensor tensor{x, out, spec_.num_heads, XposRole::kNone};
+  return rotate(spec_, Positions{}, &rows, &tensor, 1, nullptr);
 }
 
 std::size_t RopePlan::carry_doubles() const {
   std::size_t doubles = 0;
-  for_each_pair_block(rotary_dim_ / 2,
-                      [&](std::uint32_t, std::uint32_t pairs) { doubles += PhaseBlock::carry_doubles(pairs); });
+  for_each_pair_block(rotary_dim_ / 2, [&](std::uint32_t first, std::uint32_t pairs) {
+    doubles += AxisPhases::carry_doubles(axes_of(first), pairs);
+  });
   return doubles;
 }
 
@@ -127,13 +178,13 @@ Status RopePlan::apply_piece(const Positions& positions, std::uint32_t rows, con
   shape.seq_len = rows;
   shape.order = RopeOrder::kTokens;
   const Tensor tensor{x, out, spec_.num_heads, role};
-  return rotate(shape, positions, &tensor, 1, carry, length);
+  return rotate(shape, positions, nullptr, &tensor, 1, carry, length);
 }
 
 // Rotates every tensor at the checked positions: pair blocks outermost, so each block's phases
 // advance once per row and serve every head of every tensor.
-Status RopePlan::rotate(const RopeSpec& shape, const BatchPositions& positions, const Tensor* tensors,
-                        std::size_t count, double* carry, std::uint64_t length) const {
+Status RopePlan::rotate(const RopeSpec& shape, const BatchPositions& positions, const AxisRows* axis_rows,
+                        const Tensor* tensors, std::size_t count, double* carry, std::uint64_t length) const {
   if (!has_rows(shape)) return Status::kOk;
   std::int64_t center = 0;  // xPos: one for every tensor of the call, checked before any write
   if (spec_.xpos.enabled) {
@@ -151,8 +202,11 @@ Status RopePlan::rotate(const RopeSpec& shape, const BatchPositions& positions, 
   if (inv_freq == nullptr) {
     per_call = allocate_doubles(half);
     if (!per_call) return Status::kOutOfMemory;
-    const FrequencySchedule schedule(spec_.scaling, rotary_dim_, spec_.base,
-                                     positions.length(shape.batch, shape.seq_len));
+    // Every axis's positions count (transformers: max(position_ids) + 1 over all three rows).
+    const std::uint64_t schedule_length =
+        axis_rows != nullptr ? BatchPositions(Positions{axis_rows->list, 0}).length(axes_, axis_rows->axis_stride)
+                             : positions.length(shape.batch, shape.seq_len);
+    const FrequencySchedule schedule(spec_.scaling, rotary_dim_, spec_.base, schedule_length);
     schedule.fill(0, static_cast<std::uint32_t>(half), per_call.get());
     inv_freq = per_call.get();
   }
@@ -170,20 +224,27 @@ Status RopePlan::rotate(const RopeSpec& shape, const BatchPositions& positions, 
     double block_freq[PhaseBlock::kCapacity];
     for (std::uint32_t i = 0; i < pairs; ++i)  // inverse: -theta, negated exactly
       block_freq[i] = spec_.inverse ? -inv_freq[first + i] : inv_freq[first + i];
-    // One phase block per tensor with xPos (each role its own scale), else one shared by all.
-    PhaseBlock phase_blocks[kMaxTensors] = {{block_freq, pairs, attention_factor_},
-                                            {block_freq, pairs, attention_factor_}};
-    const std::size_t blocks = spec_.xpos.enabled ? count : 1;
-    for (std::size_t n = 0; spec_.xpos.enabled && n < blocks; ++n)
-      grow_as(&phase_blocks[n], spec_.xpos, rotary_dim_, first, tensors[n].role, spec_.inverse, center);
-    if (carry != nullptr) phase_blocks[0].restore(carry + carried);  // a piece rotates one tensor
+    // One set of phases per tensor with xPos (each role its own scale; xPos has a single axis:
+    // check() refuses it with M-RoPE), else one set shared by every tensor.
+    const std::size_t sets = spec_.xpos.enabled ? count : 1;
+    std::optional<AxisPhases> phase_sets[kMaxTensors];
+    for (std::size_t n = 0; n < sets; ++n) {
+      phase_sets[n].emplace(block_freq, axes_of(first), pairs, attention_factor_);
+      if (spec_.xpos.enabled)
+        grow_as(phase_sets[n]->single_block(), spec_.xpos, rotary_dim_, first, tensors[n].role, spec_.inverse, center);
+    }
+    if (carry != nullptr) phase_sets[0]->restore(carry + carried);  // a piece rotates one tensor
+    std::int64_t at[AxisPhases::kMaxAxes];                          // the row's position on each axis
     for (std::size_t b = 0; b < shape.batch; ++b) {
       const Positions sequence = positions.sequence(b, seq_len);
       for (std::size_t t = 0; t < seq_len; ++t) {
-        for (std::size_t n = 0; n < blocks; ++n) phase_blocks[n].advance_to(sequence.at(t));
+        for (std::uint32_t a = 0; a < axes_; ++a)
+          at[a] = axis_rows == nullptr ? sequence.at(t)
+                                       : axis_rows->list[a * axis_rows->axis_stride + b * axis_rows->batch_stride + t];
+        for (std::size_t n = 0; n < sets; ++n) phase_sets[n]->advance_to(at);
         for (std::size_t n = 0; n < count; ++n) {
           const Tensor& tensor = tensors[n];
-          const PhaseBlock& phases = phase_blocks[blocks == 1 ? 0 : n];
+          const AxisPhases& phases = *phase_sets[sets == 1 ? 0 : n];
           // Head vectors are contiguous; tokens-major rows hold all heads of a token,
           // heads-major rows all tokens of a head.
           const std::size_t batch_start = b * seq_len * tensor.num_heads * head_dim;
@@ -202,8 +263,8 @@ Status RopePlan::rotate(const RopeSpec& shape, const BatchPositions& positions, 
       }
     }
     if (carry != nullptr) {
-      phase_blocks[0].save(carry + carried);
-      carried += PhaseBlock::carry_doubles(pairs);
+      phase_sets[0]->save(carry + carried);
+      carried += AxisPhases::carry_doubles(axes_of(first), pairs);
     }
   });
 

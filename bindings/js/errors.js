@@ -150,7 +150,7 @@ const WORDS = {
   bLength: lengthRule,
   wLength: lengthRule,
   positionsLength: (c) =>
-    `must hold ${c.given('batch') > 1 ? 'batch × seqLen' : 'seqLen'} = ${c.expected} positions (got ${c.givenLength})`,
+    `must hold ${c.given('mrope') ? '3 × ' : ''}${c.given('batch') > 1 ? 'batch × seqLen' : 'seqLen'} = ${c.expected} positions${c.given('mrope') ? ' (M-RoPE: the t row, then h, then w)' : ''} (got ${c.givenLength})`,
   offsetsLength: (c) => `must hold batch = ${c.expected} offsets, one per sequence (got ${c.givenLength})`,
   proportionInvalid: () => 'must be a number in [0, 1] (the share of pairs that turn in proportional scaling)',
   segmentKindInvalid: () => 'must be { text }, { image } or { video }',
@@ -191,6 +191,25 @@ const WORDS = {
     const half = c.given('bidirectional') === false ? c.given('numBuckets') : Math.floor(c.given('numBuckets') / 2);
     return `must be greater than maxExact = ${Math.floor(half / 2)} (half of the ${c.given('bidirectional') === false ? '' : 'halved '}numBuckets: log(maxDistance / maxExact) divides)`;
   },
+  // Multi-axis RoPE
+  mropeSectionInvalid: (c) => {
+    const headDim = c.given('headDim');
+    const factor = c.given('partialRotaryFactor');
+    const rotaryDim = c.given('rotaryDim') ?? (factor === undefined ? headDim : Math.trunc(headDim * factor));
+    const section = c.given('mrope')?.section;
+    const got = section ? ` (got [${Array.from(section).join(', ')}])` : '';
+    return c.given('mrope')?.interleaved
+      ? `must sum to rotaryDim / 2 = ${rotaryDim / 2} pairs, with 3 · h - 2 and 3 · w - 1 below it (interleaved: h pairs at k % 3 = 1, w at k % 3 = 2)${got}`
+      : `must sum to rotaryDim / 2 = ${rotaryDim / 2} pairs${got}`;
+  },
+  gridTooLarge: (c) => `times cols must be at most ${c.limits.maxSeqLen} patches`,
+  gridVariantInvalid: () => "must be 'pixtral' or 'axial'",
+  gridFramesTooLarge: (c) => `times rows · cols must be at most ${c.limits.maxSeqLen} tokens`,
+  mropeWithXpos: () => 'cannot be combined with xpos: no model rotates by both (give one of them)',
+  gridHeadDimInvalid: (c) =>
+    c.given('variant') === 'axial'
+      ? 'must be a multiple of 4 for axial 2-D RoPE (a quarter of the channels per axis, in complex pairs)'
+      : 'must be an even number >= 4 for pixtral 2-D RoPE (rows and columns each take pairs)',
 };
 
 /**

@@ -8,7 +8,7 @@
 // the options are used; this file checks what only the config can name.
 import { describe, rangeError, readError, typeError } from './errors.js';
 import { SCALING_KEYS, SCALING_VALUES } from './options.js';
-import { isOptionsObject } from './snapshot.js';
+import { copyIntegers, isOptionsObject } from './snapshot.js';
 
 const FN = 'fromHfConfig';
 
@@ -54,13 +54,24 @@ const DEFAULT_PARTIAL = { __proto__: null, gpt_neox: 0.25, phi: 0.5 };
  * Old type names a config class renames before transformers reads them: Phi3Config turns "su"
  * and "yarn" into "longrope" (its backward compatibility with the first Phi-3 files).
  */
-const TYPE_ALIASES = { __proto__: null, phi3: { __proto__: null, su: 'longrope', yarn: 'longrope' } };
+const TYPE_ALIASES = {
+  __proto__: null,
+  phi3: { __proto__: null, su: 'longrope', yarn: 'longrope' },
+  // Qwen2VLConfig and Qwen2_5_VLConfig: `if self.rope_scaling["type"] == "mrope": ... = "default"`
+  // (M-RoPE's sections are its own keys: mrope_section).
+  qwen2_vl: { __proto__: null, mrope: 'default' },
+  qwen2_5_vl: { __proto__: null, mrope: 'default' },
+};
+
+/** Models that rotate with Qwen3-VL's interleaved M-RoPE (apply_interleaved_mrope) whatever mrope_interleaved says. */
+const INTERLEAVED_MROPE = ['qwen3_vl', 'qwen3_vl_text', 'qwen3_vl_moe', 'qwen3_vl_moe_text'];
 
 /** Why some types found in config.json files are not read. */
 const TYPE_HINTS = {
   __proto__: null,
   su: "the first Phi-3 files' name of longrope, read as such when model_type is 'phi3', as Phi3Config does",
-  mrope: 'multimodal RoPE (Qwen2-VL): positions in three sections, which posenc does not model',
+  mrope:
+    "Qwen2-VL's name for M-RoPE, read as default RoPE with mrope_section when model_type is 'qwen2_vl' or 'qwen2_5_vl', as their config classes do",
 };
 
 // ---- reading the file once ------------------------------------------------------------------------
@@ -166,12 +177,14 @@ function readRope(name, value, modelType) {
   // maxPositionEmbeddings is posenc's name for the top-level max_position_embeddings, never a rope key.
   const known = [...needed, ...optional].filter((key) => key !== 'maxPositionEmbeddings');
   const scaling = { __proto__: null, type }; // no key of it is ever found on Object.prototype
-  const rope = { name, theta: undefined, partial: undefined, scaling };
+  const rope = { name, theta: undefined, partial: undefined, scaling, section: undefined, interleaved: undefined };
   for (const [key, raw] of entries) {
     const value = raw === null ? undefined : raw;
     const at = `${name}.${key}`;
     if (key === 'type' || key === 'rope_type' || value === undefined) continue;
     if (key === 'rope_theta') rope.theta = number(at, value);
+    else if (key === 'mrope_section') rope.section = mropeSection(at, value);
+    else if (key === 'mrope_interleaved') rope.interleaved = boolean(at, value);
     else if (key === 'partial_rotary_factor') rope.partial = number(at, value);
     else if (type === 'dynamic' && key === 'original_max_position_embeddings') {
       // Deliberately ignored: transformers' dynamic NTK takes its original length from
@@ -192,6 +205,29 @@ function readRope(name, value, modelType) {
     }
   }
   return rope;
+}
+
+/** M-RoPE's [t, h, w] pair counts (their sum is the core's rule, checked where they are used). */
+function mropeSection(name, value) {
+  const section = copyIntegers(FN, name, value);
+  if (section.length !== 3) throw rangeError(FN, name, `must be [t, h, w], 3 integers (got ${section.length})`);
+  return Array.from(section);
+}
+
+/**
+ * M-RoPE's option from the rope dicts: mrope_section, and the order (mrope_interleaved, else the
+ * model's: Qwen3-VL always interleaves). Undefined without a section.
+ */
+function mropeOf(ropes, modelType) {
+  const section = agreeing(
+    ropes.map((rope) => [`${rope.name}.mrope_section`, rope.section && JSON.stringify(rope.section)]),
+  );
+  if (!section) return undefined;
+  const interleaved = agreeing(ropes.map((rope) => [`${rope.name}.mrope_interleaved`, rope.interleaved]));
+  return {
+    section: JSON.parse(section[1]),
+    interleaved: interleaved ? interleaved[1] : INTERLEAVED_MROPE.includes(modelType),
+  };
 }
 
 const snakeCase = (key) => key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
@@ -387,12 +423,14 @@ export function fromHfConfig(config) {
       'disagrees with config.rope_scaling (the same setting in transformers 5 and 4: give one)',
     );
   }
+  const mrope = mropeOf(ropes, modelType);
   const ropeOptions = {
     headDim,
     rotaryDim,
     base: base ? number(...base) : DEFAULT_THETA,
     layout,
     ...(scaling && { scaling }),
+    ...(mrope && { mrope }),
   };
   return { ropeOptions, numHeads, numKvHeads, maxPositionEmbeddings };
 }

@@ -194,6 +194,8 @@ export type RopeFrequencyOptions<S = RopeScaling> = RotaryOptions &
     base?: number;
     /** Checked and not used: the schedule has one value per pair, whichever channels a pair occupies. */
     layout?: 'interleaved' | 'half';
+    /** Read and not used: M-RoPE keeps each pair's frequency (a model's options pass unchanged). */
+    mrope?: MropeOptions;
     /** The current sequence length (largest position + 1) that dynamic and longrope go by. */
     seqLen?: number;
   };
@@ -215,7 +217,7 @@ export type BatchPositionOptions =
     }
   | {
       offset?: never;
-      /** One position per row, batch × seqLen of them; replaces offset. */
+      /** One position per row, batch × seqLen of them (with mrope: 3 × batch × seqLen, the t rows, then h, then w); replaces offset. */
       positions: PositionList;
     };
 
@@ -229,6 +231,8 @@ export type RopeCacheOptions<T extends FloatArray = FloatArray, S = RopeScaling>
     base?: number;
     /** Checked and not used: the cache has one cos/sin per pair, whichever channels a pair occupies. */
     layout?: 'interleaved' | 'half';
+    /** Read and not used: the cache is per position; M-RoPE takes each pair's from its row's position. */
+    mrope?: MropeOptions;
     /** Sequences (default 1): the cache is [batch, seqLen, rotaryDim/2]. */
     batch?: number;
     /** Write into these arrays (each [batch, seqLen, rotaryDim/2]) instead of new ones. */
@@ -250,6 +254,44 @@ export interface RopeShapeOptions {
   order?: 'tokens' | 'heads';
   /** Rotate by -theta (undo a rotation). Default false. */
   inverse?: boolean;
+  /**
+   * M-RoPE (Qwen2-VL, Qwen2.5-VL, Qwen3-VL): each pair takes its position from the temporal,
+   * height or width row of `positions` ([3, batch, seqLen]: mropePositions(...).positions for batch 1).
+   */
+  mrope?: MropeOptions;
+}
+
+/** M-RoPE's sections: section[0] + section[1] + section[2] = rotaryDim / 2 pairs. */
+export interface MropeOptions {
+  /** [t, h, w] pairs: Qwen2-VL's [16, 24, 24] (three runs), Qwen3-VL's [24, 20, 20] (interleaved). */
+  section: readonly number[] | Int32Array | Uint32Array;
+  /** Qwen3-VL's order: pair k is h when k % 3 = 1 and k < 3h, w when k % 3 = 2 and k < 3w, else t. Default false. */
+  interleaved?: boolean;
+}
+
+/** 2-D RoPE over an image grid (posenc.ropeGrid). */
+export interface RopeGridOptions {
+  /** Patches down and across: x holds rows · cols patches per sequence, row-major. */
+  rows: number;
+  cols: number;
+  /** Default 1. */
+  numHeads?: number;
+  /** pixtral: even and >= 4; axial: a multiple of 4. */
+  headDim: number;
+  /** Default 10000 (Pixtral's rope_theta and SAM 2's). */
+  base?: number;
+  /** 'pixtral': transformers' PixtralRotaryEmbedding. 'axial': SAM 2's compute_axial_cis. */
+  variant: 'pixtral' | 'axial';
+  /** Default: the variant's own ('half' for pixtral, 'interleaved' for axial). */
+  layout?: 'interleaved' | 'half';
+  /** 'tokens' (default): [batch, rows·cols, numHeads, headDim]. 'heads': [batch, numHeads, rows·cols, headDim]. */
+  order?: 'tokens' | 'heads';
+  /** Images (default 1). */
+  batch?: number;
+  /** Copies of the grid per sequence (default 1): SAM 2's repeat_freqs_k, keys of several memory frames. */
+  frames?: number;
+  /** Write here instead of rotating x in place; must not partly overlap x. */
+  out?: FloatArray;
 }
 
 /**
@@ -524,6 +566,10 @@ export class Posenc {
    * id of the next generated token.
    */
   mropePositions(options: MropePositionsOptions): MropePositions;
+  /** 2-D RoPE over an image grid of rows · cols patches (Pixtral, SAM 2), in place or into `out`. */
+  ropeGrid<T extends FloatArray>(x: T, options: RopeGridOptions & { out?: undefined }): T;
+  ropeGrid<O extends FloatArray>(x: FloatArray, options: RopeGridOptions & { out: O }): O;
+  ropeGrid(x: FloatArray, options: RopeGridOptions): FloatArray;
   /** T5's relative position buckets, [queryLen, keyLen] int32 (new array, or `out`). */
   relativePositionBuckets(options: RelativePositionBucketsOptions): Int32Array;
 }
@@ -574,6 +620,8 @@ export interface HfRopeOptions {
   layout: 'interleaved' | 'half';
   /** rope_scaling / rope_parameters in camelCase; absent for plain RoPE. */
   scaling?: RopeScaling;
+  /** mrope_section (and Qwen3-VL's interleaved order): Qwen2-VL, Qwen2.5-VL, Qwen3-VL. */
+  mrope?: MropeOptions;
 }
 
 /** What fromHfConfig reads from a Hugging Face config.json. */

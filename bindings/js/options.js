@@ -142,6 +142,21 @@ function xpos(fn, name, value, context) {
   return given;
 }
 
+// ---- M-RoPE: { section: [t, h, w], interleaved? } ------------------------------------------------
+
+const MROPE = { section: required(copyIntegers), interleaved: optional(boolean, false) };
+
+/** The `mrope` option: three section sizes (numeric rules: the core's) and the Qwen3-VL order. */
+function mrope(fn, name, value, context) {
+  const example = 'such as { section: [16, 24, 24] } (Qwen2-VL) or { section: [24, 20, 20], interleaved: true }';
+  if (!isOptionsObject(fn, name, value)) throw typeError(fn, name, `must be an object ${example}`);
+  const given = readObject(fn, name, value, MROPE, context);
+  if (given.section.length !== 3) {
+    throw rangeError(fn, `${name}.section`, `must be [t, h, w], 3 integers (got ${given.section.length})`);
+  }
+  return given;
+}
+
 // ---- the functions' options ----------------------------------------------------------------------
 
 const base = optional(number, 10000);
@@ -156,12 +171,16 @@ const TABLE = {
 // `layout` says which channels a pair occupies; schedules and caches hold one value per pair, so
 // they check it (a model's rope options pass unchanged) and do not use it.
 const pairLayout = optional(choice('ropeLayout'));
+// `mrope` likewise: M-RoPE picks each pair's position from one of three rows; a pair's frequency,
+// and the cos/sin of a position, are the same.
+const pairMrope = optional(mrope);
 const SCHEDULE = {
   rotaryDim: optional(size),
   headDim: optional(size),
   partialRotaryFactor: optional(number),
   base,
   layout: pairLayout,
+  mrope: pairMrope,
   scaling: optional(scaling),
   seqLen: optional(size, 0),
 };
@@ -178,6 +197,7 @@ const ROPE = {
   order: optional(choice('order'), 'tokens'),
   inverse: optional(boolean, false),
   xpos: optional(xpos),
+  mrope: optional(mrope),
 };
 const ROWS = { offset: optional(batchOffset), positions: optional(positions) };
 const LAYOUT_CONVERSION = {
@@ -277,6 +297,7 @@ export const OPTIONS = {
     headDim: optional(size),
     base,
     layout: pairLayout,
+    mrope: pairMrope,
     scaling: optional(scaling),
     batch: optional(size, 1),
     ...ROWS,
@@ -310,6 +331,19 @@ export const OPTIONS = {
     keyLen: required(size),
     offset: optional(number),
     maxBias: optional(number, 8),
+    out: optional(array),
+  },
+  ropeGrid: {
+    rows: required(size),
+    cols: required(size),
+    numHeads: optional(size, 1),
+    headDim: required(size),
+    base,
+    variant: required(choice('gridVariant'), "('pixtral' or 'axial')"),
+    layout: optional(choice('ropeLayout')), // default: the variant's own (specs.js)
+    order: optional(choice('order'), 'tokens'),
+    batch: optional(size, 1),
+    frames: optional(size, 1), // SAM 2's repeat_freqs_k: keys of several frames of the grid
     out: optional(array),
   },
   relativePositionBuckets: {

@@ -9,6 +9,7 @@ import { RopePlan } from './rope-plan.js';
 import { readDescription } from './seam.js';
 import {
   writeMropePositions,
+  writeRopeGrid,
   writeRopeSpec,
   writeRotaryDim,
   writeRows,
@@ -205,6 +206,21 @@ export class Posenc {
       attentionFactor: frame.result('appliedAttentionFactor'),
       carryLength: frame.result('carryLength'),
     };
+  }
+
+  /**
+   * 2-D RoPE over an image grid of rows · cols patches (row-major): x is [batch, rows·cols,
+   * numHeads, headDim] (or heads before patches with order 'heads'), rotated in place or into `out`.
+   */
+  ropeGrid(x, options) {
+    const fn = 'ropeGrid';
+    const o = this.#read(fn, options);
+    const args = this.#memory.xArguments(fn, x, o.out, this);
+    const frame = this.#memory.frame('ropeGrid');
+    writeRopeGrid(frame, o, this.#enums);
+    frame.data('x', args.x, READ).data('out', args.out, WRITE);
+    this.#run(frame, fn, o, args);
+    return args.out.array;
   }
 
   // ---- layout conversion ------------------------------------------------------------------------

@@ -23,6 +23,17 @@ function ropeShape(given, heads) {
 }
 
 const queries = (given) => ropeShape(given, 'numHeads');
+/** [batch, frames·rows·cols, numHeads, headDim] (patches after heads with order 'heads'). */
+const grid = (given) => {
+  const frames = given('frames') ?? 1;
+  const patches =
+    frames === 1
+      ? dim('rows·cols', given('rows') * given('cols'), true)
+      : dim('frames·rows·cols', frames * given('rows') * given('cols'), true);
+  const rows = [patches, dim('numHeads', given('numHeads'), true, 1)];
+  if (given('order') === 'heads') rows.reverse();
+  return [dim('batch', given('batch'), true, 1), ...rows, dim('headDim', given('headDim'))];
+};
 const keys = (given) => ropeShape(given, 'numKvHeads');
 const table = (given) => [dim('seqLen', given('seqLen'), true), dim('dModel', given('dModel'))];
 const cache = (given) => [
@@ -39,11 +50,12 @@ const weights = (given) => [
 // parameter -> function -> its shape from the caller's values (given(name)).
 const SHAPES = {
   __proto__: null,
-  x: { __proto__: null, rope: queries, 'RopePlan.apply': queries, addSinusoidal: table },
+  x: { __proto__: null, rope: queries, 'RopePlan.apply': queries, addSinusoidal: table, ropeGrid: grid },
   out: {
     __proto__: null,
     rope: queries,
     'RopePlan.apply': queries,
+    ropeGrid: grid,
     sinusoidal: table,
     positionNumbers: table,
     convertLayoutWeights: weights,

@@ -111,6 +111,33 @@ export function writeRopeSpec(frame, fn, o, enums) {
     .set('batch', o.batch)
     .set('order', enums.order.indexOf(o.order))
     .set('inverse', flag(o.inverse));
+  if (o.mrope !== undefined) {
+    const [t, h, w] = o.mrope.section;
+    frame
+      .set('mrope', 1)
+      .set('mropeSectionT', t)
+      .set('mropeSectionH', h)
+      .set('mropeSectionW', w)
+      .set('mropeInterleaved', flag(o.mrope.interleaved));
+  }
+}
+
+/** Each 2-D RoPE variant's own pairing: Pixtral's rotate_half, SAM 2's complex (interleaved) pairs. */
+const GRID_LAYOUTS = { __proto__: null, pixtral: 'half', axial: 'interleaved' };
+
+/** ropeGrid: the grid, its variant, and the layout (default: the variant's). */
+export function writeRopeGrid(frame, o, enums) {
+  frame
+    .set('rows', o.rows)
+    .set('cols', o.cols)
+    .set('numHeads', o.numHeads)
+    .set('headDim', o.headDim)
+    .set('base', o.base)
+    .set('variant', enums.gridVariant.indexOf(o.variant))
+    .set('layout', enums.ropeLayout.indexOf(o.layout ?? GRID_LAYOUTS[o.variant]))
+    .set('order', enums.order.indexOf(o.order))
+    .set('batch', o.batch)
+    .set('frames', o.frames);
 }
 
 /**

@@ -17,7 +17,8 @@ const char kDescription[] = POSENC_STATUS_LIST(POSENC_STATUS_LINE) POSENC_FRAMES
     "enum scalingType default linear dynamic yarn llama3 longrope proportional\n"
     "enum metric dot cosine\n"
     "enum mropeModel qwen2-vl qwen2.5-vl\n"
-    "enum xposRole none query key\n";
+    "enum xposRole none query key\n"
+    "enum gridVariant pixtral axial\n";
 
 #undef X_
 #undef POSENC_FRAME_LINE
@@ -28,6 +29,8 @@ static_assert(static_cast<int>(XposRole::kNone) == 0 && static_cast<int>(XposRol
               "xPos role names above are listed in value order");
 static_assert(static_cast<int>(MropeModel::kQwen2Vl) == 0 && static_cast<int>(MropeModel::kQwen25Vl) == 1,
               "M-RoPE model names above are listed in value order");
+static_assert(static_cast<int>(RopeGridVariant::kPixtral) == 0 && static_cast<int>(RopeGridVariant::kAxial) == 1,
+              "2-D RoPE variant names above are listed in value order");
 static_assert(static_cast<int>(SinusoidalLayout::kConcat) == 1 && static_cast<int>(RopeLayout::kHalf) == 1 &&
                   static_cast<int>(RopeOrder::kHeads) == 1 && static_cast<int>(Metric::kCosine) == 1,
               "enum names above are listed in value order");

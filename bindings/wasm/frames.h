@@ -29,11 +29,13 @@
 // An XposSpec: xpos is the 0/1 flag, xposRole an enum (0: not given), xposCenter read when
 // xposHasCenter is 1.
 #define POSENC_FRAME_XPOS(X) X(xpos) X(xposScaleBase) X(xposGamma) X(xposRole) X(xposHasCenter) X(xposCenter)
+// M-RoPE's sections (mrope: 0 or 1; a listed position then holds 3 rows per sequence).
+#define POSENC_FRAME_MROPE(X) X(mrope) X(mropeSectionT) X(mropeSectionH) X(mropeSectionW) X(mropeInterleaved)
 
 // A RopeSpec.
 #define POSENC_FRAME_ROPE_SPEC(X)                                                                     \
   X(seqLen) X(numHeads) X(headDim) X(rotaryDim) X(hasPartialRotaryFactor) X(partialRotaryFactor) X(base) \
-  X(layout) X(batch) X(order) X(inverse) POSENC_FRAME_SCALING(X) POSENC_FRAME_XPOS(X)
+  X(layout) X(batch) X(order) X(inverse) POSENC_FRAME_SCALING(X) POSENC_FRAME_XPOS(X) POSENC_FRAME_MROPE(X)
 
 // Queries and keys of one rope_qk call, with their outputs.
 #define POSENC_FRAME_QK(X) X(q) X(qLength) X(outQ) X(outQLength) X(k) X(kLength) X(outK) X(outKLength)
@@ -80,7 +82,9 @@
   X(alibiBias, X_(numHeads) X_(queryLen) X_(keyLen) X_(offset) X_(maxBias) X_(out) X_(outLength)                  \
                    X_(expectedLength)) \
   X(relativePositionBuckets, X_(queryLen) X_(keyLen) X_(numBuckets) X_(maxDistance) X_(bidirectional) X_(offset) \
-                                 X_(out) X_(outLength) X_(expectedLength))
+                                 X_(out) X_(outLength) X_(expectedLength)) \
+  X(ropeGrid, X_(rows) X_(cols) X_(numHeads) X_(headDim) X_(base) X_(variant) X_(layout) X_(order) X_(batch)     \
+                  X_(frames) X_(x) X_(xLength) X_(out) X_(outLength) X_(expectedLength))
 
 // clang-format on
 

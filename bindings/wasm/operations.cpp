@@ -95,6 +95,11 @@ RopeSpec rope_spec_of(const Frame& f) {
     spec.xpos.center = f.xposCenter;
   }
   spec.xpos.role = enum_of<XposRole>(f.xposRole);
+  spec.mrope.enabled = flag(f.mrope);
+  spec.mrope.section[0] = u32(f.mropeSectionT);
+  spec.mrope.section[1] = u32(f.mropeSectionH);
+  spec.mrope.section[2] = u32(f.mropeSectionW);
+  spec.mrope.interleaved = flag(f.mropeInterleaved);
   return spec;
 }
 
@@ -109,17 +114,18 @@ Status check_length(Frame& f, double given, std::uint64_t wanted, Status wrong) 
   return wrong;
 }
 
-// A list of positions, where the frame gives one: one per row of the batch.
+// A list of positions, where the frame gives one: one per row of the batch on each axis
+// (M-RoPE's three).
 template <class Frame>
-Status check_positions_length(Frame& f, std::uint32_t batch, std::uint32_t seq_len) {
+Status check_positions_length(Frame& f, std::uint32_t batch, std::uint32_t seq_len, std::uint32_t axes = 1) {
   if (f.positions == 0.0) return Status::kOk;
-  return check_length(f, f.positionsLength, std::uint64_t{batch} * seq_len, Status::kPositionsLength);
+  return check_length(f, f.positionsLength, std::uint64_t{axes} * batch * seq_len, Status::kPositionsLength);
 }
 
 // Positions or per-sequence offsets, where the frame gives them.
 template <class Frame>
-Status check_batch_positions_length(Frame& f, std::uint32_t batch, std::uint32_t seq_len) {
-  if (const Status s = check_positions_length(f, batch, seq_len); s != Status::kOk) return s;
+Status check_batch_positions_length(Frame& f, std::uint32_t batch, std::uint32_t seq_len, std::uint32_t axes = 1) {
+  if (const Status s = check_positions_length(f, batch, seq_len, axes); s != Status::kOk) return s;
   if (f.offsets == 0.0) return Status::kOk;
   return check_length(f, f.offsetsLength, batch, Status::kOffsetsLength);
 }
@@ -193,7 +199,7 @@ int rotated(const RopePlan& plan, Frame& f, Status status) {
 template <class Frame>
 int apply_plan(const RopePlan& plan, Frame& f) {
   const RopeSpec& spec = plan.spec();
-  POSENC_TRY(check_batch_positions_length(f, spec.batch, spec.seq_len));
+  POSENC_TRY(check_batch_positions_length(f, spec.batch, spec.seq_len, spec.mrope.enabled ? 3 : 1));
   const BatchPositions where = batch_positions_of(f);
   const std::uint64_t rows = std::uint64_t{spec.batch} * spec.seq_len;
   const std::uint64_t queries = rows * spec.num_heads * spec.head_dim;
@@ -432,6 +438,26 @@ int relativePositionBuckets(frames::relativePositionBuckets& f) {
   POSENC_TRY(
       output(f, outputs, f.out, f.outLength, element_count(spec.query_len, spec.key_len), Status::kOutLength, &out));
   return result(outputs.finish(relative_position_buckets(spec, out)));
+}
+
+int ropeGrid(frames::ropeGrid& f) {
+  RopeGridSpec spec;
+  spec.rows = u32(f.rows);
+  spec.cols = u32(f.cols);
+  spec.num_heads = u32(f.numHeads);
+  spec.head_dim = u32(f.headDim);
+  spec.base = f.base;
+  spec.variant = enum_of<RopeGridVariant>(f.variant);
+  spec.layout = enum_of<RopeLayout>(f.layout);
+  spec.order = enum_of<RopeOrder>(f.order);
+  spec.batch = u32(f.batch);
+  spec.frames = u32(f.frames);
+  POSENC_TRY(check(spec));
+  const std::uint64_t tokens = std::uint64_t{spec.frames} * spec.rows * spec.cols;  // checked: <= kMaxSeqLen
+  const std::uint64_t length = element_count(spec.batch, tokens, spec.num_heads, spec.head_dim);
+  POSENC_TRY(check_length(f, f.xLength, length, Status::kXLength));
+  POSENC_TRY(check_length(f, f.outLength, length, Status::kOutLength));
+  return result(rope_grid(spec, address_of<const float>(f.x), address_of<float>(f.out)));
 }
 
 #undef POSENC_TRY

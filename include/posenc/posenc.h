@@ -10,6 +10,7 @@
 #include "positions.h"
 #include "relative_position_buckets.h"
 #include "rope.h"
+#include "rope_grid.h"
 #include "rope_plan.h"
 #include "rope_scaling.h"
 #include "similarity.h"

@@ -29,6 +29,14 @@ enum class RopeOrder : int {
   kHeads = 1,   // [batch, num_heads, seq_len, head_dim]: Hugging Face after the transpose
 };
 
+// M-RoPE (Qwen2-VL, Qwen2.5-VL, Qwen3-VL): each frequency pair takes its position from one of
+// three rows of positions [3, batch, seq_len] (temporal, height, width), by sections of pairs.
+struct MropeSpec {
+  bool enabled = false;
+  std::uint32_t section[3] = {};  // pairs of t, h and w; they sum to rotary_dim / 2
+  bool interleaved = false;       // Qwen3-VL's t,h,w,t,h,w,... order instead of three runs
+};
+
 struct RopeSpec {
   std::uint32_t seq_len = 0;
   std::uint32_t num_heads = 1;
@@ -42,7 +50,8 @@ struct RopeSpec {
   bool has_partial_rotary_factor = false;  // rotary_dim = int(head_dim * factor); rotary_dim ignored
   double partial_rotary_factor = 1.0;
   RopeScaling scaling;
-  XposSpec xpos;  // xPos's scale on the rotated pairs; rope() needs its role, rope_qk() takes none
+  XposSpec xpos;    // xPos's scale on the rotated pairs; rope() needs its role, rope_qk() takes none
+  MropeSpec mrope;  // positions, when listed, are then [3, batch, seq_len]
 };
 
 struct RopeCacheSpec {
@@ -74,6 +83,8 @@ Status check(const RopeSpec& spec, const BatchPositions& positions);
 Status check(const RopeCacheSpec& spec, const BatchPositions& positions);
 Status check(const RopeScheduleSpec& spec);
 Status check_qk(const RopeSpec& spec, std::uint32_t num_kv_heads, const BatchPositions& positions);
+// The positions of a checked spec alone (an M-RoPE list holds three rows per sequence).
+Status check_rows(const RopeSpec& spec, const BatchPositions& positions);
 
 // The rotary_dim/2 inverse frequencies, float64.
 Status rope_frequencies(std::uint32_t rotary_dim, double base, double* out);
@@ -87,7 +98,9 @@ Status rope_cache(const RopeCacheSpec& spec, const BatchPositions& positions, fl
                   double* attention_factor = nullptr);
 
 // x, out: [batch, seq_len, num_heads, head_dim] (order kTokens) or [batch, num_heads, seq_len,
-// head_dim] (kHeads). out may equal x (in place) but must not otherwise overlap it.
+// head_dim] (kHeads). out may equal x (in place) but must not otherwise overlap it. With
+// spec.mrope, a position list holds 3 * batch * seq_len entries (t rows, then h, then w); an
+// offset puts every axis at offset + row, which is plain RoPE.
 Status rope(const RopeSpec& spec, const BatchPositions& positions, const float* x, float* out);
 
 // Queries (spec.num_heads heads) and keys (num_kv_heads heads) of the same rows rotated in one

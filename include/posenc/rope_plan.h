@@ -15,6 +15,14 @@
 
 namespace posenc {
 
+// Where the rows of a rotation by several axes sit (M-RoPE, image grids): row t of sequence b is
+// at list[a * axis_stride + b * batch_stride + t] on axis a.
+struct AxisRows {
+  const std::int32_t* list = nullptr;
+  std::size_t axis_stride = 0;
+  std::size_t batch_stride = 0;
+};
+
 class RopePlan {
  public:
   RopePlan() = default;
@@ -47,6 +55,13 @@ class RopePlan {
   Status apply_piece(const Positions& positions, std::uint32_t rows, const float* x, float* out, double* carry,
                      XposRole role = XposRole::kNone, std::uint64_t length = 0) const;
 
+  // A plan whose pairs turn at the given inverse frequencies (rotary_dim/2 of them, the spec's
+  // base and scaling unused) by positions on the axes axis_of gives (< AxisPhases::kMaxAxes):
+  // 2-D image RoPE (rope_grid.h). apply_axes() then rotates with the rows at `rows`.
+  static Status create_axes(const RopeSpec& spec, const double* inv_freq, const std::uint8_t* axis_of,
+                            std::uint32_t axes, RopePlan* plan);
+  Status apply_axes(const AxisRows& rows, const float* x, float* out) const;
+
   const RopeSpec& spec() const { return spec_; }
   std::uint32_t rotary_dim() const { return rotary_dim_; }
   std::uint32_t num_kv_heads() const { return num_kv_heads_; }
@@ -58,9 +73,14 @@ class RopePlan {
   Status role_of(XposRole given, XposRole* role) const;
   // Rotates `tensors` with the rows `shape` gives (its batch, seq_len and order; every other
   // field is the plan's), continuing and saving the recurrence in `carry` when it is set.
-  // `length` (0: from `positions`) places xPos's default center.
-  Status rotate(const RopeSpec& shape, const BatchPositions& positions, const Tensor* tensors, std::size_t count,
-                double* carry, std::uint64_t length = 0) const;
+  // `axis_rows`, when set, holds where the rows sit on each of the plan's axes; else every axis
+  // is at `positions`. `length` (0: from `positions`) places xPos's default center.
+  Status rotate(const RopeSpec& shape, const BatchPositions& positions, const AxisRows* axis_rows,
+                const Tensor* tensors, std::size_t count, double* carry, std::uint64_t length = 0) const;
+  // M-RoPE's listed positions as rows of its three axes (none for one axis or an offset).
+  AxisRows axis_rows_of(const BatchPositions& positions) const;
+  // The axes of the pairs from `first` on, null with one axis.
+  const std::uint8_t* axes_of(std::uint32_t first) const { return pair_axes_ ? pair_axes_.get() + first : nullptr; }
 
   RopeSpec spec_;
   std::uint32_t rotary_dim_ = 0;
@@ -70,6 +90,9 @@ class RopePlan {
   // schedules but dynamic and longrope, which are computed per call from the positions).
   std::unique_ptr<double[]> inv_freq_;
   std::unique_ptr<double[]> factor_lists_;  // longrope: short then long factors; spec_.scaling points here
+  // Several axes (M-RoPE, image grids): each pair's axis; null when every pair is on one.
+  std::unique_ptr<std::uint8_t[]> pair_axes_;
+  std::uint32_t axes_ = 1;
 };
 
 }  // namespace posenc

@@ -105,7 +105,15 @@ namespace posenc {
   X(kXposRoleMissing, xposRoleMissing, "xpos.role", "rope (one tensor) with xpos needs the role: query or key") \
   X(kXposRoleNotTaken, xposRoleNotTaken, "xpos.role", "a role where none is taken: rope_qk implies them (queries up, keys down); no role without xpos") \
   X(kXposCenterInvalid, xposCenterInvalid, "xpos.center", "xpos center not an integer in [0, kMaxPosition]") \
-  X(kXposDistanceTooLarge, xposDistanceTooLarge, "positions", "a position farther from the xpos center than xpos_max_distance(): its scale would leave float32's normal range")
+  X(kXposDistanceTooLarge, xposDistanceTooLarge, "positions", "a position farther from the xpos center than xpos_max_distance(): its scale would leave float32's normal range") \
+  /* Multi-axis RoPE: M-RoPE's sections (RopeSpec::mrope), 2-D image RoPE (rope_grid.h). */ \
+  X(kMropeSectionInvalid, mropeSectionInvalid, "mrope.section", "the sections do not sum to rotary_dim/2, or (interleaved) an h or w pair falls beyond it") \
+  X(kGridTooLarge, gridTooLarge, "rows", "rows * cols above kMaxSeqLen") \
+  X(kGridVariantInvalid, gridVariantInvalid, "variant", "unknown 2-D RoPE variant") \
+  X(kGridHeadDimInvalid, gridHeadDimInvalid, "headDim", "axial needs head_dim a multiple of 4; pixtral an even head_dim >= 4") \
+  X(kGridFramesTooLarge, gridFramesTooLarge, "frames", "frames * rows * cols above kMaxSeqLen") \
+  /* M-RoPE with xPos: no model uses both. */ \
+  X(kMropeWithXpos, mropeWithXpos, "mrope", "M-RoPE and xPos together (no model rotates by both)")
 
 // clang-format on
 

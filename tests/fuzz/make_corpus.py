@@ -606,13 +606,61 @@ def xpos_seeds():
     }
 
 
+def rope_axes_seeds():
+    def mrope(seq, heads, head, rotary, section, interleaved=0, layout=1, b="10000", rows=None, at="0"):
+        out = (u8(0) + size(seq) + size(heads) + size(head) + size(rotary) + base(b) + enum(layout)
+               + b"".join(size(s) for s in section) + u8(interleaved))
+        if rows is None:
+            out += u8(0) + offset(at)
+        else:
+            seed, spread, bad = rows  # noise seed, log2 of the spread, an override (index, value) or None
+            out += u8(1) + u32(seed) + u8(spread) + (u8(0) + u16(bad[0]) + i32(bad[1]) if bad else u8(1))
+        return out + array(3)
+
+    def grid(rows, cols, heads, head, variant=0, layout=1, batch=1, b="10000", frames=1):
+        return (u8(1) + size(rows) + size(cols) + size(heads) + size(head) + base(b) + enum(variant) + enum(layout)
+                + size(batch) + size(frames) + array(5))
+
+    return {
+        "qwen2-vl-sections-16-24-24": mrope(20, 1, 128, 128, (16, 24, 24), rows=(1, 6, None)),
+        "qwen3-vl-interleaved-24-20-20": mrope(20, 1, 128, 128, (24, 20, 20), 1, rows=(2, 6, None)),
+        "odd-sections-interleaved-layout": mrope(9, 2, 22, 22, (3, 5, 3), 0, 0, rows=(3, 3, None)),
+        "sections-partial-rotary": mrope(5, 2, 40, 24, (4, 4, 4), rows=(4, 10, None)),
+        "sections-over-two-pair-blocks": mrope(3, 1, 300, 300, (50, 50, 50), 1, rows=(5, 20, None)),
+        "sections-offset-near-the-limit": mrope(4, 1, 16, 16, (2, 3, 3), at="last_valid"),
+        "sections-offset-past-the-limit": mrope(4, 1, 16, 16, (2, 3, 3), at="last_valid+1"),
+        "sections-wrong-sum": mrope(4, 1, 16, 16, (2, 3, 2)),
+        "sections-huge": mrope(4, 1, 16, 16, ("2^32-1", "2^32-1", 10)),
+        "interleaved-w-beyond-the-head": mrope(4, 1, 16, 16, (1, 1, 6), 1),
+        "interleaved-h-at-the-edge": mrope(4, 1, 16, 16, (5, 3, 0), 1),
+        "a-negative-position-on-the-w-row": mrope(4, 1, 16, 16, (2, 3, 3), rows=(6, 4, (11, -1))),
+        "positions-past-2^24": mrope(3, 1, 16, 16, (2, 3, 3), rows=(7, 30, None)),
+        "pixtral-5x7-head-64": grid(5, 7, 2, 64),
+        "pixtral-7x5-head-22": grid(7, 5, 1, 22),
+        "axial-5x7-head-36": grid(5, 7, 2, 36, 1, 0),
+        "axial-batch-2-head-20": grid(3, 4, 1, 20, 1, 0, batch=2),
+        "axial-head-6": grid(3, 3, 1, 6, 1, 0),
+        "pixtral-head-2": grid(3, 3, 1, 2),
+        "pixtral-head-7": grid(3, 3, 1, 7),
+        "variant-unknown": grid(2, 2, 1, 8, "bad2"),
+        "grid-too-large": grid("maxSeqLen", 2, 1, 8),
+        "grid-batch-too-large": grid(("raw", 4096), ("raw", 4096), 1, 8, batch=2),
+        "grid-empty": grid(0, "2^32-1", 1, 8),
+        "grid-base-zero": grid(2, 2, 1, 8, b="0"),
+        "axial-keys-of-3-frames": grid(4, 6, 2, 36, 1, 0, frames=3),
+        "frames-too-many": grid(("raw", 4096), ("raw", 4096), 1, 8, 1, 0, frames=2),
+        "frames-zero": grid(3, 3, 1, 8, 1, 0, frames=0),
+    }
+
+
 TARGETS = {"sinusoidal_fuzz": sinusoidal_seeds, "rope_fuzz": rope_seeds, "rope_batch_fuzz": rope_batch_seeds,
            "layout_conversion_fuzz": layout_conversion_seeds,
            "similarity_fuzz": similarity_seeds, "kernels_fuzz": kernels_seeds,
            "mrope_positions_fuzz": mrope_positions_seeds,
            "alibi_fuzz": alibi_seeds,
            "relative_position_buckets_fuzz": relative_position_buckets_seeds,
-           "xpos_fuzz": xpos_seeds}
+           "xpos_fuzz": xpos_seeds,
+           "rope_axes_fuzz": rope_axes_seeds}
 
 
 def main():

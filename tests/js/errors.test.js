@@ -510,6 +510,109 @@ for (const posenc of await loadBothVariants()) {
       ]);
     });
 
+    it('rope with mrope', () => {
+      const MROPE = { seqLen: 2, headDim: 8, layout: 'half', mrope: { section: [2, 1, 1] } };
+      const x = f32(16);
+      runCases('rope', (o) => posenc.rope(x, o), [
+        ['mrope not an object', { ...MROPE, mrope: [2, 1, 1] }, TypeError, 'mrope'],
+        ['mrope null', { ...MROPE, mrope: null }, TypeError, 'mrope'],
+        ['section missing', { ...MROPE, mrope: {} }, TypeError, 'mrope.section'],
+        ['an unknown mrope key', { ...MROPE, mrope: { section: [2, 1, 1], sections: 1 } }, TypeError, 'mrope'],
+        ['section of 2', { ...MROPE, mrope: { section: [3, 1] } }, RangeError, 'mrope.section'],
+        ['section of 4', { ...MROPE, mrope: { section: [1, 1, 1, 1] } }, RangeError, 'mrope.section'],
+        ['section a wrong sum', { ...MROPE, mrope: { section: [2, 1, 2] } }, RangeError, 'mrope.section'],
+        ['with xpos (no model uses both)', { ...MROPE, xpos: { role: 'query' } }, RangeError, 'mrope'],
+        ['section short of the pairs', { ...MROPE, mrope: { section: [1, 1, 1] } }, RangeError, 'mrope.section'],
+        ['section non-integer', { ...MROPE, mrope: { section: [1.5, 1.5, 1] } }, RangeError, 'mrope.section[0]'],
+        ['section negative', { ...MROPE, mrope: { section: [5, -1, 0] } }, RangeError, 'mrope.section[1]'],
+        ['section a string', { ...MROPE, mrope: { section: '211' } }, TypeError, 'mrope.section'],
+        ['section huge', { ...MROPE, mrope: { section: [2 ** 31 - 1, 2 ** 31 - 1, 6] } }, RangeError, 'mrope.section'],
+        [
+          'interleaved w pairs beyond the head',
+          { ...MROPE, mrope: { section: [1, 1, 2], interleaved: true } },
+          RangeError,
+          'mrope.section',
+        ],
+        [
+          'interleaved a string',
+          { ...MROPE, mrope: { section: [2, 1, 1], interleaved: 'yes' } },
+          TypeError,
+          'mrope.interleaved',
+        ],
+        ['section against rotaryDim', { ...MROPE, rotaryDim: 4 }, RangeError, 'mrope.section'],
+        ['positions of one row', { ...MROPE, positions: [0, 1] }, RangeError, 'positions'],
+        ['positions of 3 rows of 3', { ...MROPE, positions: Array(9).fill(0) }, RangeError, 'positions'],
+        ['positions negative on the w row', { ...MROPE, positions: [0, 1, 0, 1, 0, -1] }, RangeError, 'positions[5]'],
+      ]);
+      assert.match(
+        assertParameterError(
+          () => posenc.rope(x, { ...MROPE, mrope: { section: [2, 1, 2] } }),
+          RangeError,
+          'mrope.section',
+        ).message,
+        /must sum to rotaryDim \/ 2 = 4 pairs \(got \[2, 1, 2\]\)/,
+      );
+      assert.match(
+        assertParameterError(() => posenc.rope(x, { ...MROPE, positions: [0, 1] }), RangeError, 'positions').message,
+        /must hold 3 × seqLen = 6 positions/,
+      );
+      const plan = posenc.ropePlan({ ...MROPE, numHeads: 1 });
+      try {
+        runCases('RopePlan.apply', (o) => plan.apply(x, o), [
+          ['plan positions of one row', { positions: [0, 1] }, RangeError, 'positions'],
+        ]);
+      } finally {
+        plan.free();
+      }
+    });
+
+    it('ropeGrid', () => {
+      const GRID = { rows: 2, cols: 3, headDim: 8, variant: 'axial' };
+      const x = f32(48);
+      runCases('ropeGrid', (o) => posenc.ropeGrid(x, o), [
+        ...optionsMistakes(GRID, 'row'),
+        ...sizeMistakes(GRID, 'rows'),
+        ...sizeMistakes(GRID, 'cols'),
+        ...sizeMistakes(GRID, 'headDim'),
+        ['variant missing', { ...GRID, variant: undefined }, TypeError, 'variant'],
+        ['variant unknown', { ...GRID, variant: 'rope2d' }, RangeError, 'variant'],
+        ['variant a number', { ...GRID, variant: 0 }, TypeError, 'variant'],
+        ['axial headDim not a multiple of 4', { ...GRID, headDim: 6 }, RangeError, 'headDim'],
+        ['pixtral headDim odd', { ...GRID, variant: 'pixtral', headDim: 7 }, RangeError, 'headDim'],
+        ['pixtral headDim 2', { ...GRID, variant: 'pixtral', headDim: 2 }, RangeError, 'headDim'],
+        ['headDim above maxDim', { ...GRID, headDim: 2 ** 16 + 4 }, RangeError, 'headDim'],
+        ['rows · cols above maxSeqLen', { ...GRID, rows: 2 ** 13, cols: 2 ** 11 + 1 }, RangeError, 'rows'],
+        ['base 0', { ...GRID, base: 0 }, RangeError, 'base'],
+        ['layout unknown', { ...GRID, layout: 'neox' }, RangeError, 'layout'],
+        ['order unknown', { ...GRID, order: 'rows' }, RangeError, 'order'],
+        ['numHeads 0', { ...GRID, numHeads: 0 }, RangeError, 'numHeads'],
+        ['batch · rows · cols above maxSeqLen', { ...GRID, batch: 2 ** 23 }, RangeError, 'batch'],
+        ['more than maxElements', { ...GRID, rows: 2 ** 12, cols: 2 ** 12, headDim: 32 }, RangeError, 'shape'],
+        ...sizeMistakes({ ...GRID, frames: 1 }, 'frames').filter(([label]) => !label.includes('missing')),
+        [
+          'frames · rows · cols above maxSeqLen',
+          { ...GRID, rows: 2 ** 12, cols: 2 ** 12, frames: 2 },
+          RangeError,
+          'frames',
+        ],
+        ['out too short', { ...GRID, out: f32(47) }, RangeError, 'out'],
+        ['out a Float64Array', { ...GRID, out: new Float64Array(48) }, TypeError, 'out'],
+      ]);
+      runCases('ropeGrid', (y) => posenc.ropeGrid(y, GRID), [
+        ['x missing', undefined, TypeError, 'x'],
+        ['x too long', f32(49), RangeError, 'x'],
+        ['x for another grid', f32(40), RangeError, 'x'],
+      ]);
+      assert.match(
+        assertParameterError(() => posenc.ropeGrid(f32(40), GRID), RangeError, 'x').message,
+        /\[batch=1, rows·cols=6, numHeads=1, headDim=8\] = 48 elements \(got 40/,
+      );
+      assert.match(
+        assertParameterError(() => posenc.ropeGrid(f32(48), { ...GRID, frames: 2 }), RangeError, 'x').message,
+        /\[batch=1, frames·rows·cols=12, numHeads=1, headDim=8\] = 96 elements \(got 48/,
+      );
+    });
+
     it('alibiSlopes and alibiBias', () => {
       const SLOPES = { numHeads: 4 };
       const BIAS = { numHeads: 2, queryLen: 3, keyLen: 4 };

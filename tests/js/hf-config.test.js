@@ -59,6 +59,38 @@ function frozen(value) {
   return Object.freeze(copy);
 }
 
+describe('fromHfConfig and M-RoPE', () => {
+  it("Qwen3-VL's text_config: interleaved sections (mrope_interleaved, and the model type without it)", () => {
+    // Qwen3-VL-2B-Instruct's text_config keys as published (no citable copy of its config.json
+    // file was reachable here; see tests/js/hf-configs/README.md).
+    const text = {
+      head_dim: 128,
+      hidden_size: 2048,
+      max_position_embeddings: 262144,
+      model_type: 'qwen3_vl_text',
+      num_attention_heads: 16,
+      num_key_value_heads: 8,
+      rope_scaling: { mrope_interleaved: true, mrope_section: [24, 20, 20], rope_type: 'default' },
+      rope_theta: 5000000,
+    };
+    const { ropeOptions } = fromHfConfig(text);
+    assert.deepEqual(ropeOptions, {
+      headDim: 128,
+      rotaryDim: 128,
+      base: 5000000,
+      layout: 'half',
+      mrope: { section: [24, 20, 20], interleaved: true },
+    });
+    const { mrope_interleaved: _, ...withoutKey } = text.rope_scaling;
+    assert.deepEqual(fromHfConfig({ ...text, rope_scaling: withoutKey }).ropeOptions.mrope.interleaved, true);
+    assertParameterError(
+      () => fromHfConfig({ model_type: 'qwen3_vl', text_config: text }),
+      TypeError,
+      'config.num_attention_heads',
+    );
+  });
+});
+
 describe('fromHfConfig on real config.json files', () => {
   it('covers every file of tests/js/hf-configs/', () => {
     const files = readdirSync(CONFIGS).filter((f) => f.endsWith('.json') && f !== 'biome.json');
@@ -80,6 +112,7 @@ describe('fromHfConfig on real config.json files', () => {
       );
       assert.equal(ropeOptions.scaling?.type ?? 'default', c.scalingType);
       assert.equal('scaling' in ropeOptions, c.scalingType !== 'default', 'no scaling key for plain RoPE');
+      assert.deepEqual(ropeOptions.mrope ?? null, c.mrope, 'M-RoPE sections and order');
     });
 
     it(`${c.file}: the transformers 5 form (rope_parameters), and both forms together, read the same`, () => {
@@ -266,10 +299,38 @@ const MISTAKES = [
   ['rope_scaling a string', { ...BASE, rope_scaling: 'yarn' }, TypeError, 'config.rope_scaling'],
   ['rope type unknown', { ...BASE, rope_scaling: { type: 'ntk', factor: 2.0 } }, TypeError, 'config.rope_scaling.type'],
   [
-    'rope type mrope (Qwen2-VL)',
+    "rope type mrope outside Qwen2-VL's model types",
     { ...BASE, rope_scaling: { type: 'mrope', mrope_section: [1, 1, 2] } },
     TypeError,
     'config.rope_scaling.type',
+  ],
+  [
+    'mrope_section of two',
+    { ...BASE, rope_scaling: { rope_type: 'default', mrope_section: [2, 2] } },
+    RangeError,
+    'config.rope_scaling.mrope_section',
+  ],
+  [
+    'mrope_section holding a string',
+    { ...BASE, rope_scaling: { rope_type: 'default', mrope_section: [2, '1', 1] } },
+    TypeError,
+    'config.rope_scaling.mrope_section[1]',
+  ],
+  [
+    'mrope_interleaved a string',
+    { ...BASE, rope_scaling: { rope_type: 'default', mrope_section: [2, 1, 1], mrope_interleaved: 'true' } },
+    TypeError,
+    'config.rope_scaling.mrope_interleaved',
+  ],
+  [
+    'mrope_section disagreeing between rope_scaling and rope_parameters',
+    {
+      ...BASE,
+      rope_scaling: { rope_type: 'default', mrope_section: [2, 1, 1] },
+      rope_parameters: { rope_type: 'default', mrope_section: [1, 2, 1] },
+    },
+    RangeError,
+    'config.rope_parameters.mrope_section',
   ],
   [
     "rope type 'su' outside Phi-3",

@@ -173,6 +173,17 @@ for (const posenc of await loadBothVariants()) {
           // the error path must not leak either
         }
       },
+      'rope (mrope, Qwen3-VL interleaved, three rows of positions)': () =>
+        posenc.rope(q, {
+          seqLen: 4,
+          headDim: 8,
+          numHeads: 2,
+          layout: 'half',
+          mrope: { section: [2, 1, 1], interleaved: true },
+          positions: [0, 1, 1, 2, 0, 1, 0, 2, 0, 0, 1, 2],
+        }),
+      'ropeGrid (pixtral, out JS array)': () =>
+        posenc.ropeGrid(q, { rows: 2, cols: 2, numHeads: 2, headDim: 8, variant: 'pixtral', out: qOut }),
       'allocate(length) + free': () => posenc.allocate(32).free(),
       'allocate(values) + free': () => posenc.allocate(a).free(),
     };
@@ -229,6 +240,17 @@ for (const posenc of await loadBothVariants()) {
         'similarity (out overlapping a)': () =>
           posenc.similarity(wa, wa, { rows: 3, cols: 3, dim: 16, out: overlapping }),
         'allocate (negative length)': () => posenc.allocate(-1),
+        'rope (mrope section of the wrong sum)': () =>
+          posenc.rope(q, { seqLen: 4, headDim: 8, numHeads: 2, mrope: { section: [1, 1, 1] } }),
+        'rope (mrope positions of one row)': () =>
+          posenc.rope(q, {
+            seqLen: 4,
+            headDim: 8,
+            numHeads: 2,
+            mrope: { section: [2, 1, 1] },
+            positions: [0, 1, 2, 3],
+          }),
+        'ropeGrid (axial headDim 6)': () => posenc.ropeGrid(q, { rows: 2, cols: 2, headDim: 6, variant: 'axial' }),
         'relativePositionBuckets (maxDistance too small)': () =>
           posenc.relativePositionBuckets({ queryLen: 4, keyLen: 4, maxDistance: 8 }),
         'relativePositionBuckets (out too short)': () =>

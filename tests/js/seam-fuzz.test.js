@@ -368,6 +368,74 @@ const OPERATIONS = {
       results: (hasOut) => ({ outputs: [hasOut ? 'out' : 'x'], returns: hasOut ? 'out' : 'x' }),
     };
   },
+  'rope with mrope'(r) {
+    const shape = ropeShape(r);
+    const pairs = shape.rotaryDim / 2;
+    const t = r.int(0, pairs);
+    const h = r.int(0, pairs - t);
+    const interleaved = r.chance(0.4);
+    // Interleaved sections must keep their h and w pairs inside the head (3h - 2, 3w - 1 < pairs).
+    const section = interleaved ? [pairs, 0, 0] : [t, h, pairs - t - h];
+    const length = shape.batch * shape.seqLen * shape.numHeads * shape.headDim;
+    const rows = shape.batch * shape.seqLen;
+    const out = r.chance(0.35) ? new ArraySpec('out', length, 'out', r) : undefined;
+    return {
+      fn: 'rope',
+      positional: [new ArraySpec('x', length, 'inout', r)],
+      options: defined({
+        ...ropeOptions(r, shape),
+        mrope: defined({ section, interleaved: interleaved || r.chance(0.3) ? interleaved : undefined }),
+        ...(r.chance(0.7)
+          ? {
+              positions: new ListSpec(
+                'positions',
+                Array.from({ length: 3 * rows }, () => r.int(0, 60)),
+                'Int32Array',
+              ),
+            }
+          : where(r, rows, shape.batch, { lists: false })),
+        out,
+      }),
+      invoke: (posenc, [input], o) => posenc.rope(input, o),
+      results: (hasOut) => ({ outputs: [hasOut ? 'out' : 'x'], returns: hasOut ? 'out' : 'x' }),
+    };
+  },
+  ropeGrid(r) {
+    const variant = r.pick(['pixtral', 'axial']);
+    const headDim = variant === 'axial' ? 4 * r.int(1, 4) : 2 * r.int(2, 7);
+    const rows = r.int(0, 4);
+    const cols = r.int(1, 5);
+    const numHeads = r.int(1, 3);
+    const batch = r.weighted([
+      [3, 1],
+      [1, 2],
+    ]);
+    const frames = r.weighted([
+      [3, 1],
+      [1, 3],
+    ]);
+    const length = batch * frames * rows * cols * numHeads * headDim;
+    const out = r.chance(0.35) ? new ArraySpec('out', length, 'out', r) : undefined;
+    return {
+      fn: 'ropeGrid',
+      positional: [new ArraySpec('x', length, 'inout', r)],
+      options: defined({
+        rows,
+        cols,
+        numHeads: numHeads === 1 && r.chance(0.5) ? undefined : numHeads,
+        headDim,
+        variant,
+        base: r.chance(0.3) ? r.pick([10000, 100]) : undefined,
+        layout: r.chance(0.3) ? r.pick(['interleaved', 'half']) : undefined,
+        order: r.chance(0.3) ? r.pick(['tokens', 'heads']) : undefined,
+        batch: batch === 1 && r.chance(0.5) ? undefined : batch,
+        frames: frames === 1 && r.chance(0.5) ? undefined : frames,
+        out,
+      }),
+      invoke: (posenc, [input], o) => posenc.ropeGrid(input, o),
+      results: (hasOut) => ({ outputs: [hasOut ? 'out' : 'x'], returns: hasOut ? 'out' : 'x' }),
+    };
+  },
   ropeQK(r) {
     const shape = ropeShape(r);
     const numKvHeads = r.chance(0.6) ? r.int(1, shape.numHeads) : undefined;

@@ -83,6 +83,20 @@ const next: number = posenc.mropePositions({ segments: [{ text: 2 }], spatialMer
 posenc.mropePositions({ segments, tokensPerSecond: 2 });
 // @ts-expect-error: a segment has one kind
 posenc.mropePositions({ segments: [{ audio: 3 }] });
+// M-RoPE rotation: mropePositions' Int32Array as positions, sections in a variable or typed array.
+const section = [1, 1, 2];
+posenc.rope(x, { ...rope, layout: 'half', mrope: { section }, positions: mrope });
+posenc.ropeQK(x, k, { ...rope, numKvHeads: 1, mrope: { section: Int32Array.of(2, 1, 1), interleaved: true }, offset: next });
+posenc.ropePlan({ ...rope, mrope: { section } }).applyQK(x, k, { positions: mrope });
+// @ts-expect-error: mrope's section is required
+posenc.rope(x, { ...rope, mrope: { interleaved: true } });
+// 2-D image RoPE: a grid, its variant, keys of several frames.
+const rotatedGrid: Float32Array = posenc.ropeGrid(x, { rows: 2, cols: 2, numHeads: 2, headDim: 8, variant: 'axial', frames: 2 });
+posenc.ropeGrid(w, { rows: 2, cols: 4, headDim: 8, variant: 'pixtral', order: 'heads', out: w });
+// @ts-expect-error: the variant is required
+posenc.ropeGrid(x, { rows: 2, cols: 2, headDim: 8 });
+// @ts-expect-error: a known variant
+posenc.ropeGrid(x, { rows: 2, cols: 2, headDim: 8, variant: 'rope2d' });
 
 // Rejected by the runtime (TypeError): so by the types too.
 // @ts-expect-error: rotaryDim with partialRotaryFactor
@@ -119,7 +133,7 @@ posenc.rope(x, { ...rope, positions: ['0', '1', '2', '3'] });
 posenc.ropePlan({ ...rope, offset: 1 });
 // @ts-expect-error: subarray takes numbers
 w.subarray('1');
-console.log(windowed, options, planOptions, table, rotary, both);
+console.log(windowed, options, planOptions, table, rotary, both, rotatedGrid);
 `;
 
 it('index.d.ts rejects rotaryDim with partialRotaryFactor and offset with positions, and accepts every valid form (strict TypeScript)', () => {
