@@ -97,7 +97,15 @@ namespace posenc {
   /* T5 relative position buckets (relative_position_buckets.h). */ \
   X(kNumBucketsTooSmall, numBucketsTooSmall, "numBuckets", "num_buckets below 2 (below 4 when bidirectional, which halves it)") \
   X(kNumBucketsTooLarge, numBucketsTooLarge, "numBuckets", "num_buckets above kMaxDim") \
-  X(kMaxDistanceTooSmall, maxDistanceTooSmall, "maxDistance", "max_distance not above max_exact (a quarter of num_buckets when bidirectional, a half otherwise)")
+  X(kMaxDistanceTooSmall, maxDistanceTooSmall, "maxDistance", "max_distance not above max_exact (a quarter of num_buckets when bidirectional, a half otherwise)") \
+  /* Attention scores (attention_scores.h). */ \
+  X(kEncodingInvalid, encodingInvalid, "encoding", "unknown positional encoding of attention scores") \
+  X(kScaleInvalid, scaleInvalid, "scale", "the score scale is not finite") \
+  X(kHeadDimOdd, headDimOdd, "headDim", "the sinusoidal encoding needs an even head_dim (sin/cos pairs)") \
+  X(kEncodedOffsetNegative, encodedOffsetNegative, "offset", "sinusoidal and rope encode query row i at offset + i, which must be >= 0") \
+  X(kBiasMissing, biasMissing, "bias", "the t5 encoding needs its learned bias table") \
+  X(kBiasUnused, biasUnused, "bias", "a bias table is given for an encoding other than t5") \
+  X(kBiasLength, biasLength, "bias", "bias does not hold num_buckets * num_heads values")
 
 // clang-format on
 
