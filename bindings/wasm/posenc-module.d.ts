@@ -20,7 +20,8 @@ export type Operation =
   | 'mropePositions'
   | 'alibiSlopes'
   | 'alibiBias'
-  | 'relativePositionBuckets';
+  | 'relativePositionBuckets'
+  | 'attentionScores';
 
 export type PosencModule = {
   /**
