@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { absDot, dot, ropeReference, sinusoidalReference } from './reference.js';
+import { dot, ropeReference, sinusoidalReference } from './reference.js';
 import { U32, assertClose, loadBothVariants, randomNormal, readGolden } from './support.js';
 
 const golden = readGolden('attention-scores.json');
