@@ -7,9 +7,11 @@ float64 tensors in place of float32 (nothing else changed). transformers itself 
 installed here: the functions below are transcriptions of its code, not re-derivations.
 
 - rope: huggingface/transformers, src/transformers/models/llama/modeling_llama.py (commit
-  002272831fba584eb30dca9729c1be456836960a): LlamaRotaryEmbedding (inv_freq and forward),
-  rotate_half, apply_rotary_pos_emb, and LlamaAttention.forward's scores
-  (matmul(q, k^T) / sqrt(head_dim), + causal mask, softmax in float32). Half layout.
+  002272831fba584eb30dca9729c1be456836960a): LlamaRotaryEmbedding (inv_freq and forward) and
+  LlamaAttention.forward's scores
+  (matmul(q, k^T) / sqrt(head_dim), + causal mask, softmax in float32), here; rotate_half and
+  apply_rotary_pos_emb are make_golden.py's transcription (imported; the same at this commit).
+  Half layout.
 - alibi: huggingface/transformers, src/transformers/models/bloom/modeling_bloom.py (commit
   9d97831a1cbb420edac062c2e8454ce9ac1c4b79): BloomAttention.forward's
   alibi.baddbmm(q, k^T, beta=1, alpha=1/sqrt(head_dim)), + causal mask, softmax in float32;
@@ -19,7 +21,8 @@ installed here: the functions below are transcriptions of its code, not re-deriv
 - t5: huggingface/transformers, src/transformers/models/t5/modeling_t5.py (commit
   6b8b757dfcb582379a64f013cdce46c43629f2b0): T5Attention.compute_bias with cache_position and
   forward's scores (matmul(q, k^T), no scaling, + position_bias, softmax(scores.float()));
-  _relative_position_bucket is make_golden_t5_buckets.py's transcription (imported); the bias
+  compute_bias's relative positions and buckets are make_golden_t5_buckets.py's transcription
+  (imported), the embedding lookup and permute are here; the bias
   table is a random relative_attention_bias weight [num_buckets, n_heads].
 
 The causal mask is HF's additive form (torch.finfo(dtype).min where key j > position of query
@@ -35,8 +38,9 @@ import sys
 import torch
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from make_golden import apply_rotary_pos_emb  # noqa: E402  (transformers' LLaMA, with rotate_half, transcribed)
 from make_golden_alibi import bloom_alibi  # noqa: E402  (BLOOM's build_alibi_tensor, transcribed)
-from make_golden_t5_buckets import _relative_position_bucket  # noqa: E402  (transcribed)
+from make_golden_t5_buckets import compute_bias_buckets  # noqa: E402  (compute_bias's buckets, transcribed)
 
 OUT = pathlib.Path(__file__).resolve().parent.parent / "tests" / "golden" / "attention-scores.json"
 
@@ -68,21 +72,6 @@ class LlamaRotaryEmbedding(torch.nn.Module):
             cos = emb.cos()
             sin = emb.sin()
         return cos.to(dtype=x.dtype), sin.to(dtype=x.dtype)
-
-
-def rotate_half(x):
-    """Rotates half the hidden dims of the input."""
-    x1 = x[..., : x.shape[-1] // 2]
-    x2 = x[..., x.shape[-1] // 2 :]
-    return torch.cat((-x2, x1), dim=-1)
-
-
-def apply_rotary_pos_emb(q, k, cos, sin, position_ids=None, unsqueeze_dim=1):
-    cos = cos.unsqueeze(unsqueeze_dim)
-    sin = sin.unsqueeze(unsqueeze_dim)
-    q_embed = (q * cos) + (rotate_half(q) * sin)
-    k_embed = (k * cos) + (rotate_half(k) * sin)
-    return q_embed, k_embed
 
 
 def causal_mask(query_length, key_length, offset, dtype):
@@ -141,19 +130,9 @@ def bloom_scores(q, k, offset, causal, dtype):
 
 def compute_bias(relative_attention_bias, query_length, key_length, bidirectional, num_buckets, max_distance,
                  cache_position=None):
-    """T5Attention.compute_bias; self.is_decoder is `not bidirectional`, the embedding a weight lookup."""
-    if cache_position is None:
-        context_position = torch.arange(query_length, dtype=torch.long)[:, None]
-    else:
-        context_position = cache_position[:, None]
-    memory_position = torch.arange(key_length, dtype=torch.long)[None, :]
-    relative_position = memory_position - context_position  # shape (query_length, key_length)
-    relative_position_bucket = _relative_position_bucket(
-        relative_position,  # shape (query_length, key_length)
-        bidirectional=bidirectional,
-        num_buckets=num_buckets,
-        max_distance=max_distance,
-    )
+    """T5Attention.compute_bias: its buckets (make_golden_t5_buckets.py's transcription), then the lookup."""
+    relative_position_bucket = compute_bias_buckets(query_length, key_length, cache_position, bidirectional,
+                                                    num_buckets, max_distance)
     values = relative_attention_bias[relative_position_bucket]  # shape (query_length, key_length, num_heads)
     values = values.permute([2, 0, 1]).unsqueeze(0)  # shape (1, num_heads, query_length, key_length)
     return values

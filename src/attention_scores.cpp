@@ -228,7 +228,7 @@ void softmax(float* row, std::size_t n) {
     return;
   }
   const double sum = kernels::exp_shift_sum(row, n, m);  // >= 1: the maximum contributes exp(0)
-  kernels::scale_row(row, n, 1.0 / sum);
+  kernels::scale_row(row, n, kernels::Scale{1.0 / sum});
 }
 
 }  // namespace
@@ -255,9 +255,9 @@ Status attention_scores(const AttentionScoresSpec& spec, const float* q, const f
       const std::size_t n = !spec.causal ? cols : last < 0 ? 0 : std::min<std::size_t>(cols, last + 1);
       kernels::dot_row(queries.data() + (h * rows + i) * dim, k_head, dim, n, row);
       if (line != nullptr) {
-        kernels::scale_add_row(row, n, spec.scale, line + (rows - 1 - i));
+        kernels::scale_add_row(row, n, kernels::ScaleAdd{spec.scale, line + (rows - 1 - i)});
       } else if (spec.scale != 1.0) {
-        kernels::scale_row(row, n, spec.scale);
+        kernels::scale_row(row, n, kernels::Scale{spec.scale});
       }
       if (spec.softmax && n > 0) softmax(row, n);
       std::fill(row + n, row + cols, masked);
