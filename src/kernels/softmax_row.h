@@ -40,8 +40,12 @@ struct RowMax {
 };
 inline constexpr Kernel<RowMax> row_max{};
 
-// out[j] = exp(out[j] − m) for j < n; returns the float64 sum of the values written.
+// out[j] = exp(out[j] − m) for j < n, m the row's finite maximum (so out[j] − m <= 0 or NaN);
+// returns the float64 sum of the values written.
 struct ExpShiftSum {
+  // exp(−104) < 2^−150: 0 in float32, as for every argument below it.
+  static constexpr float kLowestArgument = -104.0f;
+
   static double scalar(std::size_t begin, float* out, std::size_t n, float m) {
     double sum = 0.0;
     for (std::size_t j = begin; j < n; ++j) {
@@ -56,11 +60,15 @@ struct ExpShiftSum {
   static double simd(float* out, std::size_t n, float m) {
     using floats = xsimd::batch<float, Arch>;
     using doubles = xsimd::batch<double, Arch>;
-    const floats shift(m);
+    const floats shift(m), lowest(kLowestArgument);
     const std::size_t whole = n - n % floats::size;
     doubles acc_lo(0.0), acc_hi(0.0);
     for (std::size_t j = 0; j < whole; j += floats::size) {
-      const floats e = xsimd::exp(floats::load_unaligned(out + j) - shift);
+      const floats x = floats::load_unaligned(out + j) - shift;
+      // xsimd's exp converts x / ln2 to int32 lane by lane (undefined beyond int32, and for NaN,
+      // on SIMD128): x is clamped where exp is 0 in float32 anyway, and a NaN is put back after.
+      const floats clamped = xsimd::select(x >= lowest, x, lowest);
+      const floats e = xsimd::select(x != x, x, xsimd::exp(clamped));
       e.store_unaligned(out + j);
       const auto [lo, hi] = widen_pair<Arch>(e);
       acc_lo += lo;

@@ -432,6 +432,15 @@ def kernels_seeds():
         seeds[f"alibi_row-{n}"] = u8(11) + u16(n) + value(0.5) + u8(1) + i32(-n // 2) + u8(j)
     seeds["alibi_row-specials"] = u8(11) + u16(21) + value("NaN") + u8(0) + value("inf") + u8(3)
     seeds["alibi_row-tiny-slope"] = u8(11) + u16(33) + value("double_subnormal") + u8(1) + i32(-2**31) + u8(5)
+    # score rows (12: scale_row, 13: scale_add_row): x (shift, array), scale, bias (shift, array), shift;
+    # row_max (14): x.
+    specials = [(0, "NaN"), (2, "inf"), (3, "-inf"), (5, "float_subnormal")]
+    for j, n in enumerate([0, 1, 3, 4, 5, 9, 17, 131]):
+        for kernel in (12, 13):
+            seeds[f"score_row{'_bias' if kernel == 13 else ''}-{n}"] = (
+                u8(kernel) + u16(n) + u8(j) + array(j, "1e3", specials if j % 2 else []) + value(0.125)
+                + u8(j + 1) + array(j + 9, "1e3") + u8(j + 2))
+        seeds[f"row_max-{n}"] = u8(14) + u16(n) + u8(j) + array(j, "1e20", specials if j % 2 else [])
     return seeds
 
 
