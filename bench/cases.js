@@ -491,6 +491,14 @@ const CASES = [
     inPlace: true,
   }),
   ropeCase({
+    id: 'rope-wasm-xpos',
+    title: 'rope in place with xpos (keys), WasmArray (interleaved)',
+    options: { ...ROPE_SHAPE, layout: 'interleaved', xpos: { role: 'key' } },
+    wasmResident: true,
+    targets: [atMostCopy(1.5), fasterThanJs(4)],
+    inPlace: true,
+  }),
+  ropeCase({
     id: 'rope-js-owned',
     title: 'rope on a JS Float32Array (copy in/out)',
     options: { ...ROPE_SHAPE, layout: 'interleaved' },

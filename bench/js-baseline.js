@@ -9,7 +9,17 @@ import { inverseFrequencies } from './reference.js';
 /** Rotates x [seqLen, numHeads, headDim] in place. */
 export function ropeJs(
   x,
-  { seqLen, numHeads = 1, headDim, rotaryDim = headDim, layout = 'interleaved', base = 10000, offset = 0, positions },
+  {
+    seqLen,
+    numHeads = 1,
+    headDim,
+    rotaryDim = headDim,
+    layout = 'interleaved',
+    base = 10000,
+    offset = 0,
+    positions,
+    xpos,
+  },
 ) {
   const half = rotaryDim / 2;
   const frequencies = inverseFrequencies(rotaryDim, base);
@@ -17,12 +27,23 @@ export function ropeJs(
   const partner = layout === 'interleaved' ? 1 : half; // distance from x_a to x_b
   const cos = new Float64Array(half);
   const sin = new Float64Array(half);
+  // xPos (offset rows only): pair i scaled by ζᵢ^(±(p − center) / scaleBase), as a hand-written loop would
+  const logZeta = new Float64Array(half);
+  let center = 0;
+  let sign = 0;
+  if (xpos) {
+    const { scaleBase = 512, gamma = 0.4, role } = xpos;
+    for (let i = 0; i < half; i++) logZeta[i] = Math.log(((2 * i) / rotaryDim + gamma) / (1 + gamma)) / scaleBase;
+    center = xpos.center ?? Math.ceil((offset + seqLen) / 2);
+    sign = role === 'key' ? -1 : 1;
+  }
   for (let t = 0; t < seqLen; t++) {
     const position = positions ? positions[t] : offset + t;
     for (let i = 0; i < half; i++) {
       const angle = position * frequencies[i];
-      cos[i] = Math.cos(angle);
-      sin[i] = Math.sin(angle);
+      const scale = sign === 0 ? 1 : Math.exp(sign * (position - center) * logZeta[i]);
+      cos[i] = scale * Math.cos(angle);
+      sin[i] = scale * Math.sin(angle);
     }
     for (let h = 0; h < numHeads; h++) {
       const start = (t * numHeads + h) * headDim;

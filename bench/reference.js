@@ -11,6 +11,8 @@ import {
   ropeReference,
   similarityReference,
   sinusoidalReference,
+  xposReference,
+  xposScales,
 } from '../tests/js/reference.js';
 import precision from '../tests/precision.json' with { type: 'json' };
 import t5Buckets from '../tests/golden/t5-buckets.json' with { type: 'json' };
@@ -45,14 +47,15 @@ class ErrorTally {
 
 /**
  * Rotated x ([seqLen, numHeads, headDim]) against the float64 rotation of x0: each rotated
- * component within 5e-7 (|x_a| + |x_b|) of its pair's float64 result; channels at or beyond
- * rotaryDim passed through unchanged.
+ * component within 5e-7 (|x_a| + |x_b|) of its pair's float64 result (times xPos's scale, with
+ * options.xpos); channels at or beyond rotaryDim passed through unchanged.
  */
 export function checkRope(got, x0, options, expected = ropeReference(x0, options)) {
   const rotated = new Uint8Array(x0.length);
   const tally = new ErrorTally();
-  forEachRopePair(options, (a, b) => {
-    const bound = ROPE_BOUND * (Math.abs(x0[a]) + Math.abs(x0[b]));
+  const scale = xposScales(options);
+  forEachRopePair(options, (a, b, pair, row) => {
+    const bound = ROPE_BOUND * scale(pair, row) * (Math.abs(x0[a]) + Math.abs(x0[b]));
     tally.add(got[a], expected[a], bound);
     tally.add(got[b], expected[b], bound);
     rotated[a] = rotated[b] = 1;
@@ -65,7 +68,7 @@ export function checkRope(got, x0, options, expected = ropeReference(x0, options
 export function ropeChecker(x0, options) {
   let expected = null;
   return (got) => {
-    expected ??= ropeReference(x0, options);
+    expected ??= options.xpos ? xposReference(x0, options) : ropeReference(x0, options);
     return checkRope(got, x0, options, expected);
   };
 }

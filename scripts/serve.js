@@ -3,12 +3,15 @@
 //   node scripts/serve.js [root]        (root defaults to web/site; port from $PORT, default 8080)
 // Listens on 127.0.0.1 only. Serves files with the MIME types browsers insist on
 // (application/wasm for streaming compilation, text/javascript for modules), never outside
-// `root`, and with a strict Content-Security-Policy so the page is tested under one.
+// `root`, and with a strict Content-Security-Policy so the page is tested under one. A page that
+// declares its own policy (the single file: its inline script and style by hash) is served with
+// that policy instead, so it runs the same from the server as from disk.
 import { createServer } from 'node:http';
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { declaredPolicy } from '../web/single-file-csp.js';
 
 const MIME_TYPES = {
   '.html': 'text/html; charset=utf-8',
@@ -93,10 +96,11 @@ async function handle(root, req, res) {
     return send(res, 404, 'not found\n');
   }
   if (!info.isFile()) return send(res, 404, 'not found\n');
+  const own = filePath.endsWith('.html') ? declaredPolicy(await readFile(filePath, 'utf8')) : null;
   res.writeHead(200, {
     'Content-Type': mimeType(filePath),
     'Content-Length': info.size,
-    'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+    'Content-Security-Policy': own ? `${own}; frame-ancestors 'none'` : CONTENT_SECURITY_POLICY,
     'X-Content-Type-Options': 'nosniff',
     'Cache-Control': 'no-cache',
   });

@@ -1,6 +1,7 @@
 #include "phases.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "kernels/dispatch.h"
 #include "posenc/frequencies.h"
@@ -15,10 +16,23 @@ PhaseBlock::PhaseBlock(const double* inv_freq, std::uint32_t count, double scale
   for (std::uint32_t i = 0; i < count_; ++i) inv_freq_[i] = inv_freq[i];
 }
 
+void PhaseBlock::grow(const double* log_growth, std::int64_t center) {
+  std::copy(log_growth, log_growth + count_, log_growth_);
+  center_ = center;
+  growing_ = true;
+}
+
 // The one-position rotation, made on first use: a single-row call (a decoding step) never steps.
 void PhaseBlock::prepare_steps() {
   if (steps_ready_) return;
   kernels::sincos(inv_freq_, step_sin_, step_cos_, count_);
+  if (growing_) {
+    for (std::uint32_t i = 0; i < count_; ++i) {
+      const double growth = std::exp(log_growth_[i]);
+      step_cos_[i] *= growth;
+      step_sin_[i] *= growth;
+    }
+  }
   steps_ready_ = true;
 }
 
@@ -85,7 +99,16 @@ void PhaseBlock::anchor(std::int64_t position) {
   const double p = static_cast<double>(position);
   for (std::uint32_t i = 0; i < count_; ++i) angle_[i] = p * inv_freq_[i];
   kernels::sincos(angle_, sin64_, cos64_, count_);
-  if (scale_ != 1.0) {
+  if (growing_) {
+    const double distance = static_cast<double>(position - center_);
+    for (std::uint32_t i = 0; i < count_; ++i) {
+      // At the center the growth is exactly 1, also when its rate overflows (xPos with a tiny
+      // scale_base, which then allows the center alone).
+      const double factor = distance == 0.0 ? scale_ : scale_ * std::exp(distance * log_growth_[i]);
+      sin64_[i] *= factor;
+      cos64_[i] *= factor;
+    }
+  } else if (scale_ != 1.0) {
     for (std::uint32_t i = 0; i < count_; ++i) {
       sin64_[i] *= scale_;
       cos64_[i] *= scale_;

@@ -35,6 +35,12 @@ class PhaseBlock {
   // carries the scale to every following row at no cost.
   PhaseBlock(const double* inv_freq, std::uint32_t count, double scale = 1.0);
 
+  // A geometric growth per pair on top (xPos, xpos_scale.h): pair i's cos and sin are also
+  // multiplied by exp((position - center) * log_growth[i]), computed directly at each anchor;
+  // the one-position step is multiplied by exp(log_growth[i]), which the linear recurrence
+  // carries along like the uniform scale. Call before the first row.
+  void grow(const double* log_growth, std::int64_t center);
+
   // Makes cos()/sin() hold the values for `position` (>= 0). For per-row consumers (RoPE).
   void advance_to(std::int64_t position);
 
@@ -61,10 +67,13 @@ class PhaseBlock {
 
   std::uint32_t count_;
   double scale_ = 1.0;
+  bool growing_ = false;
+  std::int64_t center_ = 0;
   std::int64_t position_ = -1;  // position the state holds, -1 before the first row
   std::uint32_t steps_since_anchor_ = 0;
   bool steps_ready_ = false;
   double inv_freq_[kCapacity];
+  double log_growth_[kCapacity];                      // when growing_
   double angle_[kCapacity];                           // scratch for anchors
   double step_cos_[kCapacity], step_sin_[kCapacity];  // rotation by one position
   double cos64_[kCapacity], sin64_[kCapacity];        // float64 state

@@ -57,6 +57,7 @@ Status check_spec(const RopeSpec& spec, std::uint32_t* rotary_dim) {
   if (spec.order != RopeOrder::kTokens && spec.order != RopeOrder::kHeads) return Status::kOrderInvalid;
   if (element_count(spec.batch, spec.seq_len) > kMaxSeqLen) return Status::kBatchTooLarge;
   if (const Status status = check(spec.scaling, *rotary_dim, spec.base); status != Status::kOk) return status;
+  if (const Status status = check(spec.xpos); status != Status::kOk) return status;
   if (!fits(element_count(spec.batch, spec.seq_len, spec.num_heads, spec.head_dim))) return Status::kSizeTooLarge;
   return Status::kOk;
 }

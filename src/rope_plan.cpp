@@ -7,6 +7,7 @@
 #include "kernels/dispatch.h"
 #include "phases.h"
 #include "posenc/rope_scaling.h"
+#include "xpos_scale.h"
 
 namespace posenc {
 
@@ -14,6 +15,7 @@ struct RopePlan::Tensor {
   const float* src;
   float* dst;
   std::uint32_t num_heads;
+  XposRole role;  // with xPos: queries scaled up, keys down
 };
 
 namespace {
@@ -80,19 +82,30 @@ Status RopePlan::create(const RopeSpec& spec, std::uint32_t num_kv_heads, RopePl
   return Status::kOk;
 }
 
-Status RopePlan::apply(const BatchPositions& positions, const float* x, float* out) const {
+// The role a single tensor is rotated with: the one given, else the spec's; xPos needs one.
+Status RopePlan::role_of(XposRole given, XposRole* role) const {
+  *role = given != XposRole::kNone ? given : spec_.xpos.role;
+  if (!spec_.xpos.enabled) return *role == XposRole::kNone ? Status::kOk : Status::kXposRoleNotTaken;
+  if (*role != XposRole::kQuery && *role != XposRole::kKey)
+    return *role == XposRole::kNone ? Status::kXposRoleMissing : Status::kXposRoleInvalid;
+  return Status::kOk;
+}
+
+Status RopePlan::apply(const BatchPositions& positions, const float* x, float* out, XposRole role) const {
+  if (const Status status = role_of(role, &role); status != Status::kOk) return status;
   if (const Status status = positions.check(spec_.batch, spec_.seq_len); status != Status::kOk) return status;
   if ((x == nullptr || out == nullptr) && has_rows(spec_)) return Status::kNullPointer;
-  const Tensor tensor{x, out, spec_.num_heads};
+  const Tensor tensor{x, out, spec_.num_heads, role};
   return rotate(spec_, positions, &tensor, 1, nullptr);
 }
 
 Status RopePlan::apply_qk(const BatchPositions& positions, const float* q, float* q_out, const float* k,
                           float* k_out) const {
+  if (spec_.xpos.role != XposRole::kNone) return Status::kXposRoleNotTaken;  // queries up, keys down
   if (const Status status = positions.check(spec_.batch, spec_.seq_len); status != Status::kOk) return status;
   if ((q == nullptr || q_out == nullptr || k == nullptr || k_out == nullptr) && has_rows(spec_))
     return Status::kNullPointer;
-  const Tensor tensors[2] = {{q, q_out, spec_.num_heads}, {k, k_out, num_kv_heads_}};
+  const Tensor tensors[2] = {{q, q_out, spec_.num_heads, XposRole::kQuery}, {k, k_out, num_kv_heads_, XposRole::kKey}};
   return rotate(spec_, positions, tensors, 2, nullptr);
 }
 
@@ -103,24 +116,31 @@ std::size_t RopePlan::carry_doubles() const {
   return doubles;
 }
 
-Status RopePlan::apply_piece(const Positions& positions, std::uint32_t rows, const float* x, float* out,
-                             double* carry) const {
+Status RopePlan::apply_piece(const Positions& positions, std::uint32_t rows, const float* x, float* out, double* carry,
+                             XposRole role, std::uint64_t length) const {
   if (depends_on_length(spec_.scaling)) return Status::kScalingTypeInvalid;
+  if (const Status status = role_of(role, &role); status != Status::kOk) return status;
   if (const Status status = positions.check(rows); status != Status::kOk) return status;
   if ((x == nullptr || out == nullptr || carry == nullptr) && rows > 0) return Status::kNullPointer;
   RopeSpec shape = spec_;
   shape.batch = 1;
   shape.seq_len = rows;
   shape.order = RopeOrder::kTokens;
-  const Tensor tensor{x, out, spec_.num_heads};
-  return rotate(shape, positions, &tensor, 1, carry);
+  const Tensor tensor{x, out, spec_.num_heads, role};
+  return rotate(shape, positions, &tensor, 1, carry, length);
 }
 
 // Rotates every tensor at the checked positions: pair blocks outermost, so each block's phases
 // advance once per row and serve every head of every tensor.
 Status RopePlan::rotate(const RopeSpec& shape, const BatchPositions& positions, const Tensor* tensors,
-                        std::size_t count, double* carry) const {
+                        std::size_t count, double* carry, std::uint64_t length) const {
   if (!has_rows(shape)) return Status::kOk;
+  std::int64_t center = 0;  // xPos: one for every tensor of the call, checked before any write
+  if (spec_.xpos.enabled) {
+    const Status status =
+        xpos_call_center(spec_.xpos, attention_factor_, positions, shape.batch, shape.seq_len, length, &center);
+    if (status != Status::kOk) return status;
+  }
   const std::size_t head_dim = spec_.head_dim, half = rotary_dim_ / 2, seq_len = shape.seq_len;
   const bool interleaved = spec_.layout == RopeLayout::kInterleaved;
   const bool tokens = shape.order == RopeOrder::kTokens;
@@ -150,14 +170,20 @@ Status RopePlan::rotate(const RopeSpec& shape, const BatchPositions& positions, 
     double block_freq[PhaseBlock::kCapacity];
     for (std::uint32_t i = 0; i < pairs; ++i)  // inverse: -theta, negated exactly
       block_freq[i] = spec_.inverse ? -inv_freq[first + i] : inv_freq[first + i];
-    PhaseBlock phases(block_freq, pairs, attention_factor_);
-    if (carry != nullptr) phases.restore(carry + carried);
+    // One phase block per tensor with xPos (each role its own scale), else one shared by all.
+    PhaseBlock phase_blocks[kMaxTensors] = {{block_freq, pairs, attention_factor_},
+                                            {block_freq, pairs, attention_factor_}};
+    const std::size_t blocks = spec_.xpos.enabled ? count : 1;
+    for (std::size_t n = 0; spec_.xpos.enabled && n < blocks; ++n)
+      grow_as(&phase_blocks[n], spec_.xpos, rotary_dim_, first, tensors[n].role, spec_.inverse, center);
+    if (carry != nullptr) phase_blocks[0].restore(carry + carried);  // a piece rotates one tensor
     for (std::size_t b = 0; b < shape.batch; ++b) {
       const Positions sequence = positions.sequence(b, seq_len);
       for (std::size_t t = 0; t < seq_len; ++t) {
-        phases.advance_to(sequence.at(t));
+        for (std::size_t n = 0; n < blocks; ++n) phase_blocks[n].advance_to(sequence.at(t));
         for (std::size_t n = 0; n < count; ++n) {
           const Tensor& tensor = tensors[n];
+          const PhaseBlock& phases = phase_blocks[blocks == 1 ? 0 : n];
           // Head vectors are contiguous; tokens-major rows hold all heads of a token,
           // heads-major rows all tokens of a head.
           const std::size_t batch_start = b * seq_len * tensor.num_heads * head_dim;
@@ -176,7 +202,7 @@ Status RopePlan::rotate(const RopeSpec& shape, const BatchPositions& positions, 
       }
     }
     if (carry != nullptr) {
-      phases.save(carry + carried);
+      phase_blocks[0].save(carry + carried);
       carried += PhaseBlock::carry_doubles(pairs);
     }
   });

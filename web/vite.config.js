@@ -7,6 +7,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { viteSingleFile } from 'vite-plugin-singlefile';
+import { singleFileCsp } from './single-file-csp.js';
 
 // KaTeX's CSS offers each font as woff2, woff and ttf. Every current browser reads woff2, so the
 // page ships only those (a third of the bytes).
@@ -39,6 +40,9 @@ export default defineConfig(({ mode }) => {
       reportCompressedSize: false,
     },
     resolve: single ? { alias: { '../../bindings/js/index.js': inlineEntry } } : {},
-    plugins: [katexWoff2Only(), ...(single ? [viteSingleFile({ outputFileName: 'posenc-tutorial.html' })] : [])],
+    plugins: [
+      katexWoff2Only(),
+      ...(single ? [viteSingleFile({ outputFileName: 'posenc-tutorial.html' }), singleFileCsp()] : []),
+    ],
   };
 });

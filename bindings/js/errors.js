@@ -176,6 +176,18 @@ const WORDS = {
       ? 'must be at least 2'
       : 'must be at least 4 when bidirectional (half the buckets are for each sign of the relative position)',
   numBucketsTooLarge: (c) => `must be at most ${c.limits.maxDim}`,
+  // xPos
+  xposScaleBaseInvalid: () => 'must be a finite number greater than 0',
+  xposGammaInvalid: () => 'must be a finite number greater than 0 (0 would make pair 0 vanish or overflow)',
+  xposRoleInvalid: () => "must be 'query' or 'key'",
+  xposRoleMissing: () => "is required: 'query' (scaled up) or 'key' (scaled down)",
+  xposRoleNotTaken: () => 'is not taken here (ropeQK implies the roles; without xpos there is no role)',
+  xposCenterInvalid: (c) => `must be an integer in [0, ${c.limits.maxPosition}]`,
+  xposDistanceTooLarge: (c) =>
+    `must lie within ${c.expected} of the xPos center (ceil((largest position + 1) / 2) unless xpos.center is given): ` +
+    `beyond it zeta_0^(±distance / scaleBase) leaves float32's normal range, for xpos.scaleBase ${c.given('xpos.scaleBase')} ` +
+    `and xpos.gamma ${c.given('xpos.gamma')} (the limit is floor(scaleBase · ln(1 / FLT_MIN) / ln((1 + gamma) / gamma)) without an attention factor); ` +
+    'give an xpos.center nearer to the positions or a larger xpos.scaleBase',
   // attention scores
   encodingInvalid: () => "must be 'none', 'sinusoidal', 'rope', 'alibi' or 't5'",
   scaleInvalid: () => 'must be a finite number',
@@ -235,14 +247,17 @@ export function statusError(status, { fn, limits, values, expected, sources }) {
 
 /**
  * The caller's values by parameter name, for error messages: a plan's options, the snapshot's
- * options, the scaling keys as 'scaling.<key>', and the array arguments.
+ * options, the scaling and xpos keys as 'scaling.<key>' and 'xpos.<key>', and the array arguments.
  */
 export function givenValues(o, args, shape) {
   const values = Object.create(null);
-  if (shape) Object.assign(values, shape); // a plan's own options
-  for (const [key, value] of Object.entries(o)) {
-    if (key === 'scaling' && value) for (const [k, v] of Object.entries(value)) values[`scaling.${k}`] = v;
-    else values[key] = value;
+  for (const options of shape ? [shape, o] : [o]) {
+    // a plan's own options, then the call's
+    for (const [key, value] of Object.entries(options)) {
+      if ((key === 'scaling' || key === 'xpos') && value)
+        for (const [k, v] of Object.entries(value)) values[`${key}.${k}`] = v;
+      else values[key] = value;
+    }
   }
   if (args) for (const argument of Object.values(args)) if (argument) values[argument.name] = argument;
   return values;

@@ -252,10 +252,40 @@ export interface RopeShapeOptions {
   inverse?: boolean;
 }
 
+/**
+ * xPos (Sun et al., "A Length-Extrapolatable Transformer"; torchscale's XPOS): pair i of the
+ * rotated channels is also scaled by ζᵢ^(±(position − center) / scaleBase), ζᵢ = (2i/rotaryDim +
+ * gamma)/(1 + gamma): up for queries, down for keys, so q·k still depends on m − n only.
+ */
+export interface XposOptions {
+  /** Default 512 (torchscale's xpos_scale_base). */
+  scaleBase?: number;
+  /** Default 0.4. */
+  gamma?: number;
+  /**
+   * An integer in [0, maxPosition]. Default: ceil((largest position of the call + 1) / 2), as
+   * torchscale. Give one fixed center when keys rotated by earlier calls meet later queries (a KV cache).
+   */
+  center?: number;
+}
+
+/** rope's xpos: it rotates one tensor, so the role is required. */
+export interface XposRopeOptions extends XposOptions {
+  /** 'query': scaled up with the distance from the center; 'key': scaled down. */
+  role: 'query' | 'key';
+}
+
+/** ropeQK's and ropePlan's xpos: the roles are implied (queries up, keys down) or given per plan.apply(). */
+export interface XposQKOptions extends XposOptions {
+  role?: never;
+}
+
 export type RopeOptions<S = RopeScaling> = RopeShapeOptions &
   WithScaling<S> &
   RotaryOptions &
   BatchPositionOptions & {
+    /** xPos on top of the rotation. */
+    xpos?: XposRopeOptions;
     /** Write here instead of rotating x in place; must not partly overlap x. */
     out?: FloatArray;
   };
@@ -270,6 +300,8 @@ export type RopeQKOptions<
   BatchPositionOptions & {
     /** Heads of k (default numHeads); q has numHeads. */
     numKvHeads?: number;
+    /** xPos on top of the rotation: queries scaled up, keys down, about one center. */
+    xpos?: XposQKOptions;
     /** Write here instead of rotating q and k in place. */
     out?: { q: Q; k: K };
   };
@@ -280,10 +312,14 @@ export type RopePlanOptions<S = RopeScaling> = RopeShapeOptions &
   RotaryOptions & {
     /** Heads of k for applyQK (default numHeads). */
     numKvHeads?: number;
+    /** xPos on top of the rotation; apply() takes the role, applyQK implies it. */
+    xpos?: XposQKOptions;
   };
 
 /** Where one apply() puts its rows, and where it writes. */
 export type RopePlanApplyOptions = BatchPositionOptions & {
+  /** Plans made with xpos: whose scale x gets, 'query' (up) or 'key' (down). Required there, refused otherwise. */
+  role?: 'query' | 'key';
   /** Write here instead of rotating x in place; must not partly overlap x. */
   out?: FloatArray;
 };

@@ -115,6 +115,38 @@ function scaling(fn, name, value, context) {
   return given;
 }
 
+// ---- xPos: { scaleBase, gamma, role, center } -------------------------------------------------------
+
+/** Who xPos scales: queries up, keys down (the core's enum also has 'none', which is not a choice). */
+const XPOS_ROLES = ['query', 'key'];
+const xposRole = (fn, name, value) => readChoice(fn, name, value, XPOS_ROLES);
+const XPOS_VALUES = {
+  scaleBase: optional(number, 512),
+  gamma: optional(number, 0.4),
+  role: optional(xposRole),
+  center: optional(number), // an integer (the core's rule); default: ceil((largest position + 1) / 2)
+};
+
+/**
+ * The `xpos` option (numeric rules: the core's). rope rotates one tensor, so it needs the role;
+ * ropeQK implies the roles (queries up, keys down), and a plan takes its role per apply().
+ */
+function xpos(fn, name, value, context) {
+  if (!isOptionsObject(fn, name, value))
+    throw typeError(fn, name, `must be an object { scaleBase?, gamma?, role, center? } (got ${describe(value)})`);
+  const given = snapshot(fn, value, XPOS_VALUES, context, name);
+  if (fn === 'rope' && given.role === undefined)
+    throw typeError(fn, `${name}.role`, "is required by rope: 'query' (scaled up) or 'key' (scaled down)");
+  if (fn !== 'rope' && given.role !== undefined) {
+    const where =
+      fn === 'ropeQK'
+        ? 'ropeQK scales queries up and keys down'
+        : 'a plan takes it per call: plan.apply(x, { role }) (applyQK implies it)';
+    throw typeError(fn, `${name}.role`, `is not taken here: ${where}`);
+  }
+  return given;
+}
+
 // ---- the functions' options ----------------------------------------------------------------------
 
 const base = optional(number, 10000);
@@ -150,6 +182,7 @@ const ROPE = {
   batch: optional(size, 1),
   order: optional(choice('order'), 'tokens'),
   inverse: optional(boolean, false),
+  xpos: optional(xpos),
 };
 const ROWS = { offset: optional(batchOffset), positions: optional(positions) };
 const LAYOUT_CONVERSION = {
@@ -257,7 +290,7 @@ export const OPTIONS = {
   rope: { ...ROPE, ...ROWS, out: optional(array) },
   ropeQK: { ...ROPE, numKvHeads: optional(size), ...ROWS, out: optional(pair('q', 'k')) },
   ropePlan: { ...ROPE, numKvHeads: optional(size) },
-  'RopePlan.apply': { ...ROWS, out: optional(array) },
+  'RopePlan.apply': { ...ROWS, role: optional(xposRole), out: optional(array) },
   'RopePlan.applyQK': { ...ROWS, out: optional(pair('q', 'k')) },
   convertLayout: LAYOUT_CONVERSION,
   convertLayoutWeights: { ...LAYOUT_CONVERSION, numHeads: required(size), hidden: required(size) },

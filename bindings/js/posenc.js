@@ -16,6 +16,7 @@ import {
   writeScaling,
   writeSchedule,
   writeTable,
+  xposRoleValue,
 } from './specs.js';
 import { ropeInBlocks, streams } from './streaming.js';
 import { allocateArray } from './wasm-array.js';
@@ -149,7 +150,8 @@ export class Posenc {
     if (streams(o, o, args)) {
       const plan = this.#makePlan(fn, o, o.numHeads);
       try {
-        ropeInBlocks(this.#memory, plan, o, o.offset ?? 0, args, { fn, o, args });
+        const role = xposRoleValue(o.xpos?.role, this.#enums);
+        ropeInBlocks(this.#memory, plan, o, o.offset ?? 0, role, args, { fn, o, args });
       } finally {
         this.#memory.freePlan(plan.handle);
       }

@@ -2,10 +2,10 @@
 // shape, layout, base and scaling once and keeps the core's prepared plan (its frequencies
 // computed); each apply() then passes only positions and addresses. A plan holds no object of
 // the caller's: its options were snapshotted.
-import { freedError } from './errors.js';
+import { freedError, typeError } from './errors.js';
 import { READ, WRITE } from './frame.js';
 import { readOptions } from './options.js';
-import { writeRows } from './specs.js';
+import { writeRows, xposRoleValue } from './specs.js';
 import { ropeInBlocks, streams } from './streaming.js';
 
 const CREATE = Symbol('posenc.RopePlan');
@@ -65,16 +65,33 @@ export class RopePlan {
     return this.#made.handle === 0;
   }
 
-  /** Rotates x at `offset` (or per-sequence offsets, or `positions`), in place or into `out`. */
+  /**
+   * Rotates x at `offset` (or per-sequence offsets, or `positions`), in place or into `out`;
+   * with xPos, as the `role` given ('query' or 'key').
+   */
   apply(x, options) {
     const fn = 'RopePlan.apply';
     const o = this.#read(fn, options);
+    const role = this.#role(fn, o.role);
     const args = this.#memory.xArguments(fn, x, o.out, this.#instance);
     if (streams(this.#shape, o, args))
-      ropeInBlocks(this.#memory, this.#made, this.#shape, o.offset ?? 0, args, this.#errorContext(fn, o, args));
-    else
-      this.#run(this.#frame('ropePlanApply', fn, o).data('x', args.x, READ).data('out', args.out, WRITE), fn, o, args);
+      ropeInBlocks(this.#memory, this.#made, this.#shape, o.offset ?? 0, role, args, this.#errorContext(fn, o, args));
+    else {
+      const frame = this.#frame('ropePlanApply', fn, o).set('xposRole', role);
+      this.#run(frame.data('x', args.x, READ).data('out', args.out, WRITE), fn, o, args);
+    }
     return args.out.array;
+  }
+
+  /** The xPos role of one tensor's apply() as the core's enum value: required with xPos, refused without. */
+  #role(fn, role) {
+    if (this.#shape.xpos === undefined) {
+      if (role !== undefined) throw typeError(fn, 'role', 'is for plans made with xpos (this plan has none)');
+      return 0;
+    }
+    if (role === undefined)
+      throw typeError(fn, 'role', "is required by a plan made with xpos: 'query' (scaled up) or 'key' (scaled down)");
+    return xposRoleValue(role, this.#context.enums);
   }
 
   /** Rotates queries q and keys k (numKvHeads heads) of the same rows, in place or into `out: { q, k }`. */

@@ -81,10 +81,28 @@ export function writeRotary(frame, fn, o, headDim) {
     .source('rotaryDim', 'partialRotaryFactor');
 }
 
+/** An xPos snapshot (none: plain RoPE); its `role` is rope's (a plan's comes per apply()). */
+function writeXpos(frame, xpos, enums) {
+  if (xpos === undefined) return; // slot xpos 0: no xPos
+  frame
+    .set('xpos', 1)
+    .set('xposScaleBase', xpos.scaleBase)
+    .set('xposGamma', xpos.gamma)
+    .set('xposHasCenter', flag(xpos.center !== undefined))
+    .set('xposCenter', xpos.center ?? 0);
+  frame.set('xposRole', xposRoleValue(xpos.role, enums));
+}
+
+/** The core's value of a one-tensor rotation's xPos role ('query' or 'key'; undefined: none, 0). */
+export function xposRoleValue(role, enums) {
+  return role === undefined ? 0 : enums.xposRole.indexOf(role);
+}
+
 /** A RopeSpec (rope, ropeQK, ropePlan). */
 export function writeRopeSpec(frame, fn, o, enums) {
   writeRotary(frame, fn, o, o.headDim);
   writeScaling(frame, o.scaling, enums);
+  writeXpos(frame, o.xpos, enums);
   frame
     .set('seqLen', o.seqLen)
     .set('numHeads', o.numHeads)

@@ -36,9 +36,10 @@ export function streams(shape, rows, { x, out }) {
 
 /**
  * Rotates args.x into args.out a block of rows at a time through the core's plan `plan`
- * ({ handle, carryLength }); `context` words errors.
+ * ({ handle, carryLength }) with xPos role `role` (an enum value, 0 without xPos); `context`
+ * words errors. Every piece is told the whole call's length, which places xPos's default center.
  */
-export function ropeInBlocks(memory, plan, shape, offset, { x, out }, context) {
+export function ropeInBlocks(memory, plan, shape, offset, role, { x, out }, context) {
   const rowLength = shape.numHeads * shape.headDim;
   const blockRows = rowsPerBlock(shape);
   const carryBytes = Math.ceil(plan.carryLength / 2) * 16; // float64s, keeping the rows 16-byte aligned
@@ -59,6 +60,8 @@ export function ropeInBlocks(memory, plan, shape, offset, { x, out }, context) {
         .set('plan', plan.handle)
         .set('offset', offset + row)
         .set('pieceRows', rows)
+        .set('sequenceLength', offset + shape.seqLen)
+        .set('xposRole', role)
         .set('carry', block)
         .set('carryLength', plan.carryLength)
         .data('x', rowsInWasm, READ)

@@ -17,12 +17,16 @@ const char kDescription[] = POSENC_STATUS_LIST(POSENC_STATUS_LINE) POSENC_FRAMES
     "enum scalingType default linear dynamic yarn llama3 longrope proportional\n"
     "enum metric dot cosine\n"
     "enum mropeModel qwen2-vl qwen2.5-vl\n"
+    "enum xposRole none query key\n"
     "enum attentionEncoding none sinusoidal rope alibi t5\n";
 
 #undef X_
 #undef POSENC_FRAME_LINE
 #undef POSENC_STATUS_LINE
 
+static_assert(static_cast<int>(XposRole::kNone) == 0 && static_cast<int>(XposRole::kQuery) == 1 &&
+                  static_cast<int>(XposRole::kKey) == 2,
+              "xPos role names above are listed in value order");
 static_assert(static_cast<int>(MropeModel::kQwen2Vl) == 0 && static_cast<int>(MropeModel::kQwen25Vl) == 1,
               "M-RoPE model names above are listed in value order");
 static_assert(static_cast<int>(SinusoidalLayout::kConcat) == 1 && static_cast<int>(RopeLayout::kHalf) == 1 &&

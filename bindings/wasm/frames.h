@@ -26,18 +26,24 @@
   X(highFreqFactor) X(shortFactor) X(shortFactorLength) X(longFactor) X(longFactorLength)                \
   X(scalingPartialRotaryFactor)
 
+// An XposSpec: xpos is the 0/1 flag, xposRole an enum (0: not given), xposCenter read when
+// xposHasCenter is 1.
+#define POSENC_FRAME_XPOS(X) X(xpos) X(xposScaleBase) X(xposGamma) X(xposRole) X(xposHasCenter) X(xposCenter)
+
 // A RopeSpec.
 #define POSENC_FRAME_ROPE_SPEC(X)                                                                     \
   X(seqLen) X(numHeads) X(headDim) X(rotaryDim) X(hasPartialRotaryFactor) X(partialRotaryFactor) X(base) \
-  X(layout) X(batch) X(order) X(inverse) POSENC_FRAME_SCALING(X)
+  X(layout) X(batch) X(order) X(inverse) POSENC_FRAME_SCALING(X) POSENC_FRAME_XPOS(X)
 
 // Queries and keys of one rope_qk call, with their outputs.
 #define POSENC_FRAME_QK(X) X(q) X(qLength) X(outQ) X(outQLength) X(k) X(kLength) X(outK) X(outKLength)
 
 // X(operation, its slots). An output array whose length slot is -1 is allocated by the call
 // and handed to the JS layer, which copies it out and frees it. Every frame ends with
-// expectedLength: on a length error, the length the shape wants. ropePlanApply with a carry
-// rotates a piece of pieceRows rows of one long sequence (RopePlan::apply_piece).
+// expectedLength: on a length error, the length the shape wants (on an xPos distance error,
+// the largest distance from the center allowed). ropePlanApply with a carry rotates a piece of
+// pieceRows rows of one long sequence (RopePlan::apply_piece), whose largest position + 1 is
+// sequenceLength; its xposRole is the apply's.
 // mropePositions' segments are a float64 table of kMropeSegmentFields numbers per segment
 // (mrope_positions.h: kind, t or tokens, h, w, secondsPerGrid or NaN); out receives the int32
 // [3, seqLen] ids, nextPosition the next id, badSegment the segment an error names.
@@ -61,7 +67,8 @@
   X(ropePlanCreate, POSENC_FRAME_ROPE_SPEC(X_) X_(numKvHeads) X_(plan) X_(resolvedRotaryDim)                     \
                         X_(appliedAttentionFactor) X_(carryLength) X_(expectedLength))                                                              \
   X(ropePlanApply, X_(plan) POSENC_FRAME_POSITIONS(X_) POSENC_FRAME_OFFSETS(X_) X_(x) X_(xLength) X_(out)        \
-                       X_(outLength) X_(pieceRows) X_(carry) X_(carryLength) X_(expectedLength))                                                         \
+                       X_(outLength) X_(xposRole) X_(pieceRows) X_(sequenceLength) X_(carry) X_(carryLength)   \
+                           X_(expectedLength))                                                         \
   X(ropePlanApplyQK, X_(plan) POSENC_FRAME_POSITIONS(X_) POSENC_FRAME_OFFSETS(X_) POSENC_FRAME_QK(X_)            \
                          X_(expectedLength))                                                                     \
   X(convertLayout, X_(from) X_(to) X_(headDim) X_(rotaryDim) X_(weights) X_(numHeads) X_(hidden) X_(x)           \

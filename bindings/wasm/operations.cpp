@@ -94,6 +94,14 @@ RopeSpec rope_spec_of(const Frame& f) {
   spec.order = enum_of<RopeOrder>(f.order);
   spec.inverse = flag(f.inverse);
   spec.scaling = scaling_of(f);
+  spec.xpos.enabled = flag(f.xpos);
+  if (spec.xpos.enabled) {
+    spec.xpos.scale_base = f.xposScaleBase;
+    spec.xpos.gamma = f.xposGamma;
+    spec.xpos.has_center = flag(f.xposHasCenter);
+    spec.xpos.center = f.xposCenter;
+  }
+  spec.xpos.role = enum_of<XposRole>(f.xposRole);
   return spec;
 }
 
@@ -179,6 +187,15 @@ int result(Status status) { return static_cast<int>(status); }
     return result(status_);                                          \
   }
 
+// The status of a plan's rotation; on an xPos distance error, expectedLength receives the
+// largest distance from the center allowed, for the JS layer's message.
+template <class Frame>
+int rotated(const RopePlan& plan, Frame& f, Status status) {
+  if (status == Status::kXposDistanceTooLarge)
+    f.expectedLength = xpos_max_distance(plan.spec().xpos, plan.attention_factor());
+  return result(status);
+}
+
 // The rope and rope_qk calls of a made plan, with every array's length checked.
 template <class Frame>
 int apply_plan(const RopePlan& plan, Frame& f) {
@@ -193,12 +210,15 @@ int apply_plan(const RopePlan& plan, Frame& f) {
     POSENC_TRY(check_length(f, f.outQLength, queries, Status::kOutQLength));
     POSENC_TRY(check_length(f, f.kLength, keys, Status::kKLength));
     POSENC_TRY(check_length(f, f.outKLength, keys, Status::kOutKLength));
-    return result(plan.apply_qk(where, address_of<const float>(f.q), address_of<float>(f.outQ),
-                                address_of<const float>(f.k), address_of<float>(f.outK)));
+    return rotated(plan, f,
+                   plan.apply_qk(where, address_of<const float>(f.q), address_of<float>(f.outQ),
+                                 address_of<const float>(f.k), address_of<float>(f.outK)));
   } else {
     POSENC_TRY(check_length(f, f.xLength, queries, Status::kXLength));
     POSENC_TRY(check_length(f, f.outLength, queries, Status::kOutLength));
-    return result(plan.apply(where, address_of<const float>(f.x), address_of<float>(f.out)));
+    return rotated(
+        plan, f,
+        plan.apply(where, address_of<const float>(f.x), address_of<float>(f.out), enum_of<XposRole>(f.xposRole)));
   }
 }
 
@@ -316,8 +336,9 @@ int ropePlanApply(frames::ropePlanApply& f) {
   POSENC_TRY(check_length(f, f.carryLength, plan.carry_doubles(), Status::kNullPointer));
   POSENC_TRY(check_length(f, f.xLength, length, Status::kXLength));
   POSENC_TRY(check_length(f, f.outLength, length, Status::kOutLength));
-  return result(plan.apply_piece(positions_of(f), rows, address_of<const float>(f.x), address_of<float>(f.out),
-                                 address_of<double>(f.carry)));
+  return rotated(plan, f,
+                 plan.apply_piece(positions_of(f), rows, address_of<const float>(f.x), address_of<float>(f.out),
+                                  address_of<double>(f.carry), enum_of<XposRole>(f.xposRole), u32(f.sequenceLength)));
 }
 
 int ropePlanApplyQK(frames::ropePlanApplyQK& f) { return apply_plan(*address_of<const RopePlan>(f.plan), f); }

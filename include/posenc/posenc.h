@@ -17,3 +17,4 @@
 #include "sinusoidal.h"
 #include "size_limits.h"
 #include "status.h"
+#include "xpos.h"

@@ -5,7 +5,8 @@
 // As models run it: batches of sequences (each at its own positions), tokens-major or
 // heads-major tensors, queries and keys with different head counts (grouped-query attention)
 // in one call, the inverse rotation, Hugging Face's partial_rotary_factor and long-context
-// scaling of the frequencies (rope_scaling.h), whose attention factor multiplies cos and sin.
+// scaling of the frequencies (rope_scaling.h), whose attention factor multiplies cos and sin,
+// and xPos's per-pair scale (xpos.h), which composes with all of them.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +15,7 @@
 #include "positions.h"
 #include "rope_scaling.h"
 #include "status.h"
+#include "xpos.h"
 
 namespace posenc {
 
@@ -40,6 +42,7 @@ struct RopeSpec {
   bool has_partial_rotary_factor = false;  // rotary_dim = int(head_dim * factor); rotary_dim ignored
   double partial_rotary_factor = 1.0;
   RopeScaling scaling;
+  XposSpec xpos;  // xPos's scale on the rotated pairs; rope() needs its role, rope_qk() takes none
 };
 
 struct RopeCacheSpec {

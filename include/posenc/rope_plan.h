@@ -5,6 +5,7 @@
 // applied once.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 
@@ -25,11 +26,13 @@ class RopePlan {
 
   // x, out: [batch, seq_len, num_heads, head_dim] (order kTokens) or [batch, num_heads,
   // seq_len, head_dim] (kHeads). out may equal x (in place) but must not otherwise overlap it.
-  Status apply(const BatchPositions& positions, const float* x, float* out) const;
+  // With xPos, x is scaled as `role` says (kNone: the spec's xpos.role; one of them is needed).
+  Status apply(const BatchPositions& positions, const float* x, float* out, XposRole role = XposRole::kNone) const;
 
   // Queries (num_heads heads) and keys (num_kv_heads heads) of the same rows, each position's
   // cos/sin computed once for both. Each output may equal its input; otherwise no two of q,
-  // q_out, k, k_out may overlap.
+  // q_out, k, k_out may overlap. With xPos, queries are scaled up and keys down, about one
+  // center (the spec's xpos.role must not be set).
   Status apply_qk(const BatchPositions& positions, const float* q, float* q_out, const float* k, float* k_out) const;
 
   // Rows of one long sequence rotated a piece at a time, as when a JS array is streamed through
@@ -38,9 +41,11 @@ class RopePlan {
   // doubles, zeroed before the first piece) takes each pair block's recurrence from one piece
   // to the next, so consecutive pieces give the bits of one apply() over the whole sequence.
   // Schedules that depend on the sequence length (dynamic, longrope) cannot be cut into pieces:
-  // kScalingTypeInvalid.
+  // kScalingTypeInvalid. xPos's default center depends on the whole sequence: `length` is its
+  // largest position + 1 (0: this piece's own), and `role` is apply()'s.
   std::size_t carry_doubles() const;
-  Status apply_piece(const Positions& positions, std::uint32_t rows, const float* x, float* out, double* carry) const;
+  Status apply_piece(const Positions& positions, std::uint32_t rows, const float* x, float* out, double* carry,
+                     XposRole role = XposRole::kNone, std::uint64_t length = 0) const;
 
   const RopeSpec& spec() const { return spec_; }
   std::uint32_t rotary_dim() const { return rotary_dim_; }
@@ -48,11 +53,14 @@ class RopePlan {
   double attention_factor() const { return attention_factor_; }
 
  private:
-  struct Tensor;  // one tensor of heads rotated at the plan's rows
+  struct Tensor;                                 // one tensor of heads rotated at the plan's rows
+  static constexpr std::size_t kMaxTensors = 2;  // queries and keys
+  Status role_of(XposRole given, XposRole* role) const;
   // Rotates `tensors` with the rows `shape` gives (its batch, seq_len and order; every other
   // field is the plan's), continuing and saving the recurrence in `carry` when it is set.
+  // `length` (0: from `positions`) places xPos's default center.
   Status rotate(const RopeSpec& shape, const BatchPositions& positions, const Tensor* tensors, std::size_t count,
-                double* carry) const;
+                double* carry, std::uint64_t length = 0) const;
 
   RopeSpec spec_;
   std::uint32_t rotary_dim_ = 0;

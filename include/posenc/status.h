@@ -98,6 +98,14 @@ namespace posenc {
   X(kNumBucketsTooSmall, numBucketsTooSmall, "numBuckets", "num_buckets below 2 (below 4 when bidirectional, which halves it)") \
   X(kNumBucketsTooLarge, numBucketsTooLarge, "numBuckets", "num_buckets above kMaxDim") \
   X(kMaxDistanceTooSmall, maxDistanceTooSmall, "maxDistance", "max_distance not above max_exact (a quarter of num_buckets when bidirectional, a half otherwise)") \
+  /* xPos (xpos.h). */ \
+  X(kXposScaleBaseInvalid, xposScaleBaseInvalid, "xpos.scaleBase", "xpos scale_base not finite or <= 0") \
+  X(kXposGammaInvalid, xposGammaInvalid, "xpos.gamma", "xpos gamma not finite or <= 0") \
+  X(kXposRoleInvalid, xposRoleInvalid, "xpos.role", "unknown xpos role") \
+  X(kXposRoleMissing, xposRoleMissing, "xpos.role", "rope (one tensor) with xpos needs the role: query or key") \
+  X(kXposRoleNotTaken, xposRoleNotTaken, "xpos.role", "a role where none is taken: rope_qk implies them (queries up, keys down); no role without xpos") \
+  X(kXposCenterInvalid, xposCenterInvalid, "xpos.center", "xpos center not an integer in [0, kMaxPosition]") \
+  X(kXposDistanceTooLarge, xposDistanceTooLarge, "positions", "a position farther from the xpos center than xpos_max_distance(): its scale would leave float32's normal range") \
   /* Attention scores (attention_scores.h). */ \
   X(kEncodingInvalid, encodingInvalid, "encoding", "unknown positional encoding of attention scores") \
   X(kScaleInvalid, scaleInvalid, "scale", "the score scale is not finite") \

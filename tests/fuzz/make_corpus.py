@@ -619,12 +619,68 @@ def attention_scores_seeds():
     }
 
 
+def xpos_seeds():
+    """xpos_fuzz.cpp: mode (0 rope, 1 rope_qk), flags (1 partial, 2 inverse, 4 half, 8 center),
+    seq_len, heads - 1, head_dim / 2 - 1, [rotary_dim / 2 - 1], then xpos values: an index of its
+    scale base, gamma and center tables (or 255 + a raw float64) and the role (0 none, 1 query,
+    2 key, 3 and 4 invalid)."""
+    SCALE_BASES = ["512", "1", "64", "0", "-1", "NaN", "inf", "1e-300", "1e300", "4096", "0.01"]
+    GAMMAS = ["0.4", "0.1", "2", "0", "-0.4", "NaN", "inf", "1e-300", "1e300", "1e-9"]
+    CENTERS = ["0", "1", "1000", "35694", "2^31-1", "2^31", "-1", "1.5", "NaN", "100000", "17847"]
+
+    def table(names, v):
+        return u8(names.index(v)) if isinstance(v, str) else u8(255) + f64(v)
+
+    def spec(qk, seq, heads, half_dim, rotary=None, inverse=False, half=False, center=None, scale_base="512",
+             gamma="0.4", role=1):
+        flags = (1 if rotary else 0) | (2 if inverse else 0) | (4 if half else 0) | (8 if center is not None else 0)
+        out = u8(qk) + u8(flags) + u8(seq) + u8(heads - 1) + u8(half_dim - 1) + (u8(rotary - 1) if rotary else b"")
+        return out + table(SCALE_BASES, scale_base) + table(GAMMAS, gamma) + u8(role) + table(CENTERS, center or "0")
+
+    def data(n=2):
+        return b"".join(array(60 + i) for i in range(n))
+
+    return {
+        "query-prompt": spec(0, 16, 2, 32) + at_offset() + data(),
+        "key-half-partial": spec(0, 9, 1, 18, rotary=9, half=True, role=2) + at_offset("1023") + data(),
+        "qk-decoding-step": spec(1, 1, 3, 64) + at_offset("100000") + data(),
+        "qk-center-given": spec(1, 5, 2, 16, center="1000") + at_offset("1024") + data(),
+        "inverse-key": spec(0, 7, 1, 8, inverse=True, role=2, center="17847") + listed("small", seed=3) + data(),
+        "at-the-limit": spec(0, 1, 1, 4, center="0") + u8(0) + offset(35694) + data(),
+        "past-the-limit": spec(0, 1, 1, 4, center="0") + u8(0) + offset(35695) + data(),
+        "default-center-too-far": spec(1, 2, 1, 4, role=0) + listed("ascending", overrides=[(1, 80000)]) + data(),
+        "scale-base-small": spec(0, 3, 1, 4, scale_base="0.01") + at_offset("1") + data(),
+        "scale-base-zero": spec(0, 3, 1, 4, scale_base="0") + at_offset() + data(),
+        "scale-base-nan": spec(0, 3, 1, 4, scale_base="NaN") + at_offset() + data(),
+        "scale-base-huge": spec(0, 3, 1, 4, scale_base="1e300") + at_offset("maxPosition") + data(),
+        "gamma-zero": spec(0, 3, 1, 4, gamma="0") + at_offset() + data(),
+        "gamma-huge": spec(1, 3, 1, 4, gamma="1e300", role=0) + at_offset("2^24") + data(),
+        "gamma-tiny": spec(0, 3, 1, 4, gamma="1e-300", center="1") + at_offset("1") + data(),
+        "role-missing": spec(0, 3, 1, 4, role=0) + at_offset() + data(),
+        "role-in-qk": spec(1, 3, 1, 4, role=2) + at_offset() + data(),
+        "role-invalid": spec(0, 3, 1, 4, role=3) + at_offset() + data(),
+        "center-fraction": spec(0, 3, 1, 4, center="1.5") + at_offset() + data(),
+        "center-negative": spec(0, 3, 1, 4, center="-1") + at_offset() + data(),
+        "center-too-large": spec(0, 3, 1, 4, center="2^31") + at_offset() + data(),
+        "center-nan": spec(0, 3, 1, 4, center="NaN") + at_offset() + data(),
+        "offset-too-large": spec(0, 3, 1, 4, role=1) + at_offset("last_valid+1") + data(),
+        "list-negative": spec(0, 4, 1, 4) + listed("ascending", overrides=[(2, "-1")]) + data(),
+        "subnormal-inputs": spec(0, 4, 1, 8, center="0") + at_offset("1024") + array(70, "1e-40") + array(71),
+        "large-inputs": spec(0, 4, 1, 8, role=2, center="0") + at_offset("1024") + array(72, "1e37") + array(73),
+        "empty": spec(1, 0, 1, 4, role=0) + at_offset() + data(),
+        # a subnormal scale_base overflowed the growth rate: 0 * inf = NaN at the center itself
+        "regression-subnormal-scale-base": spec(1, 1, 1, 16, inverse=True, center="0", scale_base=3.9e-311, role=0)
+        + at_offset() + data(),
+    }
+
+
 TARGETS = {"sinusoidal_fuzz": sinusoidal_seeds, "rope_fuzz": rope_seeds, "rope_batch_fuzz": rope_batch_seeds,
            "layout_conversion_fuzz": layout_conversion_seeds,
            "similarity_fuzz": similarity_seeds, "kernels_fuzz": kernels_seeds,
            "mrope_positions_fuzz": mrope_positions_seeds,
            "alibi_fuzz": alibi_seeds,
            "relative_position_buckets_fuzz": relative_position_buckets_seeds,
+           "xpos_fuzz": xpos_seeds,
            "attention_scores_fuzz": attention_scores_seeds}
 
 

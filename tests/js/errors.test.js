@@ -203,6 +203,68 @@ for (const posenc of await loadBothVariants()) {
       ]);
     });
 
+    it('xpos: its options, its roles, and positions too far from the center', () => {
+      const key = (xpos) => ({ ...ROPE, xpos: { role: 'key', ...xpos } });
+      runCases('rope', (o) => posenc.rope(f32(8), o), [
+        ['xpos not an object', { ...ROPE, xpos: 512 }, TypeError, 'xpos'],
+        ['xpos an array', { ...ROPE, xpos: [512] }, TypeError, 'xpos'],
+        ['xpos misspelled key', key({ scalebase: 512 }), TypeError, 'xpos'],
+        ['xpos.scaleBase 0', key({ scaleBase: 0 }), RangeError, 'xpos.scaleBase'],
+        ['xpos.scaleBase negative', key({ scaleBase: -512 }), RangeError, 'xpos.scaleBase'],
+        ['xpos.scaleBase NaN', key({ scaleBase: Number.NaN }), RangeError, 'xpos.scaleBase'],
+        ['xpos.scaleBase Infinity', key({ scaleBase: Number.POSITIVE_INFINITY }), RangeError, 'xpos.scaleBase'],
+        ['xpos.scaleBase a string', key({ scaleBase: '512' }), TypeError, 'xpos.scaleBase'],
+        ['xpos.gamma negative', key({ gamma: -0.4 }), RangeError, 'xpos.gamma'],
+        ['xpos.gamma 0', key({ gamma: 0 }), RangeError, 'xpos.gamma'],
+        ['xpos.gamma NaN', key({ gamma: Number.NaN }), RangeError, 'xpos.gamma'],
+        ['xpos.role missing', { ...ROPE, xpos: {} }, TypeError, 'xpos.role'],
+        ['xpos.role unknown', key({ role: 'value' }), RangeError, 'xpos.role'],
+        ["xpos.role 'none'", key({ role: 'none' }), RangeError, 'xpos.role'],
+        ['xpos.role a number', key({ role: 1 }), TypeError, 'xpos.role'],
+        ['xpos.center non-integer', key({ center: 1.5 }), RangeError, 'xpos.center'],
+        ['xpos.center negative', key({ center: -1 }), RangeError, 'xpos.center'],
+        ['xpos.center NaN', key({ center: Number.NaN }), RangeError, 'xpos.center'],
+        ['xpos.center past 2^31 - 1', key({ center: 2 ** 31 }), RangeError, 'xpos.center'],
+        ['positions too far from the center', { ...key({ center: 0 }), offset: 40000 }, RangeError, 'positions'],
+        ['positions too far from the default center', { ...key({}), positions: [0, 80000] }, RangeError, 'positions'],
+      ]);
+      runCases('ropeQK', (o) => posenc.ropeQK(f32(8), f32(8), o), [
+        ['xpos.role given', { ...ROPE, xpos: { role: 'query' } }, TypeError, 'xpos.role'],
+        ['xpos.gamma NaN', { ...ROPE, xpos: { gamma: Number.NaN } }, RangeError, 'xpos.gamma'],
+        ['positions too far apart', { ...ROPE, positions: [0, 75000], xpos: {} }, RangeError, 'positions'],
+      ]);
+      runCases('ropePlan', (o) => posenc.ropePlan(o), [
+        ['xpos.role given', { ...ROPE, xpos: { role: 'key' } }, TypeError, 'xpos.role'],
+        ['xpos.scaleBase NaN', { ...ROPE, xpos: { scaleBase: Number.NaN } }, RangeError, 'xpos.scaleBase'],
+      ]);
+      const withXpos = posenc.ropePlan({ ...ROPE, xpos: { center: 0 } });
+      const without = posenc.ropePlan(ROPE);
+      try {
+        runCases('RopePlan.apply', (o) => withXpos.apply(f32(8), o), [
+          ['role missing', { offset: 0 }, TypeError, 'role'],
+          ['role unknown', { role: 'value' }, RangeError, 'role'],
+          ['positions too far from the center', { offset: 36000, role: 'query' }, RangeError, 'positions'],
+        ]);
+        runCases('RopePlan.apply', (o) => without.apply(f32(8), o), [
+          ['role without xpos', { role: 'key' }, TypeError, 'role'],
+        ]);
+        runCases('RopePlan.applyQK', (o) => withXpos.applyQK(f32(8), f32(8), o), [
+          ['positions too far from the center', { positions: [1, 40000] }, RangeError, 'positions'],
+        ]);
+      } finally {
+        withXpos.free();
+        without.free();
+      }
+      // the message gives the largest distance allowed, computed from the options
+      const error = assertParameterError(
+        () => posenc.rope(f32(8), { ...key({ center: 0, scaleBase: 256 }), offset: 20000 }),
+        RangeError,
+        'positions',
+      );
+      assert.ok(error.message.includes('must lie within 17847 of the xPos center'), error.message);
+      assert.ok(error.message.includes('xpos.scaleBase 256'), error.message);
+    });
+
     it('a rule broken by rotaryDim the caller did not give names the option it came from', () => {
       // rotaryDim defaults to headDim: an odd headDim is reported as headDim, in every function
       // that takes one; an odd headDim is fine with an even rotaryDim.

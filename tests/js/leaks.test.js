@@ -113,6 +113,12 @@ for (const posenc of await loadBothVariants()) {
       'rope (half, out JS array, partial)': () => posenc.rope(q, { ...rope, layout: 'half', rotaryDim: 4, out: qOut }),
       'similarity (dot)': () => posenc.similarity(a, b, similarity),
       'similarity (cosine)': () => posenc.similarity(a, b, { ...similarity, metric: 'cosine' }),
+      'rope (xpos key, explicit center)': () => posenc.rope(q, { ...rope, xpos: { role: 'key', center: 2 } }),
+      'ropePlan (xpos, apply as a query)': () => {
+        const plan = posenc.ropePlan({ ...rope, xpos: {} });
+        plan.apply(q, { offset: 3, role: 'query' });
+        plan.free();
+      },
       alibiSlopes: () => posenc.alibiSlopes({ numHeads: 12 }),
       alibiBias: () => posenc.alibiBias({ numHeads: 3, queryLen: 5, keyLen: 9 }),
       relativePositionBuckets: () => posenc.relativePositionBuckets({ queryLen: 5, keyLen: 7, offset: 3 }),
@@ -234,6 +240,8 @@ for (const posenc of await loadBothVariants()) {
         'alibiBias (offset not an integer)': () =>
           posenc.alibiBias({ numHeads: 2, queryLen: 2, keyLen: 2, offset: 0.5 }),
         'alibiSlopes (maxBias 0)': () => posenc.alibiSlopes({ numHeads: 2, maxBias: 0 }),
+        'rope (xpos: positions too far from the center)': () =>
+          posenc.rope(q, { ...rope, offset: 50000, xpos: { role: 'query', center: 0 } }),
         'attentionScores (bias too short)': () =>
           posenc.attentionScores(new Float32Array(80), new Float32Array(144), {
             ...scores,

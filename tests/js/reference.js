@@ -94,6 +94,32 @@ export function ropeReference(x, options) {
   return out;
 }
 
+/**
+ * xPos's scale of pair `pair` at row `row` of a rope call with `options.xpos` (role 'query' or
+ * 'key'; center default ceil((largest position + 1) / 2)): ζᵢ^(±(p − center) / scaleBase),
+ * ζᵢ = (2i/rotaryDim + γ)/(1 + γ), in float64. A function (pair, row) => scale; 1 without xpos.
+ */
+export function xposScales(options) {
+  if (options.xpos === undefined) return () => 1;
+  const { rotaryDim } = ropeShape(options);
+  const rows = rowPositions(ropeShape(options));
+  const { scaleBase = 512, gamma = 0.4, role } = options.xpos;
+  const center = options.xpos.center ?? Math.ceil((rows.reduce((m, p) => Math.max(m, p), 0) + 1) / 2);
+  const sign = role === 'key' ? -1 : 1;
+  return (pair, row) => (((2 * pair) / rotaryDim + gamma) / (1 + gamma)) ** ((sign * (rows[row] - center)) / scaleBase);
+}
+
+/** x rotated by RoPE with xPos's scale (`options.xpos`, its role given), in float64. */
+export function xposReference(x, options) {
+  const out = ropeReference(x, options);
+  const scale = xposScales(options);
+  forEachRopePair(options, (a, b, pair, row) => {
+    out[a] *= scale(pair, row);
+    out[b] *= scale(pair, row);
+  });
+  return out;
+}
+
 /** cos and sin of position * inv_freq_i, each [seqLen, rotaryDim / 2], float64. */
 export function ropeCacheReference({ seqLen, rotaryDim, base = 10000, offset, positions }) {
   const rows = rowPositions({ seqLen, offset, positions });

@@ -221,6 +221,16 @@ function ropeOptions(r, shape) {
   });
 }
 
+/** An xpos option: rope's needs a role, ropeQK's takes none; sometimes a center (a KV cache's). */
+function xposOptions(r, withRole) {
+  return defined({
+    scaleBase: r.chance(0.3) ? r.pick([512, 64, 4096]) : undefined,
+    gamma: r.chance(0.3) ? r.pick([0.4, 0.1, 2]) : undefined,
+    role: withRole ? r.pick(['query', 'key']) : undefined,
+    center: r.chance(0.3) ? r.int(0, 100) : undefined,
+  });
+}
+
 /**
  * Each generator returns a call: fn, positional arguments, options, invoke, and results(hasOut):
  * which arrays are outputs, which argument comes back, and the values to compare -- depending on
@@ -379,6 +389,14 @@ const OPERATIONS = {
       invoke: (posenc, [qv, kv], o) => posenc.ropeQK(qv, kv, o),
       results: qkResults,
     };
+  },
+  ropeXpos(r) {
+    const call = OPERATIONS.rope(r);
+    return { ...call, options: { ...call.options, xpos: xposOptions(r, true) } };
+  },
+  ropeQKXpos(r) {
+    const call = OPERATIONS.ropeQK(r);
+    return { ...call, options: { ...call.options, xpos: xposOptions(r, false) } };
   },
   convertLayout(r) {
     const headDim = 2 * r.int(1, 6);
@@ -1672,7 +1690,11 @@ const PLAN_PROPERTIES = [
  */
 function fuzzPlan(fuzz, r) {
   const shape = ropeShape(r);
-  const planSpec = { ...ropeOptions(r, shape), ...(r.chance(0.4) ? { numKvHeads: r.int(1, shape.numHeads) } : {}) };
+  const planSpec = {
+    ...ropeOptions(r, shape),
+    ...(r.chance(0.4) ? { numKvHeads: r.int(1, shape.numHeads) } : {}),
+    ...(r.chance(0.25) ? { xpos: xposOptions(r, false) } : {}),
+  };
   const plans = [];
   const planCall = {
     fn: 'ropePlan',
@@ -1698,7 +1720,9 @@ function fuzzPlan(fuzz, r) {
         plan.free();
         fuzz.count('ingredients', 'freed-plan');
       }
-      const qk = r.chance(0.35);
+      // A plan with xPos is used through applyQK, whose roles are implied: apply()'s role has no
+      // plain-call twin (rope names xpos.role), so its rules are errors.test.js's.
+      const qk = planSpec.xpos !== undefined || r.chance(0.35);
       const vectors = shape.batch * shape.seqLen * shape.headDim;
       const kvHeads = planSpec.numKvHeads ?? shape.numHeads;
       const x = new ArraySpec(qk ? 'q' : 'x', vectors * shape.numHeads, 'inout', r);
@@ -1812,6 +1836,8 @@ function runIteration(fuzz, r) {
       [2, 'ropeCache'],
       [4, 'rope'],
       [2, 'ropeQK'],
+      [2, 'ropeXpos'],
+      [1, 'ropeQKXpos'],
       [2, 'ropePlan'],
       [1, 'convertLayout'],
       [1, 'convertLayoutWeights'],

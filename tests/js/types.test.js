@@ -58,6 +58,18 @@ posenc.ropeSchedule({ rotaryDim: 8, scaling: yarn });
 posenc.rope(x, { ...rope, scaling: { type: 'llama3', factor: 8, lowFreqFactor: 1, highFreqFactor: 4, originalMaxPositionEmbeddings: 8192 } });
 // @ts-expect-error: a literal scaling type posenc does not have
 posenc.rope(x, { ...rope, scaling: { type: 'ntk', factor: 2 } });
+// xPos: rope needs the role, ropeQK and ropePlan take none (plan.apply does).
+posenc.rope(x, { ...rope, xpos: { role: 'key', scaleBase: 512, gamma: 0.4, center: 3 } });
+posenc.ropeQK(x, k, { ...rope, numKvHeads: 1, xpos: { center: 0 } });
+posenc.ropePlan({ ...rope, xpos: {} }).apply(x, { offset: 2, role: 'query' });
+// @ts-expect-error: rope's xpos without its role
+posenc.rope(x, { ...rope, xpos: { scaleBase: 512 } });
+// @ts-expect-error: a role posenc does not have
+posenc.rope(x, { ...rope, xpos: { role: 'value' } });
+// @ts-expect-error: ropeQK implies the roles
+posenc.ropeQK(x, k, { ...rope, xpos: { role: 'query' } });
+// @ts-expect-error: a plan takes its role per apply()
+posenc.ropePlan({ ...rope, xpos: { role: 'key' } });
 // @ts-expect-error: a literal yarn config without originalMaxPositionEmbeddings
 posenc.ropeSchedule({ rotaryDim: 8, scaling: { type: 'yarn', factor: 2 } });
 // @ts-expect-error: a widened config's keys still have their types

@@ -94,6 +94,24 @@ test('editing text changes the sentences and the worked example', async () => {
   assert.match(await page.locator('#order-bag').textContent(), /do not hold the same words/);
   assert.equal(await page.locator('figure[data-plot="order-diff-pos"]').isHidden(), true);
   assert.equal(await cellsOf('order-b-pos').getAttribute('data-rows'), '3');
+  // An empty sentence: no stale heatmaps or results from the previous text.
+  await page.locator('#ctl-order-b').fill('  ,  ');
+  await waitForIdle(page);
+  assert.match(await page.locator('#order-bag').textContent(), /^Sentence B has no words/);
+  assert.equal(await page.locator('figure[data-plot="order-a-plain"]').isVisible(), false);
+  assert.deepEqual(await page.locator('#order-plain-diff, #order-pos-diff, #order-pair').allTextContents(), [
+    '',
+    '',
+    '',
+  ]);
+  // More words than the plots take: said, not cut silently.
+  await page.locator('#ctl-order-b').fill(Array.from({ length: 20 }, (_, i) => `w${i}`).join(' '));
+  await waitForIdle(page);
+  assert.match(await page.locator('#order-bag').textContent(), /Only the first 16 words .* \(B has 20 words\)/);
+  assert.equal(await cellsOf('order-b-pos').getAttribute('data-rows'), '16');
+  assert.equal(await page.locator('figure[data-plot="order-a-plain"]').isVisible(), true);
+  await page.locator('#ctl-order-b').fill('A dog barked'); // the permalink test below reads it
+  await waitForIdle(page);
 
   await page.locator('#ctl-we-cat').fill('0, 0, 0, 0');
   await waitForIdle(page);
@@ -182,7 +200,7 @@ test('garbage in the link falls back to defaults (clamped where possible) with a
   const problems = await fresh.page.locator('#url-problems li').allTextContents();
   assert.equal(problems.length, 8, problems.join('\n'));
   assert.match(problems.join('\n'), /pe\.seq="abc" is not a number; using the default 128/);
-  assert.match(problems.join('\n'), /pe\.d="99999999" is outside 2…2048 \(even\); using 2048/);
+  assert.match(problems.join('\n'), /pe\.d="99999999" is outside 2…2048; using 2048/);
   assert.match(problems.join('\n'), /Ignored the unknown setting "zzz"/);
   assert.equal(await cellsOf('sinusoidal-table', fresh.page).getAttribute('data-rows'), '128');
   assert.equal(await cellsOf('sinusoidal-table', fresh.page).getAttribute('data-cols'), '2048');
@@ -191,9 +209,48 @@ test('garbage in the link falls back to defaults (clamped where possible) with a
   assert.equal(await fresh.page.locator('script').count(), 1, 'no script injected');
   assert.deepEqual(fresh.log.errors, []);
 
-  // An absurdly long query is ignored as a whole.
-  await gotoAndSettle(fresh.page, `${server.pageUrl}?pe.seq=${'9'.repeat(5000)}`);
-  assert.match(await fresh.page.locator('#url-problems').textContent(), /longer than 4000 characters/);
+  // An absurdly long value is reported by name; the other settings of the link still apply.
+  await gotoAndSettle(fresh.page, `${server.pageUrl}?pe.seq=${'9'.repeat(5000)}&pe.d=64`);
+  assert.match(await fresh.page.locator('#url-problems').textContent(), /pe\.seq="9+…" is not a finite number/);
+  assert.equal(await cellsOf('sinusoidal-table', fresh.page).getAttribute('data-cols'), '64');
+  await fresh.context.close();
+});
+
+test('keys that name Object.prototype members in a link are unknown settings, not a dead page', async () => {
+  const fresh = await openPage(browser);
+  const keys = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'];
+  await gotoAndSettle(fresh.page, `${server.pageUrl}?${keys.map((k) => `${k}=1`).join('&')}&pe.seq=64`);
+  const problems = await fresh.page.locator('#url-problems li').allTextContents();
+  assert.deepEqual(
+    problems,
+    keys.map((k) => `Ignored the unknown setting "${k}".`),
+  );
+  assert.equal(await cellsOf('sinusoidal-table', fresh.page).getAttribute('data-rows'), '64');
+  assert.equal(await fresh.page.locator('#page-error').isHidden(), true);
+  assert.deepEqual(fresh.log.errors, []);
+  await fresh.context.close();
+});
+
+test('a number typed outside its rules is replaced, with a note saying why; the link follows what is shown', async () => {
+  const fresh = await openPage(browser);
+  await gotoAndSettle(fresh.page, `${server.pageUrl}?rope.d=16&rope.pair=5`);
+  const box = fresh.page.locator('#ctl-rope-pair');
+  await box.fill('50');
+  await box.press('Enter');
+  await waitForIdle(fresh.page);
+  assert.equal(await box.inputValue(), '7');
+  assert.equal(
+    await fresh.page.locator('#ctl-rope-pair-note').textContent(),
+    '50 is above the largest allowed here (a pair index is below rope.d / 2), 7: using 7.',
+  );
+  const d = fresh.page.locator('#ctl-rope-d');
+  await d.fill('7');
+  await d.press('Enter');
+  await waitForIdle(fresh.page);
+  assert.equal(await d.inputValue(), '8');
+  assert.equal(await fresh.page.locator('#ctl-rope-d-note').textContent(), '7 is odd (this setting is even): using 8.');
+  await fresh.page.waitForFunction(() => new URL(location.href).searchParams.get('rope.pair') === '3');
+  assert.equal(await box.inputValue(), '3', 'pair lowered with d = 8, in the box and in the URL');
   await fresh.context.close();
 });
 
@@ -233,4 +290,23 @@ test('every setting at its maximum still loads in reasonable time (no frozen tab
   assert.equal(await fresh.page.locator('#url-problems li').count(), 19);
   assert.deepEqual(fresh.log.errors, []);
   await fresh.context.close();
+});
+
+test('on a 375-px touch screen, tapping a heatmap reads the tapped cell (not cell 0, 0)', async () => {
+  const phone = await openPage(browser, { width: 375, height: 812, touch: true });
+  await gotoAndSettle(phone.page, server.pageUrl);
+  const figure = phone.page.locator('figure[data-plot="sinusoidal-table"]');
+  const canvas = figure.locator('canvas.heatmap-cells');
+  await canvas.scrollIntoViewIfNeeded();
+  const box = await canvas.boundingBox();
+  // Row 96, column 40 of the 128 × 128 table, tapped at the cell's centre.
+  await phone.page.touchscreen.tap(box.x + ((40 + 0.5) / 128) * box.width, box.y + ((96 + 0.5) / 128) * box.height);
+  await waitForIdle(phone.page);
+  const table = sinusoidalTable({ seqLen: 128, dModel: 128 });
+  const readout = await phone.page.locator('#pe-readout').textContent();
+  assert.match(readout, /^position 96, dimension 40 \(pair i = 20, sin\)/, readout);
+  const shown = Number(readout.match(/value (−?-?[\d.]+)/)[1].replace('−', '-'));
+  assert.ok(Math.abs(shown - table[96 * 128 + 40]) < 1e-4, `${readout}: expected ${table[96 * 128 + 40]}`);
+  assert.deepEqual(phone.log.errors, []);
+  await phone.context.close();
 });

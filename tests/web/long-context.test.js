@@ -11,7 +11,7 @@ import { artifactPath, gotoAndSettle, openPage, waitForIdle } from './support/br
 import { ROOT } from './support/build.js';
 import { checkHeatmapPixels } from './support/colors.js';
 import { readLinePlot } from './support/lineplot.js';
-import { posenc, queryAndKey, tile } from './support/reference.js';
+import { posenc, queryAndKey } from './support/reference.js';
 import { usePageSession } from './support/session.js';
 import { LONG_CONTEXT_PRESETS } from '../../web/src/long-context-presets.js';
 
@@ -43,39 +43,72 @@ function sampledPositions(span, trainedLength, cells) {
   return { positions, stride };
 }
 
-/** Both panels' scores, through posenc.rope on the golden config. */
+/**
+ * Both panels in float64, independently of the page's code: the RoPE score of q and k (half
+ * pairing) at distance Δ = m − n is att² Σ_i [(q·k)_i cos(Δ ω_i) − (q_b k_a − q_a k_b) sin(Δ ω_i)],
+ * with ω and the attention factor of posenc.ropeSchedule at the sequence's length (count · stride,
+ * what length-dependent schedules read); a cell is the mean over its stride × stride block of
+ * (m, n) pairs, summed directly.
+ */
 function referenceScores(id, { span = 2, cells = 256, seed = 1, content = 'same' } = {}) {
   const { base, rotaryDim, scaling, trainedLength } = model(id);
   const { positions, stride } = sampledPositions(span, trainedLength, cells);
   const count = positions.length;
+  const length = count * stride;
   const [q, independentKey] = queryAndKey('random', seed, rotaryDim);
   const k = content === 'same' ? q : independentKey;
-  const rotate = (v, s) =>
-    posenc.rope(tile(v, count), {
-      seqLen: count,
-      headDim: rotaryDim,
+  const half = rotaryDim / 2;
+  const panel = (s) => {
+    const { invFreq, attentionFactor } = posenc.ropeSchedule({
+      rotaryDim,
       base,
-      layout: 'half',
-      positions,
+      seqLen: length,
       ...(s ? { scaling: s } : {}),
     });
-  const score = (s) => posenc.similarity(rotate(q, s), rotate(k, s), { rows: count, cols: count, dim: rotaryDim });
-  const panels = { plain: score(null), scaled: score(scaling) };
-  let reach = 0;
-  for (const values of Object.values(panels)) for (const v of values) reach = Math.max(reach, Math.abs(v));
-  return { ...panels, positions, stride, count, q, domain: [-reach, reach] };
+    const score = new Float64Array(2 * length - 1); // Δ at Δ + length − 1
+    for (let d = -(length - 1); d < length; d++) {
+      let sum = 0;
+      for (let i = 0; i < half; i++) {
+        const [a, b] = [i, i + half];
+        sum +=
+          (q[a] * k[a] + q[b] * k[b]) * Math.cos(d * invFreq[i]) -
+          (q[b] * k[a] - q[a] * k[b]) * Math.sin(d * invFreq[i]);
+      }
+      score[d + length - 1] = attentionFactor ** 2 * sum;
+    }
+    const byOffset = new Float64Array(2 * count - 1);
+    for (let o = -(count - 1); o < count; o++) {
+      let sum = 0;
+      for (let a = 0; a < stride; a++) for (let b = 0; b < stride; b++) sum += score[o * stride + a - b + length - 1];
+      byOffset[o + count - 1] = sum / (stride * stride);
+    }
+    return Float64Array.from({ length: count * count }, (_, cell) => {
+      const [r, c] = [Math.floor(cell / count), cell % count];
+      return byOffset[r - c + count - 1];
+    });
+  };
+  const panels = { plain: panel(null), scaled: panel(scaling) };
+  // The section's rule: both signs (each more than a tenth of the other side) on the diverging map
+  // around 0, else a sequential map over the scores' range.
+  let [lo, hi] = [Infinity, -Infinity];
+  for (const values of Object.values(panels)) for (const v of values) [lo, hi] = [Math.min(lo, v), Math.max(hi, v)];
+  const bothSigns = lo < -0.1 * hi && hi > -0.1 * lo;
+  const reach = Math.max(-lo, hi);
+  const domain = bothSigns ? [-reach, reach] : [lo, hi];
+  return { ...panels, positions, stride, count, length, q, domain, colormap: bothSigns ? 'diverging' : 'viridis' };
 }
 
 async function checkPanels(page, id, options) {
   const expected = referenceScores(id, options);
   for (const key of ['plain', 'scaled']) {
-    await checkHeatmapPixels(page, `long-context-${key}`, {
+    const drawn = await checkHeatmapPixels(page, `long-context-${key}`, {
       rows: expected.count,
       cols: expected.count,
       expected: (r, c) => expected[key][r * expected.count + c],
       domain: expected.domain,
       samples: 40,
     });
+    assert.equal(drawn.colormap, expected.colormap, `${key}: colour map`);
   }
   return expected;
 }
@@ -159,7 +192,7 @@ test('wavelength plot (Llama 3.1 8B): every pair as posenc.ropeSchedule and the 
   );
   assert.match(
     await page.locator('figure[data-plot="long-context-wavelengths"] figcaption').textContent(),
-    /the 29 pairs above it never complete a turn/,
+    /pairs 35–63 have their wavelengths above it, so they never complete a turn within it\. llama3 changes pairs 29–63, by its own rule, not by this line\./,
   );
 
   const shown = await attentionFactorShown(page);
@@ -176,13 +209,17 @@ test('score heatmaps beyond L0, without and with llama3 scaling: pixels match po
   const expected = await checkPanels(page, 'llama3.1');
   assert.equal(expected.stride, 64);
   assert.equal(expected.count, 256);
-  // Some cells in float64 from the golden frequencies alone: with k = q the score is
-  // Σ_i (q_i² + q_{i+d/2}²) cos((m − n) ω_i) (half pairing; attention factor 1 for llama3).
+  // Some cells in closed form from the golden frequencies alone: with k = q the score at distance Δ
+  // is Σ_i w_i cos(Δ ω_i), w_i = q_i² + q_{i+d/2}² (half pairing; attention factor 1 for llama3),
+  // and its mean over a block pair at offset o is Σ_i w_i cos(o·S·ω_i) F(ω_i)², with the Fejér
+  // factor F(ω) = sin(S ω / 2) / (S sin(ω / 2)) for blocks of S positions.
   const golden = model('llama3.1');
   const q = expected.q;
+  const S = expected.stride;
   const weights = Array.from({ length: 64 }, (_, i) => q[i] ** 2 + q[i + 64] ** 2);
-  const float64Score = (invFreq, distance) =>
-    invFreq.reduce((sum, w, i) => sum + weights[i] * Math.cos(distance * w), 0);
+  const fejer = (w) => Math.sin((S * w) / 2) / (S * Math.sin(w / 2));
+  const blockMean = (invFreq, offset) =>
+    invFreq.reduce((sum, w, i) => sum + weights[i] * Math.cos(offset * S * w) * fejer(w) ** 2, 0);
   const tolerance = 1e-5 * weights.reduce((a, b) => a + b); // float32 rounding of ~128 products
   const plainInvFreq = Array.from({ length: 64 }, (_, i) => 1 / 500000 ** ((2 * i) / 128));
   for (const [r, c] of [
@@ -191,15 +228,26 @@ test('score heatmaps beyond L0, without and with llama3 scaling: pixels match po
     [200, 3],
     [255, 128],
   ]) {
-    const distance = expected.positions[r] - expected.positions[c];
+    assert.ok(Math.abs(expected.plain[r * 256 + c] - blockMean(plainInvFreq, r - c)) < tolerance, `plain (${r}, ${c})`);
     assert.ok(
-      Math.abs(expected.plain[r * 256 + c] - float64Score(plainInvFreq, distance)) < tolerance,
-      `plain (${r}, ${c})`,
-    );
-    assert.ok(
-      Math.abs(expected.scaled[r * 256 + c] - float64Score(golden.invFreq, distance)) < tolerance,
+      Math.abs(expected.scaled[r * 256 + c] - blockMean(golden.invFreq, r - c)) < tolerance,
       `scaled (${r}, ${c})`,
     );
+  }
+  // The score at every distance, without the blocks: the curve below the heatmaps, against the
+  // closed form at each drawn point (the SVG's 2-decimal resolution).
+  const distance = await readLinePlot(page, 'long-context-distance');
+  const at = (invFreq, d) => invFreq.reduce((sum, w, i) => sum + weights[i] * Math.cos(d * w), 0);
+  for (const [label, invFreq] of [
+    ['no scaling', plainInvFreq],
+    ['llama3, factor 8 scaling', golden.invFreq],
+  ]) {
+    const points = distance.series[label];
+    assert.equal(points.length, 16384, `${label}: every distance`);
+    for (const [x, y] of points.filter((_, i) => i % 97 === 0)) {
+      const d = Math.round(x);
+      assert.ok(Math.abs(y - at(invFreq, d)) <= distance.yPerUnit * 0.006 + tolerance, `${label} at ${d}`);
+    }
   }
   // The axes and read-outs name positions, not cell numbers: the last cell is position 16320.
   const canvas = page.locator('figure[data-plot="long-context-plain"] canvas.heatmap-cells');
@@ -211,7 +259,7 @@ test('score heatmaps beyond L0, without and with llama3 scaling: pixels match po
   );
   assert.match(
     await page.locator('#lc-readout').textContent(),
-    /^m = 0, n = 16320 \(m − n = -16320\): without scaling \S+, with llama3 \S+$/,
+    /^m = 0…63, n = 16320…16383 \(m − n = -16320 on average\): mean score without scaling \S+, with llama3 \S+$/,
   );
   assert.equal(
     await page.locator('figure[data-plot="long-context-scaled"] .crosshair-y').isHidden(),
@@ -223,10 +271,10 @@ test('score heatmaps beyond L0, without and with llama3 scaling: pixels match po
   assert.equal(await page.locator('figure[data-plot^="long-context-"] line.guide-line').count(), 4);
   const note = await page.locator('#lc-heatmap-note').evaluate((node) => ({ ...node.dataset, text: node.textContent }));
   const unseen = (invFreq) =>
-    plainInvFreq.filter((w, i) => 8191 * w < 2 * Math.PI && 16320 * invFreq[i] > 8191 * w).length;
+    plainInvFreq.filter((w, i) => 8191 * w < 2 * Math.PI && 16383 * invFreq[i] > 8191 * w).length;
   assert.equal(Number(note.unseenPlain), unseen(plainInvFreq));
   assert.equal(Number(note.unseenScaled), unseen(golden.invFreq));
-  assert.match(note.text, /m − n = 16320 .* 29 of the 64 pairs .* with llama3, factor 8 scaling, none do\./);
+  assert.match(note.text, /m − n = 16383 .* 29 of the 64 pairs .* with llama3, factor 8 scaling, none do\./);
 });
 
 test('switching the preset redraws everything for that model and updates the URL', async () => {
@@ -253,7 +301,7 @@ test('switching the preset redraws everything for that model and updates the URL
     { id: 'linear', series: ['linear, factor 2'], attention: /^Attention factor: 1 / },
     {
       id: 'dynamic',
-      series: ['dynamic at L = 4081', 'linear, factor 2 (for comparison)'],
+      series: ['dynamic at L = 4096', 'linear, factor 2 (for comparison)'],
       attention: /^Attention factor: 1 /,
     },
   ];
@@ -271,8 +319,8 @@ test('switching the preset redraws everything for that model and updates the URL
     const schedule = (scaling, seqLen) =>
       posenc.ropeSchedule({ rotaryDim: golden.rotaryDim, base: golden.base, scaling, seqLen });
     assertSeries(series['no scaling'], wavelengthsOf(schedule().invFreq), `${id} no scaling`);
-    const { positions } = sampledPositions(2, golden.trainedLength, 256);
-    const length = positions.at(-1) + 1; // the heatmap's current length L, which dynamic and longrope read
+    const { positions, stride } = sampledPositions(2, golden.trainedLength, 256);
+    const length = positions.length * stride; // the heatmap's length L (count · stride), which dynamic and longrope read
     if (id === 'phi3.5') {
       assertSeries(series[labels[0]], wavelengthsOf(schedule(golden.scaling, 4096).invFreq), 'longrope short');
       assertSeries(series[labels[1]], wavelengthsOf(golden.invFreq), 'longrope long vs golden');
@@ -289,6 +337,29 @@ test('switching the preset redraws everything for that model and updates the URL
         `${id} linear comparison`,
       );
     }
+
+    // The caption's claims about the pairs match the schedules (they once said the pairs above
+    // L0 are the ones stretched, false for every preset).
+    const plain = schedule().invFreq;
+    const applied = schedule(golden.scaling, length).invFreq;
+    const ranges = (list) =>
+      list
+        .reduce((runs, i) => {
+          const last = runs.at(-1);
+          if (last && last[1] === i - 1) last[1] = i;
+          else runs.push([i, i]);
+          return runs;
+        }, [])
+        .map(([a, b]) => (a === b ? `${a}` : `${a}–${b}`))
+        .join(', ');
+    const indices = [...plain.keys()];
+    const above = indices.filter((i) => (2 * Math.PI) / plain[i] > golden.trainedLength);
+    const changed = indices.filter((i) => Math.abs(plain[i] / applied[i] - 1) > 1e-9);
+    const caption = await page.locator('figure[data-plot="long-context-wavelengths"] figcaption').textContent();
+    assert.ok(caption.includes(`pairs ${ranges(above)} have their wavelengths above it`), `${id}: ${caption}`);
+    const changes =
+      changed.length === indices.length ? 'all pairs, the short wavelengths too' : `pairs ${ranges(changed)}`;
+    assert.ok(caption.includes(`${golden.scaling.type} changes ${changes}`), `${id}: ${caption}`);
 
     const shown = await attentionFactorShown(page);
     assert.equal(
@@ -370,7 +441,7 @@ test('bad or extreme long-context settings in the link fall back or clamp, with 
   await checkPanels(fresh.page, 'llama3.1', { span: 16, cells: 512 });
   assert.match(
     await fresh.page.locator('#lc-heatmap-note').textContent(),
-    /m − n = 130816 .* with llama3, factor 8 scaling, \d+ still do\./,
+    /m − n = 131071 .* with llama3, factor 8 scaling, \d+ still do\./,
   );
   assert.deepEqual(fresh.log.errors, []);
   await fresh.context.close();

@@ -3,7 +3,7 @@
 // computes (recomputed here in Node, compared pixel by pixel at sampled cells).
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { artifactPath, gotoAndSettle, openPage } from './support/browser.js';
+import { artifactPath, gotoAndSettle, openPage, waitForIdle } from './support/browser.js';
 import { checkHeatmapPixels, extentOf } from './support/colors.js';
 import { readLinePlot } from './support/lineplot.js';
 import {
@@ -257,6 +257,8 @@ test('facts: layouts, RoPE pairings and float32 precision', async () => {
   // The maxima of the seed's float32 code against posenc, as measured with PyTorch in the domain notes.
   const maxima = await page.locator('#fx-precision-table td').allTextContents();
   assert.deepEqual(maxima, ['0.00012', '0.0019', '0.061']);
+  const limits = await page.locator('#fx-precision-table th[scope="row"]').allTextContents();
+  assert.match(limits.at(-1), /^below \d+ \(every 61st beyond 32768\)$/, limits.at(-1));
   const { series } = await readLinePlot(page, 'float32-precision');
   const own = series['posenc − float64'].map(([, y]) => y);
   const float32 = series['float32 PyTorch code (seed 000) − posenc'].map(([, y]) => y);
@@ -318,6 +320,38 @@ test('2-D tokens and the RoPE rotation are drawn where posenc puts them', async 
     assert.ok(Math.abs(drawn[p][0] - (words[2 * p] + Math.sin(p))) < 1e-6);
     assert.ok(Math.abs(drawn[p][1] - (words[2 * p + 1] + Math.cos(p))) < 1e-6);
   });
+  // The unit circle relates to what is drawn: each PE(p) from the origin ends on it, and the dashed
+  // arrow from the word's tip is that same vector.
+  const pes = await page
+    .locator('figure[data-plot="tokens-2d"] g.arrow[data-role="pe-origin"]')
+    .evaluateAll((nodes) => nodes.map((n) => ({ to: n.dataset.to.split(',').map(Number), label: n.dataset.label })));
+  const moved = await page
+    .locator('figure[data-plot="tokens-2d"] g.arrow[data-role="pe"]')
+    .evaluateAll((nodes) => nodes.map((n) => [n.dataset.from, n.dataset.to].map((v) => v.split(',').map(Number))));
+  pes.forEach(({ to, label }, p) => {
+    assert.equal(label, `PE(${p})`);
+    assert.ok(Math.abs(Math.hypot(...to) - 1) < 1e-6, `PE(${p}) on the unit circle`);
+    const [from, tip] = moved[p];
+    assert.ok(Math.abs(tip[0] - from[0] - to[0]) < 1e-6 && Math.abs(tip[1] - from[1] - to[1]) < 1e-6);
+  });
+  // Labels stay inside the plot, also for vectors at the edge of the range.
+  const fresh = await openPage(browser);
+  await gotoAndSettle(fresh.page, `${server.pageUrl}?t2.check=10,0&t2.this=-10,0.5&t2.out=0,-10`);
+  const outside = await fresh.page.locator('figure[data-plot="tokens-2d"] svg').evaluate((svg) => {
+    const frame = svg.getBoundingClientRect();
+    return [...svg.querySelectorAll('text.arrow-label')]
+      .map((t) => ({ label: t.textContent, box: t.getBoundingClientRect() }))
+      .filter(
+        ({ box }) =>
+          box.left < frame.left - 1 ||
+          box.right > frame.right + 1 ||
+          box.top < frame.top - 1 ||
+          box.bottom > frame.bottom + 1,
+      )
+      .map(({ label }) => label);
+  });
+  assert.deepEqual(outside, []);
+  await fresh.context.close();
   const rotated = await page
     .locator('figure[data-plot="rope-rotation"] g.arrow[data-role="rotated"]')
     .evaluate((n) => n.dataset.to.split(',').map(Number));
@@ -363,11 +397,50 @@ test('controls are labelled and plots have text alternatives', async () => {
   await page.locator('figure[data-plot="sinusoidal-table"] canvas.heatmap-cells').focus();
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowDown');
-  assert.match(
-    await page.locator('figure[data-plot="sinusoidal-table"] .readout').textContent(),
-    /^position 1, dimension 1 \(pair i = 0, cos\)/,
-  );
+  assert.match(await page.locator('#pe-readout').textContent(), /^position 1, dimension 1 \(pair i = 0, cos\)/);
   assert.match(await page.locator('#pe-hover-formula').textContent(), /cos/);
+});
+
+/** WCAG relative luminance contrast of two CSS rgb() colours. */
+function contrast(a, b) {
+  const luminance = (css) => {
+    const [r, g, b] = css
+      .match(/\d+(\.\d+)?/g)
+      .slice(0, 3)
+      .map((v) => Number(v) / 255);
+    const lin = (c) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+  };
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+test('every control has a distinct name, and its border and focus ring contrast 3:1 (WCAG 1.4.11)', async () => {
+  const names = await page.evaluate(() =>
+    [...document.querySelectorAll('button')].map((b) => b.getAttribute('aria-label') ?? b.textContent.trim()),
+  );
+  const repeated = names.filter((name, i) => names.indexOf(name) !== i);
+  assert.deepEqual(repeated, [], 'buttons with the same name');
+  const box = page.locator('#ctl-pe-seq');
+  await box.focus();
+  const styles = await box.evaluate((node) => {
+    const style = getComputedStyle(node);
+    const background = getComputedStyle(document.body).backgroundColor;
+    return { border: style.borderTopColor, outline: style.outlineColor, background };
+  });
+  assert.ok(contrast(styles.border, styles.background) >= 3, `border ${styles.border}`);
+  assert.ok(contrast(styles.outline, styles.background) >= 3, `focus ring ${styles.outline}`);
+  // A title that changes takes its buttons' names with it (§10's scaled heatmap).
+  await page.locator('#ctl-lc-preset').selectOption('qwen2.5');
+  await waitForIdle(page);
+  const scaled = page.locator('figure[data-plot="long-context-scaled"]');
+  const title = await scaled.locator('.plot-title').textContent();
+  assert.equal(
+    await scaled.locator('button.export-png').getAttribute('aria-label'),
+    `Download the ${title} heatmap as PNG`,
+  );
+  await page.locator('#ctl-lc-preset').selectOption('llama3.1');
+  await waitForIdle(page);
 });
 
 test('screenshots: desktop and 375-px phone (no horizontal scrolling)', async () => {
@@ -378,7 +451,92 @@ test('screenshots: desktop and 375-px phone (no horizontal scrolling)', async ()
     () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
   );
   assert.equal(overflow, 0, 'horizontal overflow on a phone-width screen');
+  // Tables fit their box on both screens: nothing (the flagged 1.599, the seed's column) needs scrolling.
+  for (const [who, p] of [
+    ['desktop', page],
+    ['phone', phone.page],
+  ]) {
+    const hidden = await p.evaluate(() =>
+      [...document.querySelectorAll('#we-sum-table, #we-pe-table')]
+        .filter((table) => table.parentElement.scrollWidth > table.parentElement.clientWidth)
+        .map((table) => `${table.id}: ${table.parentElement.scrollWidth} > ${table.parentElement.clientWidth}`),
+    );
+    assert.deepEqual(hidden, [], `${who}: worked-example tables that scroll`);
+  }
   await phone.page.screenshot({ path: artifactPath('page-phone.png'), fullPage: true });
   assert.deepEqual(phone.log.errors, []);
   await phone.context.close();
+});
+
+test('fixed text follows the settings and the seeds are quoted, not echoed (issue 13, defects 7, 9, 20)', async () => {
+  const fresh = await openPage(browser);
+  await gotoAndSettle(fresh.page, `${server.pageUrl}?naive.seq=2&pe.d=2&rope.seq=2048`);
+  const naive = await fresh.page.locator('#naive-similarity').textContent();
+  assert.doesNotMatch(naive, /drowns the meaning:/, naive);
+  assert.match(naive, /the position is already pulling them together; longer sequences drown the meaning/);
+  const peCaption = await fresh.page.locator('figure[data-plot="sinusoidal-table"] figcaption').textContent();
+  assert.doesNotMatch(peCaption, /Columns on the left change quickly/);
+  assert.match(peCaption, /With one pair there is one speed/);
+  assert.equal(await fresh.page.locator('#rope-heatmap-title').textContent(), 'The score over positions 0 … 2047');
+
+  // Defaults: the position does drown the meaning at 1023; the heading says 0 … 1000.
+  await gotoAndSettle(fresh.page, server.pageUrl);
+  assert.match(await fresh.page.locator('#naive-similarity').textContent(), /the position drowns the meaning/);
+  assert.equal(await fresh.page.locator('#rope-heatmap-title').textContent(), 'The score over positions 0 … 1000');
+  // §5: one notation, and no float32-rounding claim about an exact value.
+  assert.deepEqual(await fresh.page.locator('#we-pe-table thead th').allTextContents(), [
+    'word, channel',
+    'formula (pair i = channel ÷ 2)',
+    'exact value (posenc)',
+    'seed 001 printed',
+  ]);
+  const note = await fresh.page.locator('#we-note').textContent();
+  assert.doesNotMatch(note, /can carry float32 rounding/);
+  assert.match(note, /0\.4099998 is the sum’s exact value \(0\.40999983…\)/);
+  // The opening admits what a causal mask gives; claims carry their sources.
+  const text = await fresh.page.locator('main').textContent();
+  assert.match(text, /causal\s+mask lets each token see only the tokens before it/);
+  assert.doesNotMatch(text, /most reported class of RoPE bugs|why a RoPE model falls apart/);
+  assert.match(text, /transformers pull request 29285/);
+  // Seed claims left standing before: extrapolation, and code the seed never had.
+  assert.match(await fresh.page.locator('#pe-extrapolation').textContent(), /Press et al\. \(2021/);
+  assert.equal(
+    await fresh.page.locator('#pe-code-title').textContent(),
+    'Seed 000’s PyTorch code, with these settings',
+  );
+  assert.match(
+    await fresh.page.locator('#rope-code-title').textContent(),
+    /of width d_model; a model rotates .* head_dim/,
+  );
+  await fresh.page.locator('#ctl-pe-layout-concat').check();
+  await fresh.page.locator('#ctl-rope-layout-half').check();
+  await waitForIdle(fresh.page);
+  assert.match(
+    await fresh.page.locator('#pe-code-title').textContent(),
+    /changed for the concat layout \(the seed has only/,
+  );
+  assert.match(
+    await fresh.page.locator('#rope-code-title').textContent(),
+    /changed for the half layout \(the seed has only/,
+  );
+  assert.deepEqual(fresh.log.errors, []);
+  await fresh.context.close();
+});
+
+test('hovering the top of the tall §3 heatmap keeps its read-out and formula on screen (issue 13, defect 5)', async () => {
+  const fresh = await openPage(browser, { width: 1280, height: 900 });
+  await gotoAndSettle(fresh.page, server.pageUrl);
+  const canvas = fresh.page.locator('figure[data-plot="sinusoidal-table"] canvas.heatmap-cells');
+  await canvas.evaluate((node) => node.scrollIntoView({ block: 'start' }));
+  const box = await canvas.boundingBox();
+  assert.ok(box.height > 600, `the heatmap is ${box.height} px tall`);
+  await fresh.page.mouse.move(box.x + box.width * 0.3, box.y + 20);
+  await waitForIdle(fresh.page);
+  for (const selector of ['#pe-readout', '#pe-hover-formula']) {
+    const shown = await fresh.page.locator(selector).boundingBox();
+    assert.ok(shown && shown.y >= 0 && shown.y + shown.height <= 900, `${selector} at ${JSON.stringify(shown)}`);
+  }
+  assert.match(await fresh.page.locator('#pe-readout').textContent(), /^position \d+, dimension \d+/);
+  assert.match(await fresh.page.locator('#pe-hover-formula').textContent(), /sin|cos/);
+  await fresh.context.close();
 });

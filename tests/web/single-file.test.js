@@ -3,21 +3,33 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { gotoAndSettle, launchBrowser, openPage } from './support/browser.js';
+import { artifactPath, gotoAndSettle, launchBrowser, openPage } from './support/browser.js';
 import { ensureWebBuilt, SINGLE_FILE } from './support/build.js';
+import { serveWeb } from './support/server.js';
+import { declaredPolicy } from '../../web/single-file-csp.js';
 import { checkHeatmapPixels, extentOf } from './support/colors.js';
 import { ropeScores, sinusoidalTable } from './support/reference.js';
 
 let browser;
+let server;
 
 before(async () => {
   await ensureWebBuilt();
   browser = await launchBrowser();
+  server = await serveWeb();
 });
 
 after(async () => {
   await browser?.close();
+  await server?.close();
 });
+
+/** Waits for the page to be drawn; `settled` false if it hung (as it did under a blocking CSP). */
+async function sinusoidalRows(page) {
+  const cells = page.locator('figure[data-plot="sinusoidal-table"] canvas.heatmap-cells');
+  await cells.waitFor({ state: 'attached', timeout: 20_000 });
+  return cells.getAttribute('data-rows');
+}
 
 test('the single HTML file holds everything: no script, style or font files beside it', () => {
   const html = readFileSync(SINGLE_FILE, 'utf8');
@@ -61,5 +73,85 @@ test('opened from file://, it computes and draws with no request anywhere', asyn
   });
   // KaTeX's fonts are inlined too: the formulas are typeset with them.
   assert.ok(await page.evaluate(() => document.fonts.check('16px KaTeX_Main')), 'KaTeX_Main font available');
+  await context.close();
+});
+
+test('from file://, a link naming Object.prototype members reports them and keeps the page alive', async () => {
+  const { page, log, context } = await openPage(browser);
+  await gotoAndSettle(page, `${pathToFileURL(SINGLE_FILE).href}?__proto__=1&constructor=1&pe.seq=64`);
+  assert.deepEqual(await page.locator('#url-problems li').allTextContents(), [
+    'Ignored the unknown setting "__proto__".',
+    'Ignored the unknown setting "constructor".',
+  ]);
+  assert.equal(
+    await page.locator('figure[data-plot="sinusoidal-table"] canvas.heatmap-cells').getAttribute('data-rows'),
+    '64',
+  );
+  assert.deepEqual(log.errors, []);
+  await context.close();
+});
+
+test('the single file carries its own CSP: its script and style by hash, WASM, nothing else', () => {
+  const policy = declaredPolicy(readFileSync(SINGLE_FILE, 'utf8'));
+  assert.ok(policy, 'a <meta http-equiv="Content-Security-Policy">');
+  const directives = Object.fromEntries(policy.split('; ').map((d) => [d.split(' ')[0], d.split(' ').slice(1)]));
+  assert.deepEqual(directives['default-src'], ["'none'"]);
+  assert.match(directives['script-src'].join(' '), /^'sha256-[A-Za-z0-9+/]{43}=' 'wasm-unsafe-eval'$/);
+  assert.match(directives['style-src'].join(' '), /^'sha256-[A-Za-z0-9+/]{43}='$/);
+  assert.doesNotMatch(policy, /unsafe-inline|'unsafe-eval'|\*/);
+});
+
+test('its CSP holds from disk: the page runs, an injected inline script does not', async () => {
+  const { page, log, context } = await openPage(browser);
+  await gotoAndSettle(page, pathToFileURL(SINGLE_FILE).href);
+  assert.equal(await sinusoidalRows(page), '128');
+  const blocked = await page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        document.addEventListener('securitypolicyviolation', (event) => resolve(event.effectiveDirective), {
+          once: true,
+        });
+        const script = document.createElement('script');
+        script.textContent = 'window.__ran = true';
+        document.body.append(script);
+        setTimeout(() => resolve(window.__ran ? 'ran' : 'no event'), 2000);
+      }),
+  );
+  assert.equal(blocked, 'script-src-elem');
+  assert.deepEqual(
+    log.errors.filter((e) => !e.includes('script-src')),
+    [],
+  );
+  await context.close();
+});
+
+test('served by the project server at /site/single/, it runs under the same policy', async () => {
+  const { page, log, context } = await openPage(browser);
+  const url = new URL('single/posenc-tutorial.html', server.pageUrl).href;
+  const response = await page.goto(url);
+  const policy = declaredPolicy(readFileSync(SINGLE_FILE, 'utf8'));
+  assert.equal(response.headers()['content-security-policy'], `${policy}; frame-ancestors 'none'`);
+  await gotoAndSettle(page, url);
+  assert.equal(await sinusoidalRows(page), '128');
+  assert.match(await page.locator('#engine-status').textContent(), /WebAssembly build/);
+  assert.deepEqual(log.errors, []);
+  await context.close();
+});
+
+test('the offline copy downloaded from the served page opens with the settings it was downloaded with', async () => {
+  const { page, log, context } = await openPage(browser, { acceptDownloads: true });
+  await gotoAndSettle(page, `${server.pageUrl}?pe.seq=64&order.a=A%20%22quoted%22%20%26%20odd%20sentence`);
+  const [file] = await Promise.all([page.waitForEvent('download'), page.locator('#offline-copy a').click()]);
+  assert.equal(file.suggestedFilename(), 'posenc-tutorial.html');
+  const saved = artifactPath('offline-copy-with-settings.html');
+  await file.saveAs(saved);
+  assert.deepEqual(log.errors, []);
+  const copy = await openPage(browser);
+  await gotoAndSettle(copy.page, pathToFileURL(saved).href);
+  assert.equal(await sinusoidalRows(copy.page), '64');
+  assert.equal(await copy.page.locator('#ctl-order-a').inputValue(), 'A "quoted" & odd sentence');
+  assert.equal(await copy.page.locator('#url-problems').isHidden(), true);
+  assert.deepEqual(copy.log.errors, [], 'the copy still runs under its own CSP');
+  await copy.context.close();
   await context.close();
 });

@@ -4,22 +4,25 @@
 // `instance`, which is appended to its id (and radio group name); both stay in sync.
 import { h } from './dom.js';
 import { formatSig } from './format.js';
+import { clampSetting } from './state.js';
 
 export function controlId(key, instance) {
   return `ctl-${key.replaceAll('.', '-')}${instance ? `-${instance}` : ''}`;
 }
 
 /**
- * A slider plus an exact number box for an 'int' or 'number' setting.
- * options: label, scale ('linear' | 'log'), max() (a dynamic upper limit, e.g. pair < d/2).
+ * A slider plus an exact number box for an 'int' or 'number' setting (its upper limit can depend
+ * on other settings: spec.maxFrom). A number typed outside the rules is replaced by the nearest
+ * allowed one, and a note beside the box says so.
+ * options: label, scale ('linear' | 'log').
  */
-export function numberControl(state, key, { label, scale = 'linear', max, hint, instance } = {}) {
+export function numberControl(state, key, { label, scale = 'linear', hint, instance } = {}) {
   const spec = state.spec(key);
   const id = controlId(key, instance);
   const log = scale === 'log';
   const toSlider = (v) => (log ? Math.log10(v) : v);
   const fromSlider = (v) => (log ? Number(formatSig(10 ** v, 3)) : v);
-  const currentMax = () => Math.min(spec.max, max ? max() : spec.max);
+  const currentMax = () => state.max(key);
   const step = spec.type === 'int' ? (spec.even ? 2 : 1) : 'any';
 
   const range = h('input', {
@@ -38,8 +41,9 @@ export function numberControl(state, key, { label, scale = 'linear', max, hint, 
     step,
     inputMode: spec.type === 'int' ? 'numeric' : 'decimal',
   });
+  const note = h('span', { class: 'control-note', id: `${id}-note`, role: 'status' });
   const sync = () => {
-    const value = Math.min(state.get(key), currentMax());
+    const value = state.get(key);
     range.max = toSlider(currentMax());
     box.max = currentMax();
     range.value = toSlider(value);
@@ -47,15 +51,21 @@ export function numberControl(state, key, { label, scale = 'linear', max, hint, 
     if (Number(box.value) !== value || box.value === '') box.value = String(value);
     box.removeAttribute('aria-invalid');
   };
-  range.addEventListener('input', () => state.set(key, Math.min(currentMax(), fromSlider(Number(range.value)))));
+  range.addEventListener('input', () => {
+    note.textContent = '';
+    state.set(key, fromSlider(Number(range.value)));
+  });
   box.addEventListener('change', () => {
     const value = Number(box.value);
     if (box.value.trim() === '' || !Number.isFinite(value)) {
       box.setAttribute('aria-invalid', 'true');
+      note.textContent = `${JSON.stringify(box.value)} is not a number.`;
       return;
     }
-    state.set(key, Math.min(currentMax(), value));
-    sync(); // show the clamped value
+    const used = clampSetting(spec, value, currentMax());
+    note.textContent = used === value ? '' : `${value} ${clampReason(spec, value, currentMax())}: using ${used}.`;
+    state.set(key, used);
+    sync(); // show the value in use
   });
   state.subscribe(sync);
   sync();
@@ -65,8 +75,18 @@ export function numberControl(state, key, { label, scale = 'linear', max, hint, 
     h('label', { htmlFor: id }, label),
     range,
     box,
+    note,
     hint ? h('span', { class: 'control-hint' }, hint) : null,
   );
+}
+
+/** Why a typed number is not used as it is (clampSetting says what is used instead). */
+function clampReason(spec, value, max) {
+  if (value < spec.min) return `is below the smallest allowed, ${spec.min}`;
+  if (value > max)
+    return `is above the largest allowed${max < spec.max && spec.maxNote ? ` here (${spec.maxNote})` : ''}, ${max}`;
+  if (spec.type === 'int' && !Number.isInteger(value)) return 'is not a whole number';
+  return 'is odd (this setting is even)';
 }
 
 /** A group of radio buttons for an 'enum' setting. */

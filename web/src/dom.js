@@ -47,3 +47,17 @@ export function replaceChildren(node, ...children) {
   node.replaceChildren();
   return append(node, children);
 }
+
+/**
+ * Gives every body cell of a table its column's header text (data-label), so a narrow screen can
+ * show each row as a stacked card with the labels inline (styles.css, table.stacks).
+ */
+export function labelCellsByHeader(table) {
+  const headers = [...table.querySelectorAll('thead th')].map((th) => th.textContent);
+  for (const row of table.querySelectorAll('tbody tr')) {
+    [...row.children].forEach((cell, i) => {
+      cell.dataset.label = headers[i] ?? '';
+    });
+  }
+  return table;
+}

@@ -1,10 +1,11 @@
-// Downloads of what a plot shows: the heatmap as a PNG (one block of pixels per cell, no
-// smoothing) and its matrix as CSV. Files are made in the page (blob: URLs); nothing is sent.
+// Downloads of what a plot shows: the figure as a PNG (title, axes, colour bar or key; a
+// heatmap's cells as equal blocks of pixels) and its numbers as CSV. Files are made in the page
+// (blob: URLs); nothing is sent.
 import { formatCsv } from './format.js';
+import { renderFigure } from './plots/figure-image.js';
 
-const PNG_TARGET_SIZE = 1024; // long side of the exported image, unless the matrix is larger
-
-function download(blob, fileName) {
+/** Saves a blob made in the page as a file (a blob: URL, revoked shortly after). */
+export function downloadBlob(blob, fileName) {
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
@@ -16,19 +17,13 @@ function download(blob, fileName) {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-/** Saves a cell canvas (one pixel per cell) as a PNG scaled up by a whole factor. */
-export function exportPng(canvas, fileName) {
-  const scale = Math.max(1, Math.floor(PNG_TARGET_SIZE / Math.max(canvas.width, canvas.height)));
-  const out = document.createElement('canvas');
-  out.width = canvas.width * scale;
-  out.height = canvas.height * scale;
-  const context = out.getContext('2d');
-  context.imageSmoothingEnabled = false;
-  context.drawImage(canvas, 0, 0, out.width, out.height);
+/** Saves a figure (a heatmap's or a line plot's <figure>) as a PNG, as the reader sees it. */
+export async function exportFigurePng(figure, fileName) {
+  const out = await renderFigure(figure);
   return new Promise((resolve, reject) => {
     out.toBlob((blob) => {
       if (!blob) return reject(new Error('export: the browser could not encode the PNG'));
-      download(blob, fileName);
+      downloadBlob(blob, fileName);
       resolve();
     }, 'image/png');
   });
@@ -54,6 +49,15 @@ export function matrixCsv(
   return `${lines.join('\n')}\n`;
 }
 
+/** The CSV text of line-plot series in long form: one row per point, "series, x, y". */
+export function seriesCsv(series, { xLabel = 'x', yLabel = 'y' } = {}) {
+  const lines = [['series', xLabel, yLabel].map(csvField).join(',')];
+  for (const { label, x, y } of series) {
+    for (let i = 0; i < x.length; i++) lines.push([csvField(label), formatCsv(x[i]), formatCsv(y[i])].join(','));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
 export function exportCsv(text, fileName) {
-  download(new Blob([text], { type: 'text/csv;charset=utf-8' }), fileName);
+  downloadBlob(new Blob([text], { type: 'text/csv;charset=utf-8' }), fileName);
 }

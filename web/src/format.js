@@ -13,6 +13,13 @@ export function formatSig(value, digits = 7) {
   return trimZeros(text);
 }
 
+/** 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st, 61st, 112th. */
+export function ordinal(n) {
+  const tens = Math.abs(n) % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' }[tens % 10] ?? 'th');
+  return `${n}${suffix}`;
+}
+
 /** 2.09e-7 style: mantissa with `digits` significant digits, trailing zeros removed. */
 function formatExponent(value, digits) {
   const [mantissa, exponent] = value.toExponential(Math.max(0, digits - 1)).split('e');
@@ -29,12 +36,31 @@ export function formatFixed(value, decimals) {
   return /^-0\.?0*$/.test(text) ? text.slice(1) : text;
 }
 
-/** Short labels for ticks and legends: 0.25, 1200, 1e6, 2.5e-4. */
-export function formatTick(value) {
-  if (value === 0) return '0';
-  const magnitude = Math.abs(value);
-  if (magnitude >= 1e5 || magnitude < 1e-3) return formatExponent(value, 3);
-  return formatSig(value, 4);
+/**
+ * The labels of one axis (or colour bar), in one style for all of them: plain integers below a
+ * million, else exponents (1e4, 1.5e4) when a value is 1e5 or more or below 1e-3, else decimals.
+ * The fewest digits that show every value to four significant digits (a nice tick exactly).
+ * Negative numbers take the minus sign (−), as the text does.
+ */
+export function formatTicks(values) {
+  const finite = values.filter(Number.isFinite);
+  const largest = Math.max(0, ...finite.map(Math.abs));
+  const smallest = Math.min(Infinity, ...finite.filter((v) => v !== 0).map(Math.abs));
+  const close = (labels) =>
+    labels.every((label, i) => Math.abs(Number(label) - values[i]) <= 1e-4 * Math.abs(values[i]));
+  const fewest = (format) => {
+    let labels = [];
+    for (let digits = 0; digits <= 7; digits++) {
+      labels = values.map((v) => format(v, digits));
+      if (close(labels)) break;
+    }
+    return labels;
+  };
+  let labels;
+  if (finite.every(Number.isInteger) && largest < 1e6) labels = values.map(String);
+  else if (largest >= 1e5 || smallest < 1e-3) labels = fewest((v, d) => (v === 0 ? '0' : formatExponent(v, d + 1)));
+  else labels = fewest((v, d) => trimZeros(formatFixed(v, d)));
+  return labels.map((label) => label.replaceAll('-', '−'));
 }
 
 /** A number as Python source would show it (code snippets, formulas): 10000 rather than 1e4. */

@@ -3,6 +3,7 @@
 import '../styles.css';
 import { loadPosenc } from '../../bindings/js/index.js';
 import { byId, h } from './dom.js';
+import { downloadBlob } from './export.js';
 import { renderStaticTex } from './math.js';
 import { UrlState } from './state.js';
 import * as comparison from './sections/comparison.js';
@@ -57,6 +58,34 @@ function buildToc() {
   );
 }
 
+/** The settings an offline copy was downloaded with (its meta element); a link's query wins. */
+function savedSettings() {
+  return document.querySelector('meta[name="posenc-settings"]')?.content ?? '';
+}
+
+/**
+ * The offline copy, downloaded with the current settings written into it, so it opens showing
+ * what the reader saw. If the copy cannot be fetched, the link downloads it as it is.
+ */
+async function downloadWithSettings(event, state) {
+  const link = event.currentTarget;
+  if (link.dataset.fetched) return; // the plain download, after a failure below
+  event.preventDefault();
+  const attribute = (text) => text.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;');
+  try {
+    const response = await fetch(link.href);
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    const html = (await response.text()).replace(
+      /<meta name="posenc-settings" content="[^"]*">/,
+      `<meta name="posenc-settings" content="${attribute(state.query())}">`,
+    );
+    downloadBlob(new Blob([html], { type: 'text/html;charset=utf-8' }), link.download);
+  } catch {
+    link.dataset.fetched = 'failed';
+    link.click();
+  }
+}
+
 function showProblems(problems) {
   const box = byId('url-problems');
   if (problems.length === 0) {
@@ -94,7 +123,7 @@ async function main() {
   const sections = sectionsInPageOrder();
 
   const state = new UrlState(Object.assign({}, ...sections.map((section) => section.settings)));
-  showProblems(state.readQuery(location.search));
+  showProblems(state.readQuery(location.search || savedSettings()));
   const permalink = byId('permalink');
   const updatePermalink = () => {
     permalink.href = location.href;
@@ -102,6 +131,10 @@ async function main() {
   state.onWrite(updatePermalink);
   updatePermalink();
   if (import.meta.env.MODE === 'single') byId('offline-copy').hidden = true;
+  else
+    byId('offline-copy')
+      .querySelector('a')
+      .addEventListener('click', (event) => downloadWithSettings(event, state));
 
   const status = byId('engine-status');
   let posenc;

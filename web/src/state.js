@@ -2,12 +2,14 @@
 // page is a shareable permalink. Only settings that differ from their defaults are written.
 // (The query, not the fragment: fragments stay free for the table of contents' #section links.)
 //
-// Each setting has a spec: { type: 'int'|'number'|'enum'|'text'|'numbers', default, ... }.
-// Anything unreadable in a link falls back to the default and out-of-range values are clamped,
-// each with a message for the page to show: a hand-edited or truncated link must never leave the
-// page broken or make it compute something huge.
+// Each setting has a spec: { type: 'int'|'number'|'enum'|'text'|'numbers', default, ... }; an
+// 'int' may add `even` and `maxFrom(get)`, a limit that depends on other settings (a pair index
+// below d/2). Anything unreadable in a link falls back to the default and out-of-range values are
+// clamped, each with a message naming the setting: a hand-edited or truncated link must never leave
+// the page broken or make it compute something huge, and one bad setting never resets the others.
+// Values are held to the same rules when set (a script typing past maxLength included), so every
+// link the page writes reopens what it showed.
 
-const MAX_QUERY_LENGTH = 4000;
 const WRITE_DELAY_MS = 200; // browsers throttle history updates; a dragged slider fires many
 
 function describeValue(raw) {
@@ -29,13 +31,10 @@ export function parseSetting(key, spec, raw) {
       if (!Number.isFinite(value)) return fallback('is not a finite number');
       if (spec.type === 'int') value = Math.round(value);
       const clamped = clampSetting(spec, value);
-      if (clamped !== value) {
-        return {
-          value: clamped,
-          problem: `${key}=${describeValue(raw)} is outside ${spec.min}…${spec.max}${spec.even ? ' (even)' : ''}; using ${formatValue(spec, clamped)}.`,
-        };
-      }
-      return { value };
+      if (clamped === value) return { value };
+      const why =
+        value < spec.min || value > spec.max ? `is outside ${spec.min}…${spec.max}` : 'is odd (this setting is even)';
+      return { value: clamped, problem: `${key}=${describeValue(raw)} ${why}; using ${formatValue(spec, clamped)}.` };
     }
     case 'enum':
       return spec.values.includes(raw) ? { value: raw } : fallback(`is not one of ${spec.values.join(', ')}`);
@@ -68,12 +67,15 @@ export function parseSetting(key, spec, raw) {
   }
 }
 
-/** Clamps a number into its spec's range (integers: also rounded, and made even if required). */
-export function clampSetting(spec, value) {
-  let v = Math.min(spec.max, Math.max(spec.min, value));
+/**
+ * Clamps a number into its spec's range (integers: also rounded, and made even if required);
+ * `max` is the limit other settings impose (spec.maxFrom), when lower than the spec's own.
+ */
+export function clampSetting(spec, value, max = spec.max) {
+  let v = Math.min(Math.min(spec.max, max), Math.max(spec.min, value));
   if (spec.type === 'int') {
     v = Math.round(v);
-    if (spec.even && v % 2 !== 0) v = v + 1 <= spec.max ? v + 1 : v - 1;
+    if (spec.even && v % 2 !== 0) v = v + 1 <= Math.min(spec.max, max) ? v + 1 : v - 1;
   }
   return v;
 }
@@ -82,13 +84,36 @@ export function formatValue(spec, value) {
   return spec.type === 'numbers' ? value.join(',') : String(value);
 }
 
+/**
+ * A value set from the page (a control, a script) held to its spec: numbers clamped, text cut to
+ * maxLength, lists cut to maxLength entries and clamped; undefined when it cannot be used at all.
+ */
+export function normalizeSetting(spec, value, max = spec.max) {
+  switch (spec.type) {
+    case 'int':
+    case 'number':
+      return typeof value === 'number' && !Number.isNaN(value) ? clampSetting(spec, value, max) : undefined;
+    case 'enum':
+      return spec.values.includes(value) ? value : undefined;
+    case 'text':
+      return String(value).slice(0, spec.maxLength);
+    case 'numbers': {
+      if (!Array.isArray(value) || value.length < spec.minLength) return undefined;
+      const values = value.slice(0, spec.maxLength).map(Number);
+      return values.every(Number.isFinite) ? values.map((v) => Math.min(spec.max, Math.max(spec.min, v))) : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
 function sameValue(a, b) {
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((v, i) => v === b[i]);
   return a === b;
 }
 
 export class UrlState {
-  #specs;
+  #specs; // a Map: a key read from a link is never looked up on an object's prototype
   #values = new Map();
   #listeners = new Set();
   #writeListeners = new Set();
@@ -96,12 +121,12 @@ export class UrlState {
 
   /** @param {Record<string, object>} specs setting key -> spec */
   constructor(specs) {
-    this.#specs = specs;
-    for (const [key, spec] of Object.entries(specs)) this.#values.set(key, spec.default);
+    this.#specs = new Map(Object.entries(specs));
+    for (const [key, spec] of this.#specs) this.#values.set(key, spec.default);
   }
 
   spec(key) {
-    const spec = this.#specs[key];
+    const spec = this.#specs.get(key);
     if (!spec) throw new Error(`state: no setting named ${key}`);
     return spec;
   }
@@ -111,13 +136,27 @@ export class UrlState {
     return this.#values.get(key);
   }
 
-  /** Sets a value (clamped to its spec) and tells the listeners; the URL follows shortly. */
+  /** The largest value `key` may take with the other settings as they are. */
+  max(key) {
+    const spec = this.spec(key);
+    return spec.maxFrom
+      ? Math.min(
+          spec.max,
+          spec.maxFrom((other) => this.get(other)),
+        )
+      : spec.max;
+  }
+
+  /**
+   * Sets a value, held to its spec (values it cannot use are ignored), and tells the listeners;
+   * the URL follows shortly.
+   */
   set(key, value) {
     const spec = this.spec(key);
-    const next = spec.type === 'int' || spec.type === 'number' ? clampSetting(spec, value) : value;
-    if (sameValue(next, this.#values.get(key))) return;
+    const next = normalizeSetting(spec, value, this.max(key));
+    if (next === undefined || sameValue(next, this.#values.get(key))) return;
     this.#values.set(key, next);
-    this.#notify([key]);
+    this.#notify([key, ...this.#clampDependents()]);
     this.#scheduleWrite();
   }
 
@@ -137,39 +176,38 @@ export class UrlState {
 
   /**
    * Reads every setting from a URL query (with or without the leading '?'). Settings that
-   * are absent get their defaults. Returns the problems found, as human-readable sentences.
+   * are absent get their defaults; each setting that cannot be used as written is reported and
+   * replaced on its own. Returns the problems found, as human-readable sentences.
    */
   readQuery(query) {
     const text = query.startsWith('?') ? query.slice(1) : query;
     const problems = [];
     const next = new Map();
-    for (const [key, spec] of Object.entries(this.#specs)) next.set(key, spec.default);
-    if (text.length > MAX_QUERY_LENGTH) {
-      problems.push(
-        `The link's settings are longer than ${MAX_QUERY_LENGTH} characters; all settings were reset to their defaults.`,
-      );
-    } else if (text !== '') {
-      let params = null;
-      try {
-        params = new URLSearchParams(text);
-      } catch {
-        problems.push("The link's settings could not be read; all settings were reset to their defaults.");
+    for (const [key, spec] of this.#specs) next.set(key, spec.default);
+    const raws = new Map();
+    for (const [key, raw] of new URLSearchParams(text)) {
+      const spec = this.#specs.get(key);
+      if (!spec) {
+        problems.push(`Ignored the unknown setting ${describeValue(key)}.`);
+        continue;
       }
-      for (const [key, raw] of params ?? []) {
-        const spec = this.#specs[key];
-        if (!spec) {
-          problems.push(`Ignored the unknown setting ${describeValue(key)}.`);
-          continue;
-        }
-        const { value, problem } = parseSetting(key, spec, raw);
-        next.set(key, value);
-        if (problem) problems.push(problem);
-      }
+      const { value, problem } = parseSetting(key, spec, raw);
+      next.set(key, value);
+      raws.set(key, raw);
+      if (problem) problems.push(problem);
     }
     const changed = [];
     for (const [key, value] of next) {
       if (!sameValue(value, this.#values.get(key))) changed.push(key);
       this.#values.set(key, value);
+    }
+    for (const key of this.#clampDependents()) {
+      if (!changed.includes(key)) changed.push(key);
+      if (raws.has(key)) {
+        problems.push(
+          `${key}=${describeValue(raws.get(key))} is above ${this.#values.get(key)}, its largest value with this link's other settings (${this.spec(key).maxNote}); using ${this.#values.get(key)}.`,
+        );
+      }
     }
     if (changed.length) this.#notify(changed);
     return problems;
@@ -178,7 +216,7 @@ export class UrlState {
   /** The query (without '?') that restores the current settings. */
   query() {
     const params = new URLSearchParams();
-    for (const [key, spec] of Object.entries(this.#specs)) {
+    for (const [key, spec] of this.#specs) {
       const value = this.#values.get(key);
       if (!sameValue(value, spec.default)) params.set(key, formatValue(spec, value));
     }
@@ -198,6 +236,20 @@ export class UrlState {
   /** Calls `listener(url)` whenever the address bar was updated. */
   onWrite(listener) {
     this.#writeListeners.add(listener);
+  }
+
+  /** Lowers the settings whose limit depends on others (spec.maxFrom); returns their keys. */
+  #clampDependents() {
+    const lowered = [];
+    for (const [key, spec] of this.#specs) {
+      if (!spec.maxFrom) continue;
+      const value = clampSetting(spec, this.#values.get(key), this.max(key));
+      if (value !== this.#values.get(key)) {
+        this.#values.set(key, value);
+        lowered.push(key);
+      }
+    }
+    return lowered;
   }
 
   #scheduleWrite() {

@@ -13,13 +13,15 @@ export function launchBrowser() {
 
 /**
  * A new page that records requests, console errors/warnings and uncaught exceptions. `bypassCSP`
- * ignores the server's Content-Security-Policy (scripts/serve.js sends a strict one).
+ * ignores the server's Content-Security-Policy (scripts/serve.js sends a strict one); `touch` makes
+ * a phone: touch input, a mobile viewport meta, a 2× screen.
  */
 export async function openPage(
   browser,
-  { width = 1280, height = 900, acceptDownloads = false, bypassCSP = false } = {},
+  { width = 1280, height = 900, acceptDownloads = false, bypassCSP = false, touch = false } = {},
 ) {
-  const context = await browser.newContext({ viewport: { width, height }, acceptDownloads, bypassCSP });
+  const device = touch ? { hasTouch: true, isMobile: true, deviceScaleFactor: 2 } : {};
+  const context = await browser.newContext({ viewport: { width, height }, acceptDownloads, bypassCSP, ...device });
   const page = await context.newPage();
   const log = { requests: [], errors: [], warnings: [] };
   page.on('request', (request) => log.requests.push(request.url()));

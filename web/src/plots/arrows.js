@@ -6,6 +6,16 @@ import { createFrame, linearAxisTicks } from './axes.js';
 
 const SIZE = 400;
 const HEAD = 12; // arrowhead length in viewBox units
+const LABEL_CHAR_WIDTH = 9.5; // width of a 15-px bold label character, when the text cannot be measured
+const LABEL_HEIGHT = 16;
+
+/** Moves a centred label horizontally so that all of it lies inside the square. */
+function keepInside(label) {
+  const measured = label.getComputedTextLength(); // 0 while the plot is not rendered
+  const half = (measured || label.textContent.length * LABEL_CHAR_WIDTH) / 2 + 3; // + the white halo
+  const x = Number(label.getAttribute('x'));
+  label.setAttribute('x', Math.min(SIZE - half, Math.max(half, x)).toFixed(2));
+}
 
 function arrowHead(x0, y0, x1, y1) {
   const angle = Math.atan2(y1 - y0, x1 - x0);
@@ -127,12 +137,15 @@ export function createVectorPlot({ name, title, summary, xLabel = 'x₀', yLabel
         const dx = x1 - x0;
         const dy = y1 - y0;
         const norm = Math.hypot(dx, dy) || 1;
+        // Beyond the tip; keepInside() below moves it back inside the square if it sticks out.
+        const x = x1 + (dx / norm) * 14;
+        const y = Math.min(SIZE - 4, Math.max(LABEL_HEIGHT, y1 + (dy / norm) * 14 + 5));
         group.append(
           s(
             'text',
             {
-              x: (x1 + (dx / norm) * 14).toFixed(2),
-              y: (y1 + (dy / norm) * 14 + 5).toFixed(2),
+              x: x.toFixed(2),
+              y: y.toFixed(2),
               fill: arrow.color,
               'text-anchor': 'middle',
               class: 'arrow-label',
@@ -144,6 +157,7 @@ export function createVectorPlot({ name, title, summary, xLabel = 'x₀', yLabel
       children.push(group);
     }
     svg.replaceChildren(...children);
+    for (const label of svg.querySelectorAll('text.arrow-label')) keepInside(label);
     const ticks = linearAxisTicks(-half, half, { count: 4 });
     frame.setXTicks(ticks);
     frame.setYTicks(linearAxisTicks(-half, half, { count: 4, flip: true }));

@@ -1,7 +1,7 @@
 // Axes, ticks and the frame every plot sits in. Tick labels are HTML placed by percentage, so
 // plots rescale with the page (phone or desktop) without redrawing.
 import { h } from '../dom.js';
-import { formatTick } from '../format.js';
+import { formatTicks } from '../format.js';
 
 /** About `count` round numbers (1, 2, 5 × 10^k steps) covering [lo, hi]. */
 export function niceTicks(lo, hi, count = 5) {
@@ -58,20 +58,23 @@ export function createFrame({ xLabel, yLabel }) {
 }
 
 /** Ticks for a linear axis over [lo, hi]; `flip` puts hi at the start (a y axis growing upwards). */
-export function linearAxisTicks(lo, hi, { count = 5, flip = false, format = formatTick } = {}) {
-  return niceTicks(lo, hi, count).map((v) => {
+export function linearAxisTicks(lo, hi, { count = 5, flip = false } = {}) {
+  const values = niceTicks(lo, hi, count);
+  const labels = formatTicks(values);
+  return values.map((v, i) => {
     const t = hi > lo ? (v - lo) / (hi - lo) : 0.5;
-    return { at: flip ? 1 - t : t, label: format(v) };
+    return { at: flip ? 1 - t : t, label: labels[i] };
   });
 }
 
 /** Ticks for a log axis over [lo, hi] (both > 0). */
 export function logAxisTicks(lo, hi, { count = 6, flip = false } = {}) {
   const span = Math.log10(hi) - Math.log10(lo);
-  return logTicks(lo, hi, count).map((v) => {
+  const values = logTicks(lo, hi, count);
+  const labels = formatTicks(values);
+  return values.map((v, i) => {
     const t = span > 0 ? (Math.log10(v) - Math.log10(lo)) / span : 0.5;
-    const exponent = Math.round(Math.log10(v));
-    return { at: flip ? 1 - t : t, label: exponent >= 0 && exponent <= 3 ? String(v) : `1e${exponent}` };
+    return { at: flip ? 1 - t : t, label: labels[i] };
   });
 }
 
@@ -81,7 +84,7 @@ export function logAxisTicks(lo, hi, { count = 6, flip = false } = {}) {
  */
 export function cellAxisTicks(count, { labels, first = 0, step = 1, target = 6 } = {}) {
   if (labels) return labels.map((label, i) => ({ at: (i + 0.5) / count, label }));
-  return niceTicks(first, first + (count - 1) * step, target)
-    .filter((v) => Number.isInteger(v))
-    .map((v) => ({ at: ((v - first) / step + 0.5) / count, label: formatTick(v) }));
+  const values = niceTicks(first, first + (count - 1) * step, target).filter((v) => Number.isInteger(v));
+  const texts = formatTicks(values);
+  return values.map((v, i) => ({ at: ((v - first) / step + 0.5) / count, label: texts[i] }));
 }

@@ -3,7 +3,7 @@
 // hover/keyboard read-out, a crosshair that other plots can drive, and PNG/CSV export.
 import { h, s } from '../dom.js';
 import { formatSig } from '../format.js';
-import { exportCsv, exportPng, matrixCsv } from '../export.js';
+import { exportCsv, exportFigurePng, matrixCsv } from '../export.js';
 import { cellAxisTicks, createFrame } from './axes.js';
 import { colormapLut, extent, lutIndex } from './colormap.js';
 import { createLegend } from './legend.js';
@@ -97,25 +97,21 @@ export function createHeatmap({
     'Point at or tap the heatmap, or focus it and use the arrow keys, to read values.',
   );
   const caption = h('figcaption', { class: 'plot-summary' });
-  const pngButton = h(
-    'button',
-    { type: 'button', class: 'export-png', 'aria-label': `Download the ${title} heatmap as PNG` },
-    'PNG',
-  );
-  const csvButton = h(
-    'button',
-    { type: 'button', class: 'export-csv', 'aria-label': `Download the ${title} matrix as CSV` },
-    'CSV',
-  );
+  const pngButton = h('button', { type: 'button', class: 'export-png' }, 'PNG');
+  const csvButton = h('button', { type: 'button', class: 'export-csv' }, 'CSV');
+  const titleNode = h('span', { class: 'plot-title' });
+  /** The title, and the names of the buttons that carry it (a stale name misleads a screen reader). */
+  function setTitle(text) {
+    title = text;
+    titleNode.textContent = text;
+    pngButton.setAttribute('aria-label', `Download the ${text} heatmap as PNG`);
+    csvButton.setAttribute('aria-label', `Download the ${text} matrix as CSV`);
+  }
+  setTitle(title);
   const element = h(
     'figure',
     { class: ['plot', 'heatmap', square && 'square'], dataset: { plot: name } },
-    h(
-      'div',
-      { class: 'plot-toolbar' },
-      h('span', { class: 'plot-title' }, title),
-      h('span', { class: 'plot-actions' }, pngButton, csvButton),
-    ),
+    h('div', { class: 'plot-toolbar' }, titleNode, h('span', { class: 'plot-actions' }, pngButton, csvButton)),
     frame.element,
     legend.element,
     readoutNode,
@@ -178,8 +174,10 @@ export function createHeatmap({
 
   canvas.addEventListener('pointermove', (event) => setCursor(cellAt(event), true));
   canvas.addEventListener('pointerdown', (event) => setCursor(cellAt(event), true));
-  canvas.addEventListener('pointerleave', () => {
-    if (document.activeElement !== canvas) setCursor(null, true);
+  // A touch tap runs pointerdown, pointerup, pointerleave, then focus: the tapped cell is a
+  // selection, so only a mouse leaving hides it (and focus keeps it instead of going to (0, 0)).
+  canvas.addEventListener('pointerleave', (event) => {
+    if (event.pointerType === 'mouse' && document.activeElement !== canvas) setCursor(null, true);
   });
   canvas.addEventListener('focus', () => {
     if (!cursor) setCursor({ row: 0, col: 0 }, true);
@@ -204,7 +202,7 @@ export function createHeatmap({
   });
 
   pngButton.addEventListener('click', () => {
-    if (matrix) exportPng(canvas, `posenc-${name}.png`);
+    if (matrix) exportFigurePng(element, `posenc-${name}.png`);
   });
   csvButton.addEventListener('click', () => {
     if (!matrix) return;
@@ -291,6 +289,8 @@ export function createHeatmap({
     canvas,
     draw,
     setCursor: (cell) => setCursor(cell, false),
+    setTitle,
+    readout: readoutNode, // a page may move it (e.g. into a panel that stays in view)
     onCursor: (listener) => cursorListeners.add(listener),
     get matrix() {
       return matrix;

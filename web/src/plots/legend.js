@@ -1,6 +1,6 @@
 // The colour bar under a heatmap: the lookup table drawn left to right with its value range.
 import { h } from '../dom.js';
-import { formatTick } from '../format.js';
+import { formatTicks } from '../format.js';
 import { colormapLut, LUT_SIZE } from './colormap.js';
 
 export function createLegend(colormap, { label = 'value' } = {}) {
@@ -32,15 +32,16 @@ export function createLegend(colormap, { label = 'value' } = {}) {
       const marks = [lo, hi];
       // Mark 0 too when it is inside the scale and not crowding an end label.
       if (lo < 0 && hi > 0 && Math.min(-lo, hi) > 0.15 * (hi - lo)) marks.splice(1, 0, 0);
+      const labels = formatTicks(marks);
       ticks.replaceChildren(
-        ...marks.map((v) =>
+        ...marks.map((v, i) =>
           h(
             'span',
             {
               class: 'tick',
               style: { left: `${(hi > lo ? ((v - lo) / (hi - lo)) * 100 : 50).toFixed(3)}%` },
             },
-            formatTick(v),
+            labels[i],
           ),
         ),
       );

@@ -5,6 +5,7 @@ import { h, s } from '../dom.js';
 import { formatSig } from '../format.js';
 import { createFrame, linearAxisTicks, logAxisTicks } from './axes.js';
 import { SERIES_COLORS } from './colormap.js';
+import { exportCsv, exportFigurePng, seriesCsv } from '../export.js';
 
 const WIDTH = 1000;
 const HEIGHT = 600;
@@ -90,12 +91,27 @@ export function createLinePlot({
   area.style.aspectRatio = String(aspect);
   area.append(svg, hoverLine);
   const keyList = h('ul', { class: 'series-key' });
+  const pngButton = h(
+    'button',
+    { type: 'button', class: 'export-png', 'aria-label': `Download the ${title} plot as PNG` },
+    'PNG',
+  );
+  const csvButton = h(
+    'button',
+    { type: 'button', class: 'export-csv', 'aria-label': `Download the ${title} curves as CSV` },
+    'CSV',
+  );
   const readoutNode = h('output', { class: 'readout', 'aria-live': 'polite' });
   const caption = h('figcaption', { class: 'plot-summary' });
   const element = h(
     'figure',
     { class: 'plot lineplot', dataset: { plot: name } },
-    h('div', { class: 'plot-toolbar' }, h('span', { class: 'plot-title' }, title)),
+    h(
+      'div',
+      { class: 'plot-toolbar' },
+      h('span', { class: 'plot-title' }, title),
+      h('span', { class: 'plot-actions' }, pngButton, csvButton),
+    ),
     frame.element,
     keyList,
     readoutNode,
@@ -136,6 +152,13 @@ export function createLinePlot({
     }
     return Math.abs(xs[lo] - x) <= Math.abs(xs[hi] - x) ? lo : hi;
   }
+
+  pngButton.addEventListener('click', () => {
+    if (current) exportFigurePng(element, `posenc-${name}.png`);
+  });
+  csvButton.addEventListener('click', () => {
+    if (current) exportCsv(seriesCsv(current.series, { xLabel, yLabel }), `posenc-${name}.csv`);
+  });
 
   area.addEventListener('pointermove', (event) => {
     if (!current) return;

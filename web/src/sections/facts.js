@@ -2,7 +2,7 @@
 // wrong when they are mixed up), and float32 precision at long positions.
 import { controlRow, numberControl } from '../controls.js';
 import { byId, h } from '../dom.js';
-import { formatSig } from '../format.js';
+import { formatSig, ordinal } from '../format.js';
 import { createHeatmap } from '../plots/heatmap.js';
 import { createLinePlot } from '../plots/lineplot.js';
 import { coalesceToFrame } from '../schedule.js';
@@ -224,7 +224,7 @@ export function mount({ posenc, state }) {
           return h(
             'tr',
             { dataset: { limit: String(limit) } },
-            h('th', { scope: 'row' }, `below ${limit}${stride > 1 ? ` (every ${stride}th beyond 32768)` : ''}`),
+            h('th', { scope: 'row' }, `below ${limit}${stride > 1 ? ` (every ${ordinal(stride)} beyond 32768)` : ''}`),
             h('td', {}, formatSig(running, 2)),
           );
         }),

@@ -6,7 +6,7 @@ import { choiceControl, controlRow, numberControl, selectControl } from '../cont
 import { byId, h } from '../dom.js';
 import { formatSig } from '../format.js';
 import { LONG_CONTEXT_PRESETS, PRESET_IDS, presetById } from '../long-context-presets.js';
-import { symmetricDomain } from '../plots/colormap.js';
+import { extent } from '../plots/colormap.js';
 import { createHeatmap } from '../plots/heatmap.js';
 import { createLinePlot } from '../plots/lineplot.js';
 import { coalesceToFrame } from '../schedule.js';
@@ -53,6 +53,42 @@ function wavelengths(invFreq) {
   return Float64Array.from(invFreq, (w) => (2 * Math.PI) / w);
 }
 
+/**
+ * The score of q (as query) and k (as key) rotated by RoPE, at every distance of a sequence of
+ * `length` positions, from one posenc.ropeQK call at positions 0 … length − 1 (so length-dependent
+ * schedules see this length): ahead[d] = rot(q, d) · rot(k, 0), behind[d] = rot(q, 0) · rot(k, d).
+ * With fixed q and k the score depends on m − n only, so these two curves are the whole matrix.
+ */
+function scoreCurve(posenc, q, k, { headDim, base, layout, scaling, length }) {
+  const options = { seqLen: length, headDim, base, layout, ...(scaling ? { scaling } : {}) };
+  const rotated = posenc.ropeQK(tile(q, length), tile(k, length), options);
+  const first = (x) => x.subarray(0, headDim);
+  const column = (a, b) => posenc.similarity(a, first(b), { rows: length, cols: 1, dim: headDim });
+  return { ahead: column(rotated.q, rotated.k), behind: column(rotated.k, rotated.q) };
+}
+
+/**
+ * The heatmap of cells that stand for blocks of `stride` positions: each cell the mean score over
+ * its stride × stride pairs of query and key positions (a box filter: sampling one pair per cell
+ * would alias every pair whose wavelength is under 2 · stride). A block pair at offset o = i − j
+ * holds the distances o · stride + t, |t| < stride, (stride − |t|) times each.
+ */
+function blockMeans({ ahead, behind }, count, stride) {
+  const at = (d) => (d >= 0 ? ahead[d] : behind[-d]);
+  const byOffset = new Float64Array(2 * count - 1); // offset o at o + count − 1
+  for (let o = -(count - 1); o < count; o++) {
+    let sum = 0;
+    for (let t = -(stride - 1); t < stride; t++) {
+      const d = o * stride + t;
+      if (d > -(count * stride) && d < count * stride) sum += (stride - Math.abs(t)) * at(d);
+    }
+    byOffset[o + count - 1] = sum / (stride * stride);
+  }
+  const values = new Float32Array(count * count);
+  for (let i = 0; i < count; i++) for (let j = 0; j < count; j++) values[i * count + j] = byOffset[i - j + count - 1];
+  return values;
+}
+
 /** "0–31, 40, 44–63": sorted indices as ranges. */
 function indexRanges(indices) {
   const parts = [];
@@ -95,6 +131,20 @@ function describeStretch(plain, scaled) {
   sentences.push(`pair${most.length > 1 ? 's' : ''} ${indexRanges(most)} the most, ${formatSig(largest, 4)}×`);
   const text = sentences.join('; ');
   return `${text[0].toUpperCase()}${text.slice(1)}.`;
+}
+
+/** Which pairs never complete a turn within the training length (wavelength above L0). */
+function wavelengthsAbove(above) {
+  if (above.length === 0) return 'every pair completes a turn within it.';
+  return `${above.length === 1 ? `pair ${above[0]} has its wavelength` : `pairs ${indexRanges(above)} have their wavelengths`} above it, so they never complete a turn within it.`;
+}
+
+/** Which pairs the schedule changes, compared with the pairs above L0 (a schedule has its own rule). */
+function stretchedPairs(scaling, changed, above, count) {
+  if (changed.length === 0) return `${scaling.type} leaves every wavelength as it is at this length.`;
+  const same = changed.length === above.length && changed.every((i, k) => i === above[k]);
+  const which = changed.length === count ? 'all pairs, the short wavelengths too' : `pairs ${indexRanges(changed)}`;
+  return `${scaling.type} changes ${which}${same ? ': exactly those.' : ', by its own rule, not by this line.'}`;
 }
 
 /**
@@ -141,8 +191,9 @@ export function mount({ posenc, state }) {
   function currentView() {
     const preset = presetById(state.get('lc.preset'));
     const { positions, stride } = sampledPositions(state.get('lc.span'), preset.trainedLength, state.get('lc.cells'));
-    const last = positions[positions.length - 1];
-    return { preset, positions, stride, last, length: last + 1 };
+    // Cell j stands for the block of positions [j · stride, (j + 1) · stride): the sequence is
+    // count · stride long, and length-dependent schedules (dynamic, longrope) see that length.
+    return { preset, positions, stride, length: positions.length * stride };
   }
 
   // ---- the wavelength of every pair ----------------------------------------------------------
@@ -238,7 +289,8 @@ export function mount({ posenc, state }) {
         lo = Math.min(lo, v);
         hi = Math.max(hi, v);
       }
-    const longer = series[0].y.filter((v) => v > L0).length;
+    const above = pairs.filter((i) => series[0].y[i] > L0);
+    const changed = pairs.filter((i) => Math.abs(plain.invFreq[i] / applied.invFreq[i] - 1) > 1e-9);
     const regime =
       scaling.type === 'longrope'
         ? ` (the heatmap below, at L = ${length}, uses the ${length > L0 ? 'long' : 'short'} factors)`
@@ -246,7 +298,7 @@ export function mount({ posenc, state }) {
     wavelengthSummary =
       `Wavelength of each of the ${pairs.length} rotary pairs of ${preset.model} (base ${preset.base}), log scale, without scaling and with ${scaling.type} scaling${regime}. ` +
       `Without scaling they run from ${formatSig(series[0].y[0], 4)} to ${formatSig(series[0].y[pairs.length - 1], 4)} positions. ` +
-      `The dashed grey line is the training length L0 = ${L0}: the ${longer} pairs above it never complete a turn within it, and these are the pairs the schedules stretch.`;
+      `The dashed grey line is the training length L0 = ${L0}: ${wavelengthsAbove(above)} ${stretchedPairs(scaling, changed, above, pairs.length)}`;
     plot.draw({ series, yDomain: [lo / 1.6, hi * 1.6], marks: [{ y: L0, label: `training length L0 = ${L0}` }] });
 
     const factor = applied.attentionFactor;
@@ -275,7 +327,7 @@ export function mount({ posenc, state }) {
         if (!shown) return '';
         const what = key === 'plain' ? 'without scaling' : `with ${scalingName(shown.preset.scaling)} scaling`;
         return (
-          `RoPE scores rot(q, m) · rot(k, n) ${what} for ${shown.preset.model}, positions 0 to ${shown.last} every ${shown.stride} (${rows} per side); ` +
+          `RoPE scores rot(q, m) · rot(k, n) ${what} for ${shown.preset.model}, positions 0 to ${shown.length - 1} in blocks of ${shown.stride} (${rows} per side; each cell is the mean score over its block of query and key positions); ` +
           `colour scale ${formatSig(lo, 3)} to ${formatSig(hi, 3)}, shared by both panels.` +
           (shown.guides.length
             ? ` The dashed diagonals mark |m − n| = L0 = ${shown.preset.trainedLength}: beyond them, query and key are farther apart than anywhere in training.`
@@ -298,13 +350,29 @@ export function mount({ posenc, state }) {
       const m = shown.positions[cell.row];
       const n = shown.positions[cell.col];
       const at = cell.row * shown.positions.length + cell.col;
-      readout.textContent = `m = ${m}, n = ${n} (m − n = ${m - n}): without scaling ${formatSig(shown.scores[0][at], 5)}, with ${shown.preset.scaling.type} ${formatSig(shown.scores[1][at], 5)}`;
+      const block = (p) => (shown.stride > 1 ? `${p}…${p + shown.stride - 1}` : `${p}`);
+      readout.textContent = `m = ${block(m)}, n = ${block(n)} (m − n = ${m - n} on average): ${shown.stride > 1 ? 'mean score' : 'score'} without scaling ${formatSig(shown.scores[0][at], 5)}, with ${shown.preset.scaling.type} ${formatSig(shown.scores[1][at], 5)}`;
     });
   });
-  const scaledTitle = heatmaps[1].element.querySelector('.plot-title');
-  const reroll = h('button', { type: 'button', id: 'lc-reroll' }, 'New random q, k');
+  const reroll = h(
+    'button',
+    { type: 'button', id: 'lc-reroll', 'aria-label': 'New random q, k for the long-context heatmaps' },
+    'New random q, k',
+  );
   reroll.addEventListener('click', () => state.set('lc.seed', (state.get('lc.seed') % 999998) + 1));
   const note = h('p', { class: 'result', id: 'lc-heatmap-note' });
+  const distancePlot = createLinePlot({
+    name: 'long-context-distance',
+    title: 'Score against distance m − n',
+    xLabel: 'distance m − n (query after key)',
+    yLabel: 'score',
+    aspect: 2.4,
+    summary: ({ series }) =>
+      shown
+        ? `RoPE score of the query at distance m − n after the key, for every distance from 0 to ${shown.length - 1}, without and with ${scalingName(shown.preset.scaling)} scaling (${shown.preset.model}). ` +
+          `The dashed line is the training length L0 = ${shown.preset.trainedLength}; ${series.length} curves.`
+        : '',
+  });
   heatRoot.append(
     controlRow(choiceControl(state, 'lc.content', { label: 'q and k', options: CONTENT_OPTIONS }), reroll),
     h(
@@ -314,46 +382,72 @@ export function mount({ posenc, state }) {
     ),
     readout,
     note,
+    distancePlot.element,
   );
 
   function drawHeatmaps() {
-    const { preset, positions, stride, last, length } = currentView();
+    const { preset, positions, stride, length } = currentView();
     const { scaling, rotaryDim, base, trainedLength: L0 } = preset;
     const count = positions.length;
     const { q, k } = randomQueryKey(state.get('lc.seed'), rotaryDim);
-    const queries = tile(q, count);
-    const keys = tile(state.get('lc.content') === 'same' ? q : k, count);
-    const options = { seqLen: count, headDim: rotaryDim, base, layout: LAYOUT, positions };
-    const scores = [undefined, scaling].map((s) => {
-      const rotated = posenc.ropeQK(queries.slice(), keys.slice(), s ? { ...options, scaling: s } : options);
-      return posenc.similarity(rotated.q, rotated.k, { rows: count, cols: count, dim: rotaryDim });
-    });
-    const reach = Math.max(...scores.map((values) => symmetricDomain(values)[1]));
-    const domain = [-reach, reach];
-    // |m − n| = L0, in cell indices (cell j holds position j × stride).
+    const key = state.get('lc.content') === 'same' ? q : k;
+    const curves = [undefined, scaling].map((s) =>
+      scoreCurve(posenc, q, key, { headDim: rotaryDim, base, layout: LAYOUT, scaling: s, length }),
+    );
+    const scores = curves.map((curve) => blockMeans(curve, count, stride));
+    // One scale for both panels. Scores of both signs: the diverging map around 0; scores of one
+    // sign (k = q keeps them mostly positive): a sequential map over their range, so the panels'
+    // differences are not left to a few tints of one half of a diverging map.
+    const [lo, hi] = extent([...scores[0], ...scores[1]]);
+    const bothSigns = lo < -0.1 * hi && hi > -0.1 * lo;
+    const reach = Math.max(-lo, hi);
+    const domain = bothSigns ? [-reach, reach] : [lo, hi];
+    const colormap = bothSigns ? 'diverging' : 'viridis';
+    // |m − n| = L0, in cell indices: position p sits at p / stride − 0.5 (cell j's centre is j).
+    const cellOf = (p) => p / stride - 0.5;
     const guides =
-      L0 < last
+      L0 < length
         ? [
-            { from: [L0 / stride, 0], to: [last / stride, (last - L0) / stride] },
-            { from: [0, L0 / stride], to: [(last - L0) / stride, last / stride] },
+            { from: [cellOf(L0), cellOf(0)], to: [cellOf(length), cellOf(length - L0)] },
+            { from: [cellOf(0), cellOf(L0)], to: [cellOf(length - L0), cellOf(length)] },
           ]
         : [];
-    shown = { preset, positions, stride, last, scores, guides };
-    scaledTitle.textContent = `with ${scalingName(scaling)} scaling`;
+    shown = { preset, positions, stride, length, scores, guides };
+    heatmaps[1].setTitle(`with ${scalingName(scaling)} scaling`);
     heatmaps.forEach((heatmap, j) => {
-      heatmap.draw({ values: scores[j], rows: count, cols: count, domain, rowStep: stride, colStep: stride, guides });
+      heatmap.draw({
+        values: scores[j],
+        rows: count,
+        cols: count,
+        domain,
+        colormap,
+        rowStep: stride,
+        colStep: stride,
+        guides,
+      });
     });
 
     const plain = schedule(preset);
     const applied = schedule(preset, scaling, length);
-    const before = unseenPairs(plain.invFreq, plain.invFreq, L0, last);
-    const after = unseenPairs(plain.invFreq, applied.invFreq, L0, last);
+    const farthest = length - 1;
+    const before = unseenPairs(plain.invFreq, plain.invFreq, L0, farthest);
+    const after = unseenPairs(plain.invFreq, applied.invFreq, L0, farthest);
     const pairs = plain.invFreq.length;
     note.textContent =
-      `At the largest distance shown, m − n = ${last} (${formatSig(last / L0, 3)} × L0), ${before} of the ${pairs} pairs turn to angles that training on ${L0} positions never produced ` +
+      `At the largest distance shown, m − n = ${farthest} (${formatSig(farthest / L0, 3)} × L0), ${before} of the ${pairs} pairs turn to angles that training on ${L0} positions never produced ` +
       `without scaling; with ${scalingName(scaling)} scaling, ${after === 0 ? 'none do' : `${after} still do`}.`;
     note.dataset.unseenPlain = String(before);
     note.dataset.unseenScaled = String(after);
+
+    // The same scores against the distance, at every distance (query after key, as in a decoder).
+    const distances = range(length);
+    distancePlot.draw({
+      series: [
+        { label: 'no scaling', x: distances, y: curves[0].ahead, color: COLORS.none },
+        { label: `${scalingName(scaling)} scaling`, x: distances, y: curves[1].ahead, color: COLORS.scaled },
+      ],
+      marks: [{ x: L0, label: `training length L0 = ${L0}` }],
+    });
   }
 
   const requestWavelengths = coalesceToFrame(drawWavelengths);

@@ -16,6 +16,13 @@ export const settings = {
   'naive.scale': { type: 'enum', default: 'linear', values: ['linear', 'log'] },
 };
 
+/** What adding the position number did to two words' cosine, in words (it depends on the position). */
+function drowned(naive) {
+  return naive > 0.99
+    ? 'the position drowns the meaning: the two words now look alike'
+    : 'the position is already pulling them together; longer sequences drown the meaning';
+}
+
 export function mount({ posenc, state }) {
   const root = byId('naive-demo');
   const makePlot = (yScale) =>
@@ -98,7 +105,7 @@ export function mount({ posenc, state }) {
       })[0];
     similarity.textContent =
       `Both at position ${last}, “cat” and “mat” have cosine similarity ${formatSig(cosine(pair), 4)} as plain words, ` +
-      `${formatSig(cosine(naivePair), 7)} with the position number added (the position drowns the meaning), and ${formatSig(cosine(sinusoidalPair), 4)} with the sinusoidal encoding.`;
+      `${formatSig(cosine(naivePair), 7)} with the position number added (${drowned(cosine(naivePair))}), and ${formatSig(cosine(sinusoidalPair), 4)} with the sinusoidal encoding.`;
   }
 
   const request = coalesceToFrame(draw);

@@ -66,7 +66,7 @@ export function mount({ posenc, state }) {
     const make = (suffix, title, options) =>
       createHeatmap({
         name: `order-${suffix}-${key}`,
-        title,
+        title: `${title}, ${heading.toLowerCase()}`, // the two rows' plots (and buttons) need distinct names
         xLabel: 'key',
         yLabel: 'query',
         colormap: 'viridis',
@@ -88,6 +88,8 @@ export function mount({ posenc, state }) {
       note: h('p', { class: 'result', id: `order-${key}-diff` }),
     };
   });
+  for (const row of panels)
+    row.grid = h('div', { class: 'plot-grid three' }, row.a.element, row.b.element, row.diff.element);
   const bagNote = h('p', { class: 'result', id: 'order-bag' });
   const pairNote = h('p', { class: 'result', id: 'order-pair' });
   root.append(
@@ -96,11 +98,7 @@ export function mount({ posenc, state }) {
       textControl(state, 'order.b', { label: 'Sentence B' }),
     ),
     bagNote,
-    ...panels.flatMap((row) => [
-      h('h3', {}, row.heading),
-      h('div', { class: 'plot-grid three' }, row.a.element, row.b.element, row.diff.element),
-      row.note,
-    ]),
+    ...panels.flatMap((row) => [h('h3', {}, row.heading), row.grid, row.note]),
     pairNote,
   );
 
@@ -108,13 +106,31 @@ export function mount({ posenc, state }) {
     return posenc.similarity(x, x, { rows: n, cols: n, dim: DIM });
   }
 
+  /** Hides every plot and result; the note says why. */
+  function showNothing(why) {
+    bagNote.textContent = why;
+    for (const row of panels) {
+      row.grid.hidden = true;
+      row.note.textContent = '';
+    }
+    pairNote.textContent = '';
+  }
+
   function draw() {
-    const a = tokenize(state.get('order.a'), MAX_TOKENS);
-    const b = tokenize(state.get('order.b'), MAX_TOKENS);
-    if (a.length === 0 || b.length === 0) {
-      bagNote.textContent = 'Type at least one word in each sentence.';
+    const words = ['order.a', 'order.b'].map((key) => tokenize(state.get(key), Infinity));
+    const [a, b] = words.map((list) => list.slice(0, MAX_TOKENS));
+    const empty = ['A', 'B'].filter((_, i) => words[i].length === 0);
+    if (empty.length) {
+      showNothing(`Sentence ${empty.join(' and sentence ')} has no words: type at least one word in each sentence.`);
       return;
     }
+    for (const row of panels) row.grid.hidden = false;
+    const cut = ['A', 'B']
+      .map((name, i) => (words[i].length > MAX_TOKENS ? `${name} has ${words[i].length} words` : ''))
+      .filter(Boolean);
+    const cutNote = cut.length
+      ? ` Only the first ${MAX_TOKENS} words of each sentence are used (${cut.join(', ')}).`
+      : '';
     const permutation = matchTokens(a, b);
     const sameBag = a.length === b.length && permutation.every((j) => j >= 0);
     const xa = embed(a);
@@ -147,6 +163,7 @@ export function mount({ posenc, state }) {
     bagNote.textContent = sameBag
       ? `A and B hold the same ${a.length} words (${[...a].sort().join(', ')})${a.every((w, i) => w === b[i]) ? ', in the same order — swap two words in B to see the point' : ', in a different order'}.`
       : 'A and B do not hold the same words, so B cannot be a reordering of A; the heatmaps show each sentence in its own order.';
+    bagNote.textContent += cutNote;
     if (!sameBag) {
       for (const row of panels) row.note.textContent = '';
       pairNote.textContent = '';

@@ -1,4 +1,4 @@
-// Relative distance: PE(i)·PE(j) = sum over pairs of cos(w (i - j)) depends only on i - j.
+// Relative distance: PE(m)·PE(n) = sum over pairs of cos(w (m - n)) depends only on m - n.
 // Heatmap of all pairs, the same numbers as a curve against the distance, and Jaitly's claim
 // ("0 and 1 are close, 0 and 10 differ") in numbers.
 import { controlRow, numberControl } from '../controls.js';
@@ -16,30 +16,37 @@ export const settings = {
   'rd.seq': { type: 'int', default: 128, min: 12, max: 1024 },
   'rd.d': { type: 'int', default: 64, min: 2, max: 512, even: true },
   'rd.base': { type: 'number', default: 10000, min: 2, max: 1e8 },
-  'rd.anchor': { type: 'int', default: 64, min: 0, max: 1023 },
+  'rd.anchor': {
+    type: 'int',
+    default: 64,
+    min: 0,
+    max: 1023,
+    maxFrom: (get) => get('rd.seq') - 1,
+    maxNote: 'the start is below rd.seq',
+  },
 };
 
 export function mount({ posenc, state }) {
   const root = byId('relative-distance-demo');
   const heatmap = createHeatmap({
     name: 'relative-distance',
-    title: 'PE(i) · PE(j)',
-    xLabel: 'position j',
-    yLabel: 'position i',
-    valueLabel: 'PE(i)·PE(j)',
+    title: 'PE(m) · PE(n)',
+    xLabel: 'position n',
+    yLabel: 'position m',
+    valueLabel: 'PE(m)·PE(n)',
     colormap: 'viridis',
     square: true,
     summary: ({ rows, lo, hi }) =>
       `Dot products of the sinusoidal encodings of positions 0 to ${rows - 1} with each other, from ${formatSig(lo, 3)} to ${formatSig(hi, 3)}. ` +
-      'The brightest line is the diagonal (i = j); the pattern is the same along every diagonal: it depends only on i − j.',
+      'The brightest line is the diagonal (m = n); the pattern is the same along every diagonal: it depends only on m − n.',
     readout: ({ row, col, value }) =>
-      `PE(${row}) · PE(${col}) = ${formatSig(value, 6)}   (distance |i − j| = ${Math.abs(row - col)})`,
+      `PE(${row}) · PE(${col}) = ${formatSig(value, 6)}   (distance |m − n| = ${Math.abs(row - col)})`,
   });
   const curve = createLinePlot({
     name: 'relative-distance-curve',
-    title: 'PE(a) · PE(a + k) against the distance k',
-    xLabel: 'distance k = |i − j|',
-    yLabel: 'PE(i)·PE(j)',
+    title: 'PE(a) · PE(a + Δ) against the distance Δ',
+    xLabel: 'distance Δ = |m − n|',
+    yLabel: 'PE(m)·PE(n)',
     summary: ({ series }) =>
       `Dot product against distance, from position 0 (line) and from position ${state.get('rd.anchor')} in both directions (dots): the dots lie on the line, so the value depends on the distance only. ` +
       `It starts at ${formatSig(series[0].y[0], 3)} (distance 0) and falls off with ripples.`,
@@ -51,7 +58,7 @@ export function mount({ posenc, state }) {
       numberControl(state, 'rd.seq', { label: 'positions' }),
       numberControl(state, 'rd.d', { label: 'd_model' }),
       numberControl(state, 'rd.base', { label: 'base', scale: 'log' }),
-      numberControl(state, 'rd.anchor', { label: 'second start a', max: () => state.get('rd.seq') - 1 }),
+      numberControl(state, 'rd.anchor', { label: 'second start a' }),
     ),
     claims,
     h('div', { class: 'plot-grid two' }, heatmap.element, curve.element),
@@ -62,7 +69,7 @@ export function mount({ posenc, state }) {
     const seqLen = state.get('rd.seq');
     const dModel = state.get('rd.d');
     const base = state.get('rd.base');
-    const anchor = Math.min(state.get('rd.anchor'), seqLen - 1);
+    const anchor = state.get('rd.anchor');
     const table = posenc.sinusoidal({ seqLen, dModel, base });
     const dots = posenc.similarity(table, table, { rows: seqLen, cols: seqLen, dim: dModel });
     heatmap.draw({ values: dots, rows: seqLen, cols: seqLen, domain: extent(dots) });

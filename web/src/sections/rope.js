@@ -19,7 +19,14 @@ export const settings = {
   'rope.pos': { type: 'int', default: 3, min: 0, max: 1000 },
   'rope.base': { type: 'number', default: 10000, min: 2, max: 1e8 },
   'rope.d': { type: 'int', default: 8, min: 2, max: 256, even: true },
-  'rope.pair': { type: 'int', default: 0, min: 0, max: 127 },
+  'rope.pair': {
+    type: 'int',
+    default: 0,
+    min: 0,
+    max: 127,
+    maxFrom: (get) => get('rope.d') / 2 - 1,
+    maxNote: 'a pair index is below rope.d / 2',
+  },
   'rope.vec': { type: 'numbers', default: [1, 0.5], minLength: 2, maxLength: 2, min: -10, max: 10 },
   'rope.layout': { type: 'enum', default: 'interleaved', values: ['interleaved', 'half'] },
   'rope.seq': { type: 'int', default: 1001, min: 16, max: 2048 },
@@ -100,13 +107,14 @@ export function mount({ posenc, state }) {
   });
   const formula = h('div', { class: 'rope-formula', id: 'rope-formula' });
   const code = h('code', { id: 'rope-code' });
+  const codeTitle = h('div', { class: 'code-title', id: 'rope-code-title' });
   const result = h('pre', { class: 'code-output' }, h('code', { id: 'rope-result' }));
   root.append(
     controlRow(
       numberControl(state, 'rope.pos', { label: 'position m' }),
       numberControl(state, 'rope.base', { label: 'base n', scale: 'log' }),
       numberControl(state, 'rope.d', { label: 'd_model' }),
-      numberControl(state, 'rope.pair', { label: 'pair i', max: () => state.get('rope.d') / 2 - 1 }),
+      numberControl(state, 'rope.pair', { label: 'pair i' }),
       numbersControl(state, 'rope.vec', { label: 'pair values (x_a, x_b)', size: 10 }),
       choiceControl(state, 'rope.layout', { label: 'layout', options: ROPE_LAYOUT_OPTIONS }),
     ),
@@ -118,12 +126,7 @@ export function mount({ posenc, state }) {
         'div',
         {},
         formula,
-        h(
-          'div',
-          { class: 'code-block' },
-          h('div', { class: 'code-title' }, 'Seed 000’s RoPE code, with these settings'),
-          h('pre', {}, code),
-        ),
+        h('div', { class: 'code-block' }, codeTitle, h('pre', {}, code)),
         h('div', { class: 'code-title' }, 'Result for this pair at position m, computed by posenc.rope'),
         result,
       ),
@@ -135,7 +138,7 @@ export function mount({ posenc, state }) {
     const base = state.get('rope.base');
     const headDim = state.get('rope.d');
     const layout = state.get('rope.layout');
-    const pair = Math.min(state.get('rope.pair'), headDim / 2 - 1);
+    const pair = state.get('rope.pair');
     const [a, b] = ropePairChannels(pair, headDim, layout);
     const [xa, xb] = state.get('rope.vec');
     const x = new Float32Array(headDim);
@@ -181,6 +184,12 @@ export function mount({ posenc, state }) {
       { display: true },
     );
     code.textContent = seedRopeCode(base, headDim, position + 1, layout);
+    // The seed rotates whole token vectors of width d_model; a model rotates each head's q and k.
+    codeTitle.textContent =
+      (layout === 'interleaved'
+        ? 'Seed 000’s RoPE code, with these settings'
+        : 'Seed 000’s RoPE code changed for the half layout (the seed has only the interleaved one), with these settings') +
+      '. The seed rotates whole tokens of width d_model; a model rotates the query and key of each head, of width head_dim.';
     document.getElementById('rope-result').textContent =
       `pair i = ${pair} → channels (${a}, ${b}) in the ${layout} layout\n` +
       `x[${position}, ${a}] = ${formatSig(rotated[a], 7)}\nx[${position}, ${b}] = ${formatSig(rotated[b], 7)}\n` +
@@ -201,7 +210,11 @@ export function mount({ posenc, state }) {
       `${state.get('rope.content') === 'ones' ? 'all-ones' : 'random'} q and k, head dimension ${state.get('rope.hd')}. Colours repeat along diagonal stripes: the score depends only on m − n.`,
     readout: ({ row, col, value }) => `m = ${row}, n = ${col}, m − n = ${row - col}: score ${formatSig(value, 6)}`,
   });
-  const reroll = h('button', { type: 'button', id: 'rope-reroll' }, 'New random q, k');
+  const reroll = h(
+    'button',
+    { type: 'button', id: 'rope-reroll', 'aria-label': 'New random q, k for the RoPE score heatmap' },
+    'New random q, k',
+  );
   reroll.addEventListener('click', () => {
     state.set('rope.seed', (state.get('rope.seed') % 999998) + 1);
     state.set('rope.content', 'random');
@@ -239,6 +252,7 @@ export function mount({ posenc, state }) {
       { rows: seqLen, cols: seqLen, dim: headDim },
     );
     heatmap.draw({ values: scores, rows: seqLen, cols: seqLen, domain: extent(scores) });
+    byId('rope-heatmap-title').textContent = `The score over positions 0 … ${seqLen - 1}`;
   }
 
   // ---- shift both positions: the score stays ---------------------------------------------------

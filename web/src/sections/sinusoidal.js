@@ -75,6 +75,7 @@ export function mount({ posenc, state }) {
   const code = h('code', { id: 'pe-code' });
   const output = h('code', { id: 'pe-output' });
   const outputTitle = h('div', { class: 'code-title' });
+  const codeTitle = h('div', { class: 'code-title', id: 'pe-code-title' });
   const formula = h('div', { class: 'hover-formula', id: 'pe-hover-formula', 'aria-live': 'polite' });
   let frequencies = new Float64Array(0);
   let current = { seqLen: 0, dModel: 0, base: 0, layout: 'interleaved' };
@@ -88,7 +89,7 @@ export function mount({ posenc, state }) {
     colormap: 'diverging',
     summary: ({ rows, cols }) =>
       `Sinusoidal positional-encoding table, ${current.layout} layout: ${rows} positions (rows, top to bottom) × ${cols} dimensions ` +
-      `(columns), base ${pythonNumber(current.base)}, values from −1 (blue) to 1 (red). Columns on the left change quickly from row to row, columns on the right slowly.`,
+      `(columns), base ${pythonNumber(current.base)}, values from −1 (blue) to 1 (red). ${cols > 2 ? 'Columns on the left change quickly from row to row, columns on the right slowly.' : 'With one pair there is one speed: both columns turn by one radian per row.'}`,
     readout: ({ row, col, value }) => {
       const { pair, fn } = channelInfo(col, current.dModel, current.layout);
       const angle = row * frequencies[pair];
@@ -99,6 +100,7 @@ export function mount({ posenc, state }) {
       return `position ${row}, dimension ${col} (pair i = ${pair}, ${fn}): angle ${formatSig(angle, 6)} rad, value ${formatSig(value, 6)}`;
     },
   });
+  heatmap.readout.id = 'pe-readout';
 
   const dimsPlot = createLinePlot({
     name: 'sinusoidal-dimensions',
@@ -122,16 +124,12 @@ export function mount({ posenc, state }) {
     h(
       'div',
       { class: 'side-by-side' },
-      h(
-        'div',
-        { class: 'code-block' },
-        h('div', { class: 'code-title' }, 'Seed 000’s PyTorch code, with these settings'),
-        h('pre', {}, code),
-      ),
+      h('div', { class: 'code-block' }, codeTitle, h('pre', {}, code)),
       h('div', { class: 'code-block' }, outputTitle, h('pre', {}, output)),
     ),
-    heatmap.element,
-    formula,
+    // The read-out and the formula stay in view at the bottom of the window while the (tall)
+    // heatmap is: hovering its top rows no longer puts them below the fold.
+    h('div', { class: 'hover-group' }, heatmap.element, h('div', { class: 'hover-panel' }, heatmap.readout, formula)),
     h('h3', {}, 'One dimension at a time'),
     controlRow(numbersControl(state, 'pe.dims', { label: 'dimensions to plot (comma-separated)' })),
     dimsPlot.element,
@@ -149,6 +147,10 @@ export function mount({ posenc, state }) {
     const table = posenc.sinusoidal({ seqLen, dModel, base, layout });
 
     code.textContent = seedCode(seqLen, dModel, base, layout);
+    codeTitle.textContent =
+      layout === 'interleaved'
+        ? 'Seed 000’s PyTorch code, with these settings'
+        : 'Seed 000’s PyTorch code changed for the concat layout (the seed has only the interleaved one), with these settings';
     outputTitle.textContent = `pe[:4, :6], computed here by posenc (${posenc.variant} WebAssembly)`;
     output.textContent = torchPrint(table, seqLen, dModel, 4, 6);
     heatmap.draw({ values: table, rows: seqLen, cols: dModel, domain: [-1, 1] });

@@ -47,7 +47,7 @@ export function mount({ posenc, state }) {
         h(
           'p',
           { class: 'note' },
-          'Thin arrow: the word’s own vector. Dashed: its positional vector, drawn from the word’s tip. Thick: the sum the transformer receives. The dotted circle has radius 1: every 2-D sinusoidal encoding lies on it.',
+          'Dotted, from the origin: the positional vector PE(p) = (sin p, cos p); it ends on the dotted unit circle, where every 2-D sinusoidal encoding lies. Thin: the word’s own vector. Dashed: the same PE(p), drawn from the word’s tip. Thick: the sum the transformer receives.',
         ),
       ),
     ),
@@ -62,6 +62,16 @@ export function mount({ posenc, state }) {
     WORDS.forEach((word, i) => {
       const color = WORD_COLORS[word];
       const at = (array) => [array[2 * i], array[2 * i + 1]];
+      // PE(p) itself, from the origin: on the unit circle; the dashed arrow is the same vector moved.
+      arrows.push({
+        from: [0, 0],
+        to: at(pe),
+        color,
+        width: 1.5,
+        dash: '2 3',
+        label: `PE(${offset + i})`,
+        role: 'pe-origin',
+      });
       arrows.push({ from: [0, 0], to: at(words), color, width: 2, label: '', role: 'word' });
       arrows.push({ from: at(words), to: at(sums), color, width: 2, dash: '6 4', role: 'pe' });
       arrows.push({ from: [0, 0], to: at(sums), color, width: 4.5, label: `${word} + PE`, role: 'sum' });

@@ -1,7 +1,7 @@
 // Jaitly's worked example (d = 4, "The" at position 0, "cat" at position 1), computed live
 // with exact float32 values, next to what the seed printed, flagging where it truncated.
 import { controlRow, numbersControl } from '../controls.js';
-import { byId, h } from '../dom.js';
+import { byId, h, labelCellsByHeader } from '../dom.js';
 import { formatSig } from '../format.js';
 import { tex } from '../math.js';
 import { coalesceToFrame } from '../schedule.js';
@@ -54,10 +54,24 @@ function seedCell(printed, value) {
   );
 }
 
+/**
+ * A table cell holding a vector "[a, b, c, d]" that may wrap between its entries (never inside
+ * one), so the table fits a phone and the desktop column without scrolling.
+ */
+function vectorCell(items, className) {
+  return h(
+    'td',
+    { class: ['vector', className] },
+    '[',
+    items.map((item, k) => [k ? ', ' : '', h('span', { class: 'entry' }, item)]),
+    ']',
+  );
+}
+
 export function mount({ posenc, state }) {
   const root = byId('worked-example-demo');
-  const peTable = h('table', { class: 'numbers worked', id: 'we-pe-table' });
-  const sumTable = h('table', { class: 'numbers worked', id: 'we-sum-table' });
+  const peTable = h('table', { class: 'numbers worked stacks', id: 'we-pe-table' });
+  const sumTable = h('table', { class: 'numbers worked stacks', id: 'we-sum-table' });
   const note = h('p', { class: 'result', id: 'we-note' });
   root.append(
     h('h3', {}, 'The positional encodings'),
@@ -76,7 +90,8 @@ export function mount({ posenc, state }) {
     Array.from({ length: D }, (_, k) => {
       const pair = Math.floor(k / 2);
       const fn = k % 2 === 0 ? 'sin' : 'cos';
-      return `p_{${position}}(${k}) = \\${fn}\\!\\left(\\frac{${position}}{10000^{${2 * pair}/4}}\\right) = \\${fn}(${formatSig(position * frequencies[pair], 6)})`;
+      // The page's notation (as in the sinusoidal section): PE(pos, channel), pair i = channel / 2.
+      return `PE_{(${position},\\,${k})} = \\${fn}\\!\\left(\\frac{${position}}{10000^{2 \\cdot ${pair}/4}}\\right) = \\${fn}(${formatSig(position * frequencies[pair], 6)})`;
     }),
   );
 
@@ -93,7 +108,9 @@ export function mount({ posenc, state }) {
         h(
           'tr',
           {},
-          ['k', 'formula', 'exact value (posenc)', 'seed 001 printed'].map((t) => h('th', { scope: 'col' }, t)),
+          ['word, channel', 'formula (pair i = channel ÷ 2)', 'exact value (posenc)', 'seed 001 printed'].map((t) =>
+            h('th', { scope: 'col' }, t),
+          ),
         ),
       ),
       h(
@@ -105,7 +122,7 @@ export function mount({ posenc, state }) {
             return h(
               'tr',
               { dataset: { word, k: String(k) } },
-              h('th', { scope: 'row' }, `“${word}”, ${k}`),
+              h('th', { scope: 'row' }, `“${word}”, channel ${k}`),
               h('td', {}, tex(formulas[w][k])),
               h('td', { class: 'exact' }, exact(value)),
               seedCell(SEED_PE[word][k], value),
@@ -129,38 +146,37 @@ export function mount({ posenc, state }) {
         'tbody',
         {},
         WORDS.map(({ word, key }, w) => {
-          const row = (array) => `[${Array.from(array.subarray(w * D, (w + 1) * D), exact).join(', ')}]`;
+          const row = (array, className) =>
+            vectorCell(Array.from(array.subarray(w * D, (w + 1) * D), exact), className);
           const seedRow = seedEmbeddings
-            ? h(
-                'td',
-                { class: 'seed' },
-                '[',
-                SEED_SUMS[word].map((printed, k) => [
-                  k ? ', ' : '',
+            ? vectorCell(
+                SEED_SUMS[word].map((printed, k) =>
                   isTruncated(printed, sums[w * D + k]) ? h('mark', { class: 'truncated' }, printed) : printed,
-                ]),
-                ']',
+                ),
+                'seed',
               )
             : h('td', { class: 'seed' }, '— (your own embeddings)');
           return h(
             'tr',
             { dataset: { word } },
             h('th', { scope: 'row' }, word),
-            h('td', {}, `[${state.get(key).join(', ')}]`),
-            h('td', {}, row(pe)),
-            h('td', { class: 'exact' }, row(sums)),
+            vectorCell(state.get(key).map(String)),
+            row(pe),
+            row(sums, 'exact'),
             seedRow,
           );
         }),
       ),
     );
 
+    labelCellsByHeader(peTable);
+    labelCellsByHeader(sumTable);
     const cos001 = pe[1 * D + 3];
     const catSum3 = sums[1 * D + 3];
     note.textContent = seedEmbeddings
       ? `Where seed 001 went wrong: cos(0.01) = ${exact(cos001)}, which the seed printed as 0.999 (truncated; to three decimals it is 1.000), ` +
         `so its last sum 0.6 + ${exact(cos001)} = ${exact(catSum3)} appears as 1.599. The other printed values are correctly rounded.` +
-        ' Values are float32, as a model stores them, so the seventh digit of a sum can carry float32 rounding (0.4 + 0.009999833 shows as 0.4099998).'
+        ' Values are float32, as a model stores them, shown with the seven significant digits float32 holds: 0.4 + 0.009999833 = 0.4099998 is the sum’s exact value (0.40999983…) to seven digits; float32’s rounding lies beyond them here.'
       : `With your embeddings, “cat”’s last entry is ${exact(state.get('we.cat')[3])} + cos(0.01) = ${exact(catSum3)} (cos(0.01) = ${exact(cos001)}, not 0.999).`;
   }
 

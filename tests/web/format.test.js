@@ -1,0 +1,35 @@
+// The page's number formatting (web/src/format.js) in Node.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { formatTicks, ordinal } from '../../web/src/format.js';
+
+test('ordinal: English suffixes, the teens included', () => {
+  const got = [1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 61, 101, 111, 112, 1000].map(ordinal);
+  assert.deepEqual(got, [
+    '1st',
+    '2nd',
+    '3rd',
+    '4th',
+    '11th',
+    '12th',
+    '13th',
+    '21st',
+    '22nd',
+    '23rd',
+    '61st',
+    '101st',
+    '111th',
+    '112th',
+    '1000th',
+  ]);
+});
+
+test('formatTicks: one style per axis, the minus sign, no mixed 5000 / 1e4', () => {
+  assert.deepEqual(formatTicks([0, 5000, 10000, 15000]), ['0', '5000', '10000', '15000']);
+  assert.deepEqual(formatTicks([-1, -0.5, 0, 0.5, 1]), ['−1', '−0.5', '0', '0.5', '1']);
+  assert.deepEqual(formatTicks([0, 0.25, 0.5, 0.75]), ['0', '0.25', '0.5', '0.75']);
+  assert.deepEqual(formatTicks([0, 5e5, 1e6, 1.5e6]), ['0', '5e5', '1e6', '1.5e6']);
+  assert.deepEqual(formatTicks([1, 10, 100, 1000, 1e4]), ['1', '10', '100', '1000', '10000']);
+  assert.deepEqual(formatTicks([1e-4, 2e-4, 3e-4]), ['1e−4', '2e−4', '3e−4']);
+  assert.deepEqual(formatTicks([-3.25, 1.5]), ['−3.25', '1.5']);
+});

@@ -1,0 +1,118 @@
+// The page's URL settings (web/src/state.js) in Node: links written by hand, by an attacker or
+// cut short are read setting by setting, and every value the page can hold reopens from its link.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { UrlState } from '../../web/src/state.js';
+
+const SPECS = {
+  'pe.seq': { type: 'int', default: 128, min: 1, max: 2000 },
+  'pe.d': { type: 'int', default: 128, min: 2, max: 2048, even: true },
+  'rope.d': { type: 'int', default: 8, min: 2, max: 256, even: true },
+  'rope.pair': {
+    type: 'int',
+    default: 0,
+    min: 0,
+    max: 127,
+    maxFrom: (get) => get('rope.d') / 2 - 1,
+    maxNote: 'a pair index is below rope.d / 2',
+  },
+  'pe.layout': { type: 'enum', default: 'interleaved', values: ['interleaved', 'concat'] },
+  'order.a': { type: 'text', default: 'The cat', maxLength: 120 },
+  'cmp.q': { type: 'numbers', default: [1, 2], minLength: 1, maxLength: 256, min: -100, max: 100 },
+};
+
+/**
+ * set() schedules a write to the address bar: a stand-in location and history for Node, and the
+ * write done before they go (writeNow clears the timer).
+ */
+function withFakeLocation(state, run) {
+  const saved = { location: globalThis.location, history: globalThis.history };
+  globalThis.location = new URL('http://127.0.0.1/');
+  globalThis.history = { state: null, replaceState: (_s, _t, href) => (globalThis.location = new URL(href)) };
+  try {
+    run();
+    state.writeNow();
+    return globalThis.location.search;
+  } finally {
+    Object.assign(globalThis, saved);
+  }
+}
+
+describe('UrlState', () => {
+  for (const key of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__']) {
+    it(`ignores the key ${key} (never looked up on a prototype)`, () => {
+      const state = new UrlState(SPECS);
+      const problems = state.readQuery(`?${key}=1&pe.seq=64`);
+      assert.deepEqual(problems, [`Ignored the unknown setting "${key}".`]);
+      assert.equal(state.get('pe.seq'), 64, 'the other settings are read');
+      assert.throws(() => state.get(key), /no setting named/);
+    });
+  }
+
+  it('says an odd value of an even setting is odd, not out of range', () => {
+    const state = new UrlState(SPECS);
+    assert.deepEqual(state.readQuery('pe.d=7'), ['pe.d="7" is odd (this setting is even); using 8.']);
+    assert.deepEqual(state.readQuery('pe.d=99999999'), ['pe.d="99999999" is outside 2…2048; using 2048.']);
+    assert.equal(state.get('pe.d'), 2048);
+  });
+
+  it('lowers a setting whose limit comes from another one, and says so', () => {
+    const state = new UrlState(SPECS);
+    const problems = state.readQuery('rope.d=4&rope.pair=3');
+    assert.equal(state.get('rope.pair'), 1);
+    assert.deepEqual(problems, [
+      'rope.pair="3" is above 1, its largest value with this link\'s other settings (a pair index is below rope.d / 2); using 1.',
+    ]);
+    assert.equal(state.query(), 'rope.d=4&rope.pair=1', 'the link says what the page shows');
+    withFakeLocation(state, () => {
+      state.set('rope.d', 16);
+      state.set('rope.pair', 7);
+      state.set('rope.d', 8);
+      assert.equal(state.get('rope.pair'), 3, 'lowered with rope.d');
+      state.set('rope.pair', 50);
+      assert.equal(state.get('rope.pair'), 3);
+    });
+  });
+
+  it('reopens a long list (256 numbers: a 5,000-character link) without touching the others', () => {
+    const state = new UrlState(SPECS);
+    const q = Array.from({ length: 256 }, (_, i) => -99.123456 + i * 0.77);
+    withFakeLocation(state, () => {
+      state.set('cmp.q', q);
+      state.set('pe.seq', 300);
+      state.set('order.a', 'A sentence of the reader');
+    });
+    const link = state.query();
+    assert.ok(link.length > 4000, `${link.length} characters`);
+    const fresh = new UrlState(SPECS);
+    assert.deepEqual(fresh.readQuery(link), []);
+    assert.deepEqual(fresh.get('cmp.q'), q);
+    assert.equal(fresh.get('pe.seq'), 300);
+    assert.equal(fresh.get('order.a'), 'A sentence of the reader');
+  });
+
+  it('holds values set by a script to their spec, so the page never writes a huge link', () => {
+    const state = new UrlState(SPECS);
+    withFakeLocation(state, () => {
+      state.set('order.a', 'x'.repeat(1_000_000));
+      state.set('cmp.q', Array(100_000).fill(1));
+      state.set('pe.layout', 'spiral');
+      state.set('pe.seq', Number.NaN);
+    });
+    assert.equal(state.get('order.a').length, 120);
+    assert.equal(state.get('cmp.q').length, 256);
+    assert.equal(state.get('pe.layout'), 'interleaved');
+    assert.equal(state.get('pe.seq'), 128);
+    assert.ok(state.query().length < 1000, `${state.query().length} characters`);
+  });
+
+  it('reports one over-long or broken setting by name and keeps every other one', () => {
+    const state = new UrlState(SPECS);
+    const problems = state.readQuery(`pe.seq=${'9'.repeat(5000)}&pe.d=64&cmp.q=${'1,'.repeat(300)}1&rope.d=16`);
+    assert.equal(problems.length, 2, problems.join('\n'));
+    assert.match(problems[0], /^pe\.seq="9{30}…" is not a finite number; using the default 128\.$/);
+    assert.match(problems[1], /^cmp\.q="1,1,.*…" needs 1…256 comma-separated numbers; using the default 1,2\.$/);
+    assert.equal(state.get('pe.d'), 64);
+    assert.equal(state.get('rope.d'), 16);
+  });
+});
