@@ -154,7 +154,7 @@ class EncodedRows {
 
  private:
   // Rotated in place by a plan of this side's rows (the shape is the side's; every frequency
-  // rule is the spec's). xPos: the same path, with the plan's scale taken in side.role.
+  // rule is the spec's). xPos: the same path, rope_spec()'s xpos set with side.role.
   Status rotate(const AttentionScoresSpec& spec, const Side& side, const Positions& at) {
     RopePlan plan;
     if (const Status s = RopePlan::create(rope_spec(spec, side.rows), spec.num_heads, &plan); s != Status::kOk)

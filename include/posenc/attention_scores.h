@@ -34,7 +34,9 @@ enum class AttentionEncoding : int {
   kRope = 2,
   kAlibi = 3,
   kT5 = 4,
-  // xPos goes next: the rope path with the plan's xpos scale, queries and keys in their roles.
+  // xPos goes next (kXpos = 5): the rope path, each side's RopeSpec given the spec's XposSpec
+  // with its role (queries kQuery, keys kKey) and one center for both (has_center: applied
+  // separately, each side would otherwise take the center of its own positions).
 };
 
 struct AttentionScoresSpec {
