@@ -4,7 +4,9 @@
 // transformers' bucket) in long double; softmax from the call's own raw scores, so that its
 // arithmetic (float32 exp) is measured on its own. Then the properties that tie the encodings
 // to each other: alibi = none + bias, t5 = none + table[bucket] bit for bit, rope scores of
-// constant rows depend on i − j only, causal masks, tokens order = heads order.
+// constant rows depend on i − j only, causal masks, tokens order = heads order. And the golden
+// vectors of scripts/make_golden_attention_scores.py (transformers' LLaMA rope, BLOOM alibi, T5
+// bias, run by torch in float64).
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/generators/catch_generators.hpp>
 
@@ -13,6 +15,7 @@
 #include <limits>
 #include <vector>
 
+#include "golden_json.h"
 #include "posenc/posenc.h"
 #include "reference.h"
 #include "test_support.h"
@@ -427,4 +430,56 @@ TEST_CASE("attention_scores: empty shapes write nothing and accept null arrays",
   s.query_len = 3;
   s.key_len = 0;
   CHECK(posenc::attention_scores(s, nullptr, nullptr, nullptr) == Status::kOk);
+}
+
+TEST_CASE("attention_scores: torch's float64 scores and weights (tests/golden/attention-scores.json)",
+          "[attention_scores]") {
+  const golden_json::Value file = golden_json::read_golden("attention-scores.json");
+  const auto floats = [](const golden_json::Value& v) {
+    std::vector<float> out;
+    for (const auto& x : v.array) out.push_back(static_cast<float>(x.number));
+    return out;
+  };
+  for (const golden_json::Value& c : file["cases"].array) {
+    const std::string& name = c["encoding"].string;
+    const AttentionEncoding e = name == "rope"    ? AttentionEncoding::kRope
+                                : name == "alibi" ? AttentionEncoding::kAlibi
+                                                  : AttentionEncoding::kT5;
+    const auto u32 = [&](const char* key) { return static_cast<std::uint32_t>(c[key].number); };
+    AttentionScoresSpec s = spec_of(e, u32("numHeads"), u32("queryLen"), u32("keyLen"), u32("headDim"));
+    s.offset = static_cast<std::int64_t>(c["offset"].number);
+    Inputs in{floats(c["q"]), floats(c["k"]), {}};
+    if (e == AttentionEncoding::kRope) {
+      s.rope_layout = posenc::RopeLayout::kHalf;
+      s.base = c["base"].number;
+    }
+    if (e == AttentionEncoding::kT5) {
+      s.scale = 1.0;
+      s.num_buckets = u32("numBuckets");
+      s.max_distance = u32("maxDistance");
+      s.bidirectional = c["bidirectional"].boolean;
+      in.bias = floats(c["bias"]);
+    }
+    INFO(name << " " << s.num_heads << "x" << s.query_len << "x" << s.key_len << " offset " << s.offset);
+    if (e != AttentionEncoding::kAlibi) {  // BLOOM's raw scores differ by a constant per row
+      const Reference want = reference_scores(s, in);
+      const std::vector<float> raw = run(s, in);
+      const golden_json::Value& torch = c["scores64"];
+      Real worst = 0;
+      for (std::size_t at = 0; at < raw.size(); ++at)
+        worst = std::max(worst, std::fabs(raw[at] - static_cast<Real>(torch[at].number)) / want.bound[at]);
+      CHECK(worst <= 1);
+    }
+    s.causal = c["causal"].boolean;
+    s.softmax = true;
+    const std::vector<float> weights = run(s, in);
+    const golden_json::Value& torch = c["weights64"];
+    WorstError err;
+    for (std::size_t at = 0; at < weights.size(); ++at) {
+      const Real want = torch[at].number;
+      CHECK(std::fabs(weights[at] - want) <= 1e-5L * want + 0x1p-126L);
+      err.update(std::fabs(weights[at] - want), at);
+    }
+    record_precision("attention softmax weights vs torch float64 (golden)", err, "absolute");
+  }
 }
