@@ -27,12 +27,10 @@ bool encoding_valid(AttentionEncoding e) {
 // Encodings that change q and k (rather than add a bias to the scores).
 bool encodes_rows(AttentionEncoding e) { return e == AttentionEncoding::kSinusoidal || e == AttentionEncoding::kRope; }
 
-// Which side of the dot product a tensor is. Rotations treat both alike; xPos scales queries
-// and keys inversely, so its plan will take the role here.
-enum class Role { kQuery, kKey };
-
+// One side of the dot products: its role (rotations treat both alike; xPos scales queries and
+// keys inversely, so its RopeSpec will take this role), its rows and where they start.
 struct Side {
-  Role role;
+  XposRole role;
   std::uint32_t rows;
   std::uint32_t first_position;  // checked: encodings that place rows need offset >= 0
 };
@@ -240,8 +238,9 @@ Status attention_scores(const AttentionScoresSpec& spec, const float* q, const f
   if (q == nullptr || k == nullptr || out == nullptr) return Status::kNullPointer;
   const std::uint32_t first = spec.offset > 0 ? static_cast<std::uint32_t>(spec.offset) : 0;
   EncodedRows queries, keys;
-  if (const Status s = queries.encode(spec, Side{Role::kQuery, spec.query_len, first}, q); s != Status::kOk) return s;
-  if (const Status s = keys.encode(spec, Side{Role::kKey, spec.key_len, 0}, k); s != Status::kOk) return s;
+  if (const Status s = queries.encode(spec, Side{XposRole::kQuery, spec.query_len, first}, q); s != Status::kOk)
+    return s;
+  if (const Status s = keys.encode(spec, Side{XposRole::kKey, spec.key_len, 0}, k); s != Status::kOk) return s;
   BiasLine bias;
   if (const Status s = bias.prepare(spec); s != Status::kOk) return s;
   const float masked = spec.softmax ? 0.0f : -std::numeric_limits<float>::infinity();
