@@ -21,6 +21,7 @@ import {
   inverseFrequencies,
   checkAddSinusoidal,
   checkAlibiBias,
+  checkAttentionScores,
   checkRelativePositionBuckets,
   checkRopeCache,
   checkSimilarityDot,
@@ -40,7 +41,7 @@ import {
   sinusoidalJs,
 } from './js-baseline.js';
 
-export const SECTIONS = ['big-arrays', 'per-call'];
+export const SECTIONS = ['big-arrays', 'per-call', 'attention'];
 export const BIG_ARRAY_VARIANTS = ['copy', 'js', 'scalar', 'simd'];
 
 const ROPE_SHAPE = { seqLen: 2048, numHeads: 32, headDim: 128 };
@@ -545,6 +546,70 @@ const ropeGridCase = {
   },
 };
 
+// ---- attention scores ----------------------------------------------------------------------------
+// attentionScores for queryLen = keyLen = 1024, headDim 64, 1 head, against similarity of the same
+// size (rows 1024, cols 1024, dim 64), whose dot products it shares: its target is at most 2× that,
+// for rope and alibi, raw and softmax. Inputs and out are WasmArrays (no copies timed), SIMD build.
+
+export const ATTENTION_VARIANTS = ['similarity', 'rope', 'rope-softmax', 'alibi', 'alibi-softmax'];
+const ATTENTION = { n: 1024, dim: 64 };
+
+const attentionScoresCase = {
+  id: 'attentionScores',
+  section: 'attention',
+  title: 'attentionScores vs similarity (WasmArrays, SIMD build)',
+  size: `1×${ATTENTION.n}×${ATTENTION.n} f32 from [${ATTENTION.n}, ${ATTENTION.dim}] q and k`,
+  variants: ATTENTION_VARIANTS,
+  targets: ATTENTION_VARIANTS.slice(1).map((name) => ({ ratio: `${name}/similarity`, max: 2 })),
+  inPlace: false,
+  setup() {
+    const { n, dim } = ATTENTION;
+    const q = randomFloat32(n * dim, 5);
+    const k = randomFloat32(n * dim, 6);
+    // Each variant's result says which it is, so one check serves them all.
+    const check = ({ name, got }) =>
+      name === 'similarity'
+        ? checkSimilarityDot(got, q, k, { rows: n, cols: n, dim })
+        : checkAttentionScores(got, q, k, {
+            ...ATTENTION,
+            encoding: name.split('-')[0],
+            softmax: name.endsWith('softmax'),
+          });
+    const variant =
+      (name, call) =>
+      ({ simd }) => {
+        const wq = simd.allocate(q);
+        const wk = simd.allocate(k);
+        const out = simd.allocate(n * n);
+        return {
+          run: unfoldedCall(call, simd, { q: wq, k: wk }, out),
+          result: () => ({ name, got: out.view() }),
+          free: () => {
+            wq.free();
+            wk.free();
+            out.free();
+          },
+        };
+      };
+    const scores =
+      (encoding, softmax) =>
+      (posenc, { q: wq, k: wk }, out) =>
+        posenc.attentionScores(wq, wk, { queryLen: n, keyLen: n, headDim: dim, encoding, softmax, out });
+    return {
+      check,
+      variants: {
+        similarity: variant('similarity', (posenc, { q: wq, k: wk }, out) =>
+          posenc.similarity(wq, wk, { rows: n, cols: n, dim, out }),
+        ),
+        rope: variant('rope', scores('rope', false)),
+        'rope-softmax': variant('rope-softmax', scores('rope', true)),
+        alibi: variant('alibi', scores('alibi', false)),
+        'alibi-softmax': variant('alibi-softmax', scores('alibi', true)),
+      },
+    };
+  },
+};
+
 const CASES = [
   ropeCase({
     id: 'rope-wasm-interleaved',
@@ -595,6 +660,7 @@ const CASES = [
   mropeCase,
   ropeGridCase,
   ...PER_CALL_ROWS.map(perCallCase),
+  attentionScoresCase,
 ];
 
 /** The cases --only names, by case id or section name; all cases when only is null. */

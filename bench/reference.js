@@ -5,6 +5,7 @@
 // so a report can say how close to the bound a result is, not only whether it passed.
 import {
   absDot,
+  dot,
   forEachRopePair,
   ropeCacheReference,
   ropeReference,
@@ -184,6 +185,48 @@ export function checkRelativePositionBuckets(got, { calls, queryLen, keyLen }) {
     for (let i = 0; i < queryLen; i++) {
       const row = (call * queryLen + i) * keyLen;
       for (let j = 0; j < keyLen; j++) tally.add(got[row + j], line[j - i + queryLen - 1], 0);
+    }
+  }
+  return tally.result();
+}
+
+/**
+ * attentionScores [1, n, n] of q and k ([n, dim] each, one head) under `encoding` ('rope' at
+ * positions 0 … n − 1, 'alibi'), scale 1/sqrt(dim), raw or softmax weights, against the float64
+ * rotation and dot products: raw within (dim + 16) u scale |q| |k| + u |bias|; weights within
+ * w (2 · the row's largest raw bound + (|s − max| + 4) u) + 2^-126 of the float64 softmax.
+ */
+export function checkAttentionScores(got, q, k, { encoding, softmax, n, dim }) {
+  const scale = 1 / Math.sqrt(dim);
+  const rows = { seqLen: n, headDim: dim };
+  const qe = encoding === 'rope' ? ropeReference(q, rows) : q;
+  const ke = encoding === 'rope' ? ropeReference(k, rows) : k;
+  const slope = alibiSlopesReference(1)[0];
+  const tally = new ErrorTally();
+  const raw = new Float64Array(n);
+  const bounds = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < n; j++) {
+      const bias = encoding === 'alibi' ? slope * (j - i) : 0;
+      raw[j] = scale * dot(qe, ke, dim, i * dim, j * dim) + bias;
+      const norms = Math.sqrt(dot(qe, qe, dim, i * dim, i * dim) * dot(ke, ke, dim, j * dim, j * dim));
+      bounds[j] = (dim + 16) * FLOAT32_HALF_ULP * scale * norms + FLOAT32_HALF_ULP * Math.abs(bias);
+    }
+    if (!softmax) {
+      for (let j = 0; j < n; j++) tally.add(got[i * n + j], raw[j], bounds[j]);
+      continue;
+    }
+    let max = -Infinity;
+    let worstBound = 0;
+    for (let j = 0; j < n; j++) {
+      max = Math.max(max, raw[j]);
+      worstBound = Math.max(worstBound, bounds[j]);
+    }
+    let sum = 0;
+    for (let j = 0; j < n; j++) sum += Math.exp(raw[j] - max);
+    for (let j = 0; j < n; j++) {
+      const w = Math.exp(raw[j] - max) / sum;
+      tally.add(got[i * n + j], w, w * (2 * worstBound + (max - raw[j] + 4) * FLOAT32_HALF_ULP) + 2 ** -126);
     }
   }
   return tally.result();

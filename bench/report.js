@@ -2,7 +2,7 @@
 // (median times, ratios, targets, PASS/MISS), the per-call cost table (µs per call by rows,
 // ratios to the JS loop at 1 row, the fixed cost), then the spread of every timing and the
 // check margins. Padded markdown reads in a terminal and pastes into the README unchanged.
-import { BIG_ARRAY_VARIANTS, PER_CALL_ROWS, PER_CALL_SHAPE, PER_CALL_VARIANTS } from './cases.js';
+import { ATTENTION_VARIANTS, BIG_ARRAY_VARIANTS, PER_CALL_ROWS, PER_CALL_SHAPE, PER_CALL_VARIANTS } from './cases.js';
 import { fitLine } from './stats.js';
 
 const ENVS = ['node', 'chromium'];
@@ -380,6 +380,35 @@ function perCallSection(runs) {
   ];
 }
 
+/** The attention cases: median ms of each variant and its ratio to similarity, against the target. */
+function attentionSection(runs) {
+  const byCase = resultsByCase(runs, 'attention');
+  if (!byCase.size) return [];
+  const headers = ['case', 'env', ...ATTENTION_VARIANTS.map((v) => `${v} ms`), 'target', 'result'];
+  const rows = [];
+  for (const perEnv of byCase.values()) {
+    for (const env of ENVS) {
+      const result = perEnv[env];
+      if (!result) continue;
+      const times = ATTENTION_VARIANTS.map((name) => {
+        const ms = formatMs(result.variants[name]?.medianMs);
+        const r = ratio(result.variants, `${name}/similarity`);
+        return name === 'similarity' || !Number.isFinite(r) ? ms : `${ms} (${formatRatio(r)}×)`;
+      });
+      rows.push([result.title, env, ...times, '≤ 2 × similarity', caseVerdict(result)]);
+    }
+  }
+  return [
+    '### Attention scores',
+    '',
+    markdownTable(headers, rows),
+    '',
+    'Median ms per call; in parentheses the ratio to `similarity` of the same size, whose dot products',
+    'attentionScores shares (the issue asks for at most 2×).',
+    '',
+  ];
+}
+
 function bigArraySection(runs, wasmSizes) {
   const browserRows = runs.chromium && !runs.chromium.error && runs.chromium.moduleLoad;
   if (!resultsByCase(runs, 'big-arrays').size && !browserRows) return [];
@@ -399,6 +428,12 @@ function spreadSections(runs) {
   if (resultsByCase(runs, 'big-arrays').size) {
     sections.push(
       spreadTable(runs, { section: 'big-arrays', variants: BIG_ARRAY_VARIANTS, checked: ['js', 'scalar', 'simd'] }),
+      '',
+    );
+  }
+  if (resultsByCase(runs, 'attention').size) {
+    sections.push(
+      spreadTable(runs, { section: 'attention', variants: ATTENTION_VARIANTS, checked: ATTENTION_VARIANTS }),
       '',
     );
   }
@@ -445,6 +480,7 @@ export function renderReport({ date, machine, git, chromiumVersion, settings, ru
     '',
     ...bigArraySection(runs, wasmSizes),
     ...perCallSection(runs),
+    ...attentionSection(runs),
     '### Spread and correctness margins',
     '',
     ...spreadSections(runs),

@@ -84,7 +84,8 @@ const WORDS = {
   dModelOdd: () => 'must be even (sin and cos come in pairs)',
   dModelTooSmall: (c) => `must be at least ${c.fn === 'positionNumbers' ? 1 : 2}`,
   dModelTooLarge: (c) => `must be at most ${c.limits.maxDim}`,
-  headDimTooSmall: () => 'must be at least 2',
+  headDimTooSmall: (c) =>
+    c.fn === 'attentionScores' && c.given('encoding') !== 'rope' ? 'must be at least 1' : 'must be at least 2',
   headDimTooLarge: (c) => `must be at most ${c.limits.maxDim}`,
   numHeadsTooSmall: () => 'must be at least 1',
   numHeadsTooLarge: (c) => `must be at most ${c.limits.maxDim}`,
@@ -96,7 +97,7 @@ const WORDS = {
       : `must be at most ${c.limits.maxDim}`,
   baseInvalid: () => 'must be a finite number greater than 0, and not so small that position · frequency overflows',
   offsetTooLarge: (c) =>
-    `plus ${c.fn === 'relativePositionBuckets' ? 'queryLen' : 'seqLen'} - 1 must be at most ${c.limits.maxPosition}`,
+    `plus ${c.fn === 'relativePositionBuckets' || c.fn === 'attentionScores' ? 'queryLen' : 'seqLen'} - 1 must be at most ${c.limits.maxPosition}`,
   positionOutOfRange: (c) => `must hold integers in [0, ${c.limits.maxPosition}]`,
   layoutInvalid: () => 'is not a known layout',
   metricInvalid: () => "must be 'dot' or 'cosine'",
@@ -187,6 +188,15 @@ const WORDS = {
     `beyond it zeta_0^(±distance / scaleBase) leaves float32's normal range, for xpos.scaleBase ${c.given('xpos.scaleBase')} ` +
     `and xpos.gamma ${c.given('xpos.gamma')} (the limit is floor(scaleBase · ln(1 / FLT_MIN) / ln((1 + gamma) / gamma)) without an attention factor); ` +
     'give an xpos.center nearer to the positions or a larger xpos.scaleBase',
+  // attention scores
+  encodingInvalid: () => "must be 'none', 'sinusoidal', 'rope', 'alibi' or 't5'",
+  scaleInvalid: () => 'must be a finite number',
+  headDimOdd: () => "must be even for encoding 'sinusoidal' (sin and cos come in pairs)",
+  encodedOffsetNegative: (c) =>
+    `must be at least 0 for encoding '${c.given('encoding')}' (query row i is encoded at position offset + i)`,
+  biasMissing: () => "is required for encoding 't5' (T5's relative_attention_bias weight, [numBuckets, numHeads])",
+  biasUnused: (c) => `is read by encoding 't5' only (encoding is '${c.given('encoding')}')`,
+  biasLength: lengthRule,
   maxDistanceTooSmall: (c) => {
     const half = c.given('bidirectional') === false ? c.given('numBuckets') : Math.floor(c.given('numBuckets') / 2);
     return `must be greater than maxExact = ${Math.floor(half / 2)} (half of the ${c.given('bidirectional') === false ? '' : 'halved '}numBuckets: log(maxDistance / maxExact) divides)`;
@@ -219,6 +229,7 @@ const WORDS = {
 const SOURCES = {
   __proto__: null,
   headDim: (rule, got) => `${rule} (got ${got}; rotaryDim defaults to headDim)`,
+  keyLen: (rule, got) => `gives the default offset keyLen - queryLen, which ${rule} (keyLen is ${got}; give offset)`,
   partialRotaryFactor: (rule, got) =>
     `gives rotaryDim = int(headDim · partialRotaryFactor), which ${rule} (got ${got})`,
 };

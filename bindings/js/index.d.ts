@@ -442,6 +442,84 @@ export interface AlibiBiasOptions extends AlibiSlopesOptions {
   offset?: number;
   out?: FloatArray;
 }
+/** The options every encoding of attentionScores reads: the shape, where rows sit, masking, softmax. */
+export interface AttentionScoresShape<T extends FloatArray = FloatArray> {
+  queryLen: number;
+  keyLen: number;
+  headDim: number;
+  /** Default 1. */
+  numHeads?: number;
+  /** 'heads' (default): q [numHeads, queryLen, headDim], k [numHeads, keyLen, headDim]. 'tokens': [len, numHeads, headDim] (rope's). */
+  order?: 'heads' | 'tokens';
+  /** Query row i sits at position offset + i, key j at j (default keyLen - queryLen); >= 0 for sinusoidal and rope. */
+  offset?: number;
+  /** Multiplies q · k (default 1 / sqrt(headDim); T5 uses 1). */
+  scale?: number;
+  /** Mask keys j > offset + i: score -Infinity, weight 0 (a row with no key left is all 0). Default false. */
+  causal?: boolean;
+  /** Softmax weights instead of raw scores (each row sums to 1). Default false. */
+  softmax?: boolean;
+  /** Write here ([numHeads, queryLen, keyLen]) instead of a new array. */
+  out?: T;
+}
+
+/** The options of one encoding only; the others' are refused. */
+type AttentionEncodingKeys =
+  | 'base'
+  | 'layout'
+  | 'rotaryDim'
+  | 'partialRotaryFactor'
+  | 'scaling'
+  | 'maxBias'
+  | 'bias'
+  | 'numBuckets'
+  | 'maxDistance'
+  | 'bidirectional';
+type WithoutKeys<K extends string> = { [P in K]?: never };
+
+/** attentionScores' encoding and its own options (a discriminated union on `encoding`). */
+export type AttentionEncodingOptions<S = RopeScaling> =
+  | ({ encoding: 'none' } & WithoutKeys<AttentionEncodingKeys>)
+  | ({
+      /** The sinusoidal table of width headDim at each row's position, added to q and k. */
+      encoding: 'sinusoidal';
+      /** Default 10000. */
+      base?: number;
+      /** 'interleaved' (default): sin at 2i, cos at 2i+1. 'concat': [sin... | cos...]. */
+      layout?: 'interleaved' | 'concat';
+    } & WithoutKeys<Exclude<AttentionEncodingKeys, 'base' | 'layout'>>)
+  | ({
+      /** q and k rotated at their positions, as rope() rotates them. */
+      encoding: 'rope';
+      /** Default 10000. */
+      base?: number;
+      /** 'interleaved' (default) or 'half' pairs. */
+      layout?: 'interleaved' | 'half';
+    } & RotaryOptions &
+      WithScaling<S> &
+      WithoutKeys<'maxBias' | 'bias' | 'numBuckets' | 'maxDistance' | 'bidirectional'>)
+  | ({
+      /** slope_h · (j - (offset + i)) added to the scores (alibiSlopes' slopes). */
+      encoding: 'alibi';
+      /** Default 8. */
+      maxBias?: number;
+    } & WithoutKeys<Exclude<AttentionEncodingKeys, 'maxBias'>>)
+  | ({
+      /** bias[bucket(j - (offset + i)) * numHeads + h] added to the scores (relativePositionBuckets' buckets). */
+      encoding: 't5';
+      /** T5's relative_attention_bias weight, [numBuckets, numHeads]. */
+      bias: FloatArray;
+      /** Default 32. */
+      numBuckets?: number;
+      /** Default 128. */
+      maxDistance?: number;
+      /** Default true (T5's encoder); false in its decoder. */
+      bidirectional?: boolean;
+    } & WithoutKeys<Exclude<AttentionEncodingKeys, 'bias' | 'numBuckets' | 'maxDistance' | 'bidirectional'>>);
+
+export type AttentionScoresOptions<T extends FloatArray = FloatArray, S = RopeScaling> = AttentionScoresShape<T> &
+  AttentionEncodingOptions<S>;
+
 /**
  * T5's relative position buckets (transformers' T5Attention._relative_position_bucket, bit for
  * bit): row i, column j holds the bucket of j - (offset + i).
@@ -572,6 +650,15 @@ export class Posenc {
   ropeGrid(x: FloatArray, options: RopeGridOptions): FloatArray;
   /** T5's relative position buckets, [queryLen, keyLen] int32 (new array, or `out`). */
   relativePositionBuckets(options: RelativePositionBucketsOptions): Int32Array;
+  /**
+   * Attention scores [numHeads, queryLen, keyLen] of q and k under one positional encoding: raw
+   * scale · q·k (+ bias), or softmax weights; optionally causal.
+   */
+  attentionScores<T extends FloatArray = Float32Array, const S = RopeScaling>(
+    q: FloatArray,
+    k: FloatArray,
+    options: AttentionScoresOptions<T, S>,
+  ): T;
 }
 
 /**

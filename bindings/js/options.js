@@ -15,7 +15,7 @@ import {
   snapshot,
 } from './snapshot.js';
 import { describe, rangeError, typeError } from './errors.js';
-import { resolveCacheRotary } from './specs.js';
+import { resolveAttentionScores, resolveCacheRotary } from './specs.js';
 
 // Every field own (no prototype lookups): { read(fn, name, value, context), required, fallback }.
 const required = (read, rule = true) => ({ __proto__: null, read, required: rule, fallback: undefined });
@@ -31,6 +31,11 @@ const batchOffset = (fn, name, value) =>
   typeof value !== 'number' && isIntegerList(fn, name, value)
     ? copyIntegers(fn, name, value)
     : readSize(fn, name, value);
+/** A string, checked against a list that depends on other options (specs.js). */
+const text = (fn, name, value) => {
+  if (typeof value !== 'string') throw typeError(fn, name, `must be a string (got ${describe(value)})`);
+  return value;
+};
 /** A Float32Array or WasmArray: classified (memory.js) once the whole snapshot is taken. */
 const array = (_fn, _name, value) => value;
 const pair = (first, second) => (fn, name, value, context) => {
@@ -355,13 +360,38 @@ export const OPTIONS = {
     offset: optional(size, 0),
     out: optional(array), // an Int32Array (memory.js int32Argument)
   },
+  // Options of one encoding only are refused with another (specs.js ATTENTION_ENCODING_OPTIONS);
+  // their defaults (base 10000, layout 'interleaved', maxBias 8, T5's buckets) are set there too.
+  attentionScores: {
+    queryLen: required(size),
+    keyLen: required(size),
+    headDim: required(size),
+    numHeads: optional(size, 1),
+    encoding: required(choice('attentionEncoding')),
+    order: optional(choice('order'), 'heads'),
+    offset: optional(number), // default keyLen - queryLen
+    scale: optional(number), // default 1 / sqrt(headDim)
+    causal: optional(boolean, false),
+    softmax: optional(boolean, false),
+    base: optional(number),
+    layout: optional(text), // the encoding's: sinusoidal or rope layout names
+    rotaryDim: optional(size),
+    partialRotaryFactor: optional(number),
+    scaling: optional(scaling),
+    maxBias: optional(number),
+    bias: optional(array),
+    numBuckets: optional(size),
+    maxDistance: optional(size),
+    bidirectional: optional(boolean),
+    out: optional(array),
+  },
 };
 
 /** Defaults that come from another option, resolved once the snapshot is taken (specs.js). */
-const RESOLVE = { __proto__: null, ropeCache: resolveCacheRotary };
+const RESOLVE = { __proto__: null, ropeCache: resolveCacheRotary, attentionScores: resolveAttentionScores };
 
 /** The snapshot of a public function's options (see snapshot.js). */
 export function readOptions(fn, options, context) {
   const o = snapshot(fn, options, OPTIONS[fn], context);
-  return RESOLVE[fn] ? RESOLVE[fn](fn, o) : o;
+  return RESOLVE[fn] ? RESOLVE[fn](fn, o, context) : o;
 }

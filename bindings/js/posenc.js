@@ -8,6 +8,7 @@ import { SEGMENT_FIELDS, SEGMENT_KINDS, readOptions } from './options.js';
 import { RopePlan } from './rope-plan.js';
 import { readDescription } from './seam.js';
 import {
+  writeAttentionScores,
   writeMropePositions,
   writeRopeGrid,
   writeRopeSpec,
@@ -337,6 +338,33 @@ export class Posenc {
       .set('bidirectional', o.bidirectional ? 1 : 0)
       .set('offset', o.offset);
     return this.#output(frame, args.out, () => this.#run(frame, fn, o, args), Int32Array);
+  }
+
+  // ---- attention scores ---------------------------------------------------------------------------
+
+  /**
+   * Attention scores [numHeads, queryLen, keyLen] of queries q and keys k under one positional
+   * encoding ('none', 'sinusoidal', 'rope', 'alibi', 't5'): raw, or softmax weights; optionally
+   * causal (new array, or written into `out`).
+   */
+  attentionScores(q, k, options) {
+    const fn = 'attentionScores';
+    const o = this.#read(fn, options);
+    const args = {
+      q: this.#memory.argument(fn, 'q', q, this),
+      k: this.#memory.argument(fn, 'k', k, this),
+      bias: this.#optional(fn, 'bias', o.bias),
+      out: this.#optional(fn, 'out', o.out),
+    };
+    if (args.out) {
+      for (const input of [args.q, args.k, args.bias])
+        if (input) this.#memory.assertSeparate(fn, input, args.out, false);
+    }
+    const frame = this.#memory.frame('attentionScores');
+    writeAttentionScores(frame, fn, o, this.#enums);
+    frame.data('q', args.q, READ).data('k', args.k, READ);
+    if (args.bias) frame.data('bias', args.bias, READ);
+    return this.#output(frame, args.out, () => this.#run(frame, fn, o, args));
   }
 
   // ---- plumbing ---------------------------------------------------------------------------------

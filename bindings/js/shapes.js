@@ -47,6 +47,19 @@ const weights = (given) => [
   dim('hidden', given('hidden')),
 ];
 
+/** attentionScores' q or k: [numHeads, rows, headDim], or [rows, numHeads, headDim] with order 'tokens'. */
+const attentionRows = (rowsName) => (given) => {
+  const dims = [dim('numHeads', given('numHeads'), true, 1), dim(rowsName, given(rowsName), true)];
+  if (given('order') === 'tokens') dims.reverse();
+  return [...dims, dim('headDim', given('headDim'))];
+};
+/** [numHeads, queryLen, keyLen]: alibiBias and attentionScores. */
+const headScores = (given) => [
+  dim('numHeads', given('numHeads'), true, 1),
+  dim('queryLen', given('queryLen'), true),
+  dim('keyLen', given('keyLen'), true),
+];
+
 // parameter -> function -> its shape from the caller's values (given(name)).
 const SHAPES = {
   __proto__: null,
@@ -60,19 +73,20 @@ const SHAPES = {
     positionNumbers: table,
     convertLayoutWeights: weights,
     similarity: (given) => [dim('rows', given('rows'), true), dim('cols', given('cols'), true)],
-    alibiBias: (given) => [
-      dim('numHeads', given('numHeads'), true),
-      dim('queryLen', given('queryLen'), true),
-      dim('keyLen', given('keyLen'), true),
-    ],
+    alibiBias: headScores,
+    attentionScores: headScores,
     relativePositionBuckets: (given) => [
       dim('queryLen', given('queryLen'), true),
       dim('keyLen', given('keyLen'), true),
     ],
   },
-  q: { __proto__: null, ropeQK: queries, 'RopePlan.applyQK': queries },
+  q: { __proto__: null, ropeQK: queries, 'RopePlan.applyQK': queries, attentionScores: attentionRows('queryLen') },
   'out.q': { __proto__: null, ropeQK: queries, 'RopePlan.applyQK': queries },
-  k: { __proto__: null, ropeQK: keys, 'RopePlan.applyQK': keys },
+  k: { __proto__: null, ropeQK: keys, 'RopePlan.applyQK': keys, attentionScores: attentionRows('keyLen') },
+  bias: {
+    __proto__: null,
+    attentionScores: (given) => [dim('numBuckets', given('numBuckets')), dim('numHeads', given('numHeads'), true, 1)],
+  },
   'out.k': { __proto__: null, ropeQK: keys, 'RopePlan.applyQK': keys },
   'out.cos': { __proto__: null, ropeCache: cache },
   'out.sin': { __proto__: null, ropeCache: cache },

@@ -2,6 +2,7 @@
 // options (offset or positions, rotaryDim or partialRotaryFactor) and the defaults that depend
 // on other options. Every numeric rule is the core's, checked in the call itself.
 import { describe, rangeError, typeError } from './errors.js';
+import { readChoice } from './snapshot.js';
 
 const flag = (value) => (value ? 1 : 0);
 
@@ -60,7 +61,7 @@ export function writeRotaryDim(frame, o, headDim) {
 }
 
 /** rotaryDim (default headDim), or Hugging Face's partialRotaryFactor instead, never both. */
-function writeRotary(frame, fn, o, headDim) {
+export function writeRotary(frame, fn, o, headDim) {
   if (o.partialRotaryFactor !== undefined && o.scaling?.type === 'proportional') {
     throw typeError(
       fn,
@@ -179,4 +180,92 @@ export function writeMropePositions(frame, fn, o, enums) {
     .set('spatialMergeSize', o.spatialMergeSize)
     .set('model', enums.mropeModel.indexOf(o.model))
     .set('tokensPerSecond', o.tokensPerSecond ?? QWEN25_TOKENS_PER_SECOND);
+}
+
+// ---- attention scores ------------------------------------------------------------------------
+
+/** The options each encoding of attentionScores reads, with their defaults (undefined: none). */
+export const ATTENTION_ENCODING_OPTIONS = {
+  none: {},
+  sinusoidal: { base: 10000, layout: 'interleaved' },
+  rope: {
+    base: 10000,
+    layout: 'interleaved',
+    rotaryDim: undefined,
+    partialRotaryFactor: undefined,
+    scaling: undefined,
+  },
+  alibi: { maxBias: 8 },
+  t5: { bias: undefined, numBuckets: 32, maxDistance: 128, bidirectional: true },
+};
+
+/** The layout names of each encoding that has a layout (the module's enums). */
+const LAYOUT_ENUMS = { __proto__: null, sinusoidal: 'sinusoidalLayout', rope: 'ropeLayout' };
+
+/**
+ * attentionScores: an option of another encoding is refused (it would be silently ignored),
+ * T5's table is required, and the chosen encoding's defaults are filled in.
+ */
+export function resolveAttentionScores(fn, o, context) {
+  const own = ATTENTION_ENCODING_OPTIONS[o.encoding];
+  for (const [encoding, keys] of Object.entries(ATTENTION_ENCODING_OPTIONS)) {
+    for (const key of Object.keys(keys)) {
+      if (o[key] === undefined || Object.hasOwn(own, key)) continue;
+      const owners = Object.keys(ATTENTION_ENCODING_OPTIONS).filter((e) =>
+        Object.hasOwn(ATTENTION_ENCODING_OPTIONS[e], key),
+      );
+      if (encoding !== owners[0]) continue; // reported once, naming every encoding that reads it
+      throw typeError(
+        fn,
+        key,
+        `is an option of encoding ${owners.map((e) => `'${e}'`).join(' or ')} (encoding is '${o.encoding}')`,
+      );
+    }
+  }
+  if (o.encoding === 't5' && o.bias === undefined) {
+    throw typeError(
+      fn,
+      'bias',
+      "is required for encoding 't5': T5's relative_attention_bias weight, [numBuckets, numHeads]",
+    );
+  }
+  for (const [key, fallback] of Object.entries(own)) o[key] ??= fallback;
+  const layouts = LAYOUT_ENUMS[o.encoding];
+  if (layouts) readChoice(fn, 'layout', o.layout, context.enums[layouts]);
+  return o;
+}
+
+/** attentionScores' frame: the shape, the encoding and the options it reads. */
+export function writeAttentionScores(frame, fn, o, enums) {
+  frame
+    .set('numHeads', o.numHeads)
+    .set('queryLen', o.queryLen)
+    .set('keyLen', o.keyLen)
+    .set('headDim', o.headDim)
+    .set('encoding', enums.attentionEncoding.indexOf(o.encoding))
+    .set('order', enums.order.indexOf(o.order))
+    .set('offset', o.offset ?? o.keyLen - o.queryLen)
+    .set('scale', o.scale ?? 1 / Math.sqrt(o.headDim))
+    .set('causal', flag(o.causal))
+    .set('softmax', flag(o.softmax));
+  if (o.offset === undefined) frame.source('offset', 'keyLen');
+  switch (o.encoding) {
+    case 'sinusoidal':
+      frame.set('base', o.base).set('layout', enums.sinusoidalLayout.indexOf(o.layout));
+      break;
+    case 'rope':
+      writeRotary(frame, fn, o, o.headDim);
+      writeScaling(frame, o.scaling, enums);
+      frame.set('base', o.base).set('layout', enums.ropeLayout.indexOf(o.layout));
+      break;
+    case 'alibi':
+      frame.set('maxBias', o.maxBias);
+      break;
+    case 't5':
+      frame
+        .set('numBuckets', o.numBuckets)
+        .set('maxDistance', o.maxDistance)
+        .set('bidirectional', flag(o.bidirectional));
+      break;
+  }
 }

@@ -18,7 +18,8 @@ const char kDescription[] = POSENC_STATUS_LIST(POSENC_STATUS_LINE) POSENC_FRAMES
     "enum metric dot cosine\n"
     "enum mropeModel qwen2-vl qwen2.5-vl\n"
     "enum xposRole none query key\n"
-    "enum gridVariant pixtral axial\n";
+    "enum gridVariant pixtral axial\n"
+    "enum attentionEncoding none sinusoidal rope alibi t5\n";
 
 #undef X_
 #undef POSENC_FRAME_LINE
@@ -34,6 +35,11 @@ static_assert(static_cast<int>(RopeGridVariant::kPixtral) == 0 && static_cast<in
 static_assert(static_cast<int>(SinusoidalLayout::kConcat) == 1 && static_cast<int>(RopeLayout::kHalf) == 1 &&
                   static_cast<int>(RopeOrder::kHeads) == 1 && static_cast<int>(Metric::kCosine) == 1,
               "enum names above are listed in value order");
+static_assert(static_cast<int>(AttentionEncoding::kNone) == 0 &&
+                  static_cast<int>(AttentionEncoding::kSinusoidal) == 1 &&
+                  static_cast<int>(AttentionEncoding::kRope) == 2 && static_cast<int>(AttentionEncoding::kAlibi) == 3 &&
+                  static_cast<int>(AttentionEncoding::kT5) == 4,
+              "attention encoding names above are listed in value order");
 static_assert(static_cast<int>(RopeScalingType::kNone) == 0 && static_cast<int>(RopeScalingType::kLinear) == 1 &&
                   static_cast<int>(RopeScalingType::kDynamic) == 2 && static_cast<int>(RopeScalingType::kYarn) == 3 &&
                   static_cast<int>(RopeScalingType::kLlama3) == 4 &&

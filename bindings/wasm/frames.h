@@ -49,6 +49,7 @@
 // mropePositions' segments are a float64 table of kMropeSegmentFields numbers per segment
 // (mrope_positions.h: kind, t or tokens, h, w, secondsPerGrid or NaN); out receives the int32
 // [3, seqLen] ids, nextPosition the next id, badSegment the segment an error names.
+// attentionScores' layout is the encoding's (sinusoidal or rope layout enum); bias is T5's table.
 #define POSENC_FRAMES(X)                                                                                         \
   X(sinusoidal, X_(seqLen) X_(dModel) X_(base) X_(layout) POSENC_FRAME_POSITIONS(X_) X_(out) X_(outLength)        \
                     X_(expectedLength))                                                                          \
@@ -84,7 +85,12 @@
   X(relativePositionBuckets, X_(queryLen) X_(keyLen) X_(numBuckets) X_(maxDistance) X_(bidirectional) X_(offset) \
                                  X_(out) X_(outLength) X_(expectedLength)) \
   X(ropeGrid, X_(rows) X_(cols) X_(numHeads) X_(headDim) X_(base) X_(variant) X_(layout) X_(order) X_(batch)     \
-                  X_(frames) X_(x) X_(xLength) X_(out) X_(outLength) X_(expectedLength))
+                  X_(frames) X_(x) X_(xLength) X_(out) X_(outLength) X_(expectedLength)) \
+  X(attentionScores, X_(numHeads) X_(queryLen) X_(keyLen) X_(headDim) X_(encoding) X_(order) X_(offset) X_(scale)  \
+                         X_(causal) X_(softmax) X_(base) X_(layout) X_(rotaryDim) X_(hasPartialRotaryFactor)     \
+                             X_(partialRotaryFactor) POSENC_FRAME_SCALING(X_) X_(maxBias) X_(bias) X_(biasLength) \
+                                 X_(numBuckets) X_(maxDistance) X_(bidirectional) X_(q) X_(qLength) X_(k)        \
+                                     X_(kLength) X_(out) X_(outLength) X_(expectedLength))
 
 // clang-format on
 

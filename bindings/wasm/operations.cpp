@@ -29,6 +29,13 @@ Enum enum_of(double slot) {
 
 bool flag(double slot) { return slot != 0.0; }
 
+// A signed integer slot as it is; anything else (a fraction, NaN, beyond 2^53) as INT64_MIN,
+// outside every range the core accepts.
+std::int64_t signed_integer(double slot) {
+  const bool integral = slot == slot && std::fabs(slot) <= 0x1p53 && std::trunc(slot) == slot;
+  return integral ? static_cast<std::int64_t>(slot) : INT64_MIN;
+}
+
 template <class Frame>
 Positions positions_of(const Frame& f) {
   return Positions{address_of<const std::int32_t>(f.positions), u32(f.offset)};
@@ -412,10 +419,7 @@ int alibiSlopes(frames::alibiSlopes& f) {
 }
 
 int alibiBias(frames::alibiBias& f) {
-  // offset is signed: an integer slot as it is, anything else out of the core's range.
-  const bool integral = f.offset == f.offset && std::fabs(f.offset) <= 0x1p53 && std::trunc(f.offset) == f.offset;
-  const std::int64_t offset = integral ? static_cast<std::int64_t>(f.offset) : INT64_MIN;
-  const AlibiBiasSpec spec{u32(f.numHeads), u32(f.queryLen), u32(f.keyLen), offset, f.maxBias};
+  const AlibiBiasSpec spec{u32(f.numHeads), u32(f.queryLen), u32(f.keyLen), signed_integer(f.offset), f.maxBias};
   POSENC_TRY(check(spec));
   Outputs outputs;
   float* out = nullptr;
@@ -458,6 +462,46 @@ int ropeGrid(frames::ropeGrid& f) {
   POSENC_TRY(check_length(f, f.xLength, length, Status::kXLength));
   POSENC_TRY(check_length(f, f.outLength, length, Status::kOutLength));
   return result(rope_grid(spec, address_of<const float>(f.x), address_of<float>(f.out)));
+}
+
+int attentionScores(frames::attentionScores& f) {
+  AttentionScoresSpec spec;
+  spec.num_heads = u32(f.numHeads);
+  spec.query_len = u32(f.queryLen);
+  spec.key_len = u32(f.keyLen);
+  spec.head_dim = u32(f.headDim);
+  spec.encoding = enum_of<AttentionEncoding>(f.encoding);
+  spec.order = enum_of<RopeOrder>(f.order);
+  spec.offset = signed_integer(f.offset);
+  spec.scale = f.scale;
+  spec.causal = flag(f.causal);
+  spec.softmax = flag(f.softmax);
+  spec.base = f.base;
+  spec.sinusoidal_layout = enum_of<SinusoidalLayout>(f.layout);  // the one the encoding reads
+  spec.rope_layout = enum_of<RopeLayout>(f.layout);
+  spec.rotary_dim = u32(f.rotaryDim);
+  spec.has_partial_rotary_factor = flag(f.hasPartialRotaryFactor);
+  spec.partial_rotary_factor = f.partialRotaryFactor;
+  spec.scaling = scaling_of(f);
+  spec.max_bias = f.maxBias;
+  spec.bias = address_of<const float>(f.bias);
+  spec.bias_count = static_cast<std::uint64_t>(u32(f.biasLength));
+  spec.num_buckets = u32(f.numBuckets);
+  spec.max_distance = u32(f.maxDistance);
+  spec.bidirectional = flag(f.bidirectional);
+  const Status checked = check(spec);
+  if (checked == Status::kBiasLength)
+    f.expectedLength = static_cast<double>(std::uint64_t{spec.num_buckets} * spec.num_heads);
+  POSENC_TRY(checked);
+  POSENC_TRY(
+      check_length(f, f.qLength, element_count(spec.num_heads, spec.query_len, spec.head_dim), Status::kQLength));
+  POSENC_TRY(check_length(f, f.kLength, element_count(spec.num_heads, spec.key_len, spec.head_dim), Status::kKLength));
+  Outputs outputs;
+  float* out = nullptr;
+  POSENC_TRY(output(f, outputs, f.out, f.outLength, element_count(spec.num_heads, spec.query_len, spec.key_len),
+                    Status::kOutLength, &out));
+  return result(
+      outputs.finish(attention_scores(spec, address_of<const float>(f.q), address_of<const float>(f.k), out)));
 }
 
 #undef POSENC_TRY

@@ -21,7 +21,8 @@ export type Operation =
   | 'alibiSlopes'
   | 'alibiBias'
   | 'relativePositionBuckets'
-  | 'ropeGrid';
+  | 'ropeGrid'
+  | 'attentionScores';
 
 export type PosencModule = {
   /**

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "alibi.h"
+#include "attention_scores.h"
 #include "batch_positions.h"
 #include "frequencies.h"
 #include "layout_conversion.h"

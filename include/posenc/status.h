@@ -113,7 +113,15 @@ namespace posenc {
   X(kGridHeadDimInvalid, gridHeadDimInvalid, "headDim", "axial needs head_dim a multiple of 4; pixtral an even head_dim >= 4") \
   X(kGridFramesTooLarge, gridFramesTooLarge, "frames", "frames * rows * cols above kMaxSeqLen") \
   /* M-RoPE with xPos: no model uses both. */ \
-  X(kMropeWithXpos, mropeWithXpos, "mrope", "M-RoPE and xPos together (no model rotates by both)")
+  X(kMropeWithXpos, mropeWithXpos, "mrope", "M-RoPE and xPos together (no model rotates by both)") \
+  /* Attention scores (attention_scores.h). */ \
+  X(kEncodingInvalid, encodingInvalid, "encoding", "unknown positional encoding of attention scores") \
+  X(kScaleInvalid, scaleInvalid, "scale", "the score scale is not finite") \
+  X(kHeadDimOdd, headDimOdd, "headDim", "the sinusoidal encoding needs an even head_dim (sin/cos pairs)") \
+  X(kEncodedOffsetNegative, encodedOffsetNegative, "offset", "sinusoidal and rope encode query row i at offset + i, which must be >= 0") \
+  X(kBiasMissing, biasMissing, "bias", "the t5 encoding needs its learned bias table") \
+  X(kBiasUnused, biasUnused, "bias", "a bias table is given for an encoding other than t5") \
+  X(kBiasLength, biasLength, "bias", "bias does not hold num_buckets * num_heads values")
 
 // clang-format on
 

@@ -9,3 +9,5 @@
 #include "phase_rows.h"
 #include "phase_step.h"
 #include "rotate.h"
+#include "score_row.h"
+#include "softmax_row.h"

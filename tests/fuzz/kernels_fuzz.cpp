@@ -9,7 +9,8 @@
 // layout, written or added) are compared bit for bit (NaN matching NaN), and table elements
 // between rows (strides wider than a row) must keep their values. dot and dot_row sum in a
 // different order: they are held to the float32 summation bound. alibi_row (an ALiBi bias row)
-// is compared bit for bit. sincos is compared with
+// is compared bit for bit, and so are the score rows (scale_row, scale_add_row); row_max by value.
+// sincos is compared with
 // std::sin/std::cos: within 1e-15 for |angle| <= 2^31 (the largest angle the core produces for
 // base >= 1), within [-1, 1] for any finite angle, NaN for NaN or infinite angles.
 //
@@ -284,11 +285,36 @@ void fuzz_alibi_row(FuzzInput& in, std::size_t n) {
   expect_same("alibi_row", out, want);
 }
 
+// A row of attention scores' float64 steps (score_row.h): x · factor, or x · scale + bias[j].
+void fuzz_score_row(FuzzInput& in, std::size_t n, bool with_bias) {
+  const Shifted<float> x = input<float>(in, n);
+  const double scale = in.value();
+  Shifted<double> bias = input<double>(in, n);
+  Shifted<float> want(n, 0), out(n, simd_shift(in));
+  for (std::size_t i = 0; i < n; ++i) want[i] = out[i] = x[i];
+  if (with_bias) {
+    k::MapRow64<k::ScaleAdd>::scalar(0, want.data(), n, k::ScaleAdd{scale, bias.data()});
+    k::scale_add_row(out.data(), n, k::ScaleAdd{scale, bias.data()});
+  } else {
+    k::MapRow64<k::Scale>::scalar(0, want.data(), n, k::Scale{scale});
+    k::scale_row(out.data(), n, k::Scale{scale});
+  }
+  expect_same(with_bias ? "scale_add_row" : "scale_row", out, want);
+}
+
+// A softmax row's maximum (NaNs skipped).
+void fuzz_row_max(FuzzInput& in, std::size_t n) {
+  const Shifted<float> x = input<float>(in, n);
+  const float simd = k::row_max(x.data(), n), scalar = k::RowMax::scalar(0, x.data(), n);
+  // Equal values (+0 and −0 may trade places: either is the maximum, and exp(s − max) is the same).
+  FUZZ_EXPECT(simd == scalar, "%s row_max of %zu: simd %.9g, scalar %.9g", kVersion, n, simd, scalar);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   FuzzInput in(data, size);
-  const std::uint8_t kernel = in.byte() % 12;
+  const std::uint8_t kernel = in.byte() % 15;
   const std::size_t n = in.u16() % (kMaxLength + 1);
   switch (kernel) {
     case 0:
@@ -324,8 +350,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     case 10:
       fuzz_dot_row(in, n);
       break;
-    default:
+    case 11:
       fuzz_alibi_row(in, n);
+      break;
+    case 12:
+      fuzz_score_row(in, n, false);
+      break;
+    case 13:
+      fuzz_score_row(in, n, true);
+      break;
+    default:
+      fuzz_row_max(in, n);
       break;
   }
   return 0;

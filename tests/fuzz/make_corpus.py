@@ -432,6 +432,15 @@ def kernels_seeds():
         seeds[f"alibi_row-{n}"] = u8(11) + u16(n) + value(0.5) + u8(1) + i32(-n // 2) + u8(j)
     seeds["alibi_row-specials"] = u8(11) + u16(21) + value("NaN") + u8(0) + value("inf") + u8(3)
     seeds["alibi_row-tiny-slope"] = u8(11) + u16(33) + value("double_subnormal") + u8(1) + i32(-2**31) + u8(5)
+    # score rows (12: scale_row, 13: scale_add_row): x (shift, array), scale, bias (shift, array), shift;
+    # row_max (14): x.
+    specials = [(0, "NaN"), (2, "inf"), (3, "-inf"), (5, "float_subnormal")]
+    for j, n in enumerate([0, 1, 3, 4, 5, 9, 17, 131]):
+        for kernel in (12, 13):
+            seeds[f"score_row{'_bias' if kernel == 13 else ''}-{n}"] = (
+                u8(kernel) + u16(n) + u8(j) + array(j, "1e3", specials if j % 2 else []) + value(0.125)
+                + u8(j + 1) + array(j + 9, "1e3") + u8(j + 2))
+        seeds[f"row_max-{n}"] = u8(14) + u16(n) + u8(j) + array(j, "1e20", specials if j % 2 else [])
     return seeds
 
 
@@ -551,6 +560,65 @@ def relative_position_buckets_seeds():
     }
 
 
+def attention_scores_seeds():
+    encodings = {"none": 0, "sinusoidal": 1, "rope": 2, "alibi": 3, "t5": 4, "bad": 5}
+
+    def attention_offset(v):
+        """An index of attention_scores_fuzz.cpp's offset table, or a raw int32."""
+        table = ["0", "1", "-1", "-5", "40", "100000", "max", "max-3", "max+1", "-max", "-max-1", "2^40"]
+        return u8(table.index(v)) if isinstance(v, str) else u8(255) + i32(v)
+
+    def call(encoding, heads, q, k, dim, off="0", scale=0.25, causal=False, bidirectional=True, order=1,
+             b="10000", layout=0, rotary=None, max_bias=8.0, buckets=32, distance=128, table=None, extra=False,
+             data=("1", "1")):
+        """table: None gives t5 its table (and no one else one); 'missing' / 'given' force it."""
+        flags = (1 if causal else 0) | (2 if bidirectional else 0) | (16 if extra else 0)
+        if table == "missing":
+            flags |= 4
+        if table == "given":
+            flags |= 8
+        out = u8(encodings[encoding]) + size(heads) + size(q) + size(k) + size(dim) + attention_offset(off)
+        out += value(scale) + u8(flags) + enum(order) + base(b) + enum(layout) + enum(layout)
+        out += size(dim if rotary is None else rotary) + base(max_bias) + size(buckets) + size(distance)
+        if (encoding == "t5") != (table in ("missing", "given")):
+            out += array(5, "1")
+        return out + array(1, data[0]) + array(2, data[1])
+
+    return {
+        "none-3x5x11x10": call("none", 3, 5, 11, 10),
+        "none-causal-negative-offset": call("none", 2, 6, 3, 4, off="-5", causal=True),
+        "sinusoidal-concat-far": call("sinusoidal", 2, 4, 9, 8, off="100000", layout=1),
+        "sinusoidal-odd-head-dim": call("sinusoidal", 1, 3, 3, 7),
+        "rope-half-partial": call("rope", 2, 5, 9, 12, off="40", layout=1, rotary=6),
+        "rope-tokens-causal": call("rope", 3, 4, 8, 16, off="40", order=0, causal=True),
+        "rope-negative-offset": call("rope", 1, 3, 3, 4, off="-1"),
+        "rope-last-offset": call("rope", 1, 4, 4, 4, off="max-3"),
+        "rope-offset-too-large": call("rope", 1, 5, 4, 4, off="max-3"),
+        "rope-rotary-odd": call("rope", 1, 2, 2, 6, rotary=3),
+        "alibi-causal": call("alibi", 5, 6, 6, 8, causal=True),
+        "alibi-far-negative": call("alibi", 3, 4, 17, 5, off="-max"),
+        "alibi-max-bias-nan": call("alibi", 2, 2, 2, 2, max_bias="NaN"),
+        "t5-encoder": call("t5", 4, 8, 8, 16, scale=1),
+        "t5-decoder-cache": call("t5", 2, 3, 21, 8, off="40", bidirectional=False, causal=True, scale=1),
+        "t5-table-missing": call("t5", 2, 2, 2, 4, table="missing"),
+        "t5-table-one-long": call("t5", 2, 2, 2, 4, extra=True),
+        "t5-buckets-too-few": call("t5", 2, 2, 2, 4, buckets=3),
+        "t5-distance-too-small": call("t5", 2, 2, 2, 4, distance=8),
+        "table-for-alibi": call("alibi", 2, 2, 2, 4, table="given"),
+        "encoding-bad": call("bad", 1, 1, 1, 1),
+        "scale-nan": call("none", 1, 2, 2, 2, scale="NaN"),
+        "scale-inf": call("none", 1, 2, 2, 2, scale="inf"),
+        "order-bad": call("none", 1, 2, 2, 2, order="bad1"),
+        "offset-beyond": call("none", 1, 2, 2, 2, off="max+1"),
+        "huge-data-softmax": call("none", 2, 3, 5, 4, data=("1e20", "1e20")),
+        "tiny-data": call("alibi", 2, 3, 5, 4, data=("1e-40", "1e-20")),
+        "too-many-elements": call("none", "maxDim", "maxSeqLen", 2, 2),
+        "heads-zero": call("none", 0, 2, 2, 2),
+        "head-dim-zero": call("none", 1, 2, 2, 0),
+        "empty": call("rope", 2, 0, 5, 4),
+    }
+
+
 def xpos_seeds():
     """xpos_fuzz.cpp: mode (0 rope, 1 rope_qk), flags (1 partial, 2 inverse, 4 half, 8 center),
     seq_len, heads - 1, head_dim / 2 - 1, [rotary_dim / 2 - 1], then xpos values: an index of its
@@ -660,7 +728,8 @@ TARGETS = {"sinusoidal_fuzz": sinusoidal_seeds, "rope_fuzz": rope_seeds, "rope_b
            "alibi_fuzz": alibi_seeds,
            "relative_position_buckets_fuzz": relative_position_buckets_seeds,
            "xpos_fuzz": xpos_seeds,
-           "rope_axes_fuzz": rope_axes_seeds}
+           "rope_axes_fuzz": rope_axes_seeds,
+           "attention_scores_fuzz": attention_scores_seeds}
 
 
 def main():

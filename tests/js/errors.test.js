@@ -737,6 +737,114 @@ for (const posenc of await loadBothVariants()) {
       assert.match(error.message, /\[queryLen=2, keyLen=3\] = 6 elements \(got 5\)/);
     });
 
+    it('attentionScores', () => {
+      const S = { numHeads: 2, queryLen: 3, keyLen: 4, headDim: 4, encoding: 'none' };
+      const q = f32(24);
+      const k = f32(32);
+      const t5 = { ...S, encoding: 't5', bias: f32(64) };
+      const fn = (o) => posenc.attentionScores(q, k, o);
+      runCases('attentionScores', fn, [
+        ...optionsMistakes(S, 'querylen'),
+        ...sizeMistakes(S, 'queryLen'),
+        ...sizeMistakes(S, 'keyLen'),
+        ...sizeMistakes(S, 'headDim'),
+        ['encoding missing', { ...S, encoding: undefined }, TypeError, 'encoding'],
+        ['encoding unknown', { ...S, encoding: 'xpos' }, RangeError, 'encoding'],
+        ['encoding a number', { ...S, encoding: 2 }, TypeError, 'encoding'],
+        ['numHeads 0', { ...S, numHeads: 0 }, RangeError, 'numHeads'],
+        ['numHeads above maxDim', { ...S, numHeads: 2 ** 16 + 1 }, RangeError, 'numHeads'],
+        ['headDim 0', { ...S, headDim: 0 }, RangeError, 'headDim'],
+        ['queryLen above maxSeqLen', { ...S, queryLen: 2 ** 24 + 1 }, RangeError, 'queryLen'],
+        ['keyLen above maxSeqLen', { ...S, keyLen: 2 ** 32 - 1 }, RangeError, 'keyLen'],
+        ['more than maxElements', { ...S, numHeads: 17, queryLen: 4096, keyLen: 4096 }, RangeError, 'shape'],
+        ['q too short', { ...S, queryLen: 4 }, RangeError, 'q'],
+        ['k too long', { ...S, keyLen: 3 }, RangeError, 'k'],
+        ['order unknown', { ...S, order: 'rows' }, RangeError, 'order'],
+        ['softmax a number', { ...S, softmax: 1 }, TypeError, 'softmax'],
+        ['softmax a string', { ...S, softmax: 'true' }, TypeError, 'softmax'],
+        ['causal null', { ...S, causal: null }, TypeError, 'causal'],
+        ['scale NaN', { ...S, scale: Number.NaN }, RangeError, 'scale'],
+        ['scale Infinity', { ...S, scale: Infinity }, RangeError, 'scale'],
+        ['scale a string', { ...S, scale: '0.5' }, TypeError, 'scale'],
+        ['offset 1.5', { ...S, offset: 1.5 }, RangeError, 'offset'],
+        ['offset below -(2^31 - 1)', { ...S, offset: -(2 ** 31) }, RangeError, 'offset'],
+        ['offset negative with rope', { ...S, encoding: 'rope', offset: -1 }, RangeError, 'offset'],
+        ['default offset negative with rope', { ...S, encoding: 'rope', keyLen: 2, queryLen: 3 }, RangeError, 'keyLen'],
+        [
+          'offset + queryLen past 2^31 - 1 with sinusoidal',
+          { ...S, encoding: 'sinusoidal', offset: 2 ** 31 - 2 },
+          RangeError,
+          'offset',
+        ],
+        [
+          'headDim odd with sinusoidal',
+          { ...S, encoding: 'sinusoidal', headDim: 3, queryLen: 4, keyLen: 4 },
+          RangeError,
+          'headDim',
+        ],
+        ['rotaryDim odd with rope', { ...S, encoding: 'rope', rotaryDim: 3 }, RangeError, 'rotaryDim'],
+        ['rotaryDim above headDim with rope', { ...S, encoding: 'rope', rotaryDim: 6 }, RangeError, 'rotaryDim'],
+        [
+          'rotaryDim with partialRotaryFactor',
+          { ...S, encoding: 'rope', rotaryDim: 2, partialRotaryFactor: 0.5 },
+          TypeError,
+          'rotaryDim',
+        ],
+        [
+          'scaling of an unknown type',
+          { ...S, encoding: 'rope', scaling: { type: 'ntk' } },
+          RangeError,
+          'scaling.type',
+        ],
+        ['base 0 with rope', { ...S, encoding: 'rope', base: 0 }, RangeError, 'base'],
+        ['layout half with sinusoidal', { ...S, encoding: 'sinusoidal', layout: 'half' }, RangeError, 'layout'],
+        ['layout concat with rope', { ...S, encoding: 'rope', layout: 'concat' }, RangeError, 'layout'],
+        ['layout a number', { ...S, encoding: 'rope', layout: 1 }, TypeError, 'layout'],
+        ['maxBias 0 with alibi', { ...S, encoding: 'alibi', maxBias: 0 }, RangeError, 'maxBias'],
+        ['maxBias with none', { ...S, maxBias: 8 }, TypeError, 'maxBias'],
+        ['base with alibi', { ...S, encoding: 'alibi', base: 10000 }, TypeError, 'base'],
+        [
+          'scaling with sinusoidal',
+          { ...S, encoding: 'sinusoidal', scaling: { type: 'linear', factor: 2 } },
+          TypeError,
+          'scaling',
+        ],
+        ['numBuckets with rope', { ...S, encoding: 'rope', numBuckets: 32 }, TypeError, 'numBuckets'],
+        ['bias with alibi', { ...S, encoding: 'alibi', bias: f32(64) }, TypeError, 'bias'],
+        ['bias missing with t5', { ...t5, bias: undefined }, TypeError, 'bias'],
+        ['bias too short', { ...t5, bias: f32(63) }, RangeError, 'bias'],
+        ['bias for other numBuckets', { ...t5, numBuckets: 16 }, RangeError, 'bias'],
+        ['bias a Float64Array', { ...t5, bias: new Float64Array(64) }, TypeError, 'bias'],
+        ['bias an Array', { ...t5, bias: Array(64).fill(0) }, TypeError, 'bias'],
+        ['numBuckets 3 with t5', { ...t5, numBuckets: 3 }, RangeError, 'numBuckets'],
+        ['maxDistance below maxExact with t5', { ...t5, maxDistance: 8 }, RangeError, 'maxDistance'],
+        ['bidirectional a number with t5', { ...t5, bidirectional: 0 }, TypeError, 'bidirectional'],
+        ['out too short', { ...S, out: f32(23) }, RangeError, 'out'],
+        ['out a Float64Array', { ...S, out: new Float64Array(24) }, TypeError, 'out'],
+        ['out is q', { ...S, keyLen: 3, out: q.subarray(0, 18) }, RangeError, 'out'],
+      ]);
+      assert.throws(
+        () => posenc.attentionScores(f32(24), undefined, S),
+        (e) => e.parameter === 'k',
+      );
+      assert.throws(
+        () => posenc.attentionScores([0], k, S),
+        (e) => e.parameter === 'q' && e instanceof TypeError,
+      );
+      const bias = assertParameterError(() => fn({ ...t5, bias: f32(10) }), RangeError, 'bias').message;
+      assert.match(bias, /\[numBuckets=32, numHeads=2\] = 64 elements \(got 10\)/);
+      const other = assertParameterError(
+        () => fn({ ...S, encoding: 'rope', maxBias: 4 }),
+        TypeError,
+        'maxBias',
+      ).message;
+      assert.match(other, /is an option of encoding 'alibi' \(encoding is 'rope'\)/);
+      const out = assertParameterError(() => fn({ ...S, out: f32(12) }), RangeError, 'out').message;
+      assert.match(out, /\[numHeads=2, queryLen=3, keyLen=4\] = 24 elements \(got 12/);
+      const shortQ = assertParameterError(() => fn({ ...S, order: 'tokens', numHeads: 4 }), RangeError, 'q').message;
+      assert.match(shortQ, /\[queryLen=3, numHeads=4, headDim=4\] = 48 elements \(got 24/);
+    });
+
     it('allocate', () => {
       runCases('allocate', (v) => posenc.allocate(v), [
         ['nothing', undefined, TypeError, 'lengthOrValues'],

@@ -99,6 +99,7 @@ for (const posenc of await loadBothVariants()) {
       assert.deepEqual(after, before, 'freeing them brings the heap back');
     });
 
+    const scores = { numHeads: 2, queryLen: 5, keyLen: 9, headDim: 8 };
     const calls = {
       sinusoidal: () => posenc.sinusoidal(table),
       'sinusoidal (concat, positions Array)': () =>
@@ -121,6 +122,21 @@ for (const posenc of await loadBothVariants()) {
       alibiSlopes: () => posenc.alibiSlopes({ numHeads: 12 }),
       alibiBias: () => posenc.alibiBias({ numHeads: 3, queryLen: 5, keyLen: 9 }),
       relativePositionBuckets: () => posenc.relativePositionBuckets({ queryLen: 5, keyLen: 7, offset: 3 }),
+      'attentionScores (rope, softmax, causal)': () =>
+        posenc.attentionScores(new Float32Array(80), new Float32Array(144), {
+          ...scores,
+          encoding: 'rope',
+          softmax: true,
+          causal: true,
+        }),
+      'attentionScores (t5, large: its own scratch block)': () =>
+        posenc.attentionScores(new Float32Array(128 * 16), new Float32Array(160 * 16), {
+          queryLen: 128,
+          keyLen: 160,
+          headDim: 16,
+          encoding: 't5',
+          bias: new Float32Array(32),
+        }),
       'relativePositionBuckets (out Int32Array, large: its own scratch block)': () =>
         posenc.relativePositionBuckets({ queryLen: 200, keyLen: 200, bidirectional: false, out: bucketsOut }),
       'rope (yarn scaling, batch 2, per-sequence offsets, heads order, inverse)': () =>
@@ -237,6 +253,18 @@ for (const posenc of await loadBothVariants()) {
         'alibiSlopes (maxBias 0)': () => posenc.alibiSlopes({ numHeads: 2, maxBias: 0 }),
         'rope (xpos: positions too far from the center)': () =>
           posenc.rope(q, { ...rope, offset: 50000, xpos: { role: 'query', center: 0 } }),
+        'attentionScores (bias too short)': () =>
+          posenc.attentionScores(new Float32Array(80), new Float32Array(144), {
+            ...scores,
+            encoding: 't5',
+            bias: new Float32Array(63),
+          }),
+        'attentionScores (rope at a negative offset)': () =>
+          posenc.attentionScores(new Float32Array(80), new Float32Array(144), {
+            ...scores,
+            encoding: 'rope',
+            offset: -1,
+          }),
         'similarity (out overlapping a)': () =>
           posenc.similarity(wa, wa, { rows: 3, cols: 3, dim: 16, out: overlapping }),
         'allocate (negative length)': () => posenc.allocate(-1),

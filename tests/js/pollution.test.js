@@ -122,6 +122,16 @@ for (const posenc of variants) {
       similarity: () => posenc.similarity(a, b, { rows: 3, cols: 4, dim: 8, metric: 'cosine' }),
       relativePositionBuckets: () =>
         posenc.relativePositionBuckets({ queryLen: 3, keyLen: 40, offset: 9, out: new Int32Array(120) }),
+      attentionScores: () =>
+        posenc.attentionScores(q.subarray(0, 48), b.subarray(0, 32), {
+          numHeads: 2,
+          queryLen: 3,
+          keyLen: 2,
+          headDim: 8,
+          encoding: 't5',
+          bias: new Float32Array(64).fill(0.25),
+          softmax: true,
+        }),
       'a window (subarray) rotated in place': () => {
         const w = posenc.allocate(q);
         try {

@@ -586,6 +586,48 @@ const OPERATIONS = {
       }),
     };
   },
+  attentionScores(r) {
+    const numHeads = r.int(1, 3);
+    const queryLen = r.int(1, 4);
+    const keyLen = r.int(1, 6);
+    const headDim = 2 * r.int(1, 4); // even: every encoding takes it
+    const encoding = r.pick(['none', 'sinusoidal', 'rope', 'alibi', 't5']);
+    const placed = encoding === 'sinusoidal' || encoding === 'rope'; // rows at positions >= 0
+    const own = {
+      none: {},
+      sinusoidal: { layout: r.chance(0.3) ? 'concat' : undefined },
+      rope: { layout: r.chance(0.3) ? 'half' : undefined, base: r.chance(0.3) ? 500000 : undefined },
+      alibi: { maxBias: r.chance(0.3) ? 16 : undefined },
+      t5: { bias: new ArraySpec('bias', 32 * numHeads, 'in', r), bidirectional: r.chance(0.3) ? false : undefined },
+    }[encoding];
+    const out = r.chance(0.4) ? new ArraySpec('out', numHeads * queryLen * keyLen, 'out', r) : undefined;
+    return {
+      fn: 'attentionScores',
+      positional: [
+        new ArraySpec('q', numHeads * queryLen * headDim, 'in', r),
+        new ArraySpec('k', numHeads * keyLen * headDim, 'in', r),
+      ],
+      options: defined({
+        numHeads,
+        queryLen,
+        keyLen,
+        headDim,
+        encoding,
+        ...defined(own),
+        offset: placed ? r.int(0, 50) : r.chance(0.5) ? r.int(-5, 50) : undefined,
+        order: r.chance(0.3) ? 'tokens' : undefined,
+        causal: r.chance(0.5) ? r.chance(0.5) : undefined,
+        softmax: r.chance(0.5) ? r.chance(0.5) : undefined,
+        out,
+      }),
+      invoke: (posenc, [q, k], o) => posenc.attentionScores(q, k, o),
+      results: (hasOut) => ({
+        outputs: hasOut ? ['out'] : [],
+        returns: hasOut ? 'out' : null,
+        resultOf: (scores) => newArray(hasOut, { scores }),
+      }),
+    };
+  },
   relativePositionBuckets(r) {
     // No `out` here: an Int32Array output is JS-owned only (errors and leak tests cover it).
     const bidirectional = r.chance(0.5) ? r.chance(0.5) : undefined;
@@ -1874,6 +1916,7 @@ function runIteration(fuzz, r) {
       [1, 'alibiSlopes'],
       [1, 'alibiBias'],
       [1, 'relativePositionBuckets'],
+      [1, 'attentionScores'],
     ].filter(([, name]) => OPS === null || OPS.includes(name)),
   );
   fuzz.current = { call: op, ingredients: [] };
@@ -1910,6 +1953,13 @@ function warmUp(posenc) {
     () => posenc.convertLayout(new Float32Array(4), { from: 'half', to: 'interleaved', headDim: 4 }),
     () => posenc.mropePositions({ segments: [{ text: 2 }, { image: [1, 2, 2] }] }),
     () => posenc.relativePositionBuckets({ queryLen: 2, keyLen: 2 }),
+    () =>
+      posenc.attentionScores(new Float32Array(2), new Float32Array(2), {
+        queryLen: 1,
+        keyLen: 1,
+        headDim: 2,
+        encoding: 'none',
+      }),
   ]) {
     try {
       call();

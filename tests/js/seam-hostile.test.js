@@ -1820,6 +1820,8 @@ function everyFunction(posenc) {
       posenc.convertLayoutWeights(x, { from: 'half', to: 'interleaved', numHeads: 1, headDim: 8, hidden: 4 }),
     similarity: () => posenc.similarity(x, x, { rows: 4, cols: 4, dim: 8, metric: 'cosine' }),
     relativePositionBuckets: () => posenc.relativePositionBuckets({ queryLen: 4, keyLen: 9, offset: 2 }),
+    attentionScores: () =>
+      posenc.attentionScores(x, x, { queryLen: 4, keyLen: 4, headDim: 8, encoding: 'rope', causal: true }),
     allocate: () => withWasm(posenc.allocate(x), (w) => w.toArray()),
     'WasmArray.set': () => withWasm(posenc.allocate(40), (w) => w.set(x, 4).toArray()),
   };

@@ -97,6 +97,24 @@ posenc.ropeGrid(w, { rows: 2, cols: 4, headDim: 8, variant: 'pixtral', order: 'h
 posenc.ropeGrid(x, { rows: 2, cols: 2, headDim: 8 });
 // @ts-expect-error: a known variant
 posenc.ropeGrid(x, { rows: 2, cols: 2, headDim: 8, variant: 'rope2d' });
+// attentionScores: each encoding with its own options, the result typed by out.
+const scoreShape = { queryLen: 2, keyLen: 4, headDim: 8, numHeads: 2 };
+const none: Float32Array = posenc.attentionScores(x, k, { ...scoreShape, encoding: 'none', causal: true });
+posenc.attentionScores(x, k, { ...scoreShape, encoding: 'sinusoidal', layout: 'concat', base: 100, offset: 2 });
+posenc.attentionScores(x, k, { ...scoreShape, encoding: 'rope', layout: 'half', partialRotaryFactor: 0.5, scaling: yarn });
+posenc.attentionScores(x, k, { ...scoreShape, encoding: 'alibi', maxBias: 16, softmax: true, order: 'tokens' });
+const t5: WasmArray = posenc.attentionScores(x, k, { ...scoreShape, encoding: 't5', bias: new Float32Array(64), scale: 1, out: w });
+// @ts-expect-error: maxBias is alibi's
+posenc.attentionScores(x, k, { ...scoreShape, encoding: 'rope', maxBias: 8 });
+// @ts-expect-error: t5 needs its bias table
+posenc.attentionScores(x, k, { ...scoreShape, encoding: 't5' });
+// @ts-expect-error: bias is t5's
+posenc.attentionScores(x, k, { ...scoreShape, encoding: 'alibi', bias: new Float32Array(64) });
+// @ts-expect-error: 'half' is a rope layout
+posenc.attentionScores(x, k, { ...scoreShape, encoding: 'sinusoidal', layout: 'half' });
+// @ts-expect-error: an encoding posenc does not have
+posenc.attentionScores(x, k, { ...scoreShape, encoding: 'xpos' });
+console.log(none, t5);
 
 // Rejected by the runtime (TypeError): so by the types too.
 // @ts-expect-error: rotaryDim with partialRotaryFactor
