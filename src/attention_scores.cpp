@@ -14,6 +14,7 @@
 #include "posenc/relative_position_buckets.h"
 #include "posenc/rope_plan.h"
 #include "posenc/size_limits.h"
+#include "xpos_scale.h"
 
 namespace posenc {
 
@@ -21,14 +22,19 @@ namespace {
 
 bool encoding_valid(AttentionEncoding e) {
   return e == AttentionEncoding::kNone || e == AttentionEncoding::kSinusoidal || e == AttentionEncoding::kRope ||
-         e == AttentionEncoding::kAlibi || e == AttentionEncoding::kT5;
+         e == AttentionEncoding::kAlibi || e == AttentionEncoding::kT5 || e == AttentionEncoding::kXpos;
 }
 
 // Encodings that change q and k (rather than add a bias to the scores).
-bool encodes_rows(AttentionEncoding e) { return e == AttentionEncoding::kSinusoidal || e == AttentionEncoding::kRope; }
+bool encodes_rows(AttentionEncoding e) {
+  return e == AttentionEncoding::kSinusoidal || e == AttentionEncoding::kRope || e == AttentionEncoding::kXpos;
+}
 
-// One side of the dot products: its role (rotations treat both alike; xPos scales queries and
-// keys inversely, so its RopeSpec will take this role), its rows and where they start.
+// Encodings that rotate q and k (xPos is RoPE with a scale).
+bool rotates(AttentionEncoding e) { return e == AttentionEncoding::kRope || e == AttentionEncoding::kXpos; }
+
+// One side of the dot products: its role (rotations treat both alike; xPos scales queries up and
+// keys down), its rows and where they start.
 struct Side {
   XposRole role;
   std::uint32_t rows;
@@ -39,8 +45,10 @@ SinusoidalSpec sinusoidal_spec(const AttentionScoresSpec& spec, std::uint32_t ro
   return SinusoidalSpec{rows, spec.head_dim, spec.base, spec.sinusoidal_layout};
 }
 
-// One tensor's heads, [num_heads, rows, head_dim] in one RopeSpec (batch 1, order heads).
-RopeSpec rope_spec(const AttentionScoresSpec& spec, std::uint32_t rows) {
+// One tensor's heads, [num_heads, rows, head_dim] in one RopeSpec (batch 1, order heads). xPos:
+// this side's role, and one center for both sides (each would otherwise take its own rows').
+RopeSpec rope_spec(const AttentionScoresSpec& spec, const Side& side) {
+  const std::uint32_t rows = side.rows;
   RopeSpec r;
   r.seq_len = rows;
   r.num_heads = spec.num_heads;
@@ -52,8 +60,24 @@ RopeSpec rope_spec(const AttentionScoresSpec& spec, std::uint32_t rows) {
   r.has_partial_rotary_factor = spec.has_partial_rotary_factor;
   r.partial_rotary_factor = spec.partial_rotary_factor;
   r.scaling = spec.scaling;
+  if (spec.encoding == AttentionEncoding::kXpos) {
+    r.xpos = spec.xpos;
+    r.xpos.enabled = true;
+    r.xpos.role = side.role;
+    if (!spec.xpos.has_center) {
+      // The largest position either side holds + 1; offset >= 0 here (check_encoding).
+      const std::uint64_t length = std::max<std::uint64_t>(spec.offset + std::uint64_t{spec.query_len}, spec.key_len);
+      r.xpos.has_center = true;
+      r.xpos.center = static_cast<double>(xpos_center(spec.xpos, length));
+    }
+  }
   return r;
 }
+
+Side query_side(const AttentionScoresSpec& spec) {
+  return Side{XposRole::kQuery, spec.query_len, static_cast<std::uint32_t>(std::max<std::int64_t>(spec.offset, 0))};
+}
+Side key_side(const AttentionScoresSpec& spec) { return Side{XposRole::kKey, spec.key_len, 0}; }
 
 RelativePositionBucketsSpec buckets_spec(const AttentionScoresSpec& spec) {
   RelativePositionBucketsSpec b;
@@ -63,13 +87,31 @@ RelativePositionBucketsSpec buckets_spec(const AttentionScoresSpec& spec) {
   return b;
 }
 
+// xPos: every row of both sides within reach of the shared center (xpos_max_distance()), found
+// before any work, as the rotation would find it.
+Status check_xpos_reach(const AttentionScoresSpec& spec) {
+  std::uint32_t rotary_dim = 0;
+  resolve_rotary_dim(spec.head_dim, spec.rotary_dim, spec.has_partial_rotary_factor, spec.partial_rotary_factor,
+                     &rotary_dim);
+  const double attention_factor = FrequencySchedule(spec.scaling, rotary_dim, spec.base, 0).attention_factor();
+  for (const Side& side : {query_side(spec), key_side(spec)}) {
+    const BatchPositions rows(Positions{nullptr, side.first_position});
+    std::int64_t center = 0;
+    const Status status =
+        xpos_call_center(rope_spec(spec, side).xpos, attention_factor, rows, 1, side.rows, 0, &center);
+    if (status != Status::kOk) return status;
+  }
+  return Status::kOk;
+}
+
 // The encoding's own rules (its sub-spec's check, for the rows of both sides).
 Status check_encoding(const AttentionScoresSpec& spec) {
   switch (spec.encoding) {
     case AttentionEncoding::kNone:
       return Status::kOk;
     case AttentionEncoding::kSinusoidal:
-    case AttentionEncoding::kRope: {
+    case AttentionEncoding::kRope:
+    case AttentionEncoding::kXpos: {
       if (spec.encoding == AttentionEncoding::kSinusoidal && spec.head_dim % 2 != 0) return Status::kHeadDimOdd;
       if (spec.offset < 0) return Status::kEncodedOffsetNegative;
       const Positions queries{nullptr, static_cast<std::uint32_t>(spec.offset)}, keys{nullptr, 0};
@@ -77,8 +119,9 @@ Status check_encoding(const AttentionScoresSpec& spec) {
         if (const Status s = check(sinusoidal_spec(spec, spec.query_len), queries); s != Status::kOk) return s;
         return check(sinusoidal_spec(spec, spec.key_len), keys);
       }
-      if (const Status s = check(rope_spec(spec, spec.query_len), queries); s != Status::kOk) return s;
-      return check(rope_spec(spec, spec.key_len), keys);
+      if (const Status s = check(rope_spec(spec, query_side(spec)), queries); s != Status::kOk) return s;
+      if (const Status s = check(rope_spec(spec, key_side(spec)), keys); s != Status::kOk) return s;
+      return spec.encoding == AttentionEncoding::kXpos ? check_xpos_reach(spec) : Status::kOk;
     }
     case AttentionEncoding::kAlibi:
       return check(AlibiSlopesSpec{spec.num_heads, spec.max_bias});
@@ -144,7 +187,7 @@ class EncodedRows {
         if (const Status s = add_sinusoidal(sinusoidal_spec(spec, side.rows), at, copy_.get() + h * rows * dim);
             s != Status::kOk)
           return s;
-    } else if (spec.encoding == AttentionEncoding::kRope) {
+    } else if (rotates(spec.encoding)) {
       return rotate(spec, side, at);
     }
     return Status::kOk;
@@ -152,11 +195,10 @@ class EncodedRows {
 
  private:
   // Rotated in place by a plan of this side's rows (the shape is the side's; every frequency
-  // rule is the spec's). xPos: the same path, rope_spec()'s xpos set with side.role.
+  // rule is the spec's; xPos: the side's role and the shared center).
   Status rotate(const AttentionScoresSpec& spec, const Side& side, const Positions& at) {
     RopePlan plan;
-    if (const Status s = RopePlan::create(rope_spec(spec, side.rows), spec.num_heads, &plan); s != Status::kOk)
-      return s;
+    if (const Status s = RopePlan::create(rope_spec(spec, side), spec.num_heads, &plan); s != Status::kOk) return s;
     return plan.apply(at, copy_.get(), copy_.get());
   }
 
@@ -236,11 +278,9 @@ Status attention_scores(const AttentionScoresSpec& spec, const float* q, const f
   const std::size_t rows = spec.query_len, cols = spec.key_len, dim = spec.head_dim;
   if (rows == 0 || cols == 0) return Status::kOk;
   if (q == nullptr || k == nullptr || out == nullptr) return Status::kNullPointer;
-  const std::uint32_t first = spec.offset > 0 ? static_cast<std::uint32_t>(spec.offset) : 0;
   EncodedRows queries, keys;
-  if (const Status s = queries.encode(spec, Side{XposRole::kQuery, spec.query_len, first}, q); s != Status::kOk)
-    return s;
-  if (const Status s = keys.encode(spec, Side{XposRole::kKey, spec.key_len, 0}, k); s != Status::kOk) return s;
+  if (const Status s = queries.encode(spec, query_side(spec), q); s != Status::kOk) return s;
+  if (const Status s = keys.encode(spec, key_side(spec), k); s != Status::kOk) return s;
   BiasLine bias;
   if (const Status s = bias.prepare(spec); s != Status::kOk) return s;
   const float masked = spec.softmax ? 0.0f : -std::numeric_limits<float>::infinity();

@@ -474,7 +474,8 @@ type AttentionEncodingKeys =
   | 'bias'
   | 'numBuckets'
   | 'maxDistance'
-  | 'bidirectional';
+  | 'bidirectional'
+  | 'xpos';
 type WithoutKeys<K extends string> = { [P in K]?: never };
 
 /** attentionScores' encoding and its own options (a discriminated union on `encoding`). */
@@ -495,6 +496,18 @@ export type AttentionEncodingOptions<S = RopeScaling> =
       base?: number;
       /** 'interleaved' (default) or 'half' pairs. */
       layout?: 'interleaved' | 'half';
+    } & RotaryOptions &
+      WithScaling<S> &
+      WithoutKeys<'maxBias' | 'bias' | 'numBuckets' | 'maxDistance' | 'bidirectional' | 'xpos'>)
+  | ({
+      /** rope with xPos: queries scaled up, keys down, about one center for both (torchscale's XPOS). */
+      encoding: 'xpos';
+      /** Default 10000. */
+      base?: number;
+      /** 'interleaved' (default, torchscale's) or 'half' pairs. */
+      layout?: 'interleaved' | 'half';
+      /** scaleBase (512), gamma (0.4) and center (default ceil(L / 2), L = the largest position + 1 of q and k). */
+      xpos?: XposQKOptions;
     } & RotaryOptions &
       WithScaling<S> &
       WithoutKeys<'maxBias' | 'bias' | 'numBuckets' | 'maxDistance' | 'bidirectional'>)

@@ -15,7 +15,7 @@ import {
   snapshot,
 } from './snapshot.js';
 import { describe, rangeError, typeError } from './errors.js';
-import { resolveAttentionScores, resolveCacheRotary } from './specs.js';
+import { XPOS_DEFAULTS, resolveAttentionScores, resolveCacheRotary } from './specs.js';
 
 // Every field own (no prototype lookups): { read(fn, name, value, context), required, fallback }.
 const required = (read, rule = true) => ({ __proto__: null, read, required: rule, fallback: undefined });
@@ -121,8 +121,8 @@ function scaling(fn, name, value, context) {
 const XPOS_ROLES = ['query', 'key'];
 const xposRole = (fn, name, value) => readChoice(fn, name, value, XPOS_ROLES);
 const XPOS_VALUES = {
-  scaleBase: optional(number, 512),
-  gamma: optional(number, 0.4),
+  scaleBase: optional(number, XPOS_DEFAULTS.scaleBase),
+  gamma: optional(number, XPOS_DEFAULTS.gamma),
   role: optional(xposRole),
   center: optional(number), // an integer (the core's rule); default: ceil((largest position + 1) / 2)
 };
@@ -139,8 +139,8 @@ function xpos(fn, name, value, context) {
     throw typeError(fn, `${name}.role`, "is required by rope: 'query' (scaled up) or 'key' (scaled down)");
   if (fn !== 'rope' && given.role !== undefined) {
     const where =
-      fn === 'ropeQK'
-        ? 'ropeQK scales queries up and keys down'
+      fn === 'ropeQK' || fn === 'attentionScores'
+        ? `${fn} scales queries up and keys down`
         : 'a plan takes it per call: plan.apply(x, { role }) (applyQK implies it)';
     throw typeError(fn, `${name}.role`, `is not taken here: ${where}`);
   }
@@ -378,6 +378,7 @@ export const OPTIONS = {
     rotaryDim: optional(size),
     partialRotaryFactor: optional(number),
     scaling: optional(scaling),
+    xpos: optional(xpos),
     maxBias: optional(number),
     bias: optional(array),
     numBuckets: optional(size),

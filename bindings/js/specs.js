@@ -81,6 +81,9 @@ export function writeRotary(frame, fn, o, headDim) {
     .source('rotaryDim', 'partialRotaryFactor');
 }
 
+/** xPos's defaults: torchscale's XPOS(head_dim, scale_base=512) and its gamma 0.4. */
+export const XPOS_DEFAULTS = Object.freeze({ scaleBase: 512, gamma: 0.4 });
+
 /** An xPos snapshot (none: plain RoPE); its `role` is rope's (a plan's comes per apply()). */
 function writeXpos(frame, xpos, enums) {
   if (xpos === undefined) return; // slot xpos 0: no xPos
@@ -197,10 +200,18 @@ export const ATTENTION_ENCODING_OPTIONS = {
   },
   alibi: { maxBias: 8 },
   t5: { bias: undefined, numBuckets: 32, maxDistance: 128, bidirectional: true },
+  xpos: {
+    base: 10000,
+    layout: 'interleaved',
+    rotaryDim: undefined,
+    partialRotaryFactor: undefined,
+    scaling: undefined,
+    xpos: XPOS_DEFAULTS, // { scaleBase, gamma, center? }; the roles are implied (queries up, keys down)
+  },
 };
 
 /** The layout names of each encoding that has a layout (the module's enums). */
-const LAYOUT_ENUMS = { __proto__: null, sinusoidal: 'sinusoidalLayout', rope: 'ropeLayout' };
+const LAYOUT_ENUMS = { __proto__: null, sinusoidal: 'sinusoidalLayout', rope: 'ropeLayout', xpos: 'ropeLayout' };
 
 /**
  * attentionScores: an option of another encoding is refused (it would be silently ignored),
@@ -254,9 +265,11 @@ export function writeAttentionScores(frame, fn, o, enums) {
       frame.set('base', o.base).set('layout', enums.sinusoidalLayout.indexOf(o.layout));
       break;
     case 'rope':
+    case 'xpos':
       writeRotary(frame, fn, o, o.headDim);
       writeScaling(frame, o.scaling, enums);
       frame.set('base', o.base).set('layout', enums.ropeLayout.indexOf(o.layout));
+      if (o.encoding === 'xpos') writeXpos(frame, o.xpos, enums);
       break;
     case 'alibi':
       frame.set('maxBias', o.maxBias);

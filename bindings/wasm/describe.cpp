@@ -19,7 +19,7 @@ const char kDescription[] = POSENC_STATUS_LIST(POSENC_STATUS_LINE) POSENC_FRAMES
     "enum mropeModel qwen2-vl qwen2.5-vl\n"
     "enum xposRole none query key\n"
     "enum gridVariant pixtral axial\n"
-    "enum attentionEncoding none sinusoidal rope alibi t5\n";
+    "enum attentionEncoding none sinusoidal rope alibi t5 xpos\n";
 
 #undef X_
 #undef POSENC_FRAME_LINE

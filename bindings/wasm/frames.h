@@ -88,7 +88,7 @@
                   X_(frames) X_(x) X_(xLength) X_(out) X_(outLength) X_(expectedLength)) \
   X(attentionScores, X_(numHeads) X_(queryLen) X_(keyLen) X_(headDim) X_(encoding) X_(order) X_(offset) X_(scale)  \
                          X_(causal) X_(softmax) X_(base) X_(layout) X_(rotaryDim) X_(hasPartialRotaryFactor)     \
-                             X_(partialRotaryFactor) POSENC_FRAME_SCALING(X_) X_(maxBias) X_(bias) X_(biasLength) \
+                             X_(partialRotaryFactor) POSENC_FRAME_SCALING(X_) POSENC_FRAME_XPOS(X_) X_(maxBias) X_(bias) X_(biasLength) \
                                  X_(numBuckets) X_(maxDistance) X_(bidirectional) X_(q) X_(qLength) X_(k)        \
                                      X_(kLength) X_(out) X_(outLength) X_(expectedLength))
 

@@ -79,6 +79,21 @@ RopeScaling scaling_of(const Frame& f) {
   return s;
 }
 
+// A frame's POSENC_FRAME_XPOS slots.
+template <class Frame>
+XposSpec xpos_of(const Frame& f) {
+  XposSpec xpos;
+  xpos.enabled = flag(f.xpos);
+  if (xpos.enabled) {
+    xpos.scale_base = f.xposScaleBase;
+    xpos.gamma = f.xposGamma;
+    xpos.has_center = flag(f.xposHasCenter);
+    xpos.center = f.xposCenter;
+  }
+  xpos.role = enum_of<XposRole>(f.xposRole);
+  return xpos;
+}
+
 template <class Frame>
 RopeSpec rope_spec_of(const Frame& f) {
   RopeSpec spec;
@@ -94,14 +109,7 @@ RopeSpec rope_spec_of(const Frame& f) {
   spec.order = enum_of<RopeOrder>(f.order);
   spec.inverse = flag(f.inverse);
   spec.scaling = scaling_of(f);
-  spec.xpos.enabled = flag(f.xpos);
-  if (spec.xpos.enabled) {
-    spec.xpos.scale_base = f.xposScaleBase;
-    spec.xpos.gamma = f.xposGamma;
-    spec.xpos.has_center = flag(f.xposHasCenter);
-    spec.xpos.center = f.xposCenter;
-  }
-  spec.xpos.role = enum_of<XposRole>(f.xposRole);
+  spec.xpos = xpos_of(f);
   spec.mrope.enabled = flag(f.mrope);
   spec.mrope.section[0] = u32(f.mropeSectionT);
   spec.mrope.section[1] = u32(f.mropeSectionH);
@@ -483,6 +491,7 @@ int attentionScores(frames::attentionScores& f) {
   spec.has_partial_rotary_factor = flag(f.hasPartialRotaryFactor);
   spec.partial_rotary_factor = f.partialRotaryFactor;
   spec.scaling = scaling_of(f);
+  spec.xpos = xpos_of(f);
   spec.max_bias = f.maxBias;
   spec.bias = address_of<const float>(f.bias);
   spec.bias_count = static_cast<std::uint64_t>(u32(f.biasLength));
@@ -492,6 +501,13 @@ int attentionScores(frames::attentionScores& f) {
   const Status checked = check(spec);
   if (checked == Status::kBiasLength)
     f.expectedLength = static_cast<double>(std::uint64_t{spec.num_buckets} * spec.num_heads);
+  if (checked == Status::kXposDistanceTooLarge) {  // the JS message names the largest distance allowed
+    std::uint32_t rotary_dim = 0;
+    resolve_rotary_dim(spec.head_dim, spec.rotary_dim, spec.has_partial_rotary_factor, spec.partial_rotary_factor,
+                       &rotary_dim);
+    const FrequencySchedule schedule(spec.scaling, rotary_dim, spec.base, 0);
+    f.expectedLength = xpos_max_distance(spec.xpos, schedule.attention_factor());
+  }
   POSENC_TRY(checked);
   POSENC_TRY(
       check_length(f, f.qLength, element_count(spec.num_heads, spec.query_len, spec.head_dim), Status::kQLength));

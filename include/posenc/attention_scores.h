@@ -6,6 +6,8 @@
 //   sinusoidal  the sinusoidal table of width head_dim at each row's position added to q and k
 //               (add_sinusoidal, as the tutorial's seeds do), no bias;
 //   rope        q and k rotated at their positions by a RopePlan (rope options as rope() takes them);
+//   xpos        rope with xPos's scale (xpos.h): queries scaled up, keys down, about one center
+//               for both sides (the given one, else ceil(L / 2), L = the largest position + 1);
 //   alibi       q and k as given, bias slope_h · (j − (offset + i)) (alibi.h's slopes and form);
 //   t5          q and k as given, bias = table[bucket(j − (offset + i))][h], T5's learned
 //               relative_attention_bias weight indexed by relative_position_buckets.h.
@@ -25,6 +27,7 @@
 #include "rope_scaling.h"
 #include "sinusoidal.h"
 #include "status.h"
+#include "xpos.h"
 
 namespace posenc {
 
@@ -34,9 +37,7 @@ enum class AttentionEncoding : int {
   kRope = 2,
   kAlibi = 3,
   kT5 = 4,
-  // xPos goes next (kXpos = 5): the rope path, each side's RopeSpec given the spec's XposSpec
-  // with its role (queries kQuery, keys kKey) and one center for both (has_center: applied
-  // separately, each side would otherwise take the center of its own positions).
+  kXpos = 5,
 };
 
 struct AttentionScoresSpec {
@@ -64,6 +65,8 @@ struct AttentionScoresSpec {
   bool has_partial_rotary_factor = false;
   double partial_rotary_factor = 1.0;
   RopeScaling scaling;
+  // xpos: scale_base, gamma and the center (role: none; each side has its own)
+  XposSpec xpos;
   // alibi
   double max_bias = 8.0;
   // t5: the [num_buckets, num_heads] float32 bias table (bias_count values), and its buckets

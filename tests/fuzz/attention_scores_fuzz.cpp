@@ -47,7 +47,7 @@ void require_rules(Rules& rules, const posenc::AttentionScoresSpec& s) {
   rules.require(s.head_dim >= 1, Status::kHeadDimTooSmall);
   rules.require(s.head_dim <= posenc::kMaxDim, Status::kHeadDimTooLarge);
   const int e = static_cast<int>(s.encoding);
-  rules.require(e >= 0 && e <= 4, Status::kEncodingInvalid);
+  rules.require(e >= 0 && e <= 5, Status::kEncodingInvalid);
   rules.require(s.order == posenc::RopeOrder::kTokens || s.order == posenc::RopeOrder::kHeads, Status::kOrderInvalid);
   rules.require(s.offset >= -posenc::kMaxPosition && s.offset <= posenc::kMaxPosition, Status::kAlibiOffsetInvalid);
   rules.require(std::isfinite(s.scale), Status::kScaleInvalid);
@@ -56,9 +56,10 @@ void require_rules(Rules& rules, const posenc::AttentionScoresSpec& s) {
                     fits(product(s.num_heads, s.query_len, s.key_len)),
                 Status::kSizeTooLarge);
   rules.require(s.encoding == E::kT5 || s.bias == nullptr, Status::kBiasUnused);
-  if (s.encoding == E::kSinusoidal || s.encoding == E::kRope) {
+  const bool rotates = s.encoding == E::kRope || s.encoding == E::kXpos;
+  if (s.encoding == E::kSinusoidal || rotates) {
     rules.require(s.encoding != E::kSinusoidal || s.head_dim % 2 == 0, Status::kHeadDimOdd);
-    rules.require(s.encoding != E::kRope || s.head_dim >= 2, Status::kHeadDimTooSmall);
+    rules.require(!rotates || s.head_dim >= 2, Status::kHeadDimTooSmall);
     rules.require(s.offset >= 0, Status::kEncodedOffsetNegative);
     rules.require(s.offset + static_cast<std::int64_t>(s.query_len) - 1 <= posenc::kMaxPosition || s.query_len == 0,
                   Status::kOffsetTooLarge);
@@ -66,6 +67,8 @@ void require_rules(Rules& rules, const posenc::AttentionScoresSpec& s) {
     for (const Status other : {Status::kRotaryDimOdd, Status::kRotaryDimTooSmall, Status::kRotaryDimTooLarge,
                                Status::kLayoutInvalid, Status::kBaseInvalid})
       rules.may_reject(true, other);
+    // xPos: a row beyond reach of the center (xpos_max_distance; the default xpos spec is valid).
+    rules.may_reject(s.encoding == E::kXpos, Status::kXposDistanceTooLarge);
   }
   if (s.encoding == E::kAlibi) rules.require(std::isfinite(s.max_bias) && s.max_bias > 0, Status::kMaxBiasInvalid);
   if (s.encoding == E::kT5) {
@@ -84,8 +87,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   FuzzInput in(data, size);
   posenc::AttentionScoresSpec s;
   const std::uint8_t e = in.byte();
-  const int bad_encodings[] = {5, -1, std::numeric_limits<int>::min(), std::numeric_limits<int>::max(), 256};
-  s.encoding = static_cast<AttentionEncoding>(e % 8 < 5 ? e % 8 : bad_encodings[e % 5]);
+  const int bad_encodings[] = {6, -1, std::numeric_limits<int>::min(), std::numeric_limits<int>::max(), 256};
+  s.encoding = static_cast<AttentionEncoding>(e % 8 < 6 ? e % 8 : bad_encodings[e % 5]);
   s.num_heads = in.size(6);
   s.query_len = in.size(12);
   s.key_len = in.size(24);

@@ -561,7 +561,7 @@ def relative_position_buckets_seeds():
 
 
 def attention_scores_seeds():
-    encodings = {"none": 0, "sinusoidal": 1, "rope": 2, "alibi": 3, "t5": 4, "bad": 5}
+    encodings = {"none": 0, "sinusoidal": 1, "rope": 2, "alibi": 3, "t5": 4, "xpos": 5, "bad": 6}
 
     def attention_offset(v):
         """An index of attention_scores_fuzz.cpp's offset table, or a raw int32."""
@@ -591,6 +591,8 @@ def attention_scores_seeds():
         "sinusoidal-odd-head-dim": call("sinusoidal", 1, 3, 3, 7),
         "rope-half-partial": call("rope", 2, 5, 9, 12, off="40", layout=1, rotary=6),
         "rope-tokens-causal": call("rope", 3, 4, 8, 16, off="40", order=0, causal=True),
+        "xpos-half-partial": call("xpos", 2, 5, 9, 12, off="40", layout=1, rotary=6),
+        "xpos-beyond-reach": call("xpos", 1, 2, 3, 8, off="100000"),
         "rope-negative-offset": call("rope", 1, 3, 3, 4, off="-1"),
         "rope-last-offset": call("rope", 1, 4, 4, 4, off="max-3"),
         "rope-offset-too-large": call("rope", 1, 5, 4, 4, off="max-3"),

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { dot, ropeReference, sinusoidalReference } from './reference.js';
+import { dot, ropeReference, sinusoidalReference, xposReference } from './reference.js';
 import { U32, assertClose, loadBothVariants, randomNormal, readGolden } from './support.js';
 
 const golden = readGolden('attention-scores.json');
@@ -18,8 +18,12 @@ function alibiSlope(h, n, maxBias = 8) {
   return h < c ? 2 ** ((-maxBias * (h + 1)) / c) : 2 ** ((-maxBias * (2 * (h - c) + 1)) / (2 * c));
 }
 
-/** One side's [numHeads, rows, headDim] rows encoded in float64 (rows at first, first + 1, ...). */
-function encodedRows(x, o, rows, first) {
+/**
+ * One side's [numHeads, rows, headDim] rows encoded in float64 (rows at first, first + 1, ...);
+ * xpos: `role` is the side's, about the one center of both sides (ceil(L / 2), L the largest
+ * position + 1 of q and k, unless given).
+ */
+function encodedRows(x, o, rows, first, role) {
   const { numHeads = 1, headDim, encoding } = o;
   const out = Float64Array.from(x);
   for (let h = 0; h < numHeads; h++) {
@@ -34,6 +38,18 @@ function encodedRows(x, o, rows, first) {
         offset: first,
       });
       encoded = Float64Array.from(head, (v, i) => v + table[i]);
+    } else if (encoding === 'xpos') {
+      const length = Math.max((o.offset ?? o.keyLen - o.queryLen) + o.queryLen, o.keyLen);
+      const center = o.xpos?.center ?? Math.ceil(length / 2);
+      encoded = xposReference(head, {
+        seqLen: rows,
+        headDim,
+        base: o.base,
+        layout: o.layout,
+        rotaryDim: o.rotaryDim,
+        offset: first,
+        xpos: { ...o.xpos, role, center },
+      });
     } else if (encoding === 'rope') {
       encoded = ropeReference(head, {
         seqLen: rows,
@@ -56,8 +72,8 @@ function reference(q, k, o, buckets) {
   const { numHeads = 1, queryLen, keyLen, headDim } = o;
   const offset = o.offset ?? keyLen - queryLen;
   const scale = o.scale ?? 1 / Math.sqrt(headDim);
-  const qe = encodedRows(q, o, queryLen, offset);
-  const ke = encodedRows(k, o, keyLen, 0);
+  const qe = encodedRows(q, o, queryLen, offset, 'query');
+  const ke = encodedRows(k, o, keyLen, 0, 'key');
   const scores = new Float64Array(numHeads * queryLen * keyLen);
   const bounds = new Float64Array(scores.length);
   for (let h = 0; h < numHeads; h++) {
@@ -118,6 +134,9 @@ for (const posenc of await loadBothVariants()) {
         { encoding: 'rope', layout: 'half', rotaryDim: 6, base: 500000, offset: 70000 },
         { encoding: 'alibi' },
         { encoding: 'alibi', maxBias: 16, offset: -2 },
+        { encoding: 'xpos' },
+        { encoding: 'xpos', layout: 'half', rotaryDim: 6, xpos: { scaleBase: 64, gamma: 0.2 }, offset: 900 },
+        { encoding: 'xpos', xpos: { center: 20000 }, offset: 30000 },
       ];
       for (const extra of cases) {
         const o = { ...shape, ...extra };
@@ -125,6 +144,48 @@ for (const posenc of await loadBothVariants()) {
         const want = reference(q, k, o);
         assertClose(got, want.scores, (i) => want.bounds[i], JSON.stringify(extra));
       }
+    });
+
+    it('xpos: rope with xPos per side (queries up, keys down) about one center, then the scaled dot', () => {
+      const o = { ...shape, encoding: 'xpos', offset: 40, xpos: { gamma: 0.3 } };
+      const { q, k } = randomInputs(7, o);
+      const got = posenc.attentionScores(q, k, o);
+      const center = Math.ceil(Math.max(o.offset + o.queryLen, o.keyLen) / 2);
+      const side = (x, rows, offset, role) =>
+        posenc.rope(x.slice(), {
+          seqLen: rows,
+          numHeads: o.numHeads,
+          headDim: o.headDim,
+          order: 'heads',
+          offset,
+          xpos: { ...o.xpos, role, center },
+        });
+      const qe = side(q, o.queryLen, o.offset, 'query');
+      const ke = side(k, o.keyLen, 0, 'key');
+      const scale = 1 / Math.sqrt(o.headDim);
+      for (let h = 0; h < o.numHeads; h++) {
+        const rows = (x, n) => x.subarray(h * n * o.headDim, (h + 1) * n * o.headDim);
+        const dots = posenc.similarity(rows(qe, o.queryLen), rows(ke, o.keyLen), {
+          rows: o.queryLen,
+          cols: o.keyLen,
+          dim: o.headDim,
+        });
+        const head = got.subarray(h * o.queryLen * o.keyLen, (h + 1) * o.queryLen * o.keyLen);
+        assertClose(
+          head,
+          Float64Array.from(dots, (d) => Math.fround(scale * d)),
+          () => 0,
+          `head ${h}: the same bits`,
+        );
+      }
+      // The scores of constant rows decay with the distance: xPos below RoPE's magnitude, farther more.
+      const ones = { ...shape, numHeads: 1, queryLen: 1, keyLen: 64, offset: 63 };
+      const row = Float32Array.from({ length: 10 }, (_, i) => (i % 2 ? 0 : 1));
+      const keys = Float32Array.from({ length: 64 * 10 }, (_, i) => row[i % 10]);
+      const plain = posenc.attentionScores(row, keys, { ...ones, encoding: 'rope', scale: 1 });
+      const decayed = posenc.attentionScores(row, keys, { ...ones, encoding: 'xpos', scale: 1 });
+      assert.equal(decayed[63], plain[63], 'no decay at distance 0');
+      assert.ok(Math.abs(decayed[0]) < Math.abs(plain[0]) || Math.abs(plain[0]) < 1e-6, 'decay at distance 63');
     });
 
     it('t5: none + table[bucket] bit for bit at scale 1, and the float64 reference', () => {

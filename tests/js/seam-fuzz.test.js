@@ -591,14 +591,19 @@ const OPERATIONS = {
     const queryLen = r.int(1, 4);
     const keyLen = r.int(1, 6);
     const headDim = 2 * r.int(1, 4); // even: every encoding takes it
-    const encoding = r.pick(['none', 'sinusoidal', 'rope', 'alibi', 't5']);
-    const placed = encoding === 'sinusoidal' || encoding === 'rope'; // rows at positions >= 0
+    const encoding = r.pick(['none', 'sinusoidal', 'rope', 'alibi', 't5', 'xpos']);
+    const placed = encoding === 'sinusoidal' || encoding === 'rope' || encoding === 'xpos'; // rows at positions >= 0
     const own = {
       none: {},
       sinusoidal: { layout: r.chance(0.3) ? 'concat' : undefined },
       rope: { layout: r.chance(0.3) ? 'half' : undefined, base: r.chance(0.3) ? 500000 : undefined },
       alibi: { maxBias: r.chance(0.3) ? 16 : undefined },
       t5: { bias: new ArraySpec('bias', 32 * numHeads, 'in', r), bidirectional: r.chance(0.3) ? false : undefined },
+      xpos: {
+        xpos: r.chance(0.5)
+          ? defined({ gamma: r.chance(0.5) ? 0.2 : undefined, center: r.chance(0.3) ? 30 : undefined })
+          : undefined,
+      },
     }[encoding];
     const out = r.chance(0.4) ? new ArraySpec('out', numHeads * queryLen * keyLen, 'out', r) : undefined;
     return {

@@ -112,8 +112,14 @@ posenc.attentionScores(x, k, { ...scoreShape, encoding: 't5' });
 posenc.attentionScores(x, k, { ...scoreShape, encoding: 'alibi', bias: new Float32Array(64) });
 // @ts-expect-error: 'half' is a rope layout
 posenc.attentionScores(x, k, { ...scoreShape, encoding: 'sinusoidal', layout: 'half' });
-// @ts-expect-error: an encoding posenc does not have
+posenc.attentionScores(x, k, { ...scoreShape, encoding: 'xpos', xpos: { gamma: 0.2, center: 4 }, layout: 'half' });
 posenc.attentionScores(x, k, { ...scoreShape, encoding: 'xpos' });
+// @ts-expect-error: the roles are implied (queries up, keys down)
+posenc.attentionScores(x, k, { ...scoreShape, encoding: 'xpos', xpos: { role: 'query' } });
+// @ts-expect-error: xpos is the xpos encoding's
+posenc.attentionScores(x, k, { ...scoreShape, encoding: 'rope', xpos: {} });
+// @ts-expect-error: an encoding posenc does not have
+posenc.attentionScores(x, k, { ...scoreShape, encoding: 'cope' });
 console.log(none, t5);
 
 // Rejected by the runtime (TypeError): so by the types too.
