@@ -2,26 +2,16 @@
 // critical violation in light or dark mode, and dark mode really is dark and legible.
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { after, before, test } from 'node:test';
-import { gotoAndSettle, launchBrowser, openPage } from './support/browser.js';
-import { ensureWebBuilt } from './support/build.js';
-import { serveWeb } from './support/server.js';
+import { before, test } from 'node:test';
+import { gotoAndSettle, openPage } from './support/browser.js';
+import { useServedSite } from './support/session.js';
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
+const site = useServedSite();
 let browser;
 let server;
-
-before(async () => {
-  await ensureWebBuilt();
-  server = await serveWeb();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+before(async () => ({ browser, server } = await site));
 
 /** WCAG contrast of two computed CSS colours (rgb/rgba; alpha ignored). */
 function contrast(a, b) {

@@ -1,10 +1,9 @@
 // User-typed text is data, never markup or code: markup and script typed into every text
 // field of the page must not execute, must not add elements, and must leave a working page.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { gotoAndSettle, launchBrowser, openPage, waitForIdle } from './support/browser.js';
-import { ensureWebBuilt } from './support/build.js';
-import { serveWeb } from './support/server.js';
+import { before, test } from 'node:test';
+import { gotoAndSettle, openPage, waitForIdle } from './support/browser.js';
+import { useServedSite } from './support/session.js';
 
 const PAYLOADS = [
   '<img src=x onerror="window.__pwned = 1">',
@@ -15,19 +14,10 @@ const PAYLOADS = [
   '<b>bold</b> 1, 2, 3',
 ];
 
+const site = useServedSite();
 let browser;
 let server;
-
-before(async () => {
-  await ensureWebBuilt();
-  server = await serveWeb();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+before(async () => ({ browser, server } = await site));
 
 test('markup and script typed into every text input never execute or inject elements', async () => {
   const { page, log, context } = await openPage(browser);

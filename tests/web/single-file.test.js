@@ -1,30 +1,21 @@
 // End-to-end: the single-file build works opened straight from disk (file://), WASM included.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { artifactPath, gotoAndSettle, launchBrowser, openPage } from './support/browser.js';
-import { ensureWebBuilt, SINGLE_FILE } from './support/build.js';
-import { serveWeb } from './support/server.js';
+import { artifactPath, gotoAndSettle, openPage } from './support/browser.js';
+import { SINGLE_FILE } from './support/build.js';
+import { useServedSite } from './support/session.js';
 import { declaredPolicy } from '../../web/single-file-csp.js';
 import { checkHeatmapPixels, extentOf } from './support/colors.js';
 import { ropeScores, sinusoidalTable } from './support/reference.js';
 
+const site = useServedSite();
 let browser;
 let server;
+before(async () => ({ browser, server } = await site));
 
-before(async () => {
-  await ensureWebBuilt();
-  browser = await launchBrowser();
-  server = await serveWeb();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-/** Waits for the page to be drawn; `settled` false if it hung (as it did under a blocking CSP). */
+/** The sinusoidal table's rows once drawn (a page that hangs, as under a blocking CSP, times out). */
 async function sinusoidalRows(page) {
   const cells = page.locator('figure[data-plot="sinusoidal-table"] canvas.heatmap-cells');
   await cells.waitFor({ state: 'attached', timeout: 20_000 });

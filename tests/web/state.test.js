@@ -7,14 +7,14 @@ import { UrlState } from '../../web/src/state.js';
 const SPECS = {
   'pe.seq': { type: 'int', default: 128, min: 1, max: 2000 },
   'pe.d': { type: 'int', default: 128, min: 2, max: 2048, even: true },
-  'rope.d': { type: 'int', default: 8, min: 2, max: 256, even: true },
-  'rope.pair': {
+  'demo.d': { type: 'int', default: 8, min: 2, max: 256, even: true },
+  'demo.pair': {
     type: 'int',
     default: 0,
     min: 0,
     max: 127,
-    maxFrom: (get) => get('rope.d') / 2 - 1,
-    maxNote: 'a pair index is below rope.d / 2',
+    maxFrom: (get) => get('demo.d') / 2 - 1,
+    maxNote: 'pair < d / 2',
   },
   'pe.layout': { type: 'enum', default: 'interleaved', values: ['interleaved', 'concat'] },
   'order.a': { type: 'text', default: 'The cat', maxLength: 120 },
@@ -58,19 +58,19 @@ describe('UrlState', () => {
 
   it('lowers a setting whose limit comes from another one, and says so', () => {
     const state = new UrlState(SPECS);
-    const problems = state.readQuery('rope.d=4&rope.pair=3');
-    assert.equal(state.get('rope.pair'), 1);
+    const problems = state.readQuery('demo.d=4&demo.pair=3');
+    assert.equal(state.get('demo.pair'), 1);
     assert.deepEqual(problems, [
-      'rope.pair="3" is above 1, its largest value with this link\'s other settings (a pair index is below rope.d / 2); using 1.',
+      'demo.pair="3" is above 1, its largest value with this link\'s other settings (pair < d / 2); using 1.',
     ]);
-    assert.equal(state.query(), 'rope.d=4&rope.pair=1', 'the link says what the page shows');
+    assert.equal(state.query(), 'demo.d=4&demo.pair=1', 'the link says what the page shows');
     withFakeLocation(state, () => {
-      state.set('rope.d', 16);
-      state.set('rope.pair', 7);
-      state.set('rope.d', 8);
-      assert.equal(state.get('rope.pair'), 3, 'lowered with rope.d');
-      state.set('rope.pair', 50);
-      assert.equal(state.get('rope.pair'), 3);
+      state.set('demo.d', 16);
+      state.set('demo.pair', 7);
+      state.set('demo.d', 8);
+      assert.equal(state.get('demo.pair'), 3, 'lowered with demo.d');
+      state.set('demo.pair', 50);
+      assert.equal(state.get('demo.pair'), 3);
     });
   });
 
@@ -108,11 +108,11 @@ describe('UrlState', () => {
 
   it('reports one over-long or broken setting by name and keeps every other one', () => {
     const state = new UrlState(SPECS);
-    const problems = state.readQuery(`pe.seq=${'9'.repeat(5000)}&pe.d=64&cmp.q=${'1,'.repeat(300)}1&rope.d=16`);
+    const problems = state.readQuery(`pe.seq=${'9'.repeat(5000)}&pe.d=64&cmp.q=${'1,'.repeat(300)}1&demo.d=16`);
     assert.equal(problems.length, 2, problems.join('\n'));
     assert.match(problems[0], /^pe\.seq="9{30}…" is not a finite number; using the default 128\.$/);
     assert.match(problems[1], /^cmp\.q="1,1,.*…" needs 1…256 comma-separated numbers; using the default 1,2\.$/);
     assert.equal(state.get('pe.d'), 64);
-    assert.equal(state.get('rope.d'), 16);
+    assert.equal(state.get('demo.d'), 16);
   });
 });

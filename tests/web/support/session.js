@@ -1,12 +1,15 @@
-// One built page, served and open in Chromium for a whole test file. Registers node:test's
-// before/after hooks and returns a promise of { browser, server, page, context, log }: await it
-// in the file's own `before` (Node 20 does not wait for one root hook before starting the next).
+// The built page served, and Chromium, for a whole test file. Each function registers node:test's
+// before/after hooks and returns a promise of the session: await it in the file's own `before`
+// (Node 20 does not wait for one root hook before starting the next).
+//   useServedSite()     { browser, server }: the file opens its own pages
+//   usePageSession(o)   { browser, server, page, context, log }: one page, open at the site
 import { after, before } from 'node:test';
 import { gotoAndSettle, launchBrowser, openPage } from './browser.js';
 import { ensureWebBuilt } from './build.js';
 import { serveWeb } from './server.js';
 
-export function usePageSession(pageOptions = {}) {
+/** Hooks that run `start(session)` before the file's tests and close what it opened after them. */
+function useSession(start) {
   const session = {};
   let settle;
   const ready = new Promise((resolve, reject) => {
@@ -18,8 +21,7 @@ export function usePageSession(pageOptions = {}) {
       await ensureWebBuilt();
       session.server = await serveWeb();
       session.browser = await launchBrowser();
-      Object.assign(session, await openPage(session.browser, pageOptions));
-      await gotoAndSettle(session.page, session.server.pageUrl);
+      await start(session);
       settle.resolve(session);
     } catch (error) {
       settle.reject(error);
@@ -31,4 +33,15 @@ export function usePageSession(pageOptions = {}) {
     await session.server?.close();
   });
   return ready;
+}
+
+export function useServedSite() {
+  return useSession(async () => {});
+}
+
+export function usePageSession(pageOptions = {}) {
+  return useSession(async (session) => {
+    Object.assign(session, await openPage(session.browser, pageOptions));
+    await gotoAndSettle(session.page, session.server.pageUrl);
+  });
 }
