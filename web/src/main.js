@@ -6,6 +6,7 @@ import { byId, h } from './dom.js';
 import { downloadBlob } from './export.js';
 import { renderStaticTex } from './math.js';
 import { UrlState } from './state.js';
+import * as bridge from './sections/bridge.js';
 import * as comparison from './sections/comparison.js';
 import * as facts from './sections/facts.js';
 import * as longContext from './sections/long-context.js';
@@ -18,6 +19,7 @@ import * as tokens2d from './sections/tokens2d.js';
 import * as workedExample from './sections/worked-example.js';
 
 const MODULES = [
+  bridge,
   comparison,
   facts,
   longContext,

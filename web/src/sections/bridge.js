@@ -1,0 +1,158 @@
+// The bridge from the sinusoidal table to RoPE: moving a position by k rotates every pair of the
+// table by its own angle k·ω_i (PE(p + k) = R(k·ω_i) PE(p), pair by pair), shown on one pair with
+// posenc's table for both positions; then RoPE, which applies that rotation to q and k
+// themselves: moved together, both turn by the same angle and the angle between them, which is
+// what their dot product sees, stays.
+import { controlRow, numberControl } from '../controls.js';
+import { byId, h } from '../dom.js';
+import { formatSig } from '../format.js';
+import { renderTex } from '../math.js';
+import { createVectorPlot } from '../plots/arrows.js';
+import { coalesceToFrame } from '../schedule.js';
+
+export const id = 'bridge';
+
+const D_MODEL = 16; // the table's width here: 8 pairs, from fast to slow
+const COLORS = { before: '#777777', after: '#0072B2', moved: '#D55E00', query: '#0072B2', key: '#009E73' };
+
+export const settings = {
+  'bridge.p': { type: 'int', default: 2, min: 0, max: 1000 },
+  'bridge.k': { type: 'int', default: 3, min: 0, max: 1000 },
+  'bridge.pair': { type: 'int', default: 1, min: 0, max: D_MODEL / 2 - 1 },
+  'bridge.m': { type: 'int', default: 5, min: 0, max: 1000 },
+  'bridge.n': { type: 'int', default: 2, min: 0, max: 1000 },
+  'bridge.shift': { type: 'int', default: 0, min: 0, max: 1000 },
+};
+
+/** The pair (sin, cos) of PE(pos) for pair i, interleaved layout: channels 2i and 2i + 1. */
+function pairOf(table, row, pair) {
+  return [table[row * D_MODEL + 2 * pair], table[row * D_MODEL + 2 * pair + 1]];
+}
+
+export function mount({ posenc, state }) {
+  // ---- a shift of position is a rotation ---------------------------------------------------------
+  const shiftRoot = byId('bridge-shift-demo');
+  const shiftPlot = createVectorPlot({
+    name: 'bridge-shift',
+    title: 'One pair of PE: position p, and p + k',
+    xLabel: 'sin (channel 2i)',
+    yLabel: 'cos (channel 2i + 1)',
+    summary: (arrows) =>
+      `Pair ${state.get('bridge.pair')} of the sinusoidal encoding: ${arrows
+        .map((a) => `${a.label} at (${a.to.map((v) => formatSig(v, 4)).join(', ')})`)
+        .join('; ')}. Rotating PE(p) by k·ω lands exactly on PE(p + k).`,
+  });
+  const shiftFormula = h('div', { class: 'formula', id: 'bridge-shift-formula' });
+  const shiftTable = h('table', { class: 'numbers', id: 'bridge-shift-table' });
+  shiftRoot.append(
+    controlRow(
+      numberControl(state, 'bridge.p', { label: 'position p' }),
+      numberControl(state, 'bridge.k', { label: 'shift k' }),
+      numberControl(state, 'bridge.pair', { label: 'pair i' }),
+    ),
+    h('div', { class: 'side-by-side' }, shiftPlot.element, h('div', {}, shiftFormula, shiftTable)),
+  );
+
+  function drawShift() {
+    const p = state.get('bridge.p');
+    const k = state.get('bridge.k');
+    const pair = state.get('bridge.pair');
+    // Both rows from posenc's table; the rotation from posenc's frequencies.
+    const table = posenc.sinusoidal({ seqLen: 2, dModel: D_MODEL, positions: [p, p + k] });
+    const omega = posenc.ropeFrequencies({ rotaryDim: D_MODEL })[pair];
+    const [s, c] = pairOf(table, 0, pair);
+    const [s2, c2] = pairOf(table, 1, pair);
+    const angle = k * omega;
+    // (sin, cos) of p·ω turned by k·ω: sin(a + b) = sin a cos b + cos a sin b, cos(a + b) = cos a cos b − sin a sin b.
+    const turned = [s * Math.cos(angle) + c * Math.sin(angle), c * Math.cos(angle) - s * Math.sin(angle)];
+    shiftPlot.draw({
+      arrows: [
+        { from: [0, 0], to: [s, c], color: COLORS.before, width: 2.5, label: `PE(${p})`, role: 'before' },
+        { from: [0, 0], to: [s2, c2], color: COLORS.after, width: 4, label: `PE(${p + k})`, role: 'after' },
+        { from: [0, 0], to: turned, color: COLORS.moved, width: 1.5, dash: '5 4', label: '', role: 'turned' },
+      ],
+      circles: [{ radius: 1 }],
+      extent: 1.3,
+    });
+    renderTex(
+      shiftFormula,
+      `\\begin{gathered}\\begin{bmatrix} \\sin((p+k)\\omega_i) \\\\ \\cos((p+k)\\omega_i) \\end{bmatrix} = ` +
+        `\\begin{bmatrix} \\cos k\\omega_i & \\sin k\\omega_i \\\\ -\\sin k\\omega_i & \\cos k\\omega_i \\end{bmatrix}` +
+        `\\begin{bmatrix} \\sin p\\omega_i \\\\ \\cos p\\omega_i \\end{bmatrix} \\\\ k\\omega_i = ${k} \\cdot ${formatSig(omega, 6)} = ${formatSig(angle, 6)}\\text{ rad}\\end{gathered}`,
+      { display: true },
+    );
+    const row = (label, values, className) =>
+      h(
+        'tr',
+        { dataset: { row: className } },
+        h('th', { scope: 'row' }, label),
+        ...values.map((v) => h('td', { class: 'exact' }, formatSig(v, 7))),
+      );
+    shiftTable.replaceChildren(
+      h('thead', {}, h('tr', {}, ...['', 'sin', 'cos'].map((t) => h('th', { scope: 'col' }, t)))),
+      h(
+        'tbody',
+        {},
+        row(`PE(${p}), posenc`, [s, c], 'before'),
+        row(`turned by k·ω = ${formatSig(angle, 4)} rad`, turned, 'turned'),
+        row(`PE(${p + k}), posenc`, [s2, c2], 'after'),
+      ),
+    );
+  }
+
+  // ---- RoPE: rotate q and k themselves ----------------------------------------------------------
+  const ropeRoot = byId('bridge-rope-demo');
+  const ropePlot = createVectorPlot({
+    name: 'bridge-rope',
+    title: 'Pair 0 of a query at m and a key at n, rotated by RoPE',
+    summary: () => ropeSummary,
+  });
+  let ropeSummary = '';
+  const ropeNote = h('p', { class: 'result', id: 'bridge-rope-note' });
+  ropeRoot.append(
+    controlRow(
+      numberControl(state, 'bridge.m', { label: 'query position m' }),
+      numberControl(state, 'bridge.n', { label: 'key position n' }),
+      numberControl(state, 'bridge.shift', { label: 'move both by s' }),
+    ),
+    ropePlot.element,
+    ropeNote,
+  );
+
+  // Fixed contents: one pair of q and one of k (the other channels zero), head dim 2 (ω = 1).
+  const Q = [1, 0.3];
+  const K = [0.6, 0.8];
+
+  function drawRope() {
+    const shift = state.get('bridge.shift');
+    const m = state.get('bridge.m') + shift;
+    const n = state.get('bridge.n') + shift;
+    const q = posenc.rope(Float32Array.from(Q), { seqLen: 1, headDim: 2, offset: m });
+    const k = posenc.rope(Float32Array.from(K), { seqLen: 1, headDim: 2, offset: n });
+    const score = posenc.similarity(q, k, { rows: 1, cols: 1, dim: 2 })[0];
+    const between = Math.atan2(q[0] * k[1] - q[1] * k[0], q[0] * k[0] + q[1] * k[1]); // from q to k
+    ropeSummary = `q rotated to position ${m}: (${formatSig(q[0], 4)}, ${formatSig(q[1], 4)}); k rotated to position ${n}: (${formatSig(k[0], 4)}, ${formatSig(k[1], 4)}); the angle from q to k is ${formatSig(between, 4)} rad.`;
+    ropePlot.draw({
+      arrows: [
+        { from: [0, 0], to: [q[0], q[1]], color: COLORS.query, width: 3.5, label: `q at ${m}`, role: 'query' },
+        { from: [0, 0], to: [k[0], k[1]], color: COLORS.key, width: 3.5, label: `k at ${n}`, role: 'key' },
+      ],
+      circles: [{ radius: 1 }],
+      // the angle from k to q, the one thing the score sees
+      arcs: [{ radius: 0.35, from: Math.atan2(k[1], k[0]), to: Math.atan2(k[1], k[0]) - between, color: COLORS.moved }],
+      extent: 1.3,
+    });
+    ropeNote.dataset.score = String(score);
+    ropeNote.dataset.angle = String(between);
+    ropeNote.textContent =
+      `m − n = ${m - n}: the angle from q to k is ${formatSig(between, 6)} rad and q · k = ${formatSig(score, 6)}. ` +
+      'Move both by s: both arrows turn by s radians, and the angle and the score stay (up to float32 rounding).';
+  }
+
+  const requestShift = coalesceToFrame(drawShift);
+  const requestRope = coalesceToFrame(drawRope);
+  state.watch(['bridge.p', 'bridge.k', 'bridge.pair'], requestShift);
+  state.watch(['bridge.m', 'bridge.n', 'bridge.shift'], requestRope);
+  requestShift();
+  requestRope();
+}
