@@ -14,6 +14,7 @@ import * as naive from './sections/naive.js';
 import * as order from './sections/order.js';
 import * as relativeDistance from './sections/relative-distance.js';
 import * as rope from './sections/rope.js';
+import * as ropeBase from './sections/rope-base.js';
 import * as sinusoidal from './sections/sinusoidal.js';
 import * as tokens2d from './sections/tokens2d.js';
 import * as workedExample from './sections/worked-example.js';
@@ -27,6 +28,7 @@ const MODULES = [
   order,
   relativeDistance,
   rope,
+  ropeBase,
   sinusoidal,
   tokens2d,
   workedExample,
