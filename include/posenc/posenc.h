@@ -5,6 +5,7 @@
 #include "attention_scores.h"
 #include "batch_positions.h"
 #include "frequencies.h"
+#include "half.h"
 #include "layout_conversion.h"
 #include "mrope_positions.h"
 #include "position_numbers.h"
