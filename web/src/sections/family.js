@@ -153,6 +153,12 @@ export function weightDomain(matrices) {
   return [0, top > 0 ? top : 1];
 }
 
+/** Radio options from [value, label] pairs. */
+const options = (pairs) => pairs.map(([value, label]) => ({ value, label }));
+
+/** The radio group of an 'enum' setting of this section. */
+const choice = (state, key, label, pairs) => choiceControl(state, key, { label, options: options(pairs) });
+
 export function mount({ posenc, state }) {
   const root = byId('family-demo');
   let shown = null;
@@ -205,29 +211,20 @@ export function mount({ posenc, state }) {
       numberControl(state, 'fam.head', { label: `ALiBi head (of ${ALIBI_HEADS})` }),
     ),
     controlRow(
-      choiceControl(state, 'fam.view', {
-        label: 'show',
-        options: [
-          { value: 'scores', label: 'raw scores' },
-          { value: 'weights', label: 'softmax weights' },
-        ],
-      }),
-      choiceControl(state, 'fam.causal', {
-        label: 'causal mask',
-        options: [
-          { value: 'off', label: 'off' },
-          { value: 'on', label: 'on' },
-        ],
-      }),
+      choice(state, 'fam.view', 'show', [
+        ['scores', 'raw scores'],
+        ['weights', 'softmax weights'],
+      ]),
+      choice(state, 'fam.causal', 'causal mask', [
+        ['off', 'off'],
+        ['on', 'on'],
+      ]),
     ),
     controlRow(
-      choiceControl(state, 'fam.content', {
-        label: 'token contents',
-        options: [
-          { value: 'qk', label: 'one random query and key, at every position' },
-          { value: 'tokens', label: 'a random query and key per token' },
-        ],
-      }),
+      choice(state, 'fam.content', 'token contents', [
+        ['qk', 'one random query and key, at every position'],
+        ['tokens', 'a random query and key per token'],
+      ]),
       reroll,
     ),
     slopeNote,
@@ -238,13 +235,10 @@ export function mount({ posenc, state }) {
     ),
     readout,
     controlRow(
-      choiceControl(state, 'fam.curve', {
-        label: 'curve',
-        options: [
-          { value: 'last', label: 'the last query against every key' },
-          { value: 'mean', label: 'mean over queries at each distance' },
-        ],
-      }),
+      choice(state, 'fam.curve', 'curve', [
+        ['last', 'the last query against every key'],
+        ['mean', 'mean over queries at each distance'],
+      ]),
     ),
     curvePlot.element,
   );
@@ -293,7 +287,10 @@ export function mount({ posenc, state }) {
     const slope = posenc.alibiSlopes({ numHeads: ALIBI_HEADS })[head - 1];
     slopeNote.textContent =
       `ALiBi: head ${head} of ${ALIBI_HEADS}, slope ${formatSig(slope, 6)}: a key ${l0} positions back loses ${formatSig(slope * l0, 4)}. ` +
-      `T5: ${T5_BUCKETS} buckets, ${causal ? 'one direction (the decoder’s)' : 'both directions (the encoder’s)'}, with the stand-in bias table described above.`;
+      `T5: ${T5_BUCKETS} buckets, ${causal ? 'one direction (the decoder’s)' : 'both directions (the encoder’s)'}, with the stand-in bias table described above.` +
+      (causal
+        ? ''
+        : ' ALiBi was made for causal models (BLOOM, MPT): without the mask its bias, slope × (n − m), grows for keys after the query, so the far right of its panel wins. Switch the mask on to see it as those models use it.');
     slopeNote.dataset.slope = String(slope);
 
     const x = range(n);
