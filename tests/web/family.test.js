@@ -1,0 +1,307 @@
+// The family side by side: the panels' pixels and the distance curve against float64 references
+// computed here (rotations, xPos scales, ALiBi and T5 biases, softmax), the toggles (softmax,
+// causal mask), the keyboard read-out, the permalink, hostile link values, a phone's width, and
+// the redraw time.
+import assert from 'node:assert/strict';
+import { before, test } from 'node:test';
+import { randomMatrix, randomQueryKey } from '../../web/src/tokens.js';
+import { artifactPath, gotoAndSettle, openPage, waitForIdle } from './support/browser.js';
+import { checkHeatmapPixels } from './support/colors.js';
+import { readLinePlot } from './support/lineplot.js';
+import { posenc } from './support/reference.js';
+import { useServedSite } from './support/session.js';
+
+const site = useServedSite();
+let browser;
+let server;
+before(async () => ({ browser, server } = await site));
+
+const DEFAULTS = { n: 128, l0: 32, d: 32, seed: 7, content: 'qk', view: 'scores', causal: false, head: 4 };
+
+/** The page's documented inputs: one seeded query and key at every position, or one pair per token. */
+function contents({ content, seed, n, d }) {
+  if (content === 'tokens') {
+    const rows = randomMatrix(seed, 2 * n, d);
+    return { q: (m) => rows.subarray(m * d, (m + 1) * d), k: (j) => rows.subarray((n + j) * d, (n + j + 1) * d) };
+  }
+  const { q, k } = randomQueryKey(seed, d);
+  return { q: () => q, k: () => k };
+}
+
+/**
+ * One panel in float64: per pair i, the rotated (RoPE, interleaved pairs, base 10000) dot product,
+ * times xPos's ζ_i^((m − n)/512) for 'xpos'; the sum over √d; plus ALiBi's 2^(−head)·(n − m) or the
+ * T5 stand-in bias of the bucket; -Infinity above the diagonal under a causal mask; softmax per row.
+ */
+function reference(encoding, options) {
+  const { n, d, view, causal, head } = { ...DEFAULTS, ...options };
+  const { q, k } = contents({ ...DEFAULTS, ...options });
+  const buckets = posenc.relativePositionBuckets({ queryLen: n, keyLen: n, bidirectional: !causal });
+  const perDirection = causal ? 32 : 16;
+  const out = new Float64Array(n * n);
+  for (let m = 0; m < n; m++) {
+    for (let j = 0; j < n; j++) {
+      if (causal && j > m) {
+        out[m * n + j] = -Infinity;
+        continue;
+      }
+      const a = q(m);
+      const b = k(j);
+      let dot = 0;
+      for (let i = 0; i < d / 2; i++) {
+        const w = 10000 ** ((-2 * i) / d);
+        const [a0, a1, b0, b1] = [a[2 * i], a[2 * i + 1], b[2 * i], b[2 * i + 1]];
+        if (encoding === 'rope' || encoding === 'xpos') {
+          const [cm, sm, cn, sn] = [Math.cos(m * w), Math.sin(m * w), Math.cos(j * w), Math.sin(j * w)];
+          let term = (a0 * cm - a1 * sm) * (b0 * cn - b1 * sn) + (a0 * sm + a1 * cm) * (b0 * sn + b1 * cn);
+          if (encoding === 'xpos') term *= (((2 * i) / d + 0.4) / 1.4) ** ((m - j) / 512);
+          dot += term;
+        } else dot += a0 * b0 + a1 * b1;
+      }
+      let score = dot / Math.sqrt(d);
+      if (encoding === 'alibi') score += 2 ** -head * (j - m);
+      if (encoding === 't5') score += (-4 * (buckets[m * n + j] % perDirection)) / (perDirection - 1);
+      out[m * n + j] = score;
+    }
+  }
+  if (view === 'weights') {
+    for (let m = 0; m < n; m++) {
+      const row = out.subarray(m * n, (m + 1) * n);
+      const max = Math.max(...row);
+      let sum = 0;
+      for (let j = 0; j < n; j++) sum += row[j] === -Infinity ? 0 : Math.exp(row[j] - max);
+      for (let j = 0; j < n; j++) row[j] = row[j] === -Infinity ? 0 : Math.exp(row[j] - max) / sum;
+    }
+  }
+  return out;
+}
+
+function query(options) {
+  const keys = {
+    n: 'fam.n',
+    l0: 'fam.l0',
+    d: 'fam.d',
+    seed: 'fam.seed',
+    content: 'fam.content',
+    view: 'fam.view',
+    head: 'fam.head',
+  };
+  const parts = Object.entries(options)
+    .filter(([key]) => keys[key])
+    .map(([key, value]) => `${keys[key]}=${value}`);
+  if (options.causal) parts.push('fam.causal=on');
+  return `?${parts.join('&')}`;
+}
+
+async function checkPanel(page, encoding, options, expected = reference(encoding, options)) {
+  const n = options.n ?? DEFAULTS.n;
+  return checkHeatmapPixels(page, `family-${encoding}`, { rows: n, cols: n, expected: (r, c) => expected[r * n + c] });
+}
+
+/** The scale: symmetric for scores, from 0 for weights, and wide enough for the reference values. */
+function checkScale({ lo, hi }, view, panels) {
+  if (view === 'weights') assert.equal(lo, 0);
+  else {
+    assert.equal(lo, -hi);
+    const largest = Math.max(...panels.flatMap((p) => [...p].filter(Number.isFinite).map(Math.abs)));
+    assert.ok(hi >= largest - 1e-5, `scale ${hi} below the largest |score| ${largest}`);
+  }
+}
+
+for (const options of [
+  {},
+  { view: 'weights' },
+  { causal: true, view: 'weights', content: 'tokens', n: 96, d: 16, head: 2, seed: 11 },
+]) {
+  test(`panels against float64 (RoPE, xPos, ALiBi, T5): ${JSON.stringify(options)}`, async () => {
+    const { page, log, context } = await openPage(browser);
+    await gotoAndSettle(page, server.pageUrl + query(options));
+    const panels = {};
+    for (const encoding of ['rope', 'xpos', 'alibi', 't5']) {
+      panels[encoding] = reference(encoding, options);
+      checkScale(await checkPanel(page, encoding, options, panels[encoding]), options.view, [panels[encoding]]);
+    }
+    // The ALiBi slope shown is posenc's for that head of 8.
+    const slope = Number(await page.locator('#fam-slope-note').getAttribute('data-slope'));
+    assert.equal(slope, 2 ** -(options.head ?? DEFAULTS.head));
+    // The curve: the last query against every key, at distance t = (n − 1) − key.
+    const n = options.n ?? DEFAULTS.n;
+    const { series, yPerUnit } = await readLinePlot(page, 'family-distance');
+    for (const [encoding, label] of [
+      ['rope', 'RoPE'],
+      ['alibi', 'ALiBi'],
+    ]) {
+      assert.equal(series[label].length, n, `${label}: one point per distance`);
+      for (const [x, y] of series[label]) {
+        const t = Math.round(x);
+        const exact = panels[encoding][(n - 1) * n + (n - 1 - t)];
+        assert.ok(Math.abs(y - exact) <= 0.02 * yPerUnit + 1e-5, `${label} at distance ${t}: ${y} vs ${exact}`);
+      }
+    }
+    assert.deepEqual(log.errors, []);
+    await context.close();
+  });
+}
+
+test('the toggles: softmax and the causal mask change the panels as float64 says (NoPE + causal is 1/(m + 1)); keyboard read-out', async () => {
+  const { page, log, context } = await openPage(browser);
+  await gotoAndSettle(page, server.pageUrl);
+  // Without positions and with the same q and k everywhere, every raw score is the same.
+  const flat = reference('none', {});
+  await checkPanel(page, 'none', {}, flat);
+  await page.locator('#ctl-fam-view-weights').check();
+  await page.locator('#ctl-fam-causal-on').check();
+  await waitForIdle(page);
+  await page.waitForFunction(() =>
+    /fam\.view=weights.*fam\.causal=on|fam\.causal=on.*fam\.view=weights/.test(location.search),
+  );
+  const n = DEFAULTS.n;
+  const nope = Float64Array.from({ length: n * n }, (_, i) =>
+    i % n <= Math.floor(i / n) ? 1 / (Math.floor(i / n) + 1) : 0,
+  );
+  await checkPanel(page, 'none', {}, nope);
+  await checkPanel(page, 'alibi', { view: 'weights', causal: true });
+  await checkPanel(page, 'sinusoidal', { view: 'weights', causal: true }, sinusoidalWeights());
+  // The mean curve averages every query at each distance; NoPE + causal: mean of 1/(m + 1), m ≥ t.
+  await page.locator('#ctl-fam-curve-mean').check();
+  await waitForIdle(page);
+  const { series, yPerUnit } = await readLinePlot(page, 'family-distance');
+  for (const [x, y] of series['none (NoPE)']) {
+    const t = Math.round(x);
+    let sum = 0;
+    for (let m = t; m < n; m++) sum += 1 / (m + 1);
+    assert.ok(Math.abs(y - sum / (n - t)) <= 0.02 * yPerUnit + 1e-6, `NoPE mean at ${t}: ${y}`);
+  }
+  // Keyboard read-out: focus a panel, move down twice; the shared read-out names all six.
+  await page.locator('figure[data-plot="family-rope"] canvas.heatmap-cells').focus();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  const text = await page.locator('#fam-readout').textContent();
+  assert.match(text, /^m = 2, n = 0 \(m − n = 2\), weight: none \(NoPE\) 0\.3333, /);
+  for (const title of ['sinusoidal', 'RoPE', 'xPos', 'ALiBi', 'T5 buckets']) assert.ok(text.includes(title), text);
+  assert.deepEqual(log.errors, []);
+  await context.close();
+});
+
+/** Sinusoidal (interleaved, base 10000) added to q and k, causal softmax weights, in float64. */
+function sinusoidalWeights() {
+  const { n, d } = DEFAULTS;
+  const { q, k } = contents(DEFAULTS);
+  const pe = (p, c) => (c % 2 === 0 ? Math.sin : Math.cos)(p / 10000 ** ((c - (c % 2)) / d));
+  const out = new Float64Array(n * n);
+  for (let m = 0; m < n; m++) {
+    let sum = 0;
+    const row = [];
+    for (let j = 0; j <= m; j++) {
+      let dot = 0;
+      for (let c = 0; c < d; c++) dot += (q(m)[c] + pe(m, c)) * (k(j)[c] + pe(j, c));
+      row.push(dot / Math.sqrt(d));
+    }
+    const max = Math.max(...row);
+    for (const v of row) sum += Math.exp(v - max);
+    row.forEach((v, j) => {
+      out[m * n + j] = Math.exp(v - max) / sum;
+    });
+  }
+  return out;
+}
+
+test('the permalink restores the settings chosen with the controls', async () => {
+  const { page, log, context } = await openPage(browser);
+  await gotoAndSettle(page, server.pageUrl);
+  await page.locator('#ctl-fam-n').fill('64');
+  await page.locator('#ctl-fam-n').press('Enter');
+  await page.locator('#ctl-fam-l0').fill('20');
+  await page.locator('#ctl-fam-l0').press('Enter');
+  await page.locator('#ctl-fam-head').fill('1');
+  await page.locator('#ctl-fam-head').press('Enter');
+  await page.locator('#ctl-fam-content-tokens').check();
+  await page.locator('#fam-reroll').click();
+  await waitForIdle(page);
+  await page.waitForFunction(() => {
+    const q = new URLSearchParams(location.search);
+    return (
+      q.get('fam.n') === '64' && q.get('fam.l0') === '20' && q.get('fam.seed') === '8' && q.get('fam.head') === '1'
+    );
+  });
+  const options = { n: 64, l0: 20, head: 1, content: 'tokens', seed: 8 };
+  const fresh = await openPage(browser);
+  await gotoAndSettle(fresh.page, await page.locator('#permalink').getAttribute('href'));
+  assert.equal(await fresh.page.locator('#url-problems').isHidden(), true);
+  assert.equal(await fresh.page.locator('#ctl-fam-content-tokens').isChecked(), true);
+  await checkPanel(fresh.page, 'alibi', options);
+  await checkPanel(fresh.page, 'rope', options);
+  // L0 is marked on every panel: two dashed guides at the boundary between positions 19 and 20.
+  const guides = await fresh.page
+    .locator('#family figure.heatmap svg.heatmap-guides line.guide-line')
+    .evaluateAll((lines) =>
+      lines.map((l) => [l.getAttribute('x1'), l.getAttribute('y1'), l.getAttribute('x2'), l.getAttribute('y2')]),
+    );
+  assert.equal(guides.length, 12);
+  for (const [x1, y1, x2, y2] of guides)
+    assert.ok((x1 === '20' && x2 === '20') || (y1 === '20' && y2 === '20'), `${x1},${y1},${x2},${y2}`);
+  const marks = await fresh.page.locator('figure[data-plot="family-distance"] svg.lineplot-svg line.mark-line').count();
+  assert.equal(marks, 1);
+  assert.deepEqual([...log.errors, ...fresh.log.errors], []);
+  await Promise.all([context.close(), fresh.context.close()]);
+});
+
+test('hostile family settings in the link fall back or clamp, with visible messages', async () => {
+  const fresh = await openPage(browser);
+  await gotoAndSettle(
+    fresh.page,
+    `${server.pageUrl}?fam.n=1e9&fam.l0=-5&fam.d=7&fam.view=%3Cscript%3E&fam.causal=maybe&fam.head=99&fam.seed=abc`,
+  );
+  const problems = (await fresh.page.locator('#url-problems li').allTextContents()).join('\n');
+  assert.match(problems, /fam\.n="1e9" is outside 16…256; using 256/);
+  assert.match(problems, /fam\.l0="-5" is outside 4…128; using 4/);
+  assert.match(problems, /fam\.d="7" is odd/);
+  assert.match(problems, /fam\.view=.* is not one of scores, weights; using the default scores/);
+  assert.match(problems, /fam\.causal="maybe" is not one of off, on; using the default off/);
+  assert.match(problems, /fam\.head="99" is outside 1…8; using 8/);
+  assert.match(problems, /fam\.seed="abc"/);
+  const d = Number(await fresh.page.locator('#ctl-fam-d').inputValue());
+  assert.ok(d === 6 || d === 8, `d ${d}`);
+  await checkPanel(fresh.page, 'alibi', { n: 256, l0: 4, d, head: 8 });
+  assert.equal(await fresh.page.locator('script:not([src])').count(), 0);
+  assert.deepEqual(fresh.log.errors, []);
+  await fresh.context.close();
+  // L0 is held below N / 2.
+  const small = await openPage(browser);
+  await gotoAndSettle(small.page, `${server.pageUrl}?fam.n=16&fam.l0=100`);
+  assert.match(await small.page.locator('#url-problems').textContent(), /fam\.l0=.*using 8/);
+  assert.equal(await small.page.locator('#ctl-fam-l0').inputValue(), '8');
+  await small.context.close();
+});
+
+test('redraw time at the default and the heaviest settings (diagnostic), and a 375-px phone', async (t) => {
+  const { page, log, context } = await openPage(browser);
+  for (const [name, settings] of [
+    ['default', ''],
+    ['heaviest', '?fam.n=256&fam.d=64&fam.view=weights&fam.causal=on&fam.curve=mean'],
+  ]) {
+    await gotoAndSettle(page, server.pageUrl + settings);
+    const times = [];
+    for (let i = 0; i < 7; i++) {
+      await page.locator('#fam-reroll').click();
+      await waitForIdle(page);
+      times.push(Number(await page.locator('#family-demo').getAttribute('data-draw-ms')));
+    }
+    times.sort((a, b) => a - b);
+    const median = times[3];
+    t.diagnostic(`family redraw, ${name} settings: median ${median} ms (${times.join(', ')})`);
+    assert.ok(median <= (name === 'default' ? 50 : 100), `${name}: ${median} ms`);
+  }
+  assert.deepEqual(log.errors, []);
+  await context.close();
+
+  const phone = await openPage(browser, { width: 375, height: 800, touch: true });
+  await gotoAndSettle(phone.page, server.pageUrl);
+  const overflow = await phone.page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
+  assert.equal(overflow, 0, 'horizontal overflow at 375 px');
+  await phone.page.locator('#family').screenshot({ path: artifactPath('family-phone.png') });
+  assert.deepEqual(phone.log.errors, []);
+  await phone.context.close();
+});

@@ -1,0 +1,307 @@
+// The family side by side: one head's attention over positions 0 … N − 1 under six encodings
+// (none, sinusoidal, RoPE, xPos, ALiBi, T5 buckets), on the same random contents and one colour
+// scale, as raw scores or softmax weights, with or without a causal mask; a "training length" L0
+// marked on every panel; and each encoding's score against distance on one plot. Every matrix is
+// one posenc.attentionScores call.
+import { choiceControl, controlRow, numberControl } from '../controls.js';
+import { byId, h } from '../dom.js';
+import { formatSig } from '../format.js';
+import { createHeatmap } from '../plots/heatmap.js';
+import { createLinePlot } from '../plots/lineplot.js';
+import { coalesceToFrame } from '../schedule.js';
+import { randomMatrix, randomQueryKey } from '../tokens.js';
+import { range, tile } from '../vectors.js';
+
+export const id = 'family';
+
+// ALiBi's slopes are those of an 8-head model (posenc.alibiSlopes); the reader picks the head.
+export const ALIBI_HEADS = 8;
+
+export const settings = {
+  'fam.n': { type: 'int', default: 128, min: 16, max: 256 },
+  'fam.l0': { type: 'int', default: 32, min: 4, max: 128, maxFrom: (get) => Math.floor(get('fam.n') / 2) },
+  'fam.d': { type: 'int', default: 32, min: 4, max: 64, even: true },
+  'fam.content': { type: 'enum', default: 'qk', values: ['qk', 'tokens'] },
+  'fam.seed': { type: 'int', default: 7, min: 1, max: 999999 },
+  'fam.view': { type: 'enum', default: 'scores', values: ['scores', 'weights'] },
+  'fam.causal': { type: 'enum', default: 'off', values: ['off', 'on'] },
+  'fam.curve': { type: 'enum', default: 'last', values: ['last', 'mean'] },
+  'fam.head': { type: 'int', default: 4, min: 1, max: ALIBI_HEADS },
+};
+
+export const ENCODINGS = [
+  { key: 'none', title: 'none (NoPE)' },
+  { key: 'sinusoidal', title: 'sinusoidal' },
+  { key: 'rope', title: 'RoPE' },
+  { key: 'xpos', title: 'xPos' },
+  { key: 'alibi', title: 'ALiBi' },
+  { key: 't5', title: 'T5 buckets' },
+];
+
+// T5's bucketing, posenc's defaults (T5's own: 32 buckets, max_distance 128).
+export const T5_BUCKETS = 32;
+// The stand-in bias falls linearly from 0 (distance 0) to this at the farthest bucket.
+export const T5_STAND_IN_FLOOR = -4;
+
+// Above this share of the weights the colour scale saturates (see weightDomain).
+const WEIGHT_SCALE_QUANTILE = 0.99;
+
+/**
+ * A deterministic stand-in for T5's learned relative_attention_bias of one head, [numBuckets, 1]:
+ * a bucket's bias falls linearly with its rank among the buckets of its direction (rank 0 is
+ * distance 0; ranks grow with the distance, log-spaced past numBuckets / 4 or / 2), from 0 to
+ * T5_STAND_IN_FLOOR. The two directions of a bidirectional table get the same values.
+ */
+export function t5StandInBias(numBuckets, bidirectional) {
+  const perDirection = bidirectional ? numBuckets / 2 : numBuckets;
+  return Float32Array.from(
+    range(numBuckets),
+    (bucket) => (T5_STAND_IN_FLOOR * (bucket % perDirection)) / (perDirection - 1),
+  );
+}
+
+/** The query and key rows [n, d]: one random pair at every position, or a random pair per token. */
+export function familyContents(content, seed, n, d) {
+  if (content === 'tokens') {
+    const rows = randomMatrix(seed, 2 * n, d);
+    return { q: rows.subarray(0, n * d), k: rows.subarray(n * d) };
+  }
+  const { q, k } = randomQueryKey(seed, d);
+  return { q: tile(q, n), k: tile(k, n) };
+}
+
+/** The options of each encoding's attentionScores call, beyond shape, scale, causal and softmax. */
+export function encodingOptions(key, { head, causal }) {
+  switch (key) {
+    case 'alibi':
+      // One head whose slope is 2^(−maxBias): head `head` of an 8-head model (2^(−8·head/8)).
+      return { encoding: 'alibi', maxBias: (8 * head) / ALIBI_HEADS };
+    case 't5':
+      // T5's decoder (causal) buckets one direction only, its encoder both.
+      return {
+        encoding: 't5',
+        bias: t5StandInBias(T5_BUCKETS, !causal),
+        numBuckets: T5_BUCKETS,
+        bidirectional: !causal,
+      };
+    default:
+      return { encoding: key };
+  }
+}
+
+/**
+ * The score-against-distance curve of a row-major [n, n] matrix: distance t = m − n ≥ 0 (keys at
+ * or before the query, never masked), from the last query row or the mean over every query.
+ */
+export function distanceCurve(values, n, curve) {
+  const y = new Float64Array(n);
+  for (let t = 0; t < n; t++) {
+    if (curve === 'last') y[t] = values[(n - 1) * n + (n - 1 - t)];
+    else {
+      let sum = 0;
+      for (let m = t; m < n; m++) sum += values[m * n + (m - t)];
+      y[t] = sum / (n - t);
+    }
+  }
+  return y;
+}
+
+/** Diverging scale for raw scores: symmetric about 0, reaching the largest finite |score|. */
+function scoreDomain(matrices) {
+  let max = 0;
+  for (const values of matrices)
+    for (let i = 0; i < values.length; i++) {
+      const a = Math.abs(values[i]);
+      if (a > max && a !== Infinity) max = a;
+    }
+  return max === 0 ? [-1, 1] : [-max, max];
+}
+
+/**
+ * The k-th smallest (0-based) of the values of several arrays, all ≥ 0, without sorting them all
+ * (a sort of 6 × 256² weights costs tens of milliseconds): count the values into bins over
+ * [0, max], then sort only the bin that holds the k-th.
+ */
+function kthSmallest(arrays, k) {
+  const BINS = 4096;
+  let max = 0;
+  for (const values of arrays) for (let i = 0; i < values.length; i++) if (values[i] > max) max = values[i];
+  if (!(max > 0)) return 0;
+  const scale = BINS / max;
+  const counts = new Uint32Array(BINS);
+  for (const values of arrays)
+    for (let i = 0; i < values.length; i++) counts[Math.min(BINS - 1, (values[i] * scale) | 0)]++;
+  let bin = 0;
+  let below = 0;
+  while (below + counts[bin] <= k) below += counts[bin++];
+  const inBin = [];
+  for (const values of arrays)
+    for (let i = 0; i < values.length; i++)
+      if (Math.min(BINS - 1, (values[i] * scale) | 0) === bin) inBin.push(values[i]);
+  inBin.sort((a, b) => a - b);
+  return inBin[k - below];
+}
+
+/**
+ * Sequential scale for weights: 0 to the 99th percentile of all panels' weights. A causal mask
+ * gives the first rows a few large weights (row 0 has one key: weight 1) that would darken
+ * everything else; the top 1 % saturate instead.
+ */
+export function weightDomain(matrices) {
+  const count = matrices.reduce((sum, m) => sum + m.length, 0);
+  const top = kthSmallest(matrices, Math.floor(WEIGHT_SCALE_QUANTILE * (count - 1)));
+  return [0, top > 0 ? top : 1];
+}
+
+/** Radio options from [value, label] pairs. */
+const options = (pairs) => pairs.map(([value, label]) => ({ value, label }));
+
+/** The radio group of an 'enum' setting of this section. */
+const choice = (state, key, label, pairs) => choiceControl(state, key, { label, options: options(pairs) });
+
+export function mount({ posenc, state }) {
+  const root = byId('family-demo');
+  let shown = null;
+  const readout = h(
+    'output',
+    { class: 'readout shared-readout', id: 'fam-readout', 'aria-live': 'polite' },
+    'Point at any panel, or focus one and use the arrow keys: the crosshair follows in all six.',
+  );
+  const heatmaps = ENCODINGS.map(({ key, title }) =>
+    createHeatmap({
+      name: `family-${key}`,
+      title: `${title} attention`,
+      xLabel: 'key position n',
+      yLabel: 'query position m',
+      colormap: 'diverging',
+      square: true,
+      summary: ({ rows, lo, hi }) =>
+        `${title}: ${shown.view === 'weights' ? 'softmax weights' : 'raw scores'} of one head for query and key positions 0 to ${rows - 1}` +
+        `${shown.causal ? ', causal mask (keys after the query masked, drawn at the bottom of the scale)' : ''}; ` +
+        `dashed lines at the training length L0 = ${shown.l0}; colour scale ${formatSig(lo, 3)} to ${formatSig(hi, 3)}, shared by the six panels.`,
+    }),
+  );
+  heatmaps.forEach((heatmap, index) => {
+    heatmap.onCursor((cell) => {
+      heatmaps.forEach((other, j) => {
+        if (j !== index) other.setCursor(cell);
+      });
+      if (!cell || !shown) return;
+      const at = cell.row * shown.n + cell.col;
+      readout.textContent =
+        `m = ${cell.row}, n = ${cell.col} (m − n = ${cell.row - cell.col}), ${shown.view === 'weights' ? 'weight' : 'score'}: ` +
+        ENCODINGS.map(({ title }, j) => `${title} ${formatSig(shown.matrices[j][at], 4)}`).join(', ');
+    });
+  });
+  const curvePlot = createLinePlot({
+    name: 'family-distance',
+    title: 'against distance',
+    xLabel: 'distance m − n',
+    yLabel: 'score or weight, as in the panels',
+    summary: () => curveSummary(),
+  });
+  const reroll = h('button', { type: 'button', id: 'fam-reroll' }, 'Re-roll the six panels’ random contents');
+  reroll.addEventListener('click', () => state.set('fam.seed', (state.get('fam.seed') % 999998) + 1));
+  const slopeNote = h('p', { class: 'note', id: 'fam-slope-note' });
+  root.append(
+    controlRow(
+      numberControl(state, 'fam.n', { label: 'positions N' }),
+      numberControl(state, 'fam.l0', { label: 'training length L0' }),
+      numberControl(state, 'fam.d', { label: 'head dimension d' }),
+      numberControl(state, 'fam.head', { label: `ALiBi head (of ${ALIBI_HEADS})` }),
+    ),
+    controlRow(
+      choice(state, 'fam.view', 'show', [
+        ['scores', 'raw scores'],
+        ['weights', 'softmax weights'],
+      ]),
+      choice(state, 'fam.causal', 'causal mask', [
+        ['off', 'off'],
+        ['on', 'on'],
+      ]),
+    ),
+    controlRow(
+      choice(state, 'fam.content', 'token contents', [
+        ['qk', 'one random query and key, at every position'],
+        ['tokens', 'a random query and key per token'],
+      ]),
+      reroll,
+    ),
+    slopeNote,
+    h(
+      'div',
+      { class: 'plot-grid three' },
+      heatmaps.map((heatmap) => heatmap.element),
+    ),
+    readout,
+    controlRow(
+      choice(state, 'fam.curve', 'curve', [
+        ['last', 'the last query against every key'],
+        ['mean', 'mean over queries at each distance'],
+      ]),
+    ),
+    curvePlot.element,
+  );
+
+  function curveSummary() {
+    if (!shown) return '';
+    const what = shown.view === 'weights' ? 'weight' : 'score';
+    const from = shown.curve === 'last' ? `the query at position ${shown.n - 1}` : 'the mean over queries';
+    const at = (j, t) => formatSig(shown.curves[j][t], 3);
+    return (
+      `The ${what} of ${from} at each distance 0 to ${shown.n - 1}, one line per encoding; a dashed line marks L0 = ${shown.l0}. ` +
+      `At distance 0, L0 and ${shown.n - 1}: ` +
+      ENCODINGS.map(({ title }, j) => `${title} ${at(j, 0)}, ${at(j, shown.l0)}, ${at(j, shown.n - 1)}`).join('; ') +
+      '.'
+    );
+  }
+
+  function draw() {
+    const started = performance.now();
+    const n = state.get('fam.n');
+    const l0 = state.get('fam.l0');
+    const d = state.get('fam.d');
+    const head = state.get('fam.head');
+    const view = state.get('fam.view');
+    const causal = state.get('fam.causal') === 'on';
+    const curve = state.get('fam.curve');
+    const { q, k } = familyContents(state.get('fam.content'), state.get('fam.seed'), n, d);
+    const shape = { queryLen: n, keyLen: n, headDim: d, scale: 1 / Math.sqrt(d), causal, softmax: view === 'weights' };
+    const matrices = ENCODINGS.map(({ key }) =>
+      posenc.attentionScores(q, k, { ...shape, ...encodingOptions(key, { head, causal }) }),
+    );
+    const curves = matrices.map((values) => distanceCurve(values, n, curve));
+    shown = { n, l0, view, causal, curve, matrices, curves };
+
+    const domain = view === 'weights' ? weightDomain(matrices) : scoreDomain(matrices);
+    const colormap = view === 'weights' ? 'viridis' : 'diverging';
+    const valueLabel = `${view === 'weights' ? 'softmax weight' : 'raw score'} (one scale for all six)`;
+    const edge = l0 - 0.5; // between positions L0 − 1 and L0
+    const guides = [
+      { from: [edge, -0.5], to: [edge, n - 0.5] },
+      { from: [-0.5, edge], to: [n - 0.5, edge] },
+    ];
+    heatmaps.forEach((heatmap, j) => {
+      heatmap.draw({ values: matrices[j], rows: n, cols: n, domain, colormap, valueLabel, guides });
+    });
+    const slope = posenc.alibiSlopes({ numHeads: ALIBI_HEADS })[head - 1];
+    slopeNote.textContent =
+      `ALiBi: head ${head} of ${ALIBI_HEADS}, slope ${formatSig(slope, 6)}: a key ${l0} positions back loses ${formatSig(slope * l0, 4)}. ` +
+      `T5: ${T5_BUCKETS} buckets, ${causal ? 'one direction (the decoder’s)' : 'both directions (the encoder’s)'}, with the stand-in bias table described above.` +
+      (causal
+        ? ''
+        : ' ALiBi was made for causal models (BLOOM, MPT): without the mask its bias, slope × (n − m), grows for keys after the query, so the far right of its panel wins. Switch the mask on to see it as those models use it.');
+    slopeNote.dataset.slope = String(slope);
+
+    const x = range(n);
+    curvePlot.draw({
+      series: ENCODINGS.map(({ title }, j) => ({ label: title, x, y: curves[j] })),
+      marks: [{ x: l0, label: `training length L0 = ${l0}` }],
+    });
+    root.dataset.drawMs = (performance.now() - started).toFixed(2);
+  }
+
+  const request = coalesceToFrame(draw);
+  state.watch(['fam.'], request);
+  request();
+}
