@@ -9,6 +9,7 @@ import { UrlState } from './state.js';
 import * as bridge from './sections/bridge.js';
 import * as comparison from './sections/comparison.js';
 import * as facts from './sections/facts.js';
+import * as images from './sections/images.js';
 import * as longContext from './sections/long-context.js';
 import * as naive from './sections/naive.js';
 import * as order from './sections/order.js';
@@ -23,6 +24,7 @@ const MODULES = [
   bridge,
   comparison,
   facts,
+  images,
   longContext,
   naive,
   order,
