@@ -321,7 +321,7 @@ function mountGrid({ posenc, state }) {
       vertical && horizontal
         ? `In 2-D, the patch ${vertical[0]} and the patch to the ${horizontal[0]} are both one step away and score ${score(grid, vertical)} and ${score(grid, horizontal)}. ` +
           `Flattened, the patch ${vertical[0]} is ${cols} positions away and scores ${score(flat, vertical)}, while the patch to the ${horizontal[0]} is 1 away and scores ${score(flat, horizontal)}: ` +
-          `1-D RoPE places the neighbour ${vertical[0]} as far as a patch ${cols} columns along the same row.`
+          `1-D RoPE scores the neighbour ${vertical[0]} as it would score a token ${cols} positions away in a sentence.`
         : '';
   }
 
@@ -403,7 +403,7 @@ function mountMrope({ posenc, state }) {
     totals.dataset.seqLen = String(seqLen);
     totals.dataset.nextPosition = String(nextPosition);
     totals.dataset.ropeDelta = String(nextPosition - seqLen);
-    totals.textContent = `${seqLen} tokens; the largest id is ${nextPosition - 1}, so the first generated token gets (${nextPosition}, ${nextPosition}, ${nextPosition}) — nextPosition = ${nextPosition} — and the k-th ${nextPosition} + k on all three. Hugging Face’s rope delta, nextPosition − seqLen = ${nextPosition} − ${seqLen} = ${nextPosition - seqLen}, is what it adds to a generated token’s index.`;
+    totals.textContent = `${seqLen} tokens; the largest id is ${nextPosition - 1}, so the first generated token gets (${nextPosition}, ${nextPosition}, ${nextPosition}) — nextPosition = ${nextPosition} — and the k-th ${nextPosition} + k on all three. Hugging Face’s rope delta, nextPosition − seqLen = ${nextPosition} − ${seqLen} = ${nextPosition - seqLen}, is what it adds to the cache position while decoding.`;
 
     const cell = (i, kind) => {
       const [t, hh, ww] = id3(i);
