@@ -311,19 +311,29 @@ test('hostile image settings in the link are reported and clamped', async () => 
   await fresh.context.close();
 });
 
-test('screenshots of the section: desktop and 375-px phone (no horizontal scrolling)', async () => {
-  for (const [name, width] of [
-    ['desktop', 1280],
-    ['phone', 375],
-  ]) {
-    const view = await openPage(browser, { width, height: 900 });
-    await gotoAndSettle(view.page, `${server.pageUrl}?img.prompt=text%203,image%201x28x28,text%202`);
-    const overflow = await view.page.evaluate(
-      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-    );
-    assert.equal(overflow, 0, `horizontal overflow at ${width} px`);
-    await view.page.locator('#images').screenshot({ path: artifactPath(`images-${name}.png`) });
-    assert.deepEqual(view.log.errors, []);
-    await view.context.close();
-  }
+test('375-px touch phone: no horizontal scrolling, a tap picks a patch, the wide strip scrolls in its own box', async () => {
+  const phone = await openPage(browser, { width: 375, height: 900, touch: true });
+  await gotoAndSettle(phone.page, `${server.pageUrl}?img.prompt=text%203,image%201x28x28,text%202`);
+  const widths = await phone.page.evaluate(() => {
+    const strip = document.querySelector('.img-strip-scroll');
+    return {
+      page: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      stripScrolls: strip.scrollWidth > strip.clientWidth,
+    };
+  });
+  assert.equal(widths.page, 0, 'horizontal overflow of the page');
+  assert.equal(widths.stripScrolls, true, 'the 14-token-wide image scrolls inside its box');
+
+  // A tap on row 2, column 10 of the 2-D panel picks that patch.
+  const canvas = phone.page.locator('figure[data-plot="images-grid"] canvas.heatmap-cells');
+  await canvas.scrollIntoViewIfNeeded();
+  const box = await canvas.boundingBox();
+  await phone.page.touchscreen.tap(box.x + ((10 + 0.5) / 16) * box.width, box.y + ((2 + 0.5) / 16) * box.height);
+  await waitForIdle(phone.page);
+  assert.equal(await phone.page.locator('#ctl-img-row').inputValue(), '2');
+  assert.equal(await phone.page.locator('#ctl-img-col').inputValue(), '10');
+  await checkPanels(phone.page, { row: 2, col: 10 });
+  await phone.page.locator('#images').screenshot({ path: artifactPath('images-phone.png') });
+  assert.deepEqual(phone.log.errors, []);
+  await phone.context.close();
 });
