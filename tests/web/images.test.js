@@ -272,6 +272,11 @@ test('M-RoPE strip: every token’s (t, h, w) as get_rope_index gives them; pres
     [4, 8, 12],
     'frames 4 apart (2 s × 2 tokens/s)',
   );
+  const qwen2 = getRopeIndex(video).positions[0];
+  assert.equal(
+    await page.locator('#img-video-note').textContent(),
+    `Temporal ids of the video frames: Qwen2-VL ${[4, 10, 16].map((i) => qwen2[i]).join(', ')}; Qwen2.5-VL 4, 8, 12 (the video’s start + frame × whole seconds per grid × 2 tokens per second).`,
+  );
   await page.locator('#ctl-img-model').selectOption('qwen2-vl');
   await waitForIdle(page);
   await checkStrip(page, video);

@@ -335,6 +335,30 @@ function mountGrid({ posenc, state }) {
 
 // ---- M-RoPE position ids of a prompt ---------------------------------------------------------
 
+const MODEL_NAMES = { 'qwen2-vl': 'Qwen2-VL', 'qwen2.5-vl': 'Qwen2.5-VL' };
+
+/**
+ * Where each video frame starts on the temporal row under both models (the first token of each
+ * frame), as a sentence; empty for a prompt without video.
+ */
+function videoFrames(posenc, segments) {
+  if (!segments.some((segment) => 'video' in segment)) return '';
+  const parts = Object.entries(MODEL_NAMES).map(([model, name]) => {
+    const { positions } = posenc.mropePositions({ segments, model });
+    const starts = [];
+    let start = 0;
+    for (const segment of segments) {
+      if ('video' in segment) {
+        const perFrame = (segment.video[1] / MERGE) * (segment.video[2] / MERGE);
+        for (let f = 0; f < segment.video[0]; f++) starts.push(positions[start + f * perFrame]);
+      }
+      start += segmentTokens(segment, MERGE);
+    }
+    return `${name} ${starts.join(', ')}`;
+  });
+  return `Temporal ids of the video frames: ${parts[0]}; ${parts[1]} (the video’s start + frame × whole seconds per grid × 2 tokens per second).`;
+}
+
 function mountMrope({ posenc, state }) {
   const root = byId('images-mrope-demo');
   const presets = PROMPT_PRESETS.map(({ label, prompt }, index) => {
@@ -344,6 +368,7 @@ function mountMrope({ posenc, state }) {
   });
   const problem = h('p', { class: 'notice', id: 'img-prompt-problem', role: 'status' });
   const totals = h('p', { class: 'result', id: 'img-mrope-totals' });
+  const videoNote = h('p', { class: 'note', id: 'img-video-note' });
   const strip = h('div', { class: 'img-strip', id: 'img-strip' });
   const table = h('table', { class: 'numbers stacks', id: 'img-segments' });
   root.append(
@@ -352,8 +377,8 @@ function mountMrope({ posenc, state }) {
       selectControl(state, 'img.model', {
         label: 'model',
         options: [
-          { value: 'qwen2-vl', label: 'Qwen2-VL' },
-          { value: 'qwen2.5-vl', label: 'Qwen2.5-VL (2 tokens per second)' },
+          { value: 'qwen2-vl', label: MODEL_NAMES['qwen2-vl'] },
+          { value: 'qwen2.5-vl', label: `${MODEL_NAMES['qwen2.5-vl']} (2 tokens per second)` },
         ],
       }),
     ),
@@ -365,6 +390,7 @@ function mountMrope({ posenc, state }) {
     ),
     problem,
     totals,
+    videoNote,
     h('div', { class: 'table-scroll' }, table),
     h(
       'div',
@@ -395,6 +421,7 @@ function mountMrope({ posenc, state }) {
       totals.textContent = '';
       strip.replaceChildren();
       table.replaceChildren();
+      videoNote.textContent = '';
       return;
     }
     const { positions, nextPosition } = result;
@@ -478,6 +505,7 @@ function mountMrope({ posenc, state }) {
       h('tbody', {}, rowsOfTable),
     );
     labelCellsByHeader(table);
+    videoNote.textContent = videoFrames(posenc, parsed.segments);
   }
 
   const request = coalesceToFrame(draw);
