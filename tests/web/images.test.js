@@ -160,6 +160,28 @@ async function checkStrip(page, segments, options) {
   assert.equal(Number(totals.nextPosition), nextPosition);
   assert.equal(Number(totals.seqLen), positions[0].length);
   assert.equal(Number(totals.ropeDelta), nextPosition - positions[0].length);
+  // The segment table: each segment's token indices and its t, h and w id ranges.
+  const table = await page
+    .locator('#img-segments tbody tr')
+    .evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll('td')].map((td) => td.textContent)));
+  const span = (lo, hi) => (lo === hi ? String(lo) : `${lo}–${hi}`);
+  let start = 0;
+  // Tokens per segment: text n, or t · (h / 2) · (w / 2) after the 2 × 2 merge.
+  const tokensOf = (segment) => {
+    if ('text' in segment) return segment.text;
+    const [t, hh, ww] = segment.image ?? segment.video;
+    return (t * hh * ww) / 4;
+  };
+  segments.forEach((segment, i) => {
+    const n = tokensOf(segment);
+    const ids = positions.map((row) => row.slice(start, start + n));
+    assert.deepEqual(
+      table[i],
+      [span(start, start + n - 1), ...ids.map((row) => span(Math.min(...row), Math.max(...row)))],
+      `segment ${i}`,
+    );
+    start += n;
+  });
   return { positions, nextPosition };
 }
 

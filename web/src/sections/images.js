@@ -61,7 +61,7 @@ const PANELS = [
 
 // ---- the M-RoPE prompt -----------------------------------------------------------------------
 
-export const PROMPT_PRESETS = [
+const PROMPT_PRESETS = [
   { label: 'Describe this image', prompt: 'text 5, image 1x8x12, text 4' },
   { label: 'Two images', prompt: 'text 3, image 1x4x6, text 3, image 1x6x4, text 4' },
   { label: 'A video, 2 s per grid', prompt: 'text 4, video 3x4x6 @2, text 5' },
@@ -73,7 +73,7 @@ const PROMPT_LIMITS = { segments: 12, text: 200, frames: 16, side: 64, tokens: 1
  * The prompt text as posenc.mropePositions' segments: comma-separated `text n`, `image TxHxW`
  * or `video TxHxW @s` (s: seconds per grid). { segments } or { error } saying what is wrong.
  */
-export function parsePrompt(text) {
+function parsePrompt(text) {
   const parts = text
     .split(',')
     .map((part) => part.trim())
@@ -123,13 +123,9 @@ function kindOf(segment) {
   return 'text' in segment ? 'text' : 'image' in segment ? 'image' : 'video';
 }
 
-function range3(positions, seqLen, row, from, to) {
-  let lo = Infinity;
-  let hi = -Infinity;
-  for (let i = from; i < to; i++) {
-    lo = Math.min(lo, positions[row * seqLen + i]);
-    hi = Math.max(hi, positions[row * seqLen + i]);
-  }
+/** The ids of tokens from … to − 1 on one row of `positions` ([3, seqLen]), as "lo–hi". */
+function idRange(positions, seqLen, row, from, to) {
+  const [lo, hi] = extent(positions.subarray(row * seqLen + from, row * seqLen + to));
   return lo === hi ? String(lo) : `${lo}–${hi}`;
 }
 
@@ -463,7 +459,7 @@ function mountMrope({ posenc, state }) {
           { class: `img-${kind}`, dataset: { segment: String(index) } },
           h('th', { scope: 'row' }, name),
           h('td', {}, n === 1 ? String(from) : `${from}–${from + n - 1}`),
-          [0, 1, 2].map((row) => h('td', {}, range3(positions, seqLen, row, from, from + n))),
+          [0, 1, 2].map((row) => h('td', {}, idRange(positions, seqLen, row, from, from + n))),
         ),
       );
       if (kind === 'text') {
