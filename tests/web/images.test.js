@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { artifactPath, gotoAndSettle, openPage, waitForIdle } from './support/browser.js';
-import { checkHeatmapPixels } from './support/colors.js';
+import { checkSharedScale } from './support/colors.js';
 import { usePageSession } from './support/session.js';
 import { randomQueryKey } from '../../web/src/tokens.js';
 
@@ -88,16 +88,11 @@ function referencePanels({
 
 async function checkPanels(page, options) {
   const expected = referencePanels(options);
-  for (const key of ['grid', 'flat']) {
-    const drawn = await checkHeatmapPixels(page, `images-${key}`, {
-      rows: expected.rows,
-      cols: expected.cols,
-      expected: (r, c) => expected[key][r * expected.cols + c],
-      domain: expected.domain,
-      samples: 60,
-    });
-    assert.equal(drawn.colormap, expected.colormap, `${key}: colour map`);
-  }
+  await checkSharedScale(
+    page,
+    { 'images-grid': expected.grid, 'images-flat': expected.flat },
+    { ...expected, samples: 60 },
+  );
   return expected;
 }
 
