@@ -315,6 +315,32 @@ test('M-RoPE strip: every token’s (t, h, w) as get_rope_index gives them; pres
   assert.deepEqual(log.errors, []);
 });
 
+test('the "Try this" prompts hold: a wider grid moves the neighbour above away only when flattened; a large image', async () => {
+  const fresh = await openPage(browser);
+  await gotoAndSettle(fresh.page, server.pageUrl);
+  const above = () =>
+    fresh.page
+      .locator('#img-neighbours tr[data-neighbour="above"] td')
+      .evaluateAll((cells) => cells.map((cell) => cell.textContent));
+  const [, , , grid16] = await above();
+  await fresh.page.locator('#ctl-img-cols').fill('64');
+  await fresh.page.locator('#ctl-img-cols').press('Enter');
+  await waitForIdle(fresh.page);
+  const [, , distance, grid64] = await above();
+  assert.equal(distance, '64');
+  assert.equal(grid64, grid16, 'the 2-D score of the neighbour above does not depend on the grid width');
+  await checkPanels(fresh.page, { cols: 64 });
+
+  await fresh.page.locator('#ctl-img-prompt').fill('text 5, image 1x56x56, text 4');
+  await waitForIdle(fresh.page);
+  const segments = [{ text: 5 }, { image: [1, 56, 56] }, { text: 4 }];
+  const { positions } = await checkStrip(fresh.page, segments);
+  assert.equal(positions[0][5 + 784], 33, 'the text after the image starts at 33');
+  assert.match(await fresh.page.locator('#img-mrope-totals').textContent(), /^793 tokens; .*= 37 − 793 = -756/);
+  assert.deepEqual(fresh.log.errors, []);
+  await fresh.context.close();
+});
+
 test('hostile image settings in the link are reported and clamped', async () => {
   const fresh = await openPage(browser);
   const query =
