@@ -10,6 +10,7 @@ import * as bridge from './sections/bridge.js';
 import * as comparison from './sections/comparison.js';
 import * as facts from './sections/facts.js';
 import * as family from './sections/family.js';
+import * as images from './sections/images.js';
 import * as longContext from './sections/long-context.js';
 import * as naive from './sections/naive.js';
 import * as order from './sections/order.js';
@@ -25,6 +26,7 @@ const MODULES = [
   comparison,
   facts,
   family,
+  images,
   longContext,
   naive,
   order,

@@ -83,6 +83,24 @@ export async function checkHeatmapPixels(page, plot, { rows, cols, expected, dom
   return { lo, hi, colormap: info.colormap };
 }
 
+/**
+ * Several heatmaps drawn on one colour scale: each panel's pixels against its expected values
+ * (row-major, `cols` wide), the shared domain, and the colour map every panel must use.
+ * `panels` maps a figure's data-plot name to its values.
+ */
+export async function checkSharedScale(page, panels, { rows, cols, domain, colormap, samples }) {
+  for (const [plot, values] of Object.entries(panels)) {
+    const drawn = await checkHeatmapPixels(page, plot, {
+      rows,
+      cols,
+      expected: (r, c) => values[r * cols + c],
+      domain,
+      samples,
+    });
+    assert.equal(drawn.colormap, colormap, `${plot}: colour map`);
+  }
+}
+
 /** [min, max] of an array. */
 export function extentOf(values) {
   let lo = Infinity;
