@@ -120,6 +120,7 @@ export function createHeatmap({
 
   let matrix = null; // { values, rows, cols, lo, hi, rowLabels, colLabels, rowFirst, colFirst, rowStep, colStep }
   let image = null;
+  let drawCount = 0;
   let cursor = null;
   const cursorListeners = new Set();
 
@@ -245,7 +246,9 @@ export function createHeatmap({
     if (!image || image.width !== cols || image.height !== rows) image = new ImageData(cols, rows);
     paintCells(image, values, colormapLut(currentMap), lo, hi);
     canvas.getContext('2d').putImageData(image, 0, 0);
+    drawCount++;
     Object.assign(canvas.dataset, {
+      drawn: String(drawCount), // a new picture (bench/page-redraw-probe.js times it)
       rows: String(rows),
       cols: String(cols),
       lo: String(lo),
