@@ -69,17 +69,30 @@ function* scoreCurveSteps(posenc, q, k, { headDim, base, layout, scaling, length
   const options = { headDim, base, layout, ...(scaling ? { scaling } : {}) };
   const ahead = new Float32Array(length);
   const behind = new Float32Array(length);
-  let atZero = null; // rot(q, 0) and rot(k, 0)
-  for (let start = 0; start < length; start += CURVE_CHUNK) {
-    const count = Math.min(CURVE_CHUNK, length - start);
-    const positions = Int32Array.from({ length: count + 1 }, (_, i) => (i < count ? start + i : length - 1));
-    const rotated = posenc.ropeQK(tile(q, count + 1), tile(k, count + 1), { ...options, seqLen: count + 1, positions });
-    atZero ??= { q: rotated.q.slice(0, headDim), k: rotated.k.slice(0, headDim) };
-    const column = (a, b) =>
-      posenc.similarity(a.subarray(0, count * headDim), b, { rows: count, cols: 1, dim: headDim });
-    ahead.set(column(rotated.q, atZero.k), start);
-    behind.set(column(rotated.k, atZero.q), start);
-    if (start + count < length) yield;
+  const rows = Math.min(CURVE_CHUNK, length) + 1;
+  // q and k tiled once; each chunk copies them into posenc's memory and rotates them there.
+  const plain = { q: tile(q, rows), k: tile(k, rows) };
+  const work = { q: posenc.allocate(rows * headDim), k: posenc.allocate(rows * headDim) };
+  try {
+    let atZero = null; // rot(q, 0) and rot(k, 0)
+    for (let start = 0; start < length; start += CURVE_CHUNK) {
+      const count = Math.min(CURVE_CHUNK, length - start);
+      const size = (count + 1) * headDim;
+      const [wq, wk] = [work.q.subarray(0, size), work.k.subarray(0, size)];
+      wq.set(plain.q.subarray(0, size));
+      wk.set(plain.k.subarray(0, size));
+      const positions = Int32Array.from({ length: count + 1 }, (_, i) => (i < count ? start + i : length - 1));
+      posenc.ropeQK(wq, wk, { ...options, seqLen: count + 1, positions }); // in place
+      atZero ??= { q: wq.subarray(0, headDim).toArray(), k: wk.subarray(0, headDim).toArray() };
+      const column = (a, b) =>
+        posenc.similarity(a.subarray(0, count * headDim), b, { rows: count, cols: 1, dim: headDim });
+      ahead.set(column(wq, atZero.k), start);
+      behind.set(column(wk, atZero.q), start);
+      if (start + count < length) yield;
+    }
+  } finally {
+    work.q.free();
+    work.k.free();
   }
   return { ahead, behind };
 }
