@@ -63,15 +63,15 @@ const CURVE_CHUNK = 16384; // positions per posenc.ropeQK call (8 MiB per array 
  * call for half a million positions allocated gigabytes and froze the page for seconds), each
  * chunk's positions followed by position length − 1, so that every call's largest position + 1
  * is `length`: the length dynamic and longrope go by, as in one call over the whole sequence.
- * Yields between chunks; returns { ahead, behind }.
+ * `tiled` holds q and k tiled to min(CURVE_CHUNK, length) + 1 rows. Yields between chunks;
+ * returns { ahead, behind }.
  */
-function* scoreCurveSteps(posenc, q, k, { headDim, base, layout, scaling, length }) {
+function* scoreCurveSteps(posenc, tiled, { headDim, base, layout, scaling, length }) {
   const options = { headDim, base, layout, ...(scaling ? { scaling } : {}) };
   const ahead = new Float32Array(length);
   const behind = new Float32Array(length);
   const rows = Math.min(CURVE_CHUNK, length) + 1;
-  // q and k tiled once; each chunk copies them into posenc's memory and rotates them there.
-  const plain = { q: tile(q, rows), k: tile(k, rows) };
+  // Each chunk copies the tiled q and k into posenc's memory and rotates them there.
   const work = { q: posenc.allocate(rows * headDim), k: posenc.allocate(rows * headDim) };
   try {
     let atZero = null; // rot(q, 0) and rot(k, 0)
@@ -79,8 +79,8 @@ function* scoreCurveSteps(posenc, q, k, { headDim, base, layout, scaling, length
       const count = Math.min(CURVE_CHUNK, length - start);
       const size = (count + 1) * headDim;
       const [wq, wk] = [work.q.subarray(0, size), work.k.subarray(0, size)];
-      wq.set(plain.q.subarray(0, size));
-      wk.set(plain.k.subarray(0, size));
+      wq.set(tiled.q.subarray(0, size));
+      wk.set(tiled.k.subarray(0, size));
       const positions = Int32Array.from({ length: count + 1 }, (_, i) => (i < count ? start + i : length - 1));
       posenc.ropeQK(wq, wk, { ...options, seqLen: count + 1, positions }); // in place
       atZero ??= { q: wq.subarray(0, headDim).toArray(), k: wk.subarray(0, headDim).toArray() };
@@ -421,10 +421,12 @@ export function mount({ posenc, state }) {
     const count = positions.length;
     const { q, k } = randomQueryKey(state.get('lc.seed'), rotaryDim);
     const key = state.get('lc.content') === 'same' ? q : k;
+    const rows = Math.min(CURVE_CHUNK, length) + 1; // q and k tiled once, for both curves
+    const tiled = { q: tile(q, rows), k: tile(key, rows) };
     const curves = [];
     for (const s of [undefined, scaling])
       curves.push(
-        yield* scoreCurveSteps(posenc, q, key, { headDim: rotaryDim, base, layout: LAYOUT, scaling: s, length }),
+        yield* scoreCurveSteps(posenc, tiled, { headDim: rotaryDim, base, layout: LAYOUT, scaling: s, length }),
       );
     const scores = curves.map((curve) => blockMeans(curve, count, stride));
     // One scale for both panels. Scores of both signs: the diverging map around 0; scores of one
