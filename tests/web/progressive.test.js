@@ -54,7 +54,7 @@ const canvasState = () =>
   }));
 
 test('a heavy heatmap shows a labelled preview first, then the full picture', async () => {
-  await gotoAndSettle(page, `${server.pageUrl}?rope.seq=${SEQ}&rope.hd=64&rope.content=random`);
+  await gotoAndSettle(page, `${server.pageUrl}?rope.seq=${SEQ}&rope.hd=128&rope.content=random`);
   assert.deepEqual(await canvasState().then(({ resolution, width }) => ({ resolution, width })), {
     resolution: 'full',
     width: SEQ,
@@ -62,7 +62,7 @@ test('a heavy heatmap shows a labelled preview first, then the full picture', as
   // One frame after a change: the preview, one cell per sampled position, and the read-out says so.
   const preview = await page.evaluate(async () => {
     const slider = document.getElementById('ctl-rope-hd-range');
-    slider.value = '62';
+    slider.value = '126';
     slider.dispatchEvent(new Event('input', { bubbles: true }));
     await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
     const canvas = document.querySelector('figure[data-plot="rope-similarity"] canvas.heatmap-cells');
@@ -83,20 +83,20 @@ test('a heavy heatmap shows a labelled preview first, then the full picture', as
   const after = await canvasState();
   assert.equal(after.resolution, 'full');
   assert.equal(after.width, SEQ);
-  const { expected, domain } = reference(62);
+  const { expected, domain } = reference(126);
   await checkHeatmapPixels(page, 'rope-similarity', { rows: SEQ, cols: SEQ, expected, domain, samples: 60 });
   await page.locator('figure[data-plot="rope-similarity"] canvas.heatmap-cells').blur();
 });
 
 test('a change during a redraw supersedes it: the newest settings are drawn, at full resolution, and nothing after', async () => {
-  await gotoAndSettle(page, `${server.pageUrl}?rope.seq=${SEQ}&rope.hd=64&rope.content=random`);
+  await gotoAndSettle(page, `${server.pageUrl}?rope.seq=${SEQ}&rope.hd=128&rope.content=random`);
   // Three changes, each one frame after the last: the first two redraws are still refining.
   const log = await page.evaluate(async () => {
     const slider = document.getElementById('ctl-rope-hd-range');
     const canvas = document.querySelector('figure[data-plot="rope-similarity"] canvas.heatmap-cells');
     const frame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
     const seen = [];
-    for (const value of ['40', '48', '56']) {
+    for (const value of ['100', '110', '120']) {
       slider.value = value;
       slider.dispatchEvent(new Event('input', { bubbles: true }));
       await frame();
@@ -111,7 +111,7 @@ test('a change during a redraw supersedes it: the newest settings are drawn, at 
   // No stale step of an older redraw draws over the newest picture later.
   await page.waitForTimeout(300);
   assert.equal((await canvasState()).drawn, settled.drawn, 'no draw after the page settled');
-  const { expected, domain } = reference(56);
+  const { expected, domain } = reference(120);
   await checkHeatmapPixels(page, 'rope-similarity', { rows: SEQ, cols: SEQ, expected, domain, samples: 60 });
   assert.match(await page.locator('#rope-heatmap-title').textContent(), /0 … 1023/);
 });

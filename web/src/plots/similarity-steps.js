@@ -8,7 +8,7 @@ import { ordinal } from '../format.js';
 import { pickRows } from '../vectors.js';
 import { extent } from './colormap.js';
 
-const DIRECT_WORK = 24e6; // multiply-adds up to which the full picture is one step (a few ms)
+const DIRECT_WORK = 72e6; // multiply-adds up to which the full picture is one step (§7 at its defaults, 64M: under 50 ms)
 const COARSE_WORK = 6e6; // multiply-adds of the coarse picture
 const CHUNK_WORK = 12e6; // multiply-adds per later step
 
