@@ -1,9 +1,11 @@
 // Runs the shared harness inside headless Chromium (the system /usr/bin/chromium driven by
 // playwright-core), plus the browser-only rows of the big-arrays table: cold module load +
-// instantiate, and the tutorial page's slider -> heatmap redraw. They run when that section
-// runs whole: no --only, or --only naming big-arrays (not with e.g. --only=per-call).
+// instantiate (when that section runs whole: no --only, or --only naming big-arrays), and the
+// tutorial page's redraw cases (bench/page-redraw-cases.js: with no --only, or --only naming
+// page-redraw or one of its cases).
 import { launchChromium } from '../scripts/chromium.js';
-import { measurePageHeatmap } from './page-heatmap.js';
+import { PAGE_REDRAW_CASES } from './page-redraw-cases.js';
+import { measurePageRedraws } from './page-redraw.js';
 import { ORIGIN, serveRepo } from './serve-repo.js';
 import { summarize } from './stats.js';
 
@@ -62,14 +64,20 @@ export async function runInChromium({ root, suiteOptions, loadReps = 5, log }) {
   try {
     const version = browser.version();
     log(`[chromium] ${version}: running the harness`);
-    const suite = await runSuiteInPage(browser, root, suiteOptions, log);
-    if (suiteOptions.only && !suiteOptions.only.includes('big-arrays')) return { env: 'chromium', version, suite };
-    log('[chromium] module load + instantiate, cold');
-    const moduleLoad = await measureModuleLoads(browser, root, loadReps, log);
-    log('[chromium] page: slider -> heatmap');
-    const pageHeatmap = await measurePageHeatmap(browser, root, log);
-    if (pageHeatmap.timesMs) Object.assign(pageHeatmap, summarize(pageHeatmap.timesMs));
-    return { env: 'chromium', version, suite, moduleLoad, pageHeatmap };
+    const only = suiteOptions.only;
+    const pageOnly = only?.filter((name) => name === 'page-redraw' || PAGE_REDRAW_CASES.some((c) => c.id === name));
+    const harnessOnly = only?.filter((name) => !pageOnly.includes(name));
+    const result = { env: 'chromium', version };
+    if (!only || harnessOnly.length > 0) {
+      result.suite = await runSuiteInPage(browser, root, { ...suiteOptions, only: harnessOnly ?? undefined }, log);
+      if (!only || harnessOnly.includes('big-arrays')) {
+        log('[chromium] module load + instantiate, cold');
+        result.moduleLoad = await measureModuleLoads(browser, root, loadReps, log);
+      }
+    }
+    if (!only || pageOnly.length > 0)
+      result.pageRedraws = await measurePageRedraws(browser, root, log, pageOnly ?? null);
+    return result;
   } finally {
     await browser.close();
   }

@@ -7,6 +7,7 @@
 // Sections and case ids: see bench/cases.js. big-arrays: rope-wasm-interleaved, rope-wasm-half,
 // rope-js-owned, rope-positions-partial, sinusoidal, addSinusoidal, ropeCache, similarity-dot.
 // per-call: per-call-1, per-call-8, per-call-64, per-call-512, per-call-4096.
+// page-redraw (Chromium only): the tutorial page cases of bench/page-redraw-cases.js, e.g. rope-heaviest.
 // Exits 1 when a result was wrong or a case failed to run; never because of a time.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -18,6 +19,7 @@ import { runInChromium } from './chromium-runner.js';
 import { loadPosenc } from '../bindings/js/node.js';
 import { runSuite } from './harness.js';
 import { machineInfo } from './machine.js';
+import { PAGE_REDRAW_CASES } from './page-redraw-cases.js';
 import { hasFailures, renderReport } from './report.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -49,8 +51,13 @@ function parseArguments(argv) {
   }
   if (!['node', 'chromium', 'both'].includes(options.env))
     throw new Error(`bench: --env must be node, chromium or both (got ${options.env})`);
-  selectCases(options.only); // throws on an unknown name
+  selectCases(harnessNames(options.only)); // throws on an unknown name
   return options;
+}
+
+/** The names of `only` that the shared harness runs (the page-redraw ones run in Chromium only). */
+function harnessNames(only) {
+  return only?.filter((name) => name !== 'page-redraw' && !PAGE_REDRAW_CASES.some((c) => c.id === name)) ?? null;
 }
 
 function gitDescription() {
@@ -85,11 +92,12 @@ async function main() {
   const machine = machineInfo();
   const runs = {};
 
-  if (options.env !== 'chromium') {
+  const harnessOnly = harnessNames(options.only);
+  if (options.env !== 'chromium' && (!harnessOnly || harnessOnly.length > 0)) {
     log(`[node] ${machine.node}: running the harness`);
     runs.node = {
       env: 'node',
-      suite: await runSuite(loadPosenc, { ...suiteOptions, log: (line) => log(`[node] ${line}`) }),
+      suite: await runSuite(loadPosenc, { ...suiteOptions, only: harnessOnly, log: (line) => log(`[node] ${line}`) }),
     };
   }
   if (options.env !== 'node') {
@@ -106,7 +114,7 @@ async function main() {
     git: gitDescription(),
     machine,
     chromiumVersion: runs.chromium?.version ?? null,
-    settings: (runs.node ?? runs.chromium).suite?.settings ?? null,
+    settings: (runs.node ?? runs.chromium)?.suite?.settings ?? null,
     wasmSizes: wasmSizes(),
     runs,
   };

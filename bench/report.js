@@ -3,6 +3,7 @@
 // ratios to the JS loop at 1 row, the fixed cost), then the spread of every timing and the
 // check margins. Padded markdown reads in a terminal and pastes into the README unchanged.
 import { ATTENTION_VARIANTS, BIG_ARRAY_VARIANTS, PER_CALL_ROWS, PER_CALL_SHAPE, PER_CALL_VARIANTS } from './cases.js';
+import { pageRedrawSection } from './report-page.js';
 import { fitLine } from './stats.js';
 
 const ENVS = ['node', 'chromium'];
@@ -13,7 +14,6 @@ const ENVS = ['node', 'chromium'];
 // itself: an intercept fitted through them is mostly noise.
 const FIT_MAX_ROWS = 64;
 const WASM_SIZE_TARGET_BYTES = 150_000; // .wasm <= 150 KB
-const PAGE_TARGET_MS = 50; // slider -> heatmap redrawn, median <= 50 ms
 
 // ---- formatting -------------------------------------------------------------------------
 
@@ -31,7 +31,7 @@ const formatRatio = (value) => (Number.isFinite(value) ? value.toFixed(2) : '');
 const kilobytes = (bytes) => `${(bytes / 1000).toFixed(1)} KB`;
 const mebibytes = (bytes) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 
-function markdownTable(headers, rows, rightAligned = new Set()) {
+export function markdownTable(headers, rows, rightAligned = new Set()) {
   const widths = headers.map((header, c) => Math.max(header.length, ...rows.map((row) => String(row[c]).length), 3));
   const pad = (text, c) => (rightAligned.has(c) ? String(text).padStart(widths[c]) : String(text).padEnd(widths[c]));
   const line = (cells) => `| ${cells.map(pad).join(' | ')} |`;
@@ -151,45 +151,6 @@ function moduleLoadRow(moduleLoad, wasmSizes) {
   ];
 }
 
-function pageRow(pageHeatmap) {
-  const title = 'page: slider change → 1001×1001 heatmap redrawn';
-  if (pageHeatmap?.status !== 'measured') {
-    return [
-      title,
-      'chromium',
-      pageHeatmap?.status ?? 'n/a (not run)',
-      '',
-      '',
-      '',
-      '',
-      '',
-      '',
-      '',
-      `median ≤ ${PAGE_TARGET_MS} ms`,
-      'n/a',
-    ];
-  }
-  const verdict =
-    pageHeatmap.medianMs <= PAGE_TARGET_MS
-      ? 'PASS'
-      : `MISS: ${formatMs(pageHeatmap.medianMs)} ms > ${PAGE_TARGET_MS} (${(pageHeatmap.medianMs / PAGE_TARGET_MS).toFixed(2)}× off)`;
-  const size = `canvas ${pageHeatmap.canvas}, slider #${pageHeatmap.slider}`;
-  return [
-    title,
-    'chromium',
-    size,
-    '',
-    '',
-    '',
-    formatMs(pageHeatmap.medianMs),
-    '',
-    '',
-    '',
-    `median ≤ ${PAGE_TARGET_MS} ms`,
-    verdict,
-  ];
-}
-
 /** Case id -> { node, chromium } results, for the cases of one section. */
 function resultsByCase(runs, section) {
   const byCase = new Map();
@@ -214,7 +175,6 @@ export function mainTable(runs, wasmSizes) {
   }
   if (runs.chromium && !runs.chromium.error && runs.chromium.moduleLoad) {
     rows.push(moduleLoadRow(runs.chromium.moduleLoad, wasmSizes));
-    rows.push(pageRow(runs.chromium.pageHeatmap));
   }
   return markdownTable(MAIN_HEADERS, rows, MAIN_NUMERIC);
 }
@@ -481,6 +441,7 @@ export function renderReport({ date, machine, git, chromiumVersion, settings, ru
     ...bigArraySection(runs, wasmSizes),
     ...perCallSection(runs),
     ...attentionSection(runs),
+    ...pageRedrawSection(runs.chromium?.pageRedraws),
     '### Spread and correctness margins',
     '',
     ...spreadSections(runs),

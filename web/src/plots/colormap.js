@@ -52,15 +52,17 @@ export function symmetricDomain(values) {
   return max === 0 ? [-1, 1] : [-max, max];
 }
 
-/** [min, max] of the values (for sequential scales). */
-export function extent(values) {
+/** [min, max] of the values of one or more arrays (for sequential scales; no spread copies). */
+export function extent(...arrays) {
   let lo = Infinity;
   let hi = -Infinity;
-  for (let i = 0; i < values.length; i++) {
-    // indexed: for...of over a typed array is far slower
-    const v = values[i];
-    if (v < lo) lo = v;
-    if (v > hi) hi = v;
+  for (const values of arrays) {
+    for (let i = 0; i < values.length; i++) {
+      // indexed: for...of over a typed array is far slower
+      const v = values[i];
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }
   }
   return lo <= hi ? [lo, hi] : [0, 1];
 }

@@ -52,12 +52,14 @@ export function paintCells(image, values, lut, lo, hi) {
  *   title      shown above the plot
  *   xLabel, yLabel, valueLabel
  *   colormap   'viridis' | 'cividis' | 'diverging'
- *   readout    ({ row, col, value, rows, cols }) => string | Node   (hover / keyboard read-out)
+ *   readout    ({ row, col, rowPosition, colPosition, value, rows, cols }) => string | Node
+ *              (hover / keyboard read-out; row, col index the cells, the positions count steps)
  *   summary    ({ rows, cols, lo, hi, min, max }) => string: the text alternative (figcaption and
  *              the canvas's aria-label); lo/hi are the colour scale's ends, min/max the data's
  *   square     keep cells' display aspect square-ish (clamped) instead of a fixed 4:3 area
  *
- * draw() also takes `guides`: reference lines over the cells, [{ from: [row, col], to: [row, col] }]
+ * draw() also takes `preview`: a sentence saying that the picture is a coarse one (cells at sampled
+ * positions) about to be replaced, shown before the read-out and the summary; and `guides`: reference lines over the cells, [{ from: [row, col], to: [row, col] }]
  * in cell indices (fractions allowed; a cell's centre is its index).
  */
 export function createHeatmap({
@@ -120,6 +122,7 @@ export function createHeatmap({
 
   let matrix = null; // { values, rows, cols, lo, hi, rowLabels, colLabels, rowFirst, colFirst, rowStep, colStep }
   let image = null;
+  let drawCount = 0;
   let cursor = null;
   const cursorListeners = new Set();
 
@@ -141,13 +144,16 @@ export function createHeatmap({
       value,
       rows: matrix.rows,
       cols: matrix.cols,
+      // the positions of the cell (its indices times the step, on a preview or a strided matrix)
+      rowPosition: matrix.rowFirst + cursor.row * matrix.rowStep,
+      colPosition: matrix.colFirst + cursor.col * matrix.colStep,
       rowLabel: labelOf(matrix.rowLabels, matrix.rowFirst, cursor.row, matrix.rowStep),
       colLabel: labelOf(matrix.colLabels, matrix.colFirst, cursor.col, matrix.colStep),
     };
     const content = readout
       ? readout(info)
       : `${yLabel} ${info.rowLabel}, ${xLabel} ${info.colLabel}: ${formatSig(value, 6)}`;
-    readoutNode.replaceChildren(content);
+    readoutNode.replaceChildren(...(matrix.preview ? [`${matrix.preview} `] : []), content);
   }
 
   /** Moves the crosshair (null hides it); `fromUser` tells listeners to follow (synchronised plots). */
@@ -233,11 +239,23 @@ export function createHeatmap({
     guides: lines = [],
     colormap: mapName,
     valueLabel: label,
+    preview = null,
   }) {
     if (values.length !== rows * cols) throw new Error(`heatmap ${name}: ${values.length} values for ${rows}×${cols}`);
     const [lo, hi] = domain;
     const currentMap = mapName ?? canvas.dataset.colormap;
-    matrix = { values, rows, cols, lo, hi, rowLabels, colLabels, rowFirst, colFirst, rowStep, colStep };
+    // The cursor stays on the same positions when the cells change step (a preview, then the full picture).
+    const cursorAt = cursor &&
+      matrix && {
+        row: matrix.rowFirst + cursor.row * matrix.rowStep,
+        col: matrix.colFirst + cursor.col * matrix.colStep,
+      };
+    if (cursorAt)
+      cursor = {
+        row: Math.round((cursorAt.row - rowFirst) / rowStep),
+        col: Math.round((cursorAt.col - colFirst) / colStep),
+      };
+    matrix = { values, rows, cols, lo, hi, rowLabels, colLabels, rowFirst, colFirst, rowStep, colStep, preview };
     if (canvas.width !== cols || canvas.height !== rows) {
       canvas.width = cols;
       canvas.height = rows;
@@ -245,7 +263,10 @@ export function createHeatmap({
     if (!image || image.width !== cols || image.height !== rows) image = new ImageData(cols, rows);
     paintCells(image, values, colormapLut(currentMap), lo, hi);
     canvas.getContext('2d').putImageData(image, 0, 0);
+    drawCount++;
     Object.assign(canvas.dataset, {
+      drawn: String(drawCount), // a new picture (bench/page-redraw-probe.js times it)
+      resolution: preview ? 'preview' : 'full',
       rows: String(rows),
       cols: String(cols),
       lo: String(lo),
@@ -275,9 +296,10 @@ export function createHeatmap({
     );
     legend.update([lo, hi], { colormap: currentMap, label });
     const [min, max] = extent(values);
-    const text = summary
+    const described = summary
       ? summary({ rows, cols, lo, hi, min, max })
       : `${title}: ${rows} × ${cols} heatmap, values from ${formatSig(min, 4)} to ${formatSig(max, 4)}.`;
+    const text = preview ? `${preview} ${described}` : described;
     caption.textContent = text;
     canvas.setAttribute('aria-label', `${text} Focus and use the arrow keys to read values.`);
     if (cursor && (cursor.row >= rows || cursor.col >= cols)) cursor = null;

@@ -180,7 +180,7 @@ export function mount({ posenc, state }) {
     const scores = PANELS.map(({ key }) =>
       posenc.similarity(encoded[key][0], encoded[key][1], { rows: seqLen, cols: seqLen, dim: dModel, metric }),
     );
-    const domain = metric === 'cosine' ? [-1, 1] : extent(scores.flatMap((s) => [...extent(s)]));
+    const domain = metric === 'cosine' ? [-1, 1] : extent(...scores);
     shown = { seqLen, metric, scores };
     const ranges = scores.map((s) => {
       const [lo, hi] = extent(s);

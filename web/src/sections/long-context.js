@@ -9,7 +9,7 @@ import { LONG_CONTEXT_PRESETS, PRESET_IDS, presetById } from '../long-context-pr
 import { extent } from '../plots/colormap.js';
 import { createHeatmap } from '../plots/heatmap.js';
 import { createLinePlot } from '../plots/lineplot.js';
-import { coalesceToFrame } from '../schedule.js';
+import { coalesceToFrame, progressiveToFrame } from '../schedule.js';
 import { randomQueryKey } from '../tokens.js';
 import { range, tile } from '../vectors.js';
 
@@ -53,18 +53,48 @@ function wavelengths(invFreq) {
   return Float64Array.from(invFreq, (w) => (2 * Math.PI) / w);
 }
 
+const CURVE_CHUNK = 16384; // positions per posenc.ropeQK call (8 MiB per array at rotary dim 128)
+
 /**
- * The score of q (as query) and k (as key) rotated by RoPE, at every distance of a sequence of
- * `length` positions, from one posenc.ropeQK call at positions 0 … length − 1 (so length-dependent
- * schedules see this length): ahead[d] = rot(q, d) · rot(k, 0), behind[d] = rot(q, 0) · rot(k, d).
- * With fixed q and k the score depends on m − n only, so these two curves are the whole matrix.
+ * Steps (a generator) computing the score of q (as query) and k (as key) rotated by RoPE at
+ * every distance of a sequence of `length` positions: ahead[d] = rot(q, d) · rot(k, 0),
+ * behind[d] = rot(q, 0) · rot(k, d). With fixed q and k the score depends on m − n only, so
+ * these two curves are the whole matrix. The positions go through posenc.ropeQK in chunks (one
+ * call for half a million positions allocated gigabytes and froze the page for seconds), each
+ * chunk's positions followed by position length − 1, so that every call's largest position + 1
+ * is `length`: the length dynamic and longrope go by, as in one call over the whole sequence.
+ * `tiled` holds q and k tiled to min(CURVE_CHUNK, length) + 1 rows. Yields between chunks;
+ * returns { ahead, behind }.
  */
-function scoreCurve(posenc, q, k, { headDim, base, layout, scaling, length }) {
-  const options = { seqLen: length, headDim, base, layout, ...(scaling ? { scaling } : {}) };
-  const rotated = posenc.ropeQK(tile(q, length), tile(k, length), options);
-  const first = (x) => x.subarray(0, headDim);
-  const column = (a, b) => posenc.similarity(a, first(b), { rows: length, cols: 1, dim: headDim });
-  return { ahead: column(rotated.q, rotated.k), behind: column(rotated.k, rotated.q) };
+function* scoreCurveSteps(posenc, tiled, { headDim, base, layout, scaling, length }) {
+  const options = { headDim, base, layout, ...(scaling ? { scaling } : {}) };
+  const ahead = new Float32Array(length);
+  const behind = new Float32Array(length);
+  const rows = Math.min(CURVE_CHUNK, length) + 1;
+  // Each chunk copies the tiled q and k into posenc's memory and rotates them there.
+  const work = { q: posenc.allocate(rows * headDim), k: posenc.allocate(rows * headDim) };
+  try {
+    let atZero = null; // rot(q, 0) and rot(k, 0)
+    for (let start = 0; start < length; start += CURVE_CHUNK) {
+      const count = Math.min(CURVE_CHUNK, length - start);
+      const size = (count + 1) * headDim;
+      const [wq, wk] = [work.q.subarray(0, size), work.k.subarray(0, size)];
+      wq.set(tiled.q.subarray(0, size));
+      wk.set(tiled.k.subarray(0, size));
+      const positions = Int32Array.from({ length: count + 1 }, (_, i) => (i < count ? start + i : length - 1));
+      posenc.ropeQK(wq, wk, { ...options, seqLen: count + 1, positions }); // in place
+      atZero ??= { q: wq.subarray(0, headDim).toArray(), k: wk.subarray(0, headDim).toArray() };
+      const column = (a, b) =>
+        posenc.similarity(a.subarray(0, count * headDim), b, { rows: count, cols: 1, dim: headDim });
+      ahead.set(column(wq, atZero.k), start);
+      behind.set(column(wk, atZero.q), start);
+      if (start + count < length) yield;
+    }
+  } finally {
+    work.q.free();
+    work.k.free();
+  }
+  return { ahead, behind };
 }
 
 /**
@@ -385,20 +415,24 @@ export function mount({ posenc, state }) {
     distancePlot.element,
   );
 
-  function drawHeatmaps() {
+  function* drawHeatmaps() {
     const { preset, positions, stride, length } = currentView();
     const { scaling, rotaryDim, base, trainedLength: L0 } = preset;
     const count = positions.length;
     const { q, k } = randomQueryKey(state.get('lc.seed'), rotaryDim);
     const key = state.get('lc.content') === 'same' ? q : k;
-    const curves = [undefined, scaling].map((s) =>
-      scoreCurve(posenc, q, key, { headDim: rotaryDim, base, layout: LAYOUT, scaling: s, length }),
-    );
+    const rows = Math.min(CURVE_CHUNK, length) + 1; // q and k tiled once, for both curves
+    const tiled = { q: tile(q, rows), k: tile(key, rows) };
+    const curves = [];
+    for (const s of [undefined, scaling])
+      curves.push(
+        yield* scoreCurveSteps(posenc, tiled, { headDim: rotaryDim, base, layout: LAYOUT, scaling: s, length }),
+      );
     const scores = curves.map((curve) => blockMeans(curve, count, stride));
     // One scale for both panels. Scores of both signs: the diverging map around 0; scores of one
     // sign (k = q keeps them mostly positive): a sequential map over their range, so the panels'
     // differences are not left to a few tints of one half of a diverging map.
-    const [lo, hi] = extent([...scores[0], ...scores[1]]);
+    const [lo, hi] = extent(...scores);
     const bothSigns = lo < -0.1 * hi && hi > -0.1 * lo;
     const reach = Math.max(-lo, hi);
     const domain = bothSigns ? [-reach, reach] : [lo, hi];
@@ -451,7 +485,7 @@ export function mount({ posenc, state }) {
   }
 
   const requestWavelengths = coalesceToFrame(drawWavelengths);
-  const requestHeatmaps = coalesceToFrame(drawHeatmaps);
+  const requestHeatmaps = progressiveToFrame(drawHeatmaps);
   state.watch(['lc.preset', 'lc.span', 'lc.cells'], requestWavelengths);
   state.watch(['lc.'], requestHeatmaps);
   requestWavelengths();

@@ -152,7 +152,7 @@ export function mount({ posenc, state }) {
     const labelsB = sameBag ? a : b;
     panels.forEach((row, r) => {
       const { sa, sb, diff } = shown[r];
-      const domain = extent([...sa, ...sb]);
+      const domain = extent(sa, sb);
       row.a.draw({ values: sa, rows: a.length, cols: a.length, domain, rowLabels: a, colLabels: a });
       row.b.draw({ values: sb, rows: b.length, cols: b.length, domain, rowLabels: labelsB, colLabels: labelsB });
       row.diff.element.hidden = !sameBag;

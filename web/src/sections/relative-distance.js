@@ -5,10 +5,10 @@ import { controlRow, numberControl } from '../controls.js';
 import { byId, h } from '../dom.js';
 import { formatSig } from '../format.js';
 import { createHeatmap } from '../plots/heatmap.js';
-import { extent } from '../plots/colormap.js';
+import { similaritySteps } from '../plots/similarity-steps.js';
 import { createLinePlot } from '../plots/lineplot.js';
-import { coalesceToFrame } from '../schedule.js';
-import { range } from '../vectors.js';
+import { progressiveToFrame } from '../schedule.js';
+import { pickRows, range } from '../vectors.js';
 
 export const id = 'relative-distance';
 
@@ -36,11 +36,11 @@ export function mount({ posenc, state }) {
     valueLabel: 'PE(m)·PE(n)',
     colormap: 'viridis',
     square: true,
-    summary: ({ rows, lo, hi }) =>
-      `Dot products of the sinusoidal encodings of positions 0 to ${rows - 1} with each other, from ${formatSig(lo, 3)} to ${formatSig(hi, 3)}. ` +
+    summary: ({ lo, hi }) =>
+      `Dot products of the sinusoidal encodings of positions 0 to ${state.get('rd.seq') - 1} with each other, from ${formatSig(lo, 3)} to ${formatSig(hi, 3)}. ` +
       'The brightest line is the diagonal (m = n); the pattern is the same along every diagonal: it depends only on m − n.',
-    readout: ({ row, col, value }) =>
-      `PE(${row}) · PE(${col}) = ${formatSig(value, 6)}   (distance |m − n| = ${Math.abs(row - col)})`,
+    readout: ({ rowPosition: m, colPosition: n, value }) =>
+      `PE(${m}) · PE(${n}) = ${formatSig(value, 6)}   (distance |m − n| = ${Math.abs(m - n)})`,
   });
   const curve = createLinePlot({
     name: 'relative-distance-curve',
@@ -65,22 +65,29 @@ export function mount({ posenc, state }) {
     anchorNote,
   );
 
-  function draw() {
+  function* draw() {
     const seqLen = state.get('rd.seq');
     const dModel = state.get('rd.d');
     const base = state.get('rd.base');
     const anchor = state.get('rd.anchor');
     const table = posenc.sinusoidal({ seqLen, dModel, base });
-    const dots = posenc.similarity(table, table, { rows: seqLen, cols: seqLen, dim: dModel });
-    heatmap.draw({ values: dots, rows: seqLen, cols: seqLen, domain: extent(dots) });
+    // The curve and the sentences need rows 0, 1, 10 and the anchor's only: computed at once,
+    // while the heatmap may take a few frames (a preview first).
+    const wanted = [0, 1, 10, anchor];
+    const rows = posenc.similarity(pickRows(table, dModel, wanted), table, {
+      rows: wanted.length,
+      cols: seqLen,
+      dim: dModel,
+    });
+    const dot = (m, n) => rows[wanted.indexOf(m) * seqLen + n];
 
-    const fromZero = dots.subarray(0, seqLen);
+    const fromZero = rows.subarray(0, seqLen);
     // From the anchor both ways: PE(a)·PE(a + k) and PE(a)·PE(a - k), as points at distance k.
     const xs = [];
     const ys = [];
     for (let j = 0; j < seqLen; j++) {
       xs.push(Math.abs(j - anchor));
-      ys.push(dots[anchor * seqLen + j]);
+      ys.push(dot(anchor, j));
     }
     const order = xs.map((_, i) => i).sort((p, q) => xs[p] - xs[q]);
     curve.draw({
@@ -95,22 +102,24 @@ export function mount({ posenc, state }) {
       ],
     });
 
-    const self = dots[0];
-    const at = (k) => dots[k];
-    const distance = (k) => Math.sqrt(Math.max(0, dots[0] + dots[k * seqLen + k] - 2 * dots[k]));
+    const self = dot(0, 0);
+    const at = (k) => dot(0, k);
+    const distance = (k) => Math.sqrt(Math.max(0, dot(0, 0) + dot(k, k) - 2 * dot(0, k)));
     claims.textContent =
       `PE(0)·PE(0) = ${formatSig(self, 6)} (= d_model / 2). Close positions: PE(0)·PE(1) = ${formatSig(at(1), 6)}, ` +
       `‖PE(0) − PE(1)‖ = ${formatSig(distance(1), 4)}. Farther: PE(0)·PE(10) = ${formatSig(at(10), 6)}, ‖PE(0) − PE(10)‖ = ${formatSig(distance(10), 4)}. ` +
       'So seed 001’s claim holds: 0 and 1 are close, 0 and 10 differ clearly.';
     let maxSpread = 0;
     for (let k = 0; k < seqLen - anchor; k++)
-      maxSpread = Math.max(maxSpread, Math.abs(dots[anchor * seqLen + anchor + k] - fromZero[k]));
+      maxSpread = Math.max(maxSpread, Math.abs(dot(anchor, anchor + k) - fromZero[k]));
     anchorNote.textContent =
       `Same distance, different start: the largest difference between PE(${anchor})·PE(${anchor} + k) and PE(0)·PE(k) is ${formatSig(maxSpread, 3)} ` +
       '(float32 rounding). The curve is symmetric (before and after look the same) and not monotonic: far positions can be more alike than nearer ones.';
+
+    yield* similaritySteps(posenc, heatmap, { a: table, b: table, rows: seqLen, cols: seqLen, dim: dModel });
   }
 
-  const request = coalesceToFrame(draw);
+  const request = progressiveToFrame(draw);
   state.watch(['rd.'], request);
   request();
 }

@@ -7,9 +7,9 @@ import { formatPython as pythonNumber, formatSig } from '../format.js';
 import { ropePairChannels } from '../layouts.js';
 import { renderTex } from '../math.js';
 import { createVectorPlot } from '../plots/arrows.js';
-import { extent } from '../plots/colormap.js';
 import { createHeatmap } from '../plots/heatmap.js';
-import { coalesceToFrame } from '../schedule.js';
+import { similaritySteps } from '../plots/similarity-steps.js';
+import { coalesceToFrame, progressiveToFrame } from '../schedule.js';
 import { randomQueryKey } from '../tokens.js';
 import { tile } from '../vectors.js';
 
@@ -205,10 +205,11 @@ export function mount({ posenc, state }) {
     valueLabel: 'score',
     colormap: 'viridis',
     square: true,
-    summary: ({ rows, lo, hi }) =>
-      `RoPE attention scores between query positions and key positions 0 to ${rows - 1}, from ${formatSig(lo, 3)} to ${formatSig(hi, 3)}, ` +
+    summary: ({ lo, hi }) =>
+      `RoPE attention scores between query positions and key positions 0 to ${state.get('rope.seq') - 1}, from ${formatSig(lo, 3)} to ${formatSig(hi, 3)}, ` +
       `${state.get('rope.content') === 'ones' ? 'all-ones' : 'random'} q and k, head dimension ${state.get('rope.hd')}. Colours repeat along diagonal stripes: the score depends only on m − n.`,
-    readout: ({ row, col, value }) => `m = ${row}, n = ${col}, m − n = ${row - col}: score ${formatSig(value, 6)}`,
+    readout: ({ rowPosition: m, colPosition: n, value }) =>
+      `m = ${m}, n = ${n}, m − n = ${m - n}: score ${formatSig(value, 6)}`,
   });
   const reroll = h(
     'button',
@@ -240,19 +241,22 @@ export function mount({ posenc, state }) {
     return posenc.rope(tile(vector, seqLen), { seqLen, headDim, base, layout });
   }
 
-  function drawHeatmap() {
+  // Every cell is the score of q and k rotated at its own m and n (the page teaches that it
+  // depends on m − n only, so nothing is copied along diagonals); a preview first when large.
+  function* drawHeatmap() {
     const seqLen = state.get('rope.seq');
     const headDim = state.get('rope.hd');
     const layout = state.get('rope.layout');
     const base = state.get('rope.base');
     const { q, k } = ropeContents(state.get('rope.content'), state.get('rope.seed'), headDim);
-    const scores = posenc.similarity(
-      rotateAll(q, seqLen, headDim, layout, base),
-      rotateAll(k, seqLen, headDim, layout, base),
-      { rows: seqLen, cols: seqLen, dim: headDim },
-    );
-    heatmap.draw({ values: scores, rows: seqLen, cols: seqLen, domain: extent(scores) });
     byId('rope-heatmap-title').textContent = `The score over positions 0 … ${seqLen - 1}`;
+    yield* similaritySteps(posenc, heatmap, {
+      a: rotateAll(q, seqLen, headDim, layout, base),
+      b: rotateAll(k, seqLen, headDim, layout, base),
+      rows: seqLen,
+      cols: seqLen,
+      dim: headDim,
+    });
   }
 
   // ---- shift both positions: the score stays ---------------------------------------------------
@@ -325,7 +329,7 @@ export function mount({ posenc, state }) {
   }
 
   const requestRotation = coalesceToFrame(drawRotation);
-  const requestHeatmap = coalesceToFrame(drawHeatmap);
+  const requestHeatmap = progressiveToFrame(drawHeatmap);
   const requestShift = coalesceToFrame(drawShift);
   state.watch(['rope.pos', 'rope.base', 'rope.d', 'rope.pair', 'rope.vec', 'rope.layout'], requestRotation);
   state.watch(['rope.seq', 'rope.hd', 'rope.content', 'rope.seed', 'rope.layout', 'rope.base'], requestHeatmap);
