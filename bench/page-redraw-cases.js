@@ -8,7 +8,7 @@ export const PAGE_REDRAW_TARGETS_MS = { default: 50, heaviest: 100 };
 export const PAGE_REDRAW_CASES = [
   {
     id: 'sinusoidal-default',
-    label: '§3 sinusoidal table 128×128',
+    label: 'sinusoidal table 128×128',
     query: '',
     slider: 'ctl-pe-seq-range',
     figure: 'sinusoidal-table',
@@ -16,7 +16,7 @@ export const PAGE_REDRAW_CASES = [
   },
   {
     id: 'sinusoidal-heaviest',
-    label: '§3 sinusoidal table 2048×2048',
+    label: 'sinusoidal table 2048×2048',
     query: 'pe.seq=2048&pe.d=2048',
     slider: 'ctl-pe-seq-range',
     figure: 'sinusoidal-table',
@@ -24,7 +24,7 @@ export const PAGE_REDRAW_CASES = [
   },
   {
     id: 'relative-default',
-    label: '§6 PE·PE 128×128, d 64',
+    label: 'PE·PE 128×128, d 64',
     query: '',
     slider: 'ctl-rd-d-range',
     figure: 'relative-distance',
@@ -32,7 +32,7 @@ export const PAGE_REDRAW_CASES = [
   },
   {
     id: 'relative-heaviest',
-    label: '§6 PE·PE 1024×1024, d 512',
+    label: 'PE·PE 1024×1024, d 512',
     query: 'rd.seq=1024&rd.d=512',
     slider: 'ctl-rd-d-range',
     figure: 'relative-distance',
@@ -40,7 +40,7 @@ export const PAGE_REDRAW_CASES = [
   },
   {
     id: 'rope-default',
-    label: '§7 RoPE scores 1001×1001, head dim 64',
+    label: 'RoPE scores 1001×1001, head dim 64',
     query: '',
     slider: 'ctl-rope-hd-range',
     figure: 'rope-similarity',
@@ -48,7 +48,7 @@ export const PAGE_REDRAW_CASES = [
   },
   {
     id: 'rope-heaviest',
-    label: '§7 RoPE scores 2048×2048, head dim 256',
+    label: 'RoPE scores 2048×2048, head dim 256',
     query: 'rope.seq=2048&rope.hd=256',
     slider: 'ctl-rope-hd-range',
     figure: 'rope-similarity',
@@ -56,7 +56,7 @@ export const PAGE_REDRAW_CASES = [
   },
   {
     id: 'long-context-default',
-    label: '§10 long context, 2 × L0, 256 cells',
+    label: 'long context, 2 × L0, 256 cells',
     query: '',
     slider: 'ctl-lc-span-range',
     figure: 'long-context-plain',
@@ -64,7 +64,7 @@ export const PAGE_REDRAW_CASES = [
   },
   {
     id: 'long-context-heaviest',
-    label: '§10 long context, Qwen2.5 16 × L0, 512 cells',
+    label: 'long context, Qwen2.5 16 × L0, 512 cells',
     query: 'lc.preset=qwen2.5&lc.span=16&lc.cells=512',
     slider: 'ctl-lc-span-range',
     figure: 'long-context-plain',
@@ -72,7 +72,7 @@ export const PAGE_REDRAW_CASES = [
   },
   {
     id: 'naive-heaviest',
-    label: '§2 naive encodings 4096 × 1024',
+    label: 'naive encodings 4096 × 1024',
     query: 'naive.seq=4096&naive.d=1024',
     slider: 'ctl-naive-seq-range',
     figure: null,
@@ -80,7 +80,7 @@ export const PAGE_REDRAW_CASES = [
   },
   {
     id: 'comparison-heaviest',
-    label: '§9 comparison 512 positions, d 256',
+    label: 'comparison 512 positions, d 256',
     query: 'cmp.seq=512&cmp.d=256',
     slider: 'ctl-cmp-d-range',
     figure: null,
@@ -88,10 +88,58 @@ export const PAGE_REDRAW_CASES = [
   },
   {
     id: 'facts-heaviest',
-    label: '§8 facts 512 positions, d 256',
+    label: 'facts 512 positions, d 256',
     query: 'fx.seq=512&fx.d=256',
     slider: 'ctl-fx-d-range',
     figure: null,
+    load: 'heaviest',
+  },
+  {
+    id: 'rope-base-default',
+    label: 'RoPE base decay, distances up to 4096, head dim 128',
+    query: '',
+    slider: 'ctl-base-span-range',
+    figure: null,
+    load: 'default',
+  },
+  {
+    id: 'rope-base-heaviest',
+    label: 'RoPE base decay, distances up to 8192, head dim 128',
+    query: 'base.span=8192',
+    slider: 'ctl-base-span-range',
+    figure: null,
+    load: 'heaviest',
+  },
+  {
+    id: 'family-default',
+    label: 'the family side by side, 128 positions, d 32',
+    query: '',
+    slider: 'ctl-fam-n-range',
+    figure: 'family-rope',
+    load: 'default',
+  },
+  {
+    id: 'family-heaviest',
+    label: 'the family side by side, 256 positions, d 64, softmax, causal, mean curve',
+    query: 'fam.n=256&fam.d=64&fam.view=weights&fam.causal=on&fam.curve=mean',
+    slider: 'ctl-fam-n-range',
+    figure: 'family-rope',
+    load: 'heaviest',
+  },
+  {
+    id: 'images-default',
+    label: 'images: 2-D RoPE, 16 × 16 patches, head dim 64',
+    query: '',
+    slider: 'ctl-img-rows-range',
+    figure: 'images-grid',
+    load: 'default',
+  },
+  {
+    id: 'images-heaviest',
+    label: 'images: 2-D RoPE, 64 × 64 patches, head dim 256',
+    query: 'img.rows=64&img.cols=64&img.dim=256',
+    slider: 'ctl-img-rows-range',
+    figure: 'images-grid',
     load: 'heaviest',
   },
 ];

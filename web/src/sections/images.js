@@ -250,7 +250,7 @@ function mountGrid({ posenc, state }) {
     // One scale for both panels: scores of both signs on the diverging map around 0; scores that
     // are all positive (q = k on a small grid turns the slow pairs little) on viridis over their
     // range, where the pattern would otherwise be a few tints of red.
-    const [lo, hi] = extent([...grid, ...flat]);
+    const [lo, hi] = extent(grid, flat);
     const reach = Math.max(-lo, hi);
     const [domain, colormap] = lo < 0 ? [[-reach, reach], 'diverging'] : [[lo, hi], 'viridis'];
     // The picked cell outlined.

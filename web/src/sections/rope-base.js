@@ -9,7 +9,7 @@ import { formatSig, formatTicks } from '../format.js';
 import { createLinePlot } from '../plots/lineplot.js';
 import { coalesceToFrame } from '../schedule.js';
 import { randomMatrix } from '../tokens.js';
-import { range } from '../vectors.js';
+import { range, tile } from '../vectors.js';
 
 export const id = 'rope-base';
 
@@ -18,7 +18,7 @@ const COLORS = ['#0072B2', '#D55E00', '#009E73'];
 const DRAWS = 4; // random contents averaged over
 
 export const settings = {
-  'base.span': { type: 'int', default: 4096, min: 256, max: 16384 },
+  'base.span': { type: 'int', default: 4096, min: 256, max: 8192 },
   'base.hd': { type: 'enum', default: '128', values: ['64', '128'] },
   'base.seed': { type: 'int', default: 1, min: 1, max: 999999 },
 };
@@ -68,7 +68,7 @@ export function mount({ posenc, state }) {
     const q = randomMatrix(seed, DRAWS, headDim);
     const keys = new Float32Array(DRAWS * span * headDim);
     for (let d = 0; d < DRAWS; d++)
-      for (let j = 0; j < span; j++) keys.set(q.subarray(d * headDim, (d + 1) * headDim), (d * span + j) * headDim);
+      keys.set(tile(q.subarray(d * headDim, (d + 1) * headDim), span), d * span * headDim);
     // One query per draw at the last position, keys at 0 … span − 1: key j is span − 1 − j away.
     const scores = posenc.attentionScores(q, keys, {
       numHeads: DRAWS,
