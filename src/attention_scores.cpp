@@ -87,13 +87,18 @@ RelativePositionBucketsSpec buckets_spec(const AttentionScoresSpec& spec) {
   return b;
 }
 
-// xPos: every row of both sides within reach of the shared center (xpos_max_distance()), found
-// before any work, as the rotation would find it.
-Status check_xpos_reach(const AttentionScoresSpec& spec) {
+// The attention factor of the rotation's schedule (the same at every length).
+double rotation_attention_factor(const AttentionScoresSpec& spec) {
   std::uint32_t rotary_dim = 0;
   resolve_rotary_dim(spec.head_dim, spec.rotary_dim, spec.has_partial_rotary_factor, spec.partial_rotary_factor,
                      &rotary_dim);
-  const double attention_factor = FrequencySchedule(spec.scaling, rotary_dim, spec.base, 0).attention_factor();
+  return FrequencySchedule(spec.scaling, rotary_dim, spec.base, 0).attention_factor();
+}
+
+// xPos: every row of both sides within reach of the shared center (xpos_max_distance()), found
+// before any work, as the rotation would find it.
+Status check_xpos_reach(const AttentionScoresSpec& spec) {
+  const double attention_factor = rotation_attention_factor(spec);
   for (const Side& side : {query_side(spec), key_side(spec)}) {
     const BatchPositions rows(Positions{nullptr, side.first_position});
     std::int64_t center = 0;
@@ -136,6 +141,10 @@ Status check_encoding(const AttentionScoresSpec& spec) {
 }
 
 }  // namespace
+
+double xpos_reach(const AttentionScoresSpec& spec) {
+  return xpos_max_distance(spec.xpos, rotation_attention_factor(spec));
+}
 
 Status check(const AttentionScoresSpec& spec) {
   if (spec.num_heads < 1) return Status::kNumHeadsTooSmall;

@@ -81,6 +81,17 @@ export function writeRotary(frame, fn, o, headDim) {
     .source('rotaryDim', 'partialRotaryFactor');
 }
 
+/**
+ * The rotation's own options, as rope's spec and attentionScores' rope and xpos encodings take
+ * them: rotary dimension, scaling, xPos (none: plain RoPE), base and pair layout.
+ */
+function writeRotation(frame, fn, o, enums) {
+  writeRotary(frame, fn, o, o.headDim);
+  writeScaling(frame, o.scaling, enums);
+  writeXpos(frame, o.xpos, enums);
+  frame.set('base', o.base).set('layout', enums.ropeLayout.indexOf(o.layout));
+}
+
 /** xPos's defaults: torchscale's XPOS(head_dim, scale_base=512) and its gamma 0.4. */
 export const XPOS_DEFAULTS = Object.freeze({ scaleBase: 512, gamma: 0.4 });
 
@@ -103,15 +114,11 @@ export function xposRoleValue(role, enums) {
 
 /** A RopeSpec (rope, ropeQK, ropePlan). */
 export function writeRopeSpec(frame, fn, o, enums) {
-  writeRotary(frame, fn, o, o.headDim);
-  writeScaling(frame, o.scaling, enums);
-  writeXpos(frame, o.xpos, enums);
+  writeRotation(frame, fn, o, enums);
   frame
     .set('seqLen', o.seqLen)
     .set('numHeads', o.numHeads)
     .set('headDim', o.headDim)
-    .set('base', o.base)
-    .set('layout', enums.ropeLayout.indexOf(o.layout))
     .set('batch', o.batch)
     .set('order', enums.order.indexOf(o.order))
     .set('inverse', flag(o.inverse));
@@ -265,11 +272,8 @@ export function writeAttentionScores(frame, fn, o, enums) {
       frame.set('base', o.base).set('layout', enums.sinusoidalLayout.indexOf(o.layout));
       break;
     case 'rope':
-    case 'xpos':
-      writeRotary(frame, fn, o, o.headDim);
-      writeScaling(frame, o.scaling, enums);
-      frame.set('base', o.base).set('layout', enums.ropeLayout.indexOf(o.layout));
-      if (o.encoding === 'xpos') writeXpos(frame, o.xpos, enums);
+    case 'xpos': // (xpos is refused with 'rope' by resolveAttentionScores)
+      writeRotation(frame, fn, o, enums);
       break;
     case 'alibi':
       frame.set('maxBias', o.maxBias);

@@ -501,13 +501,7 @@ int attentionScores(frames::attentionScores& f) {
   const Status checked = check(spec);
   if (checked == Status::kBiasLength)
     f.expectedLength = static_cast<double>(std::uint64_t{spec.num_buckets} * spec.num_heads);
-  if (checked == Status::kXposDistanceTooLarge) {  // the JS message names the largest distance allowed
-    std::uint32_t rotary_dim = 0;
-    resolve_rotary_dim(spec.head_dim, spec.rotary_dim, spec.has_partial_rotary_factor, spec.partial_rotary_factor,
-                       &rotary_dim);
-    const FrequencySchedule schedule(spec.scaling, rotary_dim, spec.base, 0);
-    f.expectedLength = xpos_max_distance(spec.xpos, schedule.attention_factor());
-  }
+  if (checked == Status::kXposDistanceTooLarge) f.expectedLength = xpos_reach(spec);  // named by the JS message
   POSENC_TRY(checked);
   POSENC_TRY(
       check_length(f, f.qLength, element_count(spec.num_heads, spec.query_len, spec.head_dim), Status::kQLength));

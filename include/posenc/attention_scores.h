@@ -79,6 +79,11 @@ struct AttentionScoresSpec {
 
 Status check(const AttentionScoresSpec& spec);
 
+// The xpos encoding's reach: the largest distance of a row from the center that float32 holds
+// (xpos_max_distance() with the schedule's attention factor); check() refuses rows beyond it
+// with kXposDistanceTooLarge. For a spec whose rotation rules check() accepts.
+double xpos_reach(const AttentionScoresSpec& spec);
+
 // q, k as above; out: [num_heads, query_len, key_len] float32, the layout of alibi_bias. out must
 // not overlap q, k or the bias table. kOutOfMemory if the encoded copies cannot be allocated.
 Status attention_scores(const AttentionScoresSpec& spec, const float* q, const float* k, float* out);
