@@ -87,4 +87,15 @@ float bfloat16_to_float(std::uint16_t bits) { return float_of(std::uint32_t{bits
 std::uint16_t float_to_bfloat16(float value) { return narrow_to_bfloat16(value); }
 std::uint16_t double_to_bfloat16(double value) { return narrow_to_bfloat16(value); }
 
+std::size_t dtype_size(Dtype dtype) {
+  switch (dtype) {
+    case Dtype::kFloat32:
+      return 4;
+    case Dtype::kFloat16:
+    case Dtype::kBfloat16:
+      return 2;
+  }
+  return 0;
+}
+
 }  // namespace posenc

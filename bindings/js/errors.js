@@ -197,6 +197,10 @@ const WORDS = {
   biasMissing: () => "is required for encoding 't5' (T5's relative_attention_bias weight, [numBuckets, numHeads])",
   biasUnused: (c) => `is read by encoding 't5' only (encoding is '${c.given('encoding')}')`,
   biasLength: lengthRule,
+  // half precision
+  dtypeInvalid: () => "must be 'float32', 'float16' or 'bfloat16'",
+  dtypeMismatch: () =>
+    "does not match the arrays' element type (float32 arrays for 'float32', 16-bit patterns for 'float16' and 'bfloat16')",
   maxDistanceTooSmall: (c) => {
     const half = c.given('bidirectional') === false ? c.given('numBuckets') : Math.floor(c.given('numBuckets') / 2);
     return `must be greater than maxExact = ${Math.floor(half / 2)} (half of the ${c.given('bidirectional') === false ? '' : 'halved '}numBuckets: log(maxDistance / maxExact) divides)`;

@@ -19,7 +19,8 @@ const char kDescription[] = POSENC_STATUS_LIST(POSENC_STATUS_LINE) POSENC_FRAMES
     "enum mropeModel qwen2-vl qwen2.5-vl\n"
     "enum xposRole none query key\n"
     "enum gridVariant pixtral axial\n"
-    "enum attentionEncoding none sinusoidal rope alibi t5 xpos\n";
+    "enum attentionEncoding none sinusoidal rope alibi t5 xpos\n"
+    "enum dtype float32 float16 bfloat16\n";
 
 #undef X_
 #undef POSENC_FRAME_LINE
@@ -40,6 +41,9 @@ static_assert(static_cast<int>(AttentionEncoding::kNone) == 0 &&
                   static_cast<int>(AttentionEncoding::kRope) == 2 && static_cast<int>(AttentionEncoding::kAlibi) == 3 &&
                   static_cast<int>(AttentionEncoding::kT5) == 4,
               "attention encoding names above are listed in value order");
+static_assert(static_cast<int>(Dtype::kFloat32) == 0 && static_cast<int>(Dtype::kFloat16) == 1 &&
+                  static_cast<int>(Dtype::kBfloat16) == 2,
+              "dtype names above are listed in value order");
 static_assert(static_cast<int>(RopeScalingType::kNone) == 0 && static_cast<int>(RopeScalingType::kLinear) == 1 &&
                   static_cast<int>(RopeScalingType::kDynamic) == 2 && static_cast<int>(RopeScalingType::kYarn) == 3 &&
                   static_cast<int>(RopeScalingType::kLlama3) == 4 &&

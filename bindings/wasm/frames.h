@@ -35,7 +35,7 @@
 // A RopeSpec.
 #define POSENC_FRAME_ROPE_SPEC(X)                                                                     \
   X(seqLen) X(numHeads) X(headDim) X(rotaryDim) X(hasPartialRotaryFactor) X(partialRotaryFactor) X(base) \
-  X(layout) X(batch) X(order) X(inverse) POSENC_FRAME_SCALING(X) POSENC_FRAME_XPOS(X) POSENC_FRAME_MROPE(X)
+  X(layout) X(batch) X(order) X(inverse) X(dtype) POSENC_FRAME_SCALING(X) POSENC_FRAME_XPOS(X) POSENC_FRAME_MROPE(X)
 
 // Queries and keys of one rope_qk call, with their outputs.
 #define POSENC_FRAME_QK(X) X(q) X(qLength) X(outQ) X(outQLength) X(k) X(kLength) X(outK) X(outKLength)
@@ -51,15 +51,15 @@
 // [3, seqLen] ids, nextPosition the next id, badSegment the segment an error names.
 // attentionScores' layout is the encoding's (sinusoidal or rope layout enum); bias is T5's table.
 #define POSENC_FRAMES(X)                                                                                         \
-  X(sinusoidal, X_(seqLen) X_(dModel) X_(base) X_(layout) POSENC_FRAME_POSITIONS(X_) X_(out) X_(outLength)        \
+  X(sinusoidal, X_(seqLen) X_(dModel) X_(base) X_(layout) X_(dtype) POSENC_FRAME_POSITIONS(X_) X_(out) X_(outLength)        \
                     X_(expectedLength))                                                                          \
-  X(addSinusoidal, X_(seqLen) X_(dModel) X_(base) X_(layout) POSENC_FRAME_POSITIONS(X_) X_(x) X_(xLength)         \
+  X(addSinusoidal, X_(seqLen) X_(dModel) X_(base) X_(layout) X_(dtype) POSENC_FRAME_POSITIONS(X_) X_(x) X_(xLength)         \
                        X_(expectedLength))                                                                       \
-  X(positionNumbers, X_(seqLen) X_(dModel) X_(offset) X_(out) X_(outLength) X_(expectedLength))                  \
+  X(positionNumbers, X_(seqLen) X_(dModel) X_(offset) X_(dtype) X_(out) X_(outLength) X_(expectedLength))                  \
   X(ropeSchedule, X_(rotaryDim) X_(headDim) X_(hasPartialRotaryFactor) X_(partialRotaryFactor) X_(base)           \
                       POSENC_FRAME_SCALING(X_) X_(seqLen) X_(invFreq) X_(invFreqLength) X_(resolvedRotaryDim)                      \
                           X_(appliedAttentionFactor) X_(expectedLength))                                                            \
-  X(ropeCache, X_(seqLen) X_(rotaryDim) X_(base) X_(batch) POSENC_FRAME_POSITIONS(X_) POSENC_FRAME_OFFSETS(X_)   \
+  X(ropeCache, X_(seqLen) X_(rotaryDim) X_(base) X_(batch) X_(dtype) POSENC_FRAME_POSITIONS(X_) POSENC_FRAME_OFFSETS(X_)   \
                    POSENC_FRAME_SCALING(X_) X_(outCos) X_(outCosLength) X_(outSin) X_(outSinLength)              \
                        X_(appliedAttentionFactor) X_(expectedLength))                                            \
   X(rope, POSENC_FRAME_ROPE_SPEC(X_) POSENC_FRAME_POSITIONS(X_) POSENC_FRAME_OFFSETS(X_) X_(x) X_(xLength)        \

@@ -11,6 +11,7 @@
 // `torch.tensor(x, dtype=torch.float32).to(torch.bfloat16)`.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 namespace posenc {
@@ -20,6 +21,10 @@ enum class Dtype : int {
   kFloat16 = 1,   // IEEE 754 binary16: 1 sign, 5 exponent, 10 fraction bits
   kBfloat16 = 2,  // bfloat16: 1 sign, 8 exponent, 7 fraction bits (float32's upper half)
 };
+
+// Bytes per element: 4 for float32, 2 for the half types, 0 for a value outside the enum (a
+// spec's check() refuses it with kDtypeInvalid).
+std::size_t dtype_size(Dtype dtype);
 
 float half_to_float(std::uint16_t bits);
 std::uint16_t float_to_half(float value);

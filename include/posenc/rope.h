@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "batch_positions.h"
+#include "half.h"
 #include "positions.h"
 #include "rope_scaling.h"
 #include "status.h"
@@ -50,8 +51,9 @@ struct RopeSpec {
   bool has_partial_rotary_factor = false;  // rotary_dim = int(head_dim * factor); rotary_dim ignored
   double partial_rotary_factor = 1.0;
   RopeScaling scaling;
-  XposSpec xpos;    // xPos's scale on the rotated pairs; rope() needs its role, rope_qk() takes none
-  MropeSpec mrope;  // positions, when listed, are then [3, batch, seq_len]
+  XposSpec xpos;                  // xPos's scale on the rotated pairs; rope() needs its role, rope_qk() takes none
+  MropeSpec mrope;                // positions, when listed, are then [3, batch, seq_len]
+  Dtype dtype = Dtype::kFloat32;  // the arrays' storage: float32, or 16-bit float16/bfloat16 patterns
 };
 
 struct RopeCacheSpec {
@@ -60,6 +62,7 @@ struct RopeCacheSpec {
   double base = 10000.0;
   std::uint32_t batch = 1;  // rows: batch * seq_len, [batch, seq_len, rotary_dim/2]
   RopeScaling scaling;
+  Dtype dtype = Dtype::kFloat32;  // the arrays' storage: float32, or 16-bit float16/bfloat16 patterns
 };
 
 // The frequency schedule alone, at a given current sequence length (dynamic, longrope).
@@ -108,5 +111,16 @@ Status rope(const RopeSpec& spec, const BatchPositions& positions, const float* 
 // otherwise no two of q, q_out, k, k_out may overlap.
 Status rope_qk(const RopeSpec& spec, std::uint32_t num_kv_heads, const BatchPositions& positions, const float* q,
                float* q_out, const float* k, float* k_out);
+
+// Half precision (spec.dtype float16 or bfloat16; the other pointer type, or the other spec, is
+// kDtypeMismatch). Angles and cos/sin as in float32; a rotation widens its inputs exactly,
+// rotates in float32 as the float overloads do, and rounds once to the storage type, so every
+// output is the float overload's result on the widened input, rounded. The cache is the float64
+// value (times the attention factor) rounded once to the storage type.
+Status rope_cache(const RopeCacheSpec& spec, const BatchPositions& positions, std::uint16_t* cos, std::uint16_t* sin,
+                  double* attention_factor = nullptr);
+Status rope(const RopeSpec& spec, const BatchPositions& positions, const std::uint16_t* x, std::uint16_t* out);
+Status rope_qk(const RopeSpec& spec, std::uint32_t num_kv_heads, const BatchPositions& positions,
+               const std::uint16_t* q, std::uint16_t* q_out, const std::uint16_t* k, std::uint16_t* k_out);
 
 }  // namespace posenc

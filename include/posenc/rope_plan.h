@@ -62,6 +62,15 @@ class RopePlan {
                             std::uint32_t axes, RopePlan* plan);
   Status apply_axes(const AxisRows& rows, const float* x, float* out) const;
 
+  // The same on half-precision tensors (the plan's spec.dtype float16 or bfloat16; the other
+  // pointer type is kDtypeMismatch): see rope() in rope.h for the arithmetic.
+  Status apply(const BatchPositions& positions, const std::uint16_t* x, std::uint16_t* out,
+               XposRole role = XposRole::kNone) const;
+  Status apply_qk(const BatchPositions& positions, const std::uint16_t* q, std::uint16_t* q_out, const std::uint16_t* k,
+                  std::uint16_t* k_out) const;
+  Status apply_piece(const Positions& positions, std::uint32_t rows, const std::uint16_t* x, std::uint16_t* out,
+                     double* carry, XposRole role = XposRole::kNone, std::uint64_t length = 0) const;
+
   const RopeSpec& spec() const { return spec_; }
   std::uint32_t rotary_dim() const { return rotary_dim_; }
   std::uint32_t num_kv_heads() const { return num_kv_heads_; }

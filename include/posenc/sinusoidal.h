@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "half.h"
 #include "positions.h"
 #include "status.h"
 
@@ -20,6 +21,7 @@ struct SinusoidalSpec {
   std::uint32_t d_model = 0;  // even: the table is made of sin/cos pairs
   double base = 10000.0;
   SinusoidalLayout layout = SinusoidalLayout::kInterleaved;
+  Dtype dtype = Dtype::kFloat32;  // the arrays' storage: float32, or 16-bit float16/bfloat16 patterns
 };
 
 Status check(const SinusoidalSpec& spec, const Positions& positions);
@@ -29,5 +31,12 @@ Status sinusoidal_table(const SinusoidalSpec& spec, const Positions& positions, 
 
 // x: [seq_len, d_model] token embeddings; the table is added in place.
 Status add_sinusoidal(const SinusoidalSpec& spec, const Positions& positions, float* x);
+
+// The same in half precision (spec.dtype float16 or bfloat16; a float32 spec is kDtypeMismatch,
+// as is a half spec given float arrays): the table is the float64 value rounded once to the
+// storage type; the sum is posenc's float32 sum of the widened value and the float32 table,
+// rounded once to the storage type.
+Status sinusoidal_table(const SinusoidalSpec& spec, const Positions& positions, std::uint16_t* out);
+Status add_sinusoidal(const SinusoidalSpec& spec, const Positions& positions, std::uint16_t* x);
 
 }  // namespace posenc

@@ -121,7 +121,10 @@ namespace posenc {
   X(kEncodedOffsetNegative, encodedOffsetNegative, "offset", "sinusoidal and rope encode query row i at offset + i, which must be >= 0") \
   X(kBiasMissing, biasMissing, "bias", "the t5 encoding needs its learned bias table") \
   X(kBiasUnused, biasUnused, "bias", "a bias table is given for an encoding other than t5") \
-  X(kBiasLength, biasLength, "bias", "bias does not hold num_buckets * num_heads values")
+  X(kBiasLength, biasLength, "bias", "bias does not hold num_buckets * num_heads values") \
+  /* Half-precision storage (half.h). */ \
+  X(kDtypeInvalid, dtypeInvalid, "dtype", "unknown dtype value") \
+  X(kDtypeMismatch, dtypeMismatch, "dtype", "the arrays' element type is not the spec's dtype (float for float32, 16-bit patterns for float16 and bfloat16)")
 
 // clang-format on
 

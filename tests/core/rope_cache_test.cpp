@@ -88,7 +88,7 @@ TEST_CASE("rope_cache with seq_len 0 writes nothing and accepts null arrays", "[
   posenc::RopeCacheSpec spec;
   spec.seq_len = 0;
   spec.rotary_dim = 8;
-  CHECK(posenc::rope_cache(spec, from_offset(0), nullptr, nullptr) == posenc::Status::kOk);
+  CHECK(posenc::rope_cache(spec, from_offset(0), kNoFloats, kNoFloats) == posenc::Status::kOk);
   std::vector<float> cos = sentinel_filled(4), sin = sentinel_filled(4);
   CHECK(posenc::rope_cache(spec, from_offset(0), cos.data(), sin.data()) == posenc::Status::kOk);
   CHECK(overwritten(cos) + overwritten(sin) == 0);

@@ -104,7 +104,7 @@ TEST_CASE("plan rules: the spec's, kv heads, and pieces only where the schedule 
   CHECK(plan.apply(listed(negative), x.data(), x.data()) == Status::kPositionOutOfRange);
   CHECK(plan.apply(from_offset(0), nullptr, x.data()) == Status::kNullPointer);
   CHECK(plan.apply_piece(from_offset(0), 4, x.data(), x.data(), nullptr) == Status::kNullPointer);
-  CHECK(plan.apply_piece(from_offset(0), 0, nullptr, nullptr, nullptr) == Status::kOk);
+  CHECK(plan.apply_piece(from_offset(0), 0, kNoFloats, kNoFloats, nullptr) == Status::kOk);
 
   spec.scaling.type = posenc::RopeScalingType::kDynamic;
   spec.scaling.factor = 2.0;

@@ -252,9 +252,9 @@ TEST_CASE("inverse rotates by -theta: it undoes rope, and re-positions cached ke
 
 TEST_CASE("empty batches and sequences do nothing and need no arrays", "[rope][shapes]") {
   for (const Shape& s : {Shape{0, 5, 2, 8, 8}, Shape{3, 0, 2, 8, 8}}) {
-    CHECK(posenc::rope(spec_of(s, RopeLayout::kHalf), from_offset(0), nullptr, nullptr) == Status::kOk);
-    CHECK(posenc::rope_qk(spec_of(s, RopeLayout::kHalf), 1, from_offset(0), nullptr, nullptr, nullptr, nullptr) ==
-          Status::kOk);
+    CHECK(posenc::rope(spec_of(s, RopeLayout::kHalf), from_offset(0), kNoFloats, kNoFloats) == Status::kOk);
+    CHECK(posenc::rope_qk(spec_of(s, RopeLayout::kHalf), 1, from_offset(0), kNoFloats, kNoFloats, kNoFloats,
+                          kNoFloats) == Status::kOk);
   }
 }
 

@@ -331,7 +331,7 @@ TEST_CASE("rope equals rotating by rope_cache's cos and sin", "[rope]") {
 
 TEST_CASE("rope with seq_len 0 is a no-op that accepts null arrays", "[rope]") {
   const RopeShape shape{0, 2, 8, 8};
-  CHECK(posenc::rope(spec_of(shape, Pairing::kHalf), from_offset(0), nullptr, nullptr) == posenc::Status::kOk);
+  CHECK(posenc::rope(spec_of(shape, Pairing::kHalf), from_offset(0), kNoFloats, kNoFloats) == posenc::Status::kOk);
   std::vector<float> out = sentinel_filled(16);
   const std::vector<float> x(16, 1.0f);
   CHECK(posenc::rope(spec_of(shape, Pairing::kInterleaved), from_offset(3), x.data(), out.data()) ==

@@ -245,7 +245,7 @@ TEST_CASE("sinusoidal with seq_len 0 writes nothing and accepts null arrays", "[
         posenc::Status::kOk);
   CHECK(posenc::add_sinusoidal(spec_of(0, 4, TableLayout::kConcat), from_offset(9), out.data()) == posenc::Status::kOk);
   CHECK(overwritten(out) == 0);
-  CHECK(posenc::sinusoidal_table(spec_of(0, 4, TableLayout::kInterleaved), from_offset(0), nullptr) ==
+  CHECK(posenc::sinusoidal_table(spec_of(0, 4, TableLayout::kInterleaved), from_offset(0), kNoFloats) ==
         posenc::Status::kOk);
 }
 

@@ -24,6 +24,9 @@ namespace test_support {
 // recurrence (every kAnchorInterval rows) and to end off its 4-row tiles.
 inline constexpr std::size_t kRunAcrossAnchor = posenc::PhaseBlock::kAnchorInterval + 7;
 
+// A missing float32 array, for the float overloads (a bare nullptr matches the half ones too).
+inline constexpr float* kNoFloats = nullptr;
+
 // Uniform floats in [lo, hi], the same sequence for the same seed on every run.
 inline std::vector<float> random_floats(std::size_t n, std::uint32_t seed, float lo = -1.0f, float hi = 1.0f) {
   std::mt19937 generator(seed);
