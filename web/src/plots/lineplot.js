@@ -39,17 +39,22 @@ function dataExtent(seriesList, key, kind, pad) {
   return [lo - margin, hi + margin];
 }
 
-// A line of more points than this is drawn through its extremes per quarter unit of the
-// 1000-unit-wide view (a fraction of a screen pixel): the same picture, without an SVG path of a
-// million points that took the page 400 ms to write and more to paint (§10 at 16 × L0).
-const THIN_ABOVE = 20000;
-const THIN_BUCKETS = 4 * WIDTH;
+// A line of more points than `above` is drawn through its extremes (first, lowest, highest,
+// last) in each of `buckets` slices of the 1000-unit-wide view: the same picture, without an SVG
+// path of a million points that took the page 400 ms to write and more to paint (§10 at 16 × L0).
+// 'default' slices a quarter unit (a fraction of a screen pixel); 'unit' one unit (about a screen
+// pixel), for a dense curve redrawn as a slider moves: rasterising the finer path of a
+// 16 384-point curve took the page 60 ms per redraw (§10), the coarser one a fifth of that.
+const THINNING = {
+  default: { above: 20000, buckets: 4 * WIDTH },
+  unit: { above: 4 * WIDTH, buckets: WIDTH },
+};
 
 /** The SVG path of a series: a polyline, or zero-length round-capped segments for points. */
-function pathData(series, sx, sy, kind) {
+function pathData(series, sx, sy, kind, thinning) {
   const parts = [];
   let pen = false;
-  const thin = !series.points && series.x.length > THIN_ABOVE;
+  const thin = !series.points && series.x.length > thinning.above;
   // When thinning, the run of points in one bucket: its first, lowest, highest and last point,
   // as point index, x and y in plain numbers (an array per point of a million-point line cost
   // more than all the rest of the drawing).
@@ -83,7 +88,7 @@ function pathData(series, sx, sy, kind) {
     if (thin) {
       const px = sx(x);
       const py = sy(y);
-      const b = Math.floor((px / WIDTH) * THIN_BUCKETS);
+      const b = Math.floor((px / WIDTH) * thinning.buckets);
       if (bucket >= 0 && bucket !== b) flush();
       if (bucket < 0) {
         bucket = b;
@@ -109,7 +114,8 @@ function pathData(series, sx, sy, kind) {
 
 /**
  * options: name, title, xLabel, yLabel, xScale/yScale ('linear' | 'log'), summary(info) => text,
- * aspect (width / height of the plot area).
+ * aspect (width / height of the plot area), thinning ('default' | 'unit': how finely a line of
+ * many points is drawn, see THINNING).
  */
 export function createLinePlot({
   name,
@@ -120,6 +126,7 @@ export function createLinePlot({
   yScale = 'linear',
   summary,
   aspect = 2,
+  thinning = 'default',
 }) {
   const svg = s('svg', {
     class: 'lineplot-svg',
@@ -304,7 +311,7 @@ export function createLinePlot({
       children.push(
         s('path', {
           class: line.points ? 'series series-points' : 'series',
-          d: pathData(line, sx, sy, kind),
+          d: pathData(line, sx, sy, kind, THINNING[thinning]),
           stroke: color,
           'stroke-dasharray': line.dash ?? null,
           'vector-effect': 'non-scaling-stroke',

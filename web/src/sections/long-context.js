@@ -54,10 +54,21 @@ function wavelengths(invFreq) {
   return Float64Array.from(invFreq, (w) => (2 * Math.PI) / w);
 }
 
-// Distances computed in the first frame of a redraw before the exact picture; beyond them the
-// first frame shows a preview from a sample of the distances (one ropeQK call per panel).
-const DIRECT_DISTANCES = 32768;
+// New distances (both panels) computed in the first frame of a redraw, for the exact picture at
+// once (about 20 ms); beyond them the first frame shows a preview from PREVIEW_DISTANCES sampled
+// distances per panel, and the rest is computed in steps over the next frames.
+const DIRECT_DISTANCES = 8192;
 const PREVIEW_DISTANCES = 4096;
+// A distance curve longer than this is drawn in the frame after the heatmaps.
+const CURVE_FRAME_ABOVE = 32768;
+
+/** A generator's return value, with all its steps run now. */
+function runToEnd(steps) {
+  for (;;) {
+    const { done, value } = steps.next();
+    if (done) return value;
+  }
+}
 
 /**
  * The heatmap of cells that stand for blocks of `stride` positions: each cell the mean score over
@@ -375,6 +386,7 @@ export function mount({ posenc, state }) {
     xLabel: 'distance m − n (query after key)',
     yLabel: 'score',
     aspect: 2.4,
+    thinning: 'unit', // redrawn at each step of the span slider
     summary: ({ series }) =>
       shown
         ? `RoPE score of the query at distance m − n after the key, for ${shown.step > 1 ? `every ${ordinal(shown.step)} distance (a preview)` : 'every distance'} from 0 to ${shown.length - 1}, without and with ${scalingName(shown.preset.scaling)} scaling (${shown.preset.model}). ` +
@@ -501,10 +513,13 @@ export function mount({ posenc, state }) {
       yield;
     }
     const curves = [];
-    for (const s of specs) curves.push(yield* scoreCurves.exactSteps(s, length));
+    for (const s of specs) {
+      const steps = scoreCurves.exactSteps(s, length);
+      curves.push(missing > DIRECT_DISTANCES ? yield* steps : runToEnd(steps));
+    }
     show(view, curves, 1);
     // A long curve (up to a million points) in the next frame: the heatmaps are painted first.
-    if (length > DIRECT_DISTANCES) yield;
+    if (length > CURVE_FRAME_ABOVE) yield;
     showDistances(view, curves, 1);
   }
 
