@@ -39,31 +39,29 @@ export function createScoreCurves(posenc) {
   }
 
   /**
-   * Scores at `distances` (ascending, at most CHUNK) of a sequence of `length` positions: each
-   * call's positions end with length − 1, so that its largest position + 1 is `length`, the
-   * length dynamic and longrope go by, as in one call over the whole sequence. `work` holds
-   * posenc memory for CHUNK + 1 rows of q and of k. Returns { ahead, behind, atZero }.
+   * Scores at `distances` (ascending) of a sequence of `length` positions, in one ropeQK call
+   * whose positions end with length − 1: its largest position + 1 is `length`, the length
+   * dynamic and longrope go by, as in one call over the whole sequence. `atZero` holds rot(q, 0)
+   * and rot(k, 0), or is null when distances[0] is 0 (they are taken from there). Returns
+   * { ahead, behind, atZero }.
    */
-  function scoresAt(spec, length, distances, work, atZero) {
+  function scoresAt(spec, length, distances, atZero) {
     const { headDim, base, layout, scaling } = spec;
     const count = distances.length;
     const size = (count + 1) * headDim;
     const source = tiledRows(spec, count + 1);
-    const [wq, wk] = [work.q.subarray(0, size), work.k.subarray(0, size)];
-    wq.set(source.q.subarray(0, size));
-    wk.set(source.k.subarray(0, size));
-    const positions = Int32Array.from({ length: count + 1 }, (_, i) => (i < count ? distances[i] : length - 1));
-    posenc.ropeQK(wq, wk, { headDim, base, layout, ...(scaling ? { scaling } : {}), seqLen: count + 1, positions }); // in place
-    const zero = atZero ?? { q: wq.subarray(0, headDim).toArray(), k: wk.subarray(0, headDim).toArray() };
-    const column = (a, b) =>
-      posenc.similarity(a.subarray(0, count * headDim), b, { rows: count, cols: 1, dim: headDim });
-    return { ahead: column(wq, zero.k), behind: column(wk, zero.q), atZero: zero };
-  }
-
-  function withWork(spec, rows, body) {
-    const work = { q: posenc.allocate(rows * spec.headDim), k: posenc.allocate(rows * spec.headDim) };
+    // q and k copied into posenc's memory and rotated there.
+    const work = { q: posenc.allocate(size), k: posenc.allocate(size) };
     try {
-      return body(work);
+      work.q.set(source.q.subarray(0, size));
+      work.k.set(source.k.subarray(0, size));
+      const positions = Int32Array.from({ length: count + 1 }, (_, i) => (i < count ? distances[i] : length - 1));
+      const rotation = { headDim, base, layout, ...(scaling ? { scaling } : {}), seqLen: count + 1, positions };
+      posenc.ropeQK(work.q, work.k, rotation); // in place
+      const zero = atZero ?? { q: work.q.subarray(0, headDim).toArray(), k: work.k.subarray(0, headDim).toArray() };
+      const column = (a, b) =>
+        posenc.similarity(a.subarray(0, count * headDim), b, { rows: count, cols: 1, dim: headDim });
+      return { ahead: column(work.q, zero.k), behind: column(work.k, zero.q), atZero: zero };
     } finally {
       work.q.free();
       work.k.free();
@@ -94,42 +92,34 @@ export function createScoreCurves(posenc) {
       grown.behind.set(curve.behind.subarray(0, curve.done));
       Object.assign(curve, grown);
     }
-    if (curve.done < length) {
-      const rows = Math.min(CHUNK, length - curve.done) + 1;
-      const work = { q: posenc.allocate(rows * spec.headDim), k: posenc.allocate(rows * spec.headDim) };
-      try {
-        while (curve.done < length) {
-          const start = curve.done;
-          const count = Math.min(CHUNK, length - start);
-          const distances = Int32Array.from({ length: count }, (_, i) => start + i);
-          // Position 0 first, for rot(q, 0) and rot(k, 0), when the curve has none yet.
-          const part = scoresAt(spec, length, distances, work, curve.atZero);
-          curve.atZero = part.atZero;
-          curve.ahead.set(part.ahead, start);
-          curve.behind.set(part.behind, start);
-          curve.done = start + count; // a step dropped midway keeps what it finished
-          if (curve.done < length) yield;
-        }
-      } finally {
-        work.q.free();
-        work.k.free();
-      }
+    while (curve.done < length) {
+      const start = curve.done;
+      const count = Math.min(CHUNK, length - start);
+      const part = scoresAt(
+        spec,
+        length,
+        Int32Array.from({ length: count }, (_, i) => start + i),
+        curve.atZero,
+      );
+      curve.atZero = part.atZero;
+      curve.ahead.set(part.ahead, start);
+      curve.behind.set(part.behind, start);
+      curve.done = start + count; // a redraw dropped between steps leaves what it finished
+      if (curve.done < length) yield;
     }
     return { ahead: curve.ahead.subarray(0, length), behind: curve.behind.subarray(0, length) };
   }
 
   /**
-   * The scores at distances 0, step, 2·step, … below `length` only (at most CHUNK of them), in
-   * one call: { ahead, behind } with the score at distance j · step at index j.
+   * The scores at distances 0, step, 2·step, … below `length` only, in one call: { ahead,
+   * behind } with the score at distance j · step at index j.
    */
   function sampled(spec, length, step) {
-    const count = Math.min(CHUNK, Math.ceil(length / step));
+    const count = Math.ceil(length / step);
     const distances = Int32Array.from({ length: count }, (_, j) => j * step);
-    return withWork(spec, count + 1, (work) => {
-      const { ahead, behind } = scoresAt(spec, length, distances, work, null);
-      return { ahead, behind };
-    });
+    const { ahead, behind } = scoresAt(spec, length, distances, null);
+    return { ahead, behind };
   }
 
-  return { known, exactSteps, sampled, chunk: CHUNK };
+  return { known, exactSteps, sampled };
 }
