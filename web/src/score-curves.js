@@ -50,21 +50,27 @@ export function createScoreCurves(posenc) {
     const count = distances.length;
     const size = (count + 1) * headDim;
     const source = tiledRows(spec, count + 1);
+    // With k = q the key rotates as the query does: one rotation, and behind[d] = ahead[d].
+    const same = spec.k === spec.q;
     // q and k copied into posenc's memory and rotated there.
-    const work = { q: posenc.allocate(size), k: posenc.allocate(size) };
+    const work = { q: posenc.allocate(size), k: same ? null : posenc.allocate(size) };
     try {
       work.q.set(source.q.subarray(0, size));
-      work.k.set(source.k.subarray(0, size));
+      work.k?.set(source.k.subarray(0, size));
       const positions = Int32Array.from({ length: count + 1 }, (_, i) => (i < count ? distances[i] : length - 1));
       const rotation = { headDim, base, layout, ...(scaling ? { scaling } : {}), seqLen: count + 1, positions };
-      posenc.ropeQK(work.q, work.k, rotation); // in place
-      const zero = atZero ?? { q: work.q.subarray(0, headDim).toArray(), k: work.k.subarray(0, headDim).toArray() };
+      if (same)
+        posenc.rope(work.q, rotation); // in place
+      else posenc.ropeQK(work.q, work.k, rotation);
+      const rotatedK = work.k ?? work.q;
+      const zero = atZero ?? { q: work.q.subarray(0, headDim).toArray(), k: rotatedK.subarray(0, headDim).toArray() };
       const column = (a, b) =>
         posenc.similarity(a.subarray(0, count * headDim), b, { rows: count, cols: 1, dim: headDim });
-      return { ahead: column(work.q, zero.k), behind: column(work.k, zero.q), atZero: zero };
+      const ahead = column(work.q, zero.k);
+      return { ahead, behind: same ? ahead : column(rotatedK, zero.q), atZero: zero };
     } finally {
       work.q.free();
-      work.k.free();
+      work.k?.free();
     }
   }
 
