@@ -14,17 +14,19 @@ function makeScale(kind, [lo, hi], length, flip) {
   const f = kind === 'log' ? Math.log10 : (v) => v;
   const a = f(lo);
   const span = f(hi) - a || 1;
-  return (v) => {
-    const t = (f(v) - a) / span;
-    return (flip ? 1 - t : t) * length;
-  };
+  const place = (t) => (flip ? 1 - t : t) * length;
+  // One function per kind: a scale is called once per point, and a shared one calling either
+  // f is not inlined (a million-point line spent a third of its time there).
+  return kind === 'log' ? (v) => place((Math.log10(v) - a) / span) : (v) => place((v - a) / span);
 }
 
 function dataExtent(seriesList, key, kind, pad) {
   let lo = Infinity;
   let hi = -Infinity;
   for (const series of seriesList) {
-    for (const v of series[key]) {
+    const values = series[key];
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i];
       if (!Number.isFinite(v) || (kind === 'log' && v <= 0)) continue;
       if (v < lo) lo = v;
       if (v > hi) hi = v;
@@ -37,27 +39,41 @@ function dataExtent(seriesList, key, kind, pad) {
   return [lo - margin, hi + margin];
 }
 
-// A line of more points than this is drawn through its extremes per quarter unit of the
-// 1000-unit-wide view (a fraction of a screen pixel): the same picture, without an SVG path of a
-// million points that took the page 400 ms to write and more to paint (§10 at 16 × L0).
-const THIN_ABOVE = 20000;
-const THIN_BUCKETS = 4 * WIDTH;
+// A line of more points than `above` is drawn through its extremes (first, lowest, highest,
+// last) in each of `buckets` slices of the 1000-unit-wide view: the same picture, without an SVG
+// path of a million points that took the page 400 ms to write and more to paint (§10 at 16 × L0).
+// 'default' slices a quarter unit (a fraction of a screen pixel); 'unit' one unit (about a screen
+// pixel), for a dense curve redrawn as a slider moves: rasterising the finer path of a
+// 16 384-point curve took the page 60 ms per redraw (§10), the coarser one a fifth of that.
+const THINNING = {
+  default: { above: 20000, buckets: 4 * WIDTH },
+  unit: { above: 4 * WIDTH, buckets: WIDTH },
+};
 
 /** The SVG path of a series: a polyline, or zero-length round-capped segments for points. */
-function pathData(series, sx, sy, kind) {
+function pathData(series, sx, sy, kind, thinning) {
   const parts = [];
   let pen = false;
-  const thin = !series.points && series.x.length > THIN_ABOVE;
-  const bucketOf = (px) => Math.floor((px / WIDTH) * THIN_BUCKETS);
-  let bucket = null; // the run of points in one bucket: first, lowest, highest, last
+  const thin = !series.points && series.x.length > thinning.above;
+  // When thinning, the run of points in one bucket: its first, lowest, highest and last point,
+  // as point index, x and y in plain numbers (an array per point of a million-point line cost
+  // more than all the rest of the drawing).
+  let bucket = -1; // none
+  const kept = new Float64Array(12); // [index, x, y] of first, lowest, highest, last
+  const keep = (slot, i, px, py) => {
+    kept[3 * slot] = i;
+    kept[3 * slot + 1] = px;
+    kept[3 * slot + 2] = py;
+  };
   const flush = () => {
-    if (!bucket) return;
-    const kept = [...new Set([bucket.first, bucket.low, bucket.high, bucket.last])].sort((a, b) => a[0] - b[0]);
-    for (const [, px, py] of kept) {
-      parts.push(`${pen ? 'L' : 'M'}${px.toFixed(2)},${py.toFixed(2)}`);
+    if (bucket < 0) return;
+    const slots = [0, 1, 2, 3].sort((a, b) => kept[3 * a] - kept[3 * b]);
+    slots.forEach((slot, k) => {
+      if (k > 0 && kept[3 * slot] === kept[3 * slots[k - 1]]) return; // a point is kept once
+      parts.push(`${pen ? 'L' : 'M'}${kept[3 * slot + 1].toFixed(2)},${kept[3 * slot + 2].toFixed(2)}`);
       pen = true;
-    }
-    bucket = null;
+    });
+    bucket = -1;
   };
   for (let i = 0; i < series.x.length; i++) {
     const x = series.x[i];
@@ -70,14 +86,17 @@ function pathData(series, sx, sy, kind) {
       continue;
     }
     if (thin) {
-      const point = [i, sx(x), sy(y)];
-      const b = bucketOf(point[1]);
-      if (bucket && bucket.index !== b) flush();
-      if (!bucket) bucket = { index: b, first: point, low: point, high: point, last: point };
-      else {
-        bucket.last = point;
-        if (point[2] > bucket.low[2]) bucket.low = point; // SVG y grows downwards
-        if (point[2] < bucket.high[2]) bucket.high = point;
+      const px = sx(x);
+      const py = sy(y);
+      const b = Math.floor((px / WIDTH) * thinning.buckets);
+      if (bucket >= 0 && bucket !== b) flush();
+      if (bucket < 0) {
+        bucket = b;
+        for (let slot = 0; slot < 4; slot++) keep(slot, i, px, py);
+      } else {
+        keep(3, i, px, py);
+        if (py > kept[5]) keep(1, i, px, py); // SVG y grows downwards: the lowest value has the largest y
+        if (py < kept[8]) keep(2, i, px, py);
       }
       continue;
     }
@@ -95,7 +114,8 @@ function pathData(series, sx, sy, kind) {
 
 /**
  * options: name, title, xLabel, yLabel, xScale/yScale ('linear' | 'log'), summary(info) => text,
- * aspect (width / height of the plot area).
+ * aspect (width / height of the plot area), thinning ('default' | 'unit': how finely a line of
+ * many points is drawn, see THINNING).
  */
 export function createLinePlot({
   name,
@@ -106,6 +126,7 @@ export function createLinePlot({
   yScale = 'linear',
   summary,
   aspect = 2,
+  thinning = 'default',
 }) {
   const svg = s('svg', {
     class: 'lineplot-svg',
@@ -290,7 +311,7 @@ export function createLinePlot({
       children.push(
         s('path', {
           class: line.points ? 'series series-points' : 'series',
-          d: pathData(line, sx, sy, kind),
+          d: pathData(line, sx, sy, kind, THINNING[thinning]),
           stroke: color,
           'stroke-dasharray': line.dash ?? null,
           'vector-effect': 'non-scaling-stroke',

@@ -4,14 +4,15 @@
 // one colour scale. Frequencies, attention factors, rotations and scores all come from posenc.
 import { choiceControl, controlRow, numberControl, selectControl } from '../controls.js';
 import { byId, h, pre } from '../dom.js';
-import { formatSig } from '../format.js';
+import { formatSig, ordinal } from '../format.js';
 import { LONG_CONTEXT_PRESETS, PRESET_IDS, presetById } from '../long-context-presets.js';
 import { extent } from '../plots/colormap.js';
 import { createHeatmap } from '../plots/heatmap.js';
 import { createLinePlot } from '../plots/lineplot.js';
 import { coalesceToFrame, progressiveToFrame } from '../schedule.js';
+import { createScoreCurves } from '../score-curves.js';
 import { randomQueryKey } from '../tokens.js';
-import { range, tile } from '../vectors.js';
+import { range } from '../vectors.js';
 
 export const id = 'long-context';
 
@@ -53,70 +54,59 @@ function wavelengths(invFreq) {
   return Float64Array.from(invFreq, (w) => (2 * Math.PI) / w);
 }
 
-const CURVE_CHUNK = 16384; // positions per posenc.ropeQK call (8 MiB per array at rotary dim 128)
+// New distances (both panels) computed in the first frame of a redraw, for the exact picture at
+// once; beyond them the first frame shows a preview from PREVIEW_DISTANCES sampled distances per
+// panel, and the rest is computed in steps over the next frames (32 768 new distances in one
+// frame, a new q at the defaults, took 90 ms and more on a loaded machine).
+const DIRECT_DISTANCES = 8192;
+const PREVIEW_DISTANCES = 4096;
+// A distance curve longer than this is drawn in the frame after the heatmaps.
+const CURVE_FRAME_ABOVE = 32768;
 
-/**
- * Steps (a generator) computing the score of q (as query) and k (as key) rotated by RoPE at
- * every distance of a sequence of `length` positions: ahead[d] = rot(q, d) · rot(k, 0),
- * behind[d] = rot(q, 0) · rot(k, d). With fixed q and k the score depends on m − n only, so
- * these two curves are the whole matrix. The positions go through posenc.ropeQK in chunks (one
- * call for half a million positions allocated gigabytes and froze the page for seconds), each
- * chunk's positions followed by position length − 1, so that every call's largest position + 1
- * is `length`: the length dynamic and longrope go by, as in one call over the whole sequence.
- * `tiled` holds q and k tiled to min(CURVE_CHUNK, length) + 1 rows. Yields between chunks;
- * returns { ahead, behind }.
- */
-function* scoreCurveSteps(posenc, tiled, { headDim, base, layout, scaling, length }) {
-  const options = { headDim, base, layout, ...(scaling ? { scaling } : {}) };
-  const ahead = new Float32Array(length);
-  const behind = new Float32Array(length);
-  const rows = Math.min(CURVE_CHUNK, length) + 1;
-  // Each chunk copies the tiled q and k into posenc's memory and rotates them there.
-  const work = { q: posenc.allocate(rows * headDim), k: posenc.allocate(rows * headDim) };
-  try {
-    let atZero = null; // rot(q, 0) and rot(k, 0)
-    for (let start = 0; start < length; start += CURVE_CHUNK) {
-      const count = Math.min(CURVE_CHUNK, length - start);
-      const size = (count + 1) * headDim;
-      const [wq, wk] = [work.q.subarray(0, size), work.k.subarray(0, size)];
-      wq.set(tiled.q.subarray(0, size));
-      wk.set(tiled.k.subarray(0, size));
-      const positions = Int32Array.from({ length: count + 1 }, (_, i) => (i < count ? start + i : length - 1));
-      posenc.ropeQK(wq, wk, { ...options, seqLen: count + 1, positions }); // in place
-      atZero ??= { q: wq.subarray(0, headDim).toArray(), k: wk.subarray(0, headDim).toArray() };
-      const column = (a, b) =>
-        posenc.similarity(a.subarray(0, count * headDim), b, { rows: count, cols: 1, dim: headDim });
-      ahead.set(column(wq, atZero.k), start);
-      behind.set(column(wk, atZero.q), start);
-      if (start + count < length) yield;
-    }
-  } finally {
-    work.q.free();
-    work.k.free();
+/** A generator's return value, with all its steps run now. */
+function runToEnd(steps) {
+  for (;;) {
+    const { done, value } = steps.next();
+    if (done) return value;
   }
-  return { ahead, behind };
 }
 
 /**
  * The heatmap of cells that stand for blocks of `stride` positions: each cell the mean score over
  * its stride × stride pairs of query and key positions (a box filter: sampling one pair per cell
  * would alias every pair whose wavelength is under 2 · stride). A block pair at offset o = i − j
- * holds the distances o · stride + t, |t| < stride, (stride − |t|) times each.
+ * holds the distances o · stride + t, |t| < stride, (stride − |t|) times each. The curves hold
+ * the score at the distances 0, step, 2 · step, … (ahead: query after key; behind: before): with
+ * step 1 each cell is the exact mean; with a larger step, the same weighted mean over the
+ * distances known (a preview).
  */
-function blockMeans({ ahead, behind }, count, stride) {
-  const at = (d) => (d >= 0 ? ahead[d] : behind[-d]);
+function blockMeans({ ahead, behind }, count, stride, step = 1) {
   const byOffset = new Float64Array(2 * count - 1); // offset o at o + count − 1
   for (let o = -(count - 1); o < count; o++) {
+    const centre = o * stride;
     let sum = 0;
-    for (let t = -(stride - 1); t < stride; t++) {
-      const d = o * stride + t;
-      if (d > -(count * stride) && d < count * stride) sum += (stride - Math.abs(t)) * at(d);
+    let weights = 0;
+    // Distance j · step, the known ones within the block pair.
+    for (let j = Math.ceil((centre - stride + 1) / step); j * step < centre + stride; j++) {
+      const weight = stride - Math.abs(j * step - centre);
+      sum += weight * (j >= 0 ? ahead[j] : behind[-j]);
+      weights += weight;
     }
-    byOffset[o + count - 1] = sum / (stride * stride);
+    byOffset[o + count - 1] = sum / weights; // weights = stride² when step is 1
   }
   const values = new Float32Array(count * count);
   for (let i = 0; i < count; i++) for (let j = 0; j < count; j++) values[i * count + j] = byOffset[i - j + count - 1];
   return values;
+}
+
+/** Distances 0, step, 2 · step, … (count of them): the x of the distance plot, kept while unchanged. */
+let distanceAxis = new Float64Array(0);
+function distances(count, step) {
+  if (distanceAxis.length !== count || distanceAxis[1] !== step) {
+    distanceAxis = new Float64Array(count);
+    for (let j = 0; j < count; j++) distanceAxis[j] = j * step;
+  }
+  return distanceAxis;
 }
 
 /** "0–31, 40, 44–63": sorted indices as ranges. */
@@ -381,7 +371,7 @@ export function mount({ posenc, state }) {
       const n = shown.positions[cell.col];
       const at = cell.row * shown.positions.length + cell.col;
       const block = (p) => (shown.stride > 1 ? `${p}…${p + shown.stride - 1}` : `${p}`);
-      readout.textContent = `m = ${block(m)}, n = ${block(n)} (m − n = ${m - n} on average): ${shown.stride > 1 ? 'mean score' : 'score'} without scaling ${formatSig(shown.scores[0][at], 5)}, with ${shown.preset.scaling.type} ${formatSig(shown.scores[1][at], 5)}`;
+      readout.textContent = `${shown.preview ? `${shown.preview} ` : ''}m = ${block(m)}, n = ${block(n)} (m − n = ${m - n} on average): ${shown.stride > 1 ? 'mean score' : 'score'} without scaling ${formatSig(shown.scores[0][at], 5)}, with ${shown.preset.scaling.type} ${formatSig(shown.scores[1][at], 5)}`;
     });
   });
   const reroll = h(
@@ -397,9 +387,10 @@ export function mount({ posenc, state }) {
     xLabel: 'distance m − n (query after key)',
     yLabel: 'score',
     aspect: 2.4,
+    thinning: 'unit', // redrawn at each step of the span slider
     summary: ({ series }) =>
       shown
-        ? `RoPE score of the query at distance m − n after the key, for every distance from 0 to ${shown.length - 1}, without and with ${scalingName(shown.preset.scaling)} scaling (${shown.preset.model}). ` +
+        ? `RoPE score of the query at distance m − n after the key, for ${shown.step > 1 ? `every ${ordinal(shown.step)} distance (a preview)` : 'every distance'} from 0 to ${shown.length - 1}, without and with ${scalingName(shown.preset.scaling)} scaling (${shown.preset.model}). ` +
           `The dashed line is the training length L0 = ${shown.preset.trainedLength}; ${series.length} curves.`
         : '',
   });
@@ -415,20 +406,16 @@ export function mount({ posenc, state }) {
     distancePlot.element,
   );
 
-  function* drawHeatmaps() {
-    const { preset, positions, stride, length } = currentView();
-    const { scaling, rotaryDim, base, trainedLength: L0 } = preset;
+  /**
+   * Both panels and the note from per-distance scores: `curves` (no scaling,
+   * with scaling) hold the score at every `step`-th distance; step 1 is the exact picture, a
+   * larger step a preview, said so in the read-outs and captions.
+   */
+  function show(view, curves, step) {
+    const { preset, positions, stride, length } = view;
+    const { scaling, trainedLength: L0 } = preset;
     const count = positions.length;
-    const { q, k } = randomQueryKey(state.get('lc.seed'), rotaryDim);
-    const key = state.get('lc.content') === 'same' ? q : k;
-    const rows = Math.min(CURVE_CHUNK, length) + 1; // q and k tiled once, for both curves
-    const tiled = { q: tile(q, rows), k: tile(key, rows) };
-    const curves = [];
-    for (const s of [undefined, scaling])
-      curves.push(
-        yield* scoreCurveSteps(posenc, tiled, { headDim: rotaryDim, base, layout: LAYOUT, scaling: s, length }),
-      );
-    const scores = curves.map((curve) => blockMeans(curve, count, stride));
+    const scores = curves.map((curve) => blockMeans(curve, count, stride, step));
     // One scale for both panels. Scores of both signs: the diverging map around 0; scores of one
     // sign (k = q keeps them mostly positive): a sequential map over their range, so the panels'
     // differences are not left to a few tints of one half of a diverging map.
@@ -446,7 +433,11 @@ export function mount({ posenc, state }) {
             { from: [cellOf(0), cellOf(L0)], to: [cellOf(length - L0), cellOf(length)] },
           ]
         : [];
-    shown = { preset, positions, stride, length, scores, guides };
+    const preview =
+      step > 1
+        ? `Preview: each cell the mean over every ${ordinal(step)} distance in its block; the exact block means follow.`
+        : null;
+    shown = { preset, positions, stride, length, scores, guides, step, preview };
     heatmaps[1].setTitle(`with ${scalingName(scaling)} scaling`);
     heatmaps.forEach((heatmap, j) => {
       heatmap.draw({
@@ -458,6 +449,7 @@ export function mount({ posenc, state }) {
         rowStep: stride,
         colStep: stride,
         guides,
+        preview,
       });
     });
 
@@ -472,16 +464,64 @@ export function mount({ posenc, state }) {
       `without scaling; with ${scalingName(scaling)} scaling, ${after === 0 ? 'none do' : `${after} still do`}.`;
     note.dataset.unseenPlain = String(before);
     note.dataset.unseenScaled = String(after);
+  }
 
-    // The same scores against the distance, at every distance (query after key, as in a decoder).
-    const distances = range(length);
+  /**
+   * The same scores against the distance (query after key, as in a decoder): every distance, or
+   * every step-th one in a preview. After show(), for the same curves.
+   */
+  function showDistances({ length, preset }, curves, step) {
+    const { scaling, trainedLength: L0 } = preset;
     distancePlot.draw({
+      xDomain: [0, length - 1],
       series: [
-        { label: 'no scaling', x: distances, y: curves[0].ahead, color: COLORS.none },
-        { label: `${scalingName(scaling)} scaling`, x: distances, y: curves[1].ahead, color: COLORS.scaled },
+        { label: 'no scaling', x: distances(curves[0].ahead.length, step), y: curves[0].ahead, color: COLORS.none },
+        {
+          label: `${scalingName(scaling)} scaling`,
+          x: distances(curves[1].ahead.length, step),
+          y: curves[1].ahead,
+          color: COLORS.scaled,
+        },
       ],
       marks: [{ x: L0, label: `training length L0 = ${L0}` }],
     });
+  }
+
+  // Per-distance scores, kept across redraws (a span or cells change reuses or extends them).
+  const scoreCurves = createScoreCurves(posenc);
+
+  function* drawHeatmaps() {
+    const view = currentView();
+    const { preset, length } = view;
+    const { q, k } = randomQueryKey(state.get('lc.seed'), preset.rotaryDim);
+    const content = state.get('lc.content');
+    const spec = {
+      q,
+      k: content === 'same' ? q : k,
+      contentKey: `${state.get('lc.seed')}|${content}|${preset.rotaryDim}`,
+      headDim: preset.rotaryDim,
+      base: preset.base,
+      layout: LAYOUT,
+    };
+    const specs = [spec, { ...spec, scaling: preset.scaling }];
+    const missing = specs.reduce((sum, s) => sum + length - scoreCurves.known(s, length), 0);
+    if (missing > DIRECT_DISTANCES) {
+      // A preview in the first frame, from the scores at every step-th distance.
+      const step = Math.ceil(length / PREVIEW_DISTANCES);
+      const sampled = specs.map((s) => scoreCurves.sampled(s, length, step));
+      show(view, sampled, step);
+      showDistances(view, sampled, step);
+      yield;
+    }
+    const curves = [];
+    for (const s of specs) {
+      const steps = scoreCurves.exactSteps(s, length);
+      curves.push(missing > DIRECT_DISTANCES ? yield* steps : runToEnd(steps));
+    }
+    show(view, curves, 1);
+    // A long curve (up to a million points) in the next frame: the heatmaps are painted first.
+    if (length > CURVE_FRAME_ABOVE) yield;
+    showDistances(view, curves, 1);
   }
 
   const requestWavelengths = coalesceToFrame(drawWavelengths);
