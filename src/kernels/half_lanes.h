@@ -107,6 +107,45 @@ Int32s<Arch> floats_to_half(const xsimd::batch<float, Arch>& value) {
   return sign | xsimd::select(magnitude > ints(0x7F800000), ints(0x7E00), finite);
 }
 
+// x86 builds that target F16C (-mf16c, -march=haswell and later): binary16 stores by the
+// conversion instruction, which rounds to nearest even as floats_to_half does; NaN lanes then get
+// the canonical 0x7E00 | sign (the instruction keeps part of the payload). Widening stays in
+// integer lanes: the instruction would quiet signalling NaNs, which half_to_float keeps.
+#if defined(__F16C__) && (XSIMD_WITH_AVX || XSIMD_WITH_SSE2)
+template <class Arch>
+inline constexpr bool kHalfStoreInstruction =
+    std::is_base_of_v<xsimd::avx, Arch> || std::is_base_of_v<xsimd::sse2, Arch>;
+
+// Canonical NaNs where `nan` (16-bit lanes, all ones) is set, else the converted patterns.
+inline __m128i with_canonical_nans(__m128i half, __m128i nan) {
+  const __m128i canonical = _mm_or_si128(_mm_and_si128(half, _mm_set1_epi16(-0x8000)), _mm_set1_epi16(0x7E00));
+  return _mm_or_si128(_mm_andnot_si128(nan, half), _mm_and_si128(nan, canonical));
+}
+
+template <class Arch>
+void store_half_instruction(std::uint16_t* at, const xsimd::batch<float, Arch>& value) {
+  if constexpr (std::is_base_of_v<xsimd::avx, Arch>) {
+    const __m256 v = value;
+    const __m256 nan = _mm256_cmp_ps(v, v, _CMP_UNORD_Q);
+    const __m128i nan16 =
+        _mm_packs_epi32(_mm_castps_si128(_mm256_castps256_ps128(nan)), _mm_castps_si128(_mm256_extractf128_ps(nan, 1)));
+    const __m128i half = _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(at), with_canonical_nans(half, nan16));
+  } else {
+    const __m128 v = value;
+    const __m128i nan = _mm_castps_si128(_mm_cmpunord_ps(v, v));
+    const __m128i half = _mm_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(at), with_canonical_nans(half, _mm_packs_epi32(nan, nan)));
+  }
+}
+#else
+template <class Arch>
+inline constexpr bool kHalfStoreInstruction = false;
+
+template <class Arch>
+void store_half_instruction(std::uint16_t*, const xsimd::batch<float, Arch>&) {}
+#endif
+
 // bfloat16 -> float32: the upper half of the float.
 template <class Arch>
 xsimd::batch<float, Arch> bfloat16_to_floats(const Int32s<Arch>& h) {

@@ -94,6 +94,13 @@ struct Float16Storage : SixteenBitLanes<Float16Storage> {
   static Int32s<Arch> narrow(const xsimd::batch<float, Arch>& value) {
     return floats_to_half<Arch>(value);
   }
+  template <class Arch>
+  static void store(std::uint16_t* at, const xsimd::batch<float, Arch>& value) {
+    if constexpr (kHalfStoreInstruction<Arch>)
+      store_half_instruction<Arch>(at, value);  // F16C
+    else
+      SixteenBitLanes::store<Arch>(at, value);
+  }
 #endif
 };
 
