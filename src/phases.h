@@ -16,6 +16,7 @@
 #include <cstdint>
 
 #include "kernels/rows_out.h"
+#include "posenc/half.h"
 #include "posenc/positions.h"
 
 namespace posenc {
@@ -44,11 +45,14 @@ class PhaseBlock {
   // Makes cos()/sin() hold the values for `position` (>= 0). For per-row consumers (RoPE).
   void advance_to(std::int64_t position);
 
-  // Writes (or adds) the float32 sin/cos of rows [0, seq_len) into a table; `out` points at
-  // this block's first pair in row 0. For whole tables: runs of consecutive positions keep
-  // the recurrence state in registers (kernels/phase_rows.h).
-  template <bool Accumulate>
-  void write_rows(const Positions& positions, std::size_t seq_len, kernels::RowsOut out);
+  // Writes (or adds) the sin/cos of rows [0, seq_len) into a table; `out` points at this block's
+  // first pair in row 0. For whole tables: runs of consecutive positions keep the recurrence
+  // state in registers (kernels/phase_rows.h). T is float, or std::uint16_t for a float16 or
+  // bfloat16 table (`dtype` says which): each value rounded once from float64 to the storage
+  // type; a sum is the float32 one of the widened element and the float32 value, rounded once.
+  template <bool Accumulate, class T = float>
+  void write_rows(const Positions& positions, std::size_t seq_len, kernels::RowsOutOf<T> out,
+                  Dtype dtype = Dtype::kFloat32);
 
   // The per-row state between calls that rotate consecutive pieces of one sequence: a piece
   // that carries on from where the last one stopped steps on exactly as one call would have.
@@ -62,6 +66,13 @@ class PhaseBlock {
   std::uint32_t size() const { return count_; }
 
  private:
+  // Runs fn(row, rows) for tiles of at most kRowTile rows, the recurrence state at the tile's
+  // first row (and left after its last one) in cos64_/sin64_.
+  template <class Fn>
+  void for_each_tile(const Positions& positions, std::size_t seq_len, Fn&& fn);
+  // One tile's rows by the table kernel, rounded as Rounding (a float32 storage policy) says.
+  template <bool Accumulate, class Rounding>
+  void write_tile(std::size_t rows, kernels::RowsOut out);
   void prepare_steps();
   void anchor(std::int64_t position);
 
