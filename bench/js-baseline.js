@@ -7,13 +7,10 @@
 import { inverseFrequencies } from './reference.js';
 
 /**
- * Calls rotateRow(t, cos, sin) for each row t of a rope call, with the row's cos/sin of each of
+ * Calls visitRow(t, cos, sin) for each row t of a rope call, with the row's cos/sin of each of
  * the rotaryDim/2 pairs (float64, times xPos's scale with options.xpos).
  */
-function forEachRopeRow(
-  { seqLen, headDim, rotaryDim = headDim, base = 10000, offset = 0, positions, xpos },
-  rotateRow,
-) {
+function forEachRopeRow({ seqLen, headDim, rotaryDim = headDim, base = 10000, offset = 0, positions, xpos }, visitRow) {
   const half = rotaryDim / 2;
   const frequencies = inverseFrequencies(rotaryDim, base);
   const cos = new Float64Array(half);
@@ -36,15 +33,32 @@ function forEachRopeRow(
       cos[i] = scale * Math.cos(angle);
       sin[i] = scale * Math.sin(angle);
     }
-    rotateRow(t, cos, sin);
+    visitRow(t, cos, sin);
   }
 }
 
-/** Where a row's pairs sit: the distance between consecutive pairs and from x_a to x_b. */
-function pairing({ headDim, rotaryDim = headDim, layout = 'interleaved' }) {
+/** Rotates the numHeads heads of one row of x, starting at x[start], by the row's cos/sin. */
+function rotateRow(x, start, { numHeads, headDim, half, step, partner }, cos, sin) {
+  for (let h = 0; h < numHeads; h++) {
+    const head = start + h * headDim;
+    for (let i = 0; i < half; i++) {
+      const a = head + i * step;
+      const b = a + partner;
+      const xa = x[a];
+      const xb = x[b];
+      x[a] = xa * cos[i] - xb * sin[i];
+      x[b] = xa * sin[i] + xb * cos[i];
+    }
+  }
+}
+
+/** The row geometry rotateRow reads. */
+function rowShape({ numHeads = 1, headDim, rotaryDim = headDim, layout = 'interleaved' }) {
+  const half = rotaryDim / 2;
+  // step: distance between consecutive pairs; partner: from x_a to x_b
   return layout === 'interleaved'
-    ? { half: rotaryDim / 2, step: 2, partner: 1 }
-    : { half: rotaryDim / 2, step: 1, partner: rotaryDim / 2 };
+    ? { numHeads, headDim, half, step: 2, partner: 1 }
+    : { numHeads, headDim, half, step: 1, partner: half };
 }
 
 /**
@@ -52,44 +66,26 @@ function pairing({ headDim, rotaryDim = headDim, layout = 'interleaved' }) {
  * engine has one (its elements widen on read and round once, from float64, on write).
  */
 export function ropeJs(x, options) {
-  const { numHeads = 1, headDim } = options;
-  const { half, step, partner } = pairing(options);
-  forEachRopeRow(options, (t, cos, sin) => {
-    for (let h = 0; h < numHeads; h++) {
-      const start = (t * numHeads + h) * headDim;
-      for (let i = 0; i < half; i++) {
-        const a = start + i * step;
-        const b = a + partner;
-        const xa = x[a];
-        const xb = x[b];
-        x[a] = xa * cos[i] - xb * sin[i];
-        x[b] = xa * sin[i] + xb * cos[i];
-      }
-    }
-  });
+  const shape = rowShape(options);
+  const rowLength = shape.numHeads * shape.headDim;
+  forEachRopeRow(options, (t, cos, sin) => rotateRow(x, t * rowLength, shape, cos, sin));
   return x;
 }
 
 /**
  * ropeJs on 16-bit patterns (a Uint16Array: float16 where the engine has no Float16Array, and
- * bfloat16): each element widened through the format's 65,536-entry table, rotated in float64
- * and rounded once (bench/half-bits.js).
+ * bfloat16): each row widened through the format's 65,536-entry table into a float64 row,
+ * rotated, and rounded once back (bench/half-bits.js).
  */
 export function ropeBitsJs(bits, options, { values, narrow }) {
-  const { numHeads = 1, headDim } = options;
-  const { half, step, partner } = pairing(options);
+  const shape = rowShape(options);
+  const rowLength = shape.numHeads * shape.headDim;
+  const row = new Float64Array(rowLength);
   forEachRopeRow(options, (t, cos, sin) => {
-    for (let h = 0; h < numHeads; h++) {
-      const start = (t * numHeads + h) * headDim;
-      for (let i = 0; i < half; i++) {
-        const a = start + i * step;
-        const b = a + partner;
-        const xa = values[bits[a]];
-        const xb = values[bits[b]];
-        bits[a] = narrow(xa * cos[i] - xb * sin[i]);
-        bits[b] = narrow(xa * sin[i] + xb * cos[i]);
-      }
-    }
+    const start = t * rowLength;
+    for (let i = 0; i < rowLength; i++) row[i] = values[bits[start + i]];
+    rotateRow(row, 0, shape, cos, sin);
+    for (let i = 0; i < rowLength; i++) bits[start + i] = narrow(row[i]);
   });
   return bits;
 }
