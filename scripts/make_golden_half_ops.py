@@ -8,13 +8,15 @@ rotation of the widened 16-bit input, rounded once to the storage type.
 - Tables: the float64 values come from the reference code that make_golden.py and
   make_golden_scaling.py already transcribe (the PyTorch tutorial's PositionalEncoding and the
   tensor2tensor concat layout; Hugging Face's LlamaRotaryEmbedding cos/sin in float64; Hugging
-  Face's YaRN schedule and attention factor). The golden is their exact rounding (Fraction
+  Face's YaRN schedule and attention factor, modeling_rope_utils.py as mirrored in
+  nishu-opsera/transformers-main@15b298bc5fce7c3275bce4e6cf92041720e93ab7). The golden is their exact rounding (Fraction
   arithmetic: make_golden_half.exact). torch's own `.to(torch.float16)` / `.to(torch.bfloat16)` of
   the float64 tensor is recorded beside it where it differs ("torchDiffers": [index, torch's
   pattern] per format), with the count of those values: torch builds c10::Half and c10::BFloat16 from a float, so its
   float64 casts round twice (float64 -> float32 -> 16 bits).
-- rope: Hugging Face's apply_rotary_pos_emb (rotate_half, GPT-NeoX's partial rotary) run by torch
-  in float32 on the widened input, with cos/sin computed in float64 and rounded once to float32
+- rope: Hugging Face's apply_rotary_pos_emb and rotate_half (transformers
+  models/llama/modeling_llama.py, transcribed verbatim in make_golden.py) with GPT-NeoX's partial
+  rotary, run by torch in float32 on the widened input, with cos/sin computed in float64 and rounded once to float32
   (posenc's float32 rope does the same; Hugging Face itself computes its angles in float32, which
   at long positions is a different, less accurate, rotation), then `.to(torch.float16)` /
   `.to(torch.bfloat16)`: float32 -> 16 bits is a single rounding in torch (make_golden_half.py
@@ -32,7 +34,7 @@ import pathlib
 
 import torch
 
-from make_golden import concat_table, half_to_interleaved, hf_cos_sin, rotate_half, tutorial_table
+from make_golden import apply_rotary_pos_emb, concat_table, half_to_interleaved, hf_cos_sin, tutorial_table
 from make_golden_half import exact
 from make_golden_scaling import yarn
 
@@ -162,11 +164,9 @@ def rope32(x, positions, rotary_dim, layout):
         half = rotary_dim // 2
         order = [2 * i for i in range(half)] + [2 * i + 1 for i in range(half)] + list(range(rotary_dim, x.shape[-1]))
         query = query[..., order]
-    cos, sin = hf_cos_sin(positions[None], rotary_dim)
-    cos, sin = cos.float()[:, None], sin.float()[:, None]
+    cos, sin = hf_cos_sin(positions[None], rotary_dim)  # float64
     query_rot = query[..., :rotary_dim]
-    # apply_rotary_pos_emb: q_embed = (q * cos) + (rotate_half(q) * sin), float32
-    rotated = (query_rot * cos) + (rotate_half(query_rot) * sin)
+    rotated, _ = apply_rotary_pos_emb(query_rot, query_rot, cos.float(), sin.float())  # float32
     assert rotated.dtype == torch.float32
     if layout == "interleaved":
         rotated = half_to_interleaved(rotated, rotary_dim)  # back to pairs (a0, b0, a1, b1, ...)
