@@ -148,51 +148,55 @@ async function runOperator(c, x, cos, sin, dtype = 'float32') {
   }
 }
 
-describe('onnxruntime-web RotaryEmbedding with posenc caches = posenc.rope', () => {
-  let builds;
-  before(async () => {
-    builds = await loadBothVariants();
-  });
-
-  for (const c of CASES) {
-    it(c.name, async (t) => {
-      for (const posenc of builds) {
-        const x = randomNormal(BATCH * SEQ * HEADS * HEAD_DIM, c.rotaryDim + c.layout.length);
-        const { cos, sin, attentionFactor } = posenc.ropeCache({
-          seqLen: MAX_POSITION,
-          rotaryDim: c.rotaryDim,
-          scaling: c.scaling,
-        });
-        const fromOnnx = await runOperator(c, x, cos, sin);
-        const fromPosenc = posenc.rope(x.slice(), ropeOptions(c));
-        // Float32 rounding: both compute a cos - b sin in float32 from float32 cos/sin that may
-        // differ in their last bit (posenc.rope's own float64 recurrence vs the cache's).
-        // Head vectors are contiguous in both orders: pair scales per vector, whatever the order.
-        const scales = ropePairScales(x, {
-          seqLen: BATCH * SEQ,
-          numHeads: HEADS,
-          headDim: HEAD_DIM,
-          rotaryDim: c.rotaryDim,
-          layout: c.layout,
-        });
-        let worst = 0;
-        for (let i = 0; i < x.length; i++) {
-          const diff = Math.abs(fromOnnx[i] - fromPosenc[i]);
-          worst = Math.max(worst, diff);
-          const scale = Number.isNaN(scales[i]) ? 0 : scales[i];
-          assert.ok(
-            diff <= 4 * U32 * attentionFactor * (scale + Math.abs(fromPosenc[i])),
-            `${posenc.variant} [${i}]: onnx ${fromOnnx[i]} vs posenc ${fromPosenc[i]}`,
-          );
-          if (Number.isNaN(scales[i])) assert.equal(fromPosenc[i], fromOnnx[i], `pass-through [${i}]`);
-        }
-        // The comparison can fail: the operator did rotate (a no-op would differ from posenc).
-        const moved = fromOnnx.reduce((m, v, i) => Math.max(m, Math.abs(v - x[i])), 0);
-        assert.ok(moved > 0.5, `${posenc.variant}: the operator left x as it was (max change ${moved})`);
-        t.diagnostic(`${posenc.variant}: max |onnx - posenc| = ${worst.toExponential(2)}`);
-      }
+/** A describe block of one test per case, each run on both builds: body(c, posenc, t). */
+function describeCases(title, body) {
+  describe(title, () => {
+    let builds;
+    before(async () => {
+      builds = await loadBothVariants();
     });
+    for (const c of CASES) {
+      it(c.name, async (t) => {
+        for (const posenc of builds) await body(c, posenc, t);
+      });
+    }
+  });
+}
+
+/** posenc's cos/sin cache of a case, MAX_POSITION rows, in dtype. */
+const cacheOf = (posenc, c, dtype) =>
+  posenc.ropeCache({ seqLen: MAX_POSITION, rotaryDim: c.rotaryDim, scaling: c.scaling, dtype });
+
+describeCases('onnxruntime-web RotaryEmbedding with posenc caches = posenc.rope', async (c, posenc, t) => {
+  const x = randomNormal(BATCH * SEQ * HEADS * HEAD_DIM, c.rotaryDim + c.layout.length);
+  const { cos, sin, attentionFactor } = cacheOf(posenc, c, 'float32');
+  const fromOnnx = await runOperator(c, x, cos, sin);
+  const fromPosenc = posenc.rope(x.slice(), ropeOptions(c));
+  // Float32 rounding: both compute a cos - b sin in float32 from float32 cos/sin that may
+  // differ in their last bit (posenc.rope's own float64 recurrence vs the cache's).
+  // Head vectors are contiguous in both orders: pair scales per vector, whatever the order.
+  const scales = ropePairScales(x, {
+    seqLen: BATCH * SEQ,
+    numHeads: HEADS,
+    headDim: HEAD_DIM,
+    rotaryDim: c.rotaryDim,
+    layout: c.layout,
+  });
+  let worst = 0;
+  for (let i = 0; i < x.length; i++) {
+    const diff = Math.abs(fromOnnx[i] - fromPosenc[i]);
+    worst = Math.max(worst, diff);
+    const scale = Number.isNaN(scales[i]) ? 0 : scales[i];
+    assert.ok(
+      diff <= 4 * U32 * attentionFactor * (scale + Math.abs(fromPosenc[i])),
+      `${posenc.variant} [${i}]: onnx ${fromOnnx[i]} vs posenc ${fromPosenc[i]}`,
+    );
+    if (Number.isNaN(scales[i])) assert.equal(fromPosenc[i], fromOnnx[i], `pass-through [${i}]`);
   }
+  // The comparison can fail: the operator did rotate (a no-op would differ from posenc).
+  const moved = fromOnnx.reduce((m, v, i) => Math.max(m, Math.abs(v - x[i])), 0);
+  assert.ok(moved > 0.5, `${posenc.variant}: the operator left x as it was (max change ${moved})`);
+  t.diagnostic(`${posenc.variant}: max |onnx - posenc| = ${worst.toExponential(2)}`);
 });
 
 // ---- float16 (issue 11) -----------------------------------------------------------------------
@@ -245,57 +249,44 @@ function forEachPair(c, visit) {
   }
 }
 
-describe('onnxruntime-web RotaryEmbedding in float16, fed posenc.ropeCache({ dtype: "float16" })', () => {
-  let builds;
-  before(async () => {
-    builds = await loadBothVariants();
-  });
+describeCases(
+  'onnxruntime-web RotaryEmbedding in float16, fed posenc.ropeCache({ dtype: "float16" })',
+  async (c, posenc, t) => {
+    const x = Uint16Array.from(randomNormal(BATCH * SEQ * HEADS * HEAD_DIM, c.rotaryDim + 7), toFloat16);
+    const { cos, sin, attentionFactor } = cacheOf(posenc, c, 'float16');
+    const fromOnnx = await runOperator(c, x, cos, sin, 'float16');
+    assert.ok(fromOnnx instanceof Uint16Array, 'ORT returns float16 as Uint16Array patterns');
+    // ORT computes in float32 from its float16 inputs, as restated: bit for bit.
+    const restated = ortFloat16Rotation(c, x, cos, sin);
+    const at = fromOnnx.findIndex((v, i) => v !== restated[i]);
+    assert.equal(at, -1, `${posenc.variant} [${at}]: onnx 0x${fromOnnx[at]?.toString(16)} vs restated`);
 
-  for (const c of CASES) {
-    it(c.name, async (t) => {
-      for (const posenc of builds) {
-        const x = Uint16Array.from(randomNormal(BATCH * SEQ * HEADS * HEAD_DIM, c.rotaryDim + 7), toFloat16);
-        const { cos, sin, attentionFactor } = posenc.ropeCache({
-          seqLen: MAX_POSITION,
-          rotaryDim: c.rotaryDim,
-          scaling: c.scaling,
-          dtype: 'float16',
-        });
-        const fromOnnx = await runOperator(c, x, cos, sin, 'float16');
-        assert.ok(fromOnnx instanceof Uint16Array, 'ORT returns float16 as Uint16Array patterns');
-        // ORT computes in float32 from its float16 inputs, as restated: bit for bit.
-        const restated = ortFloat16Rotation(c, x, cos, sin);
-        const at = fromOnnx.findIndex((v, i) => v !== restated[i]);
-        assert.equal(at, -1, `${posenc.variant} [${at}]: onnx 0x${fromOnnx[at]?.toString(16)} vs restated`);
-
-        const fromPosenc = posenc.rope(x.slice(), { ...ropeOptions(c), dtype: 'float16' });
-        let [worstUlps, worstPairUlps, differ, rotated] = [0, 0, 0, 0];
-        const passed = new Uint8Array(x.length).fill(1);
-        forEachPair(c, (a, b) => {
-          const norm = Math.hypot(FLOAT16_VALUES[x[a]], FLOAT16_VALUES[x[b]]);
-          const bound = (2 ** -11 * attentionFactor + 2 ** -23) * norm;
-          for (const i of [a, b]) {
-            passed[i] = 0;
-            const [onnx, ours] = [FLOAT16_VALUES[fromOnnx[i]], FLOAT16_VALUES[fromPosenc[i]]];
-            const allowed = bound + halfUlp(Math.abs(onnx), BINARY16) + halfUlp(Math.abs(ours), BINARY16);
-            assert.ok(Math.abs(onnx - ours) <= allowed, `${posenc.variant} [${i}]: onnx ${onnx} vs posenc ${ours}`);
-            worstUlps = Math.max(worstUlps, Math.abs(ordinal(fromOnnx[i]) - ordinal(fromPosenc[i])));
-            worstPairUlps = Math.max(worstPairUlps, Math.abs(onnx - ours) / (2 * halfUlp(norm, BINARY16)));
-            differ += fromOnnx[i] !== fromPosenc[i];
-            rotated++;
-          }
-        });
-        // Pass-through channels are the input's patterns, in both.
-        for (let i = 0; i < x.length; i++) {
-          if (passed[i]) assert.equal(fromPosenc[i], fromOnnx[i], `pass-through [${i}]`);
-        }
-        // In units in the last place of float16 at the pair's magnitude ‖(x_a, x_b)‖, and of the output
-        // itself (large where an output is near 0 beside its inputs: float16's spacing shrinks there).
-        t.diagnostic(
-          `${posenc.variant}: ${differ} of ${rotated} rotated outputs differ; max |onnx - posenc| = ` +
-            `${worstPairUlps.toFixed(2)} float16 ulps of ‖(x_a, x_b)‖, ${worstUlps} ulps of the output`,
-        );
+    const fromPosenc = posenc.rope(x.slice(), { ...ropeOptions(c), dtype: 'float16' });
+    let [worstUlps, worstPairUlps, differ, rotated] = [0, 0, 0, 0];
+    const passed = new Uint8Array(x.length).fill(1);
+    forEachPair(c, (a, b) => {
+      const norm = Math.hypot(FLOAT16_VALUES[x[a]], FLOAT16_VALUES[x[b]]);
+      const bound = (2 ** -11 * attentionFactor + 2 ** -23) * norm;
+      for (const i of [a, b]) {
+        passed[i] = 0;
+        const [onnx, ours] = [FLOAT16_VALUES[fromOnnx[i]], FLOAT16_VALUES[fromPosenc[i]]];
+        const allowed = bound + halfUlp(Math.abs(onnx), BINARY16) + halfUlp(Math.abs(ours), BINARY16);
+        assert.ok(Math.abs(onnx - ours) <= allowed, `${posenc.variant} [${i}]: onnx ${onnx} vs posenc ${ours}`);
+        worstUlps = Math.max(worstUlps, Math.abs(ordinal(fromOnnx[i]) - ordinal(fromPosenc[i])));
+        worstPairUlps = Math.max(worstPairUlps, Math.abs(onnx - ours) / (2 * halfUlp(norm, BINARY16)));
+        differ += fromOnnx[i] !== fromPosenc[i];
+        rotated++;
       }
     });
-  }
-});
+    // Pass-through channels are the input's patterns, in both.
+    for (let i = 0; i < x.length; i++) {
+      if (passed[i]) assert.equal(fromPosenc[i], fromOnnx[i], `pass-through [${i}]`);
+    }
+    // In units in the last place of float16 at the pair's magnitude ‖(x_a, x_b)‖, and of the output
+    // itself (large where an output is near 0 beside its inputs: float16's spacing shrinks there).
+    t.diagnostic(
+      `${posenc.variant}: ${differ} of ${rotated} rotated outputs differ; max |onnx - posenc| = ` +
+        `${worstPairUlps.toFixed(2)} float16 ulps of ‖(x_a, x_b)‖, ${worstUlps} ulps of the output`,
+    );
+  },
+);
