@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "kernels/dispatch.h"
+#include "kernels/storage.h"
 #include "posenc/frequencies.h"
 
 namespace posenc {
@@ -69,9 +70,15 @@ void PhaseBlock::restore(const double* carry) {
   kernels::narrow(sin64_, sin_, count_);
 }
 
+template <bool Accumulate, class T>
+void PhaseBlock::write_rows(const Positions& positions, std::size_t seq_len, kernels::RowsOutOf<T> out, Dtype dtype) {
+  kernels::with_storage<T>(
+      dtype, [&](auto storage) { write_rows_as<Accumulate, decltype(storage)>(positions, seq_len, out); });
+}
+
 template <bool Accumulate, class Storage>
-void PhaseBlock::write_rows(const Positions& positions, std::size_t seq_len,
-                            kernels::RowsOutOf<typename Storage::type> out) {
+void PhaseBlock::write_rows_as(const Positions& positions, std::size_t seq_len,
+                               kernels::RowsOutOf<typename Storage::type> out) {
   prepare_steps();
   std::size_t row = 0;
   while (row < seq_len) {
@@ -93,17 +100,13 @@ void PhaseBlock::write_rows(const Positions& positions, std::size_t seq_len,
   position_ = -1;  // the state no longer matches cos()/sin()
 }
 
-// Tables and sums in each storage type (sinusoidal, add_sinusoidal, rope_cache).
-template void PhaseBlock::write_rows<false, kernels::Float32Storage>(const Positions&, std::size_t, kernels::RowsOut);
-template void PhaseBlock::write_rows<true, kernels::Float32Storage>(const Positions&, std::size_t, kernels::RowsOut);
-template void PhaseBlock::write_rows<false, kernels::Float16Storage>(const Positions&, std::size_t,
-                                                                     kernels::RowsOutOf<std::uint16_t>);
-template void PhaseBlock::write_rows<true, kernels::Float16Storage>(const Positions&, std::size_t,
-                                                                    kernels::RowsOutOf<std::uint16_t>);
-template void PhaseBlock::write_rows<false, kernels::Bfloat16Storage>(const Positions&, std::size_t,
-                                                                      kernels::RowsOutOf<std::uint16_t>);
-template void PhaseBlock::write_rows<true, kernels::Bfloat16Storage>(const Positions&, std::size_t,
-                                                                     kernels::RowsOutOf<std::uint16_t>);
+// Tables and sums of float32 or 16-bit elements (sinusoidal, add_sinusoidal, rope_cache).
+template void PhaseBlock::write_rows<false, float>(const Positions&, std::size_t, kernels::RowsOut, Dtype);
+template void PhaseBlock::write_rows<true, float>(const Positions&, std::size_t, kernels::RowsOut, Dtype);
+template void PhaseBlock::write_rows<false, std::uint16_t>(const Positions&, std::size_t,
+                                                           kernels::RowsOutOf<std::uint16_t>, Dtype);
+template void PhaseBlock::write_rows<true, std::uint16_t>(const Positions&, std::size_t,
+                                                          kernels::RowsOutOf<std::uint16_t>, Dtype);
 
 void PhaseBlock::anchor(std::int64_t position) {
   const double p = static_cast<double>(position);

@@ -16,7 +16,7 @@
 #include <cstdint>
 
 #include "kernels/rows_out.h"
-#include "kernels/storage.h"
+#include "posenc/half.h"
 #include "posenc/positions.h"
 
 namespace posenc {
@@ -45,12 +45,14 @@ class PhaseBlock {
   // Makes cos()/sin() hold the values for `position` (>= 0). For per-row consumers (RoPE).
   void advance_to(std::int64_t position);
 
-  // Writes (or adds) the sin/cos of rows [0, seq_len) into a table stored as Storage says
-  // (kernels/storage.h: float32, or float16/bfloat16 rounded once from float64); `out` points at
-  // this block's first pair in row 0. For whole tables: runs of consecutive positions keep
-  // the recurrence state in registers (kernels/phase_rows.h).
-  template <bool Accumulate, class Storage = kernels::Float32Storage>
-  void write_rows(const Positions& positions, std::size_t seq_len, kernels::RowsOutOf<typename Storage::type> out);
+  // Writes (or adds) the sin/cos of rows [0, seq_len) into a table; `out` points at this block's
+  // first pair in row 0. For whole tables: runs of consecutive positions keep the recurrence
+  // state in registers (kernels/phase_rows.h). T is float, or std::uint16_t for a float16 or
+  // bfloat16 table (`dtype` says which): each value rounded once from float64 to the storage
+  // type; a sum is the float32 one of the widened element and the float32 value, rounded once.
+  template <bool Accumulate, class T = float>
+  void write_rows(const Positions& positions, std::size_t seq_len, kernels::RowsOutOf<T> out,
+                  Dtype dtype = Dtype::kFloat32);
 
   // The per-row state between calls that rotate consecutive pieces of one sequence: a piece
   // that carries on from where the last one stopped steps on exactly as one call would have.
@@ -64,6 +66,8 @@ class PhaseBlock {
   std::uint32_t size() const { return count_; }
 
  private:
+  template <bool Accumulate, class Storage>
+  void write_rows_as(const Positions& positions, std::size_t seq_len, kernels::RowsOutOf<typename Storage::type> out);
   void prepare_steps();
   void anchor(std::int64_t position);
 

@@ -5,7 +5,6 @@
 #include <cstddef>
 
 #include "dtype_match.h"
-#include "kernels/storage.h"
 #include "mrope_sections.h"
 #include "phases.h"
 #include "posenc/frequencies.h"
@@ -156,18 +155,15 @@ Status cache(const RopeCacheSpec& spec, const BatchPositions& positions, T* cos,
       schedule_for(spec.scaling, spec.rotary_dim, spec.base, positions, spec.batch, spec.seq_len);
   if (attention_factor != nullptr) *attention_factor = schedule.attention_factor();
   if (rows == 0) return Status::kOk;
-  kernels::with_storage<T>(spec.dtype, [&](auto storage) {
-    using Storage = decltype(storage);
-    for_each_pair_block(static_cast<std::uint32_t>(half), [&](std::uint32_t first, std::uint32_t count) {
-      double inv_freq[PhaseBlock::kCapacity];
-      schedule.fill(first, count, inv_freq);
-      PhaseBlock phases(inv_freq, count, schedule.attention_factor());
-      for (std::size_t b = 0; b < spec.batch; ++b) {
-        const std::size_t skip = b * seq_len * half + first;
-        phases.write_rows<false, Storage>(positions.sequence(b, seq_len), seq_len,
-                                          {sin + skip, cos + skip, half, false});
-      }
-    });
+  for_each_pair_block(static_cast<std::uint32_t>(half), [&](std::uint32_t first, std::uint32_t count) {
+    double inv_freq[PhaseBlock::kCapacity];
+    schedule.fill(first, count, inv_freq);
+    PhaseBlock phases(inv_freq, count, schedule.attention_factor());
+    for (std::size_t b = 0; b < spec.batch; ++b) {
+      const std::size_t skip = b * seq_len * half + first;
+      phases.write_rows<false, T>(positions.sequence(b, seq_len), seq_len, {sin + skip, cos + skip, half, false},
+                                  spec.dtype);
+    }
   });
   return Status::kOk;
 }

@@ -4,7 +4,6 @@
 #include <cstddef>
 
 #include "dtype_match.h"
-#include "kernels/storage.h"
 #include "phases.h"
 #include "posenc/frequencies.h"
 #include "posenc/size_limits.h"
@@ -35,15 +34,12 @@ Status fill(const SinusoidalSpec& spec, const Positions& positions, T* out) {
   if (spec.seq_len == 0) return Status::kOk;  // nothing to write (and out may be null)
   const std::size_t d = spec.d_model, half = d / 2;
   const bool interleaved = spec.layout == SinusoidalLayout::kInterleaved;
-  kernels::with_storage<T>(spec.dtype, [&](auto storage) {
-    using Storage = decltype(storage);
-    using Rows = kernels::RowsOutOf<T>;
-    for_each_pair_block(static_cast<std::uint32_t>(half), [&](std::uint32_t first, std::uint32_t count) {
-      PhaseBlock phases(first, count, spec.d_model, spec.base);
-      const Rows rows = interleaved ? Rows{out + 2 * first, out + 2 * first + 1, d, true}
-                                    : Rows{out + first, out + half + first, d, false};
-      phases.write_rows<Accumulate, Storage>(positions, spec.seq_len, rows);
-    });
+  using Rows = kernels::RowsOutOf<T>;
+  for_each_pair_block(static_cast<std::uint32_t>(half), [&](std::uint32_t first, std::uint32_t count) {
+    PhaseBlock phases(first, count, spec.d_model, spec.base);
+    const Rows rows = interleaved ? Rows{out + 2 * first, out + 2 * first + 1, d, true}
+                                  : Rows{out + first, out + half + first, d, false};
+    phases.write_rows<Accumulate>(positions, spec.seq_len, rows, spec.dtype);
   });
   return Status::kOk;
 }

@@ -8,7 +8,6 @@
 #pragma once
 
 #include <cstddef>
-#include <type_traits>
 
 #include "narrow.h"
 #include "rows_out.h"
@@ -55,16 +54,6 @@ struct PhaseRows {
   template <class Arch>
   static void simd(double* cos, double* sin, const double* step_cos, const double* step_sin, std::size_t pairs,
                    std::size_t rows, const RowsOutOf<T>& out) {
-    if constexpr (!std::is_same_v<Storage, Float32Storage>) {
-      return scalar(0, cos, sin, step_cos, step_sin, pairs, rows, out);
-    } else {
-      simd_float<Arch>(cos, sin, step_cos, step_sin, pairs, rows, out);
-    }
-  }
-
-  template <class Arch>
-  static void simd_float(double* cos, double* sin, const double* step_cos, const double* step_sin, std::size_t pairs,
-                         std::size_t rows, const RowsOut& out) {
     using doubles = xsimd::batch<double, Arch>;
     using floats = xsimd::batch<float, Arch>;
     constexpr std::size_t group = floats::size;  // pairs per group: two float64 batches
@@ -77,17 +66,14 @@ struct PhaseRows {
       const doubles wc1 = doubles::load_unaligned(step_cos + i + half);
       const doubles ws0 = doubles::load_unaligned(step_sin + i);
       const doubles ws1 = doubles::load_unaligned(step_sin + i + half);
-      float* s_at = out.sin + (out.interleaved ? 2 * i : i);
-      float* c_at = out.cos + i;
+      T* s_at = out.sin + (out.interleaved ? 2 * i : i);
+      T* c_at = out.cos + i;
       for (std::size_t r = 0; r < rows; ++r, s_at += out.row_stride, c_at += out.row_stride) {
-        const floats s = narrow_pair<Arch>(s0, s1), c = narrow_pair<Arch>(c0, c1);
-        if (out.interleaved) {
-          put<Arch>(s_at, xsimd::zip_lo(s, c));
-          put<Arch>(s_at + group, xsimd::zip_hi(s, c));
-        } else {
-          put<Arch>(s_at, s);
-          put<Arch>(c_at, c);
-        }
+        const floats s = rounded<Arch>(s0, s1), c = rounded<Arch>(c0, c1);
+        // Interleaved: sin/cos pairs alternate over two batches; else each goes to its own row.
+        // One pair of stores either way: each store inlines the storage's conversion.
+        put<Arch>(s_at, out.interleaved ? xsimd::zip_lo(s, c) : s);
+        put<Arch>(out.interleaved ? s_at + group : c_at, out.interleaved ? xsimd::zip_hi(s, c) : c);
         const doubles n0 = c0 * wc0 - s0 * ws0, n1 = c1 * wc1 - s1 * ws1;
         s0 = s0 * wc0 + c0 * ws0;
         s1 = s1 * wc1 + c1 * ws1;
@@ -102,13 +88,22 @@ struct PhaseRows {
     scalar(whole, cos, sin, step_cos, step_sin, pairs, rows, out);
   }
 
+  // The float32 lanes of two float64 batches as the table takes them: a sum adds float32 values;
+  // a table stores them rounded as once from float64 (Storage::table).
   template <class Arch>
-  static void put(float* at, const xsimd::batch<float, Arch>& value) {
-    using batch = xsimd::batch<float, Arch>;
+  static xsimd::batch<float, Arch> rounded(const xsimd::batch<double, Arch>& lo, const xsimd::batch<double, Arch>& hi) {
     if constexpr (Accumulate)
-      (batch::load_unaligned(at) + value).store_unaligned(at);
+      return narrow_pair<Arch>(lo, hi);
     else
-      value.store_unaligned(at);
+      return Storage::template table<Arch>(lo, hi);
+  }
+
+  template <class Arch>
+  static void put(T* at, const xsimd::batch<float, Arch>& value) {
+    if constexpr (Accumulate)
+      Storage::template store<Arch>(at, Storage::template load<Arch>(at) + value);
+    else
+      Storage::template store<Arch>(at, value);
   }
 #endif
 };

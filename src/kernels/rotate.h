@@ -22,6 +22,14 @@ enum class HeadOrder { kAcrossHeads, kHeadByHead };
 
 namespace {  // internal linkage, as for static functions: a kernel with one caller is inlined into it
 
+// Float32 tensors take the order asked for. Half ones always go head by head: their conversions,
+// not the cos/sin loads that the other order shares, bound the loop, and one loop per kernel
+// keeps the WebAssembly module small.
+template <class Storage>
+bool across_heads_for(HeadOrder order) {
+  return std::is_same_v<Storage, Float32Storage> && order == HeadOrder::kAcrossHeads;
+}
+
 // Half pairing: a = x[i], b = x[i + rotary_dim/2].
 //   a' = a cos - b sin,  b' = b cos + a sin
 // n channels a of each head, and their partners b at `half` channels on.
@@ -45,26 +53,16 @@ struct RotateHalfOf {
   template <class Arch>
   static void simd(const float* cos, const float* sin, const T* src, T* dst, std::size_t half, std::size_t heads,
                    std::size_t stride, HeadOrder order, std::size_t n) {
-    if constexpr (!std::is_same_v<Storage, Float32Storage>) {
-      return scalar(0, cos, sin, src, dst, half, heads, stride, order, n);
-    } else {
-      simd_float<Arch>(cos, sin, src, dst, half, heads, stride, order, n);
-    }
-  }
-
-  template <class Arch>
-  static void simd_float(const float* cos, const float* sin, const float* src, float* dst, std::size_t half,
-                         std::size_t heads, std::size_t stride, HeadOrder order, std::size_t n) {
     using batch = xsimd::batch<float, Arch>;
     const std::size_t whole = n - n % batch::size;
     const auto rotate = [&](std::size_t h, std::size_t i, const batch& c, const batch& s) {
-      const float* x = src + h * stride + i;
-      float* y = dst + h * stride + i;
-      const batch a = batch::load_unaligned(x), b = batch::load_unaligned(x + half);
-      (a * c - b * s).store_unaligned(y);
-      (b * c + a * s).store_unaligned(y + half);
+      const T* x = src + h * stride + i;
+      T* y = dst + h * stride + i;
+      const batch a = Storage::template load<Arch>(x), b = Storage::template load<Arch>(x + half);
+      Storage::template store<Arch>(y, a * c - b * s);
+      Storage::template store<Arch>(y + half, b * c + a * s);
     };
-    if (order == HeadOrder::kAcrossHeads) {
+    if (across_heads_for<Storage>(order)) {
       for (std::size_t i = 0; i < whole; i += batch::size) {
         const batch c = batch::load_unaligned(cos + i), s = batch::load_unaligned(sin + i);
         for (std::size_t h = 0; h < heads; ++h) rotate(h, i, c, s);
@@ -112,16 +110,6 @@ struct RotateInterleavedOf {
   template <class Arch>
   static void simd(const float* cos, const float* sin, const T* src, T* dst, std::size_t heads, std::size_t stride,
                    HeadOrder order, std::size_t n) {
-    if constexpr (!std::is_same_v<Storage, Float32Storage>) {
-      return scalar(0, cos, sin, src, dst, heads, stride, order, n);
-    } else {
-      simd_float<Arch>(cos, sin, src, dst, heads, stride, order, n);
-    }
-  }
-
-  template <class Arch>
-  static void simd_float(const float* cos, const float* sin, const float* src, float* dst, std::size_t heads,
-                         std::size_t stride, HeadOrder order, std::size_t n) {
     using batch = xsimd::batch<float, Arch>;
     constexpr std::size_t lanes = batch::size;
     constexpr auto swap_pairs = xsimd::make_batch_constant<std::uint32_t, Arch, SwapPairs>();
@@ -134,13 +122,13 @@ struct RotateInterleavedOf {
       return Spread{xsimd::zip_lo(c, c), xsimd::zip_hi(c, c), xsimd::zip_lo(minus_s, s), xsimd::zip_hi(minus_s, s)};
     };
     const auto rotate = [&](std::size_t h, std::size_t i, const Spread& p) {
-      const float* x = src + h * stride + 2 * i;
-      float* y = dst + h * stride + 2 * i;
-      const batch low = batch::load_unaligned(x), high = batch::load_unaligned(x + lanes);
-      (low * p.c_low + xsimd::swizzle(low, swap_pairs) * p.s_low).store_unaligned(y);
-      (high * p.c_high + xsimd::swizzle(high, swap_pairs) * p.s_high).store_unaligned(y + lanes);
+      const T* x = src + h * stride + 2 * i;
+      T* y = dst + h * stride + 2 * i;
+      const batch low = Storage::template load<Arch>(x), high = Storage::template load<Arch>(x + lanes);
+      Storage::template store<Arch>(y, low * p.c_low + xsimd::swizzle(low, swap_pairs) * p.s_low);
+      Storage::template store<Arch>(y + lanes, high * p.c_high + xsimd::swizzle(high, swap_pairs) * p.s_high);
     };
-    if (order == HeadOrder::kAcrossHeads) {
+    if (across_heads_for<Storage>(order)) {
       for (std::size_t i = 0; i < whole; i += lanes) {
         const Spread p = spread(i);
         for (std::size_t h = 0; h < heads; ++h) rotate(h, i, p);

@@ -2,12 +2,20 @@
 // per dtype (float32, binary16, bfloat16), so a loop written once over `Storage::type` serves
 // all three. Arithmetic stays in float32 (rotations, sums) or float64 (tables); a policy only
 // widens exactly on load and rounds once on store (half.h's conversions, round to nearest even).
+//
+// Each has a scalar side (to_float, from_float, from_double) and, in SIMD builds, the same on a
+// batch of float32 lanes: load<Arch>(at), store<Arch>(at, batch), and table<Arch>(lo, hi), the
+// float32 batch of two float64 batches that store() then rounds as once from float64 (float32:
+// to nearest; the half types: to odd first, half_lanes.h). The half data is read and written
+// once, converted in registers.
 #pragma once
 
 #include <cstdint>
 #include <type_traits>
 
+#include "half_lanes.h"
 #include "posenc/half.h"
+#include "simd.h"
 
 namespace posenc::kernels {
 
@@ -16,20 +24,74 @@ struct Float32Storage {
   static float to_float(float value) { return value; }
   static float from_float(float value) { return value; }
   static float from_double(double value) { return static_cast<float>(value); }
+#if POSENC_SIMD
+  template <class Arch>
+  static xsimd::batch<float, Arch> load(const float* at) {
+    return xsimd::batch<float, Arch>::load_unaligned(at);
+  }
+  template <class Arch>
+  static void store(float* at, const xsimd::batch<float, Arch>& value) {
+    value.store_unaligned(at);
+  }
+  template <class Arch>
+  static xsimd::batch<float, Arch> table(const xsimd::batch<double, Arch>& lo, const xsimd::batch<double, Arch>& hi) {
+    return narrow_pair<Arch>(lo, hi);
+  }
+#endif
 };
 
-struct Float16Storage {
+// The batch side of the two 16-bit policies (a base of each): they differ in their lane
+// conversions, Policy::widen and Policy::narrow, only.
+template <class Policy>
+struct SixteenBitLanes {
+#if POSENC_SIMD
+  template <class Arch>
+  static xsimd::batch<float, Arch> load(const std::uint16_t* at) {
+    return Policy::template widen<Arch>(load_u16<Arch>(at));
+  }
+  template <class Arch>
+  static void store(std::uint16_t* at, const xsimd::batch<float, Arch>& value) {
+    store_u16<Arch>(at, Policy::template narrow<Arch>(value));
+  }
+  template <class Arch>
+  static xsimd::batch<float, Arch> table(const xsimd::batch<double, Arch>& lo, const xsimd::batch<double, Arch>& hi) {
+    return round_to_odd_pair<Arch>(lo, hi);
+  }
+#endif
+};
+
+struct Float16Storage : SixteenBitLanes<Float16Storage> {
   using type = std::uint16_t;
   static float to_float(std::uint16_t bits) { return half_to_float(bits); }
   static std::uint16_t from_float(float value) { return float_to_half(value); }
   static std::uint16_t from_double(double value) { return double_to_half(value); }
+#if POSENC_SIMD
+  template <class Arch>
+  static xsimd::batch<float, Arch> widen(const Int32s<Arch>& bits) {
+    return half_to_floats<Arch>(bits);
+  }
+  template <class Arch>
+  static Int32s<Arch> narrow(const xsimd::batch<float, Arch>& value) {
+    return floats_to_half<Arch>(value);
+  }
+#endif
 };
 
-struct Bfloat16Storage {
+struct Bfloat16Storage : SixteenBitLanes<Bfloat16Storage> {
   using type = std::uint16_t;
   static float to_float(std::uint16_t bits) { return bfloat16_to_float(bits); }
   static std::uint16_t from_float(float value) { return float_to_bfloat16(value); }
   static std::uint16_t from_double(double value) { return double_to_bfloat16(value); }
+#if POSENC_SIMD
+  template <class Arch>
+  static xsimd::batch<float, Arch> widen(const Int32s<Arch>& bits) {
+    return bfloat16_to_floats<Arch>(bits);
+  }
+  template <class Arch>
+  static Int32s<Arch> narrow(const xsimd::batch<float, Arch>& value) {
+    return floats_to_bfloat16<Arch>(value);
+  }
+#endif
 };
 
 // Calls fn(Storage{}) with the policy of `dtype` (a checked one), among those whose elements are

@@ -1,0 +1,160 @@
+// binary16 and bfloat16 conversions of whole SIMD batches, in integer lanes (SIMD128 has no half
+// instructions; SSE2 and AVX none either): the same results as half.h's scalar conversions, bit
+// for bit, branch-free with selects. Widening is exact (NaN payloads kept); narrowing rounds to
+// nearest even, with subnormals, overflow to Inf and the canonical quiet NaN with its sign.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "narrow.h"
+#include "simd.h"
+#include "widen.h"
+
+namespace posenc::kernels {
+namespace {  // internal linkage, as for static functions
+
+#if POSENC_SIMD
+
+template <class Arch>
+using Int32s = xsimd::batch<std::int32_t, Arch>;
+
+// A float batch's worth of 16-bit patterns, zero-extended to 32-bit lanes.
+template <class Arch>
+Int32s<Arch> load_u16(const std::uint16_t* at) {
+#if XSIMD_WITH_WASM
+  if constexpr (std::is_same_v<Arch, xsimd::wasm>) return wasm_u32x4_load16x4(at);
+#endif
+#if XSIMD_WITH_AVX2
+  if constexpr (std::is_base_of_v<xsimd::avx2, Arch>)
+    return _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(at)));
+#endif
+#if XSIMD_WITH_AVX
+  if constexpr (std::is_base_of_v<xsimd::avx, Arch>) {
+    const __m128i bits = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at)), zero = _mm_setzero_si128();
+    return _mm256_set_m128i(_mm_unpackhi_epi16(bits, zero), _mm_unpacklo_epi16(bits, zero));
+  }
+#endif
+#if XSIMD_WITH_SSE2
+  if constexpr (std::is_base_of_v<xsimd::sse2, Arch>)
+    return _mm_unpacklo_epi16(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(at)), _mm_setzero_si128());
+#endif
+  alignas(64) std::int32_t lanes[Int32s<Arch>::size];  // other architectures: through memory
+  for (std::size_t i = 0; i < Int32s<Arch>::size; ++i) lanes[i] = at[i];
+  return Int32s<Arch>::load_aligned(lanes);
+}
+
+// The low 16 bits of each lane (which holds a value in [0, 65535]) stored as one pattern each.
+template <class Arch>
+void store_u16(std::uint16_t* at, const Int32s<Arch>& bits) {
+#if XSIMD_WITH_WASM
+  if constexpr (std::is_same_v<Arch, xsimd::wasm>) {
+    const std::uint64_t packed = wasm_i64x2_extract_lane(wasm_u16x8_narrow_i32x4(bits, bits), 0);
+    std::memcpy(at, &packed, sizeof packed);
+    return;
+  }
+#endif
+#if XSIMD_WITH_AVX
+  if constexpr (std::is_base_of_v<xsimd::avx, Arch>) {  // SSE4.1's unsigned pack comes with AVX
+    const __m256i wide = bits;
+    const __m128i packed = _mm_packus_epi32(_mm256_castsi256_si128(wide), _mm256_extractf128_si256(wide, 1));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(at), packed);
+    return;
+  }
+#endif
+#if XSIMD_WITH_SSE2
+  if constexpr (std::is_base_of_v<xsimd::sse2, Arch>) {  // SSE2 packs signed: sign-extend the low halves first
+    const __m128i low = _mm_srai_epi32(_mm_slli_epi32(bits, 16), 16);
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(at), _mm_packs_epi32(low, low));
+    return;
+  }
+#endif
+  alignas(64) std::int32_t lanes[Int32s<Arch>::size];
+  bits.store_aligned(lanes);
+  for (std::size_t i = 0; i < Int32s<Arch>::size; ++i) at[i] = static_cast<std::uint16_t>(lanes[i]);
+}
+
+// binary16 -> float32, exact: the exponent and fraction bits moved into place make a float
+// 2^-112 times the value (subnormals included), which one exact multiplication rescales; Inf and
+// NaN (exponent 31) then get float32's all-ones exponent, their payload kept bit for bit.
+template <class Arch>
+xsimd::batch<float, Arch> half_to_floats(const Int32s<Arch>& h) {
+  using floats = xsimd::batch<float, Arch>;
+  using ints = Int32s<Arch>;
+  const ints shifted = (h & ints(0x7FFF)) << 13;
+  const ints scaled = xsimd::bitwise_cast<std::int32_t>(xsimd::bitwise_cast<float>(shifted) * floats(0x1p112f));
+  const ints special = xsimd::select(shifted >= ints(0x1F << 23), ints(0x7F800000), ints(0));
+  return xsimd::bitwise_cast<float>(scaled | special | ((h & ints(0x8000)) << 16));
+}
+
+// float32 -> binary16, round to nearest even, by the float unit itself (Maratyszcza's FP16
+// library, PyTorch's c10::Half): a float whose ulp is the binary16 step at the value's exponent
+// (at least the subnormal step 2^-24) is added, so the addition rounds the value onto the
+// binary16 grid; its bits then hold the exponent and fraction. The first multiplication sends
+// what is too large to Inf, the second undoes it (exactly, below 2^16). NaN: 0x7E00 | sign.
+template <class Arch>
+Int32s<Arch> floats_to_half(const xsimd::batch<float, Arch>& value) {
+  using floats = xsimd::batch<float, Arch>;
+  using ints = Int32s<Arch>;
+  const ints bits = xsimd::bitwise_cast<std::int32_t>(value);
+  const ints magnitude = bits & ints(0x7FFFFFFF);
+  const floats base = (xsimd::bitwise_cast<float>(magnitude) * floats(0x1p112f)) * floats(0x1p-110f);
+  const ints exponent = xsimd::max(magnitude & ints(0x7F800000), ints(113 << 23));  // binary16's smallest normal
+  const ints rounded = xsimd::bitwise_cast<std::int32_t>(xsimd::bitwise_cast<float>(exponent + ints(15 << 23)) + base);
+  const ints finite = ((rounded >> 13) & ints(0x7C00)) + (rounded & ints(0x0FFF));
+  const ints sign = (bits >> 16) & ints(0x8000);
+  return sign | xsimd::select(magnitude > ints(0x7F800000), ints(0x7E00), finite);
+}
+
+// bfloat16 -> float32: the upper half of the float.
+template <class Arch>
+xsimd::batch<float, Arch> bfloat16_to_floats(const Int32s<Arch>& h) {
+  return xsimd::bitwise_cast<float>(h << 16);
+}
+
+// float32 -> bfloat16, round to nearest even: add 0x7FFF plus the kept part's lowest bit and
+// keep the upper half (a carry rounds up into the exponent, up to Inf); NaN is 0x7FC0 | sign.
+template <class Arch>
+Int32s<Arch> floats_to_bfloat16(const xsimd::batch<float, Arch>& value) {
+  using ints = Int32s<Arch>;
+  const ints bits = xsimd::bitwise_cast<std::int32_t>(value);
+  const ints upper = bits >> 16;
+  const ints rounded = ((bits + ints(0x7FFF) + (upper & ints(1))) >> 16) & ints(0xFFFF);
+  const ints nan = (upper & ints(0x8000)) | ints(0x7FC0);
+  return xsimd::select((bits & ints(0x7FFFFFFF)) > ints(0x7F800000), nan, rounded);
+}
+
+// Two float64 batches as one float32 batch rounded to odd: truncated towards zero, with the last
+// bit set when anything was cut off. A half table rounds this to its type: that is the float64
+// value rounded once (to nearest even), because float32 keeps at least 2 more bits than binary16
+// or bfloat16 wherever they have values (16 more in bfloat16's subnormals, 13 or more elsewhere).
+// Proof: the target's grid points and the midpoints between them are floats with an even last
+// bit (they are multiples of 4 float32 steps). If x is a float, nothing changes. Otherwise
+// round_to_odd(x) is the odd float strictly between x's two float neighbours, so it is no
+// midpoint or grid point itself, and none lies between it and x (one would be a float inside
+// that interval): both sit on the same side of every midpoint and round to the same value.
+// Beyond float32's range, FLT_MAX (odd) stands for every larger finite value: binary16 and
+// bfloat16 round it, like them, to Inf. NaN stays NaN (its sign kept).
+template <class Arch>
+xsimd::batch<float, Arch> round_to_odd_pair(const xsimd::batch<double, Arch>& lo,
+                                            const xsimd::batch<double, Arch>& hi) {
+  using doubles = xsimd::batch<double, Arch>;
+  using ints = Int32s<Arch>;
+  const xsimd::batch<float, Arch> nearest = narrow_pair<Arch>(lo, hi);
+  const auto back = widen_pair<Arch>(nearest);
+  // Per lane, as small exact values: 1 if rounding was inexact, 3 if it also went away from zero.
+  const auto code = [](const doubles& x, const doubles& rounded) {
+    return xsimd::select(rounded != x, xsimd::select(xsimd::abs(rounded) > xsimd::abs(x), doubles(3.0), doubles(1.0)),
+                         doubles(0.0));
+  };
+  const ints inexact = xsimd::batch_cast<std::int32_t>(narrow_pair<Arch>(code(lo, back.first), code(hi, back.second)));
+  // Away from zero: one step back towards zero in the magnitude bits, then the sticky last bit.
+  return xsimd::bitwise_cast<float>((xsimd::bitwise_cast<std::int32_t>(nearest) - (inexact >> 1)) |
+                                    (inexact & ints(1)));
+}
+
+#endif  // POSENC_SIMD
+
+}  // namespace
+}  // namespace posenc::kernels
