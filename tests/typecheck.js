@@ -33,11 +33,11 @@ export function typecheck(folder, source, overrides = {}) {
 }
 
 /** `typecheck` in a scratch ES-module folder, removed afterwards (consumers that import by path). */
-export function typecheckScratch(source) {
+export function typecheckScratch(source, overrides = {}) {
   const work = mkdtempSync(join(tmpdir(), 'posenc-types-'));
   try {
     writeFileSync(join(work, 'package.json'), JSON.stringify({ type: 'module' }));
-    typecheck(work, source);
+    typecheck(work, source, overrides);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

@@ -25,19 +25,21 @@ export const kindDtype = (kind) => KIND_DTYPES[kind];
 export const isTensorKind = (kind) => kind === 'Float32Array' || kind === 'Float16Array' || kind === 'Uint16Array';
 
 /**
- * The dtype of one call over its classified arrays (memory.js Argument): `declared` (the dtype
+ * The dtype of one call over its classified arrays (memory.js Arguments; undefined entries,
+ * optional arrays not given, are skipped): `declared` (the dtype
  * option, or a plan's; undefined when not given), else the first array that says its own, else
  * float32. Every array must agree, and a Uint16Array needs a declared half dtype; each argument
  * then holds the dtype. `declarer` is what declared it, for errors: 'dtype' or 'plan'.
  */
 export function settleDtype(fn, declared, args, declarer = 'dtype') {
-  const implied = args.find((argument) => argument.dtype !== undefined);
+  const implied = args.find((argument) => argument?.dtype !== undefined);
   const dtype = declared ?? implied?.dtype ?? 'float32';
   for (const argument of args) {
+    if (argument === undefined) continue;
     const agrees =
       argument.dtype === undefined ? declared !== undefined && dtype !== 'float32' : argument.dtype === dtype;
     if (!agrees) throw dtypeConflictError(fn, argument, dtype, declared === undefined ? implied : declarer);
   }
-  for (const argument of args) argument.dtype = dtype; // a Uint16Array's, now known (its bits copy alike)
+  for (const argument of args) if (argument !== undefined) argument.dtype = dtype; // a Uint16Array's, now known
   return dtype;
 }

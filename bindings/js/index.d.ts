@@ -654,15 +654,15 @@ export class Posenc {
   allocate(lengthOrValues: Float16ArrayIfDeclared, options?: { dtype?: 'float16' }): WasmArray<'float16'>;
 
   /** The [seqLen, dModel] sinusoidal table. */
-  sinusoidal<D extends Dtype = 'float32', T extends TensorArray = DtypeArray<D>>(
-    options: SinusoidalOptions & { dtype?: D; out?: T },
-  ): T;
+  sinusoidal<D extends Dtype = 'float32'>(options: SinusoidalOptions & { dtype?: D; out?: undefined }): DtypeArray<D>;
+  sinusoidal<T extends TensorArray>(options: SinusoidalOptions & { out: T }): T;
   /** Adds the sinusoidal table to token embeddings x ([seqLen, dModel]) in place; returns x. */
   addSinusoidal<T extends TensorArray>(x: T, options: SinusoidalOptions): T;
   /** The naive encoding: row p filled with offset + p. */
-  positionNumbers<D extends Dtype = 'float32', T extends TensorArray = DtypeArray<D>>(
-    options: PositionNumbersOptions & { dtype?: D; out?: T },
-  ): T;
+  positionNumbers<D extends Dtype = 'float32'>(
+    options: PositionNumbersOptions & { dtype?: D; out?: undefined },
+  ): DtypeArray<D>;
+  positionNumbers<T extends TensorArray>(options: PositionNumbersOptions & { out: T }): T;
   /** The frequency schedule: inverse frequencies (scaled as `scaling` says), attention factor, rotary dimension. */
   ropeSchedule<const S = RopeScaling>(options: RopeFrequencyOptions<S>): RopeSchedule;
   /** The rotaryDim/2 inverse frequencies 1 / base^(2i / rotaryDim) (or scaled ones), float64. */

@@ -48,7 +48,9 @@ export class Argument {
     this.Type = Type;
     this.kind = kind;
     this.dtype = dtype;
-    this.data = buffer === undefined ? null : new Type(buffer, byteOffset, length);
+    // A Float16Array is copied as its bits; any other array is of its Type already.
+    if (buffer === undefined) this.data = null;
+    else this.data = kind === 'Float16Array' ? new Type(buffer, byteOffset, length) : array;
   }
 }
 

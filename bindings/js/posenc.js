@@ -397,11 +397,7 @@ export class Posenc {
    * ones, options not given, are skipped), written to the frame's dtype slot.
    */
   #dtype(frame, fn, declared, args) {
-    const dtype = settleDtype(
-      fn,
-      declared,
-      args.filter((argument) => argument !== undefined),
-    );
+    const dtype = settleDtype(fn, declared, args);
     frame.set('dtype', this.#enums.dtype.indexOf(dtype));
     return dtype;
   }

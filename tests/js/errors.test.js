@@ -1019,6 +1019,42 @@ for (const posenc of await loadBothVariants()) {
         }
       });
 
+      it('half arrays are measured in elements and their overlaps in bytes', () => {
+        const short = assertParameterError(
+          () => posenc.rope(u16(7), { ...ROPE, dtype: 'float16' }),
+          RangeError,
+          'x',
+          'rope: a Uint16Array one element short',
+        );
+        assert.match(short.message, /= 8 elements \(got 7/);
+        const buffer = new ArrayBuffer(64);
+        const x = new Uint16Array(buffer, 0, 8);
+        assertParameterError(
+          () => posenc.rope(x, { ...ROPE, dtype: 'bfloat16', out: new Uint16Array(buffer, 14, 8) }),
+          RangeError,
+          'out',
+          'rope: out overlapping the last element of x',
+        );
+        const next = new Uint16Array(buffer, 16, 8); // right after x's 16 bytes: disjoint
+        x.fill(0x3f80);
+        posenc.rope(x, { ...ROPE, dtype: 'bfloat16', out: next });
+        assert.deepEqual(Array.from(x), Array(8).fill(0x3f80), 'x untouched');
+        assert.ok(
+          next.some((b) => b !== 0x3f80),
+          'out written',
+        );
+        const w = posenc.allocate(16, { dtype: 'float16' });
+        assertParameterError(
+          () => posenc.rope(w.subarray(0, 8), { ...ROPE, out: w.subarray(7, 15) }),
+          RangeError,
+          'out',
+          'rope: windows overlapping by one float16 element',
+        );
+        posenc.rope(w.subarray(0, 8), { ...ROPE, out: w.subarray(8, 16) }); // adjacent windows
+        w.free();
+        assertStillWorks(posenc, 'half overlaps');
+      });
+
       it('arrays that disagree with the dtype, or with each other: a TypeError naming the array', () => {
         const f16 = globalThis.Float16Array ? (n) => new Float16Array(n) : undefined;
         const half = posenc.allocate(8, { dtype: 'float16' });

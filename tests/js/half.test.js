@@ -23,7 +23,7 @@ import {
   widen,
 } from './half-support.js';
 import { forEachRopePair, positionNumbersReference, ropeReference, sinusoidalReference } from './reference.js';
-import { ROPE_EPS, loadBothVariants, randomNormal } from './support.js';
+import { ROPE_EPS, loadBothVariants, randomNormal, seededRandom } from './support.js';
 
 const DTYPES = ['float16', 'bfloat16'];
 // 5 pairs per head: a SIMD body of 4 lanes and a tail; 3 heads.
@@ -284,6 +284,53 @@ for (const posenc of await loadBothVariants()) {
         plan.free();
         q.free();
         keys.free();
+      });
+
+      it(`${dtype} random shapes, options and placements (200 calls): always the float32 call's result, rounded`, () => {
+        const random = seededRandom(dtype === 'float16' ? 16 : 17);
+        const int = (lo, hi) => lo + Math.floor(random() * (hi - lo + 1));
+        const pick = (list) => list[int(0, list.length - 1)];
+        for (let n = 0; n < 200; n++) {
+          const headDim = 2 * int(1, 20);
+          const o = {
+            seqLen: int(1, 6),
+            numHeads: int(1, 3),
+            headDim,
+            rotaryDim: 2 * int(1, headDim / 2),
+            layout: pick(['interleaved', 'half']),
+            base: pick([10000, 500000, 100]),
+            batch: int(1, 2),
+            order: pick(['tokens', 'heads']),
+            inverse: random() < 0.2,
+            ...(random() < 0.2 ? { xpos: { role: pick(['query', 'key']) } } : {}),
+          };
+          // xPos: positions within its float32 reach of the center (a few thousand rows).
+          const far = o.xpos ? 4000 : 2 ** 20;
+          const rows =
+            random() < 0.3 ? { offset: Array.from({ length: o.batch }, () => int(0, far)) } : { offset: int(0, far) };
+          const x = randomHalfBits(randomNormal(elements(o), 1000 + n), dtype, pick([1, 100, 1e-3]));
+          const expected = narrow(posenc.rope(widen(x, dtype), { ...o, ...rows }), dtype);
+          const label = `${dtype} #${n} ${JSON.stringify({ ...o, ...rows })}`;
+          const placement = pick(['js', 'js out', 'wasm', 'window', 'plan']);
+          let got;
+          if (placement === 'js') got = posenc.rope(x.slice(), { ...o, ...rows, dtype });
+          else if (placement === 'js out')
+            got = posenc.rope(x, { ...o, ...rows, dtype, out: new Uint16Array(x.length) });
+          else if (placement === 'plan') {
+            const { xpos, ...shape } = o;
+            const plan = posenc.ropePlan({ ...shape, ...(xpos ? { xpos: {} } : {}), dtype });
+            got = plan.apply(x.slice(), { ...rows, ...(xpos ? { role: xpos.role } : {}) });
+            plan.free();
+          } else {
+            const w = posenc.allocate(x.length + (placement === 'window' ? 3 : 0), { dtype });
+            const target = placement === 'window' ? w.subarray(3) : w;
+            target.set(x);
+            posenc.rope(target, { ...o, ...rows });
+            got = bitsOf(target.toArray());
+            w.free();
+          }
+          assertSameHalfBits(got, expected, `${label} (${placement})`);
+        }
       });
 
       it(`${dtype} WasmArray: dtype, view and toArray of the dtype's type, subarray keeps it, set takes bits`, () => {

@@ -1867,7 +1867,10 @@ for (const shared of variants) {
       const fickle = { ...shape };
       Object.defineProperty(fickle, 'dtype', {
         enumerable: true,
-        get: () => (getter.get(), getter.reads === 1 ? 'bfloat16' : 'float16'),
+        get: () => {
+          getter.get();
+          return getter.reads === 1 ? 'bfloat16' : 'float16';
+        },
       });
       assertSameBits(posenc.rope(bits(), fickle), clean(posenc, 'bfloat16'), 'the first answer');
       assert.equal(getter.reads, 1, 'dtype read once');
@@ -1875,7 +1878,10 @@ for (const shared of variants) {
       const planGetter = countingGetter('float16');
       Object.defineProperty(planOptions, 'dtype', {
         enumerable: true,
-        get: () => (planGetter.get(), planGetter.reads === 1 ? 'float16' : 'bfloat16'),
+        get: () => {
+          planGetter.get();
+          return planGetter.reads === 1 ? 'float16' : 'bfloat16';
+        },
       });
       const plan = posenc.ropePlan(planOptions);
       assert.equal(plan.dtype, 'float16');
@@ -1957,14 +1963,18 @@ for (const shared of variants) {
         Object.defineProperty(options, 'offset', { enumerable: true, get: freeing.get });
         assertSeamError(outcome(() => posenc.rope(x, options)).error, RangeError, 'x', 'rope', `${dtype}: freed`);
         const probe = heapProbe(posenc);
+        const growingOffset = () => {
+          growMemory(posenc);
+          return 5;
+        };
         const y = posenc.allocate(bits(), { dtype });
         const growing = { ...shape };
-        Object.defineProperty(growing, 'offset', { enumerable: true, get: () => (growMemory(posenc), 5) });
+        Object.defineProperty(growing, 'offset', { enumerable: true, get: growingOffset });
         posenc.rope(y, growing);
         assertSameBits(y.toArray(), clean(posenc, dtype), `${dtype}: memory grown by a getter`);
         const js = bits();
         const growingJs = { ...shape, dtype };
-        Object.defineProperty(growingJs, 'offset', { enumerable: true, get: () => (growMemory(posenc), 5) });
+        Object.defineProperty(growingJs, 'offset', { enumerable: true, get: growingOffset });
         assertSameBits(posenc.rope(js, growingJs), clean(posenc, dtype), `${dtype}: JS array, memory grown`);
         y.free();
         assert.deepEqual(heapProbe(posenc), probe, `${dtype}: malloc sane`);

@@ -193,3 +193,24 @@ console.log(windowed, options, planOptions, table, rotary, both, rotatedGrid);
 it('index.d.ts rejects rotaryDim with partialRotaryFactor and offset with positions, and accepts every valid form (strict TypeScript)', () => {
   typecheckScratch(CONSUMER_TS);
 });
+
+// Where TypeScript's lib declares Float16Array (lib esnext), it is a float16 call's result type
+// and an input that implies float16.
+const FLOAT16_TS = `
+import { loadPosenc, type WasmArray } from '${join(root, 'bindings/js/index.js')}';
+const posenc = await loadPosenc();
+const rope = { seqLen: 4, numHeads: 2, headDim: 8 };
+const table: Float16Array | Uint16Array = posenc.sinusoidal({ seqLen: 2, dModel: 4, dtype: 'float16' });
+const x: Float16Array = posenc.rope(new Float16Array(64), rope);
+const w: WasmArray<'float16'> = posenc.allocate(new Float16Array(64));
+const view: Float16Array | Uint16Array = w.view();
+// @ts-expect-error: a float16 table is not a Float32Array
+const wrong: Float32Array = posenc.sinusoidal({ seqLen: 2, dModel: 4, dtype: 'float16' });
+// @ts-expect-error: bfloat16 data is its bits, never a Float16Array
+posenc.allocate(new Float16Array(4), { dtype: 'bfloat16' });
+console.log(table, x, view, wrong);
+`;
+
+it('with a lib that declares Float16Array, float16 results and inputs are typed as Float16Array', () => {
+  typecheckScratch(FLOAT16_TS, { target: 'esnext', lib: ['esnext', 'dom'] });
+});
