@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 #include "kernels/dispatch.h"
 #include "kernels/storage.h"
+#include "kernels/store_floats.h"
 #include "posenc/frequencies.h"
 
 namespace posenc {
@@ -70,15 +72,8 @@ void PhaseBlock::restore(const double* carry) {
   kernels::narrow(sin64_, sin_, count_);
 }
 
-template <bool Accumulate, class T>
-void PhaseBlock::write_rows(const Positions& positions, std::size_t seq_len, kernels::RowsOutOf<T> out, Dtype dtype) {
-  kernels::with_storage<T>(
-      dtype, [&](auto storage) { write_rows_as<Accumulate, decltype(storage)>(positions, seq_len, out); });
-}
-
-template <bool Accumulate, class Storage>
-void PhaseBlock::write_rows_as(const Positions& positions, std::size_t seq_len,
-                               kernels::RowsOutOf<typename Storage::type> out) {
+template <class Fn>
+void PhaseBlock::for_each_tile(const Positions& positions, std::size_t seq_len, Fn&& fn) {
   prepare_steps();
   std::size_t row = 0;
   while (row < seq_len) {
@@ -89,15 +84,59 @@ void PhaseBlock::write_rows_as(const Positions& positions, std::size_t seq_len,
            positions.at(row + run) == start + static_cast<std::int64_t>(run))
       ++run;
     anchor(start);
-    for (std::size_t done = 0; done < run; done += kRowTile) {
-      const std::size_t rows = run - done < kRowTile ? run - done : kRowTile;
-      const std::size_t skip = (row + done) * out.row_stride;
-      kernels::phase_rows<Accumulate, Storage>(cos64_, sin64_, step_cos_, step_sin_, count_, rows,
-                                               {out.sin + skip, out.cos + skip, out.row_stride, out.interleaved});
-    }
+    for (std::size_t done = 0; done < run; done += kRowTile)
+      fn(row + done, run - done < kRowTile ? run - done : kRowTile);
     row += run;
   }
   position_ = -1;  // the state no longer matches cos()/sin()
+}
+
+// The float32 tile of a 16-bit table (write_rows).
+template <bool Accumulate, class Rounding>
+void PhaseBlock::write_tile(std::size_t rows, kernels::RowsOut out) {
+  kernels::phase_rows<Accumulate, Rounding>(cos64_, sin64_, step_cos_, step_sin_, count_, rows, out);
+}
+
+namespace {
+
+// float32 values stored into (or added to) a run of a 16-bit table.
+template <bool Accumulate, class Storage>
+void store_row(const float* values, std::uint16_t* out, std::size_t n) {
+  kernels::store_floats<Accumulate, Storage>(values, out, n);
+}
+
+}  // namespace
+
+template <bool Accumulate, class T>
+void PhaseBlock::write_rows(const Positions& positions, std::size_t seq_len, kernels::RowsOutOf<T> out, Dtype dtype) {
+  if constexpr (std::is_same_v<T, float>) {
+    for_each_tile(positions, seq_len, [&](std::size_t row, std::size_t rows) {
+      const std::size_t skip = row * out.row_stride;
+      kernels::phase_rows<Accumulate>(cos64_, sin64_, step_cos_, step_sin_, count_, rows,
+                                      {out.sin + skip, out.cos + skip, out.row_stride, out.interleaved});
+    });
+  } else {
+    // 16-bit tables: the tile's rows in float32 first (in L1, laid out as in the table), rounded
+    // to odd for a table, to nearest for a sum, then stored once in the storage type. The table
+    // kernel is float32's; only the small store kernels are per type.
+    float tile[kRowTile * 2 * kCapacity];
+    const std::size_t width = 2 * std::size_t{count_};
+    const kernels::RowsOut tile_rows = out.interleaved ? kernels::RowsOut{tile, tile + 1, width, true}
+                                                       : kernels::RowsOut{tile, tile + count_, width, false};
+    using Rounding = std::conditional_t<Accumulate, kernels::Float32Storage, kernels::Float32RoundToOdd>;
+    // The store kernel of the call's storage type, chosen once: one copy of each, not one per
+    // call site.
+    const auto store =
+        kernels::with_storage<T>(dtype, [](auto storage) { return &store_row<Accumulate, decltype(storage)>; });
+    // Interleaved rows are one run of sin/cos pairs; else the sin and the cos halves are two.
+    const std::size_t runs = out.interleaved ? 1 : 2, length = width / runs;
+    for_each_tile(positions, seq_len, [&](std::size_t row, std::size_t rows) {
+      write_tile<false, Rounding>(rows, tile_rows);
+      for (std::size_t r = 0; r < rows; ++r)
+        for (std::size_t k = 0; k < runs; ++k)
+          store(tile + r * width + k * length, (k == 0 ? out.sin : out.cos) + (row + r) * out.row_stride, length);
+    });
+  }
 }
 
 // Tables and sums of float32 or 16-bit elements (sinusoidal, add_sinusoidal, rope_cache).

@@ -163,9 +163,9 @@ AxisRows RopePlan::axis_rows_of(const BatchPositions& positions) const {
 
 template <class T>
 Status RopePlan::apply_typed(const BatchPositions& positions, const T* x, T* out, XposRole role) const {
-  if (const Status status = dtype_match<T>(spec_.dtype); status != Status::kOk) return status;
   if (const Status status = role_of(role, &role); status != Status::kOk) return status;
   if (const Status status = check_rows(spec_, positions); status != Status::kOk) return status;
+  if (const Status status = dtype_match<T>(spec_.dtype); status != Status::kOk) return status;
   if ((x == nullptr || out == nullptr) && has_rows(spec_)) return Status::kNullPointer;
   const Tensor tensor{x, out, spec_.num_heads, role};
   const AxisRows rows = axis_rows_of(positions);
@@ -183,9 +183,9 @@ Status RopePlan::apply(const BatchPositions& positions, const std::uint16_t* x, 
 
 template <class T>
 Status RopePlan::apply_qk_typed(const BatchPositions& positions, const T* q, T* q_out, const T* k, T* k_out) const {
-  if (const Status status = dtype_match<T>(spec_.dtype); status != Status::kOk) return status;
   if (spec_.xpos.role != XposRole::kNone) return Status::kXposRoleNotTaken;  // queries up, keys down
   if (const Status status = check_rows(spec_, positions); status != Status::kOk) return status;
+  if (const Status status = dtype_match<T>(spec_.dtype); status != Status::kOk) return status;
   if ((q == nullptr || q_out == nullptr || k == nullptr || k_out == nullptr) && has_rows(spec_))
     return Status::kNullPointer;
   const Tensor tensors[2] = {{q, q_out, spec_.num_heads, XposRole::kQuery}, {k, k_out, num_kv_heads_, XposRole::kKey}};
@@ -222,10 +222,11 @@ std::size_t RopePlan::carry_doubles() const {
 template <class T>
 Status RopePlan::apply_piece_typed(const Positions& positions, std::uint32_t rows, const T* x, T* out, double* carry,
                                    XposRole role, std::uint64_t length) const {
-  if (const Status status = dtype_match<T>(spec_.dtype); status != Status::kOk) return status;
   if (depends_on_length(spec_.scaling)) return Status::kScalingTypeInvalid;
   if (const Status status = role_of(role, &role); status != Status::kOk) return status;
   if (const Status status = positions.check(rows); status != Status::kOk) return status;
+  // The arrays' type after the rules of the spec and the positions, as in the other operations.
+  if (const Status status = dtype_match<T>(spec_.dtype); status != Status::kOk) return status;
   if ((x == nullptr || out == nullptr || carry == nullptr) && rows > 0) return Status::kNullPointer;
   RopeSpec shape = spec_;
   shape.batch = 1;

@@ -4,13 +4,14 @@
 // widens exactly on load and rounds once on store (half.h's conversions, round to nearest even).
 //
 // Each has a scalar side (to_float, from_float, from_double) and, in SIMD builds, the same on a
-// batch of float32 lanes: load<Arch>(at), store<Arch>(at, batch), and table<Arch>(lo, hi), the
-// float32 batch of two float64 batches that store() then rounds as once from float64 (float32:
-// to nearest; the half types: to odd first, half_lanes.h). The half data is read and written
-// once, converted in registers.
+// batch of float32 lanes: load<Arch>(at) and store<Arch>(at, batch), the half data read and
+// written once, converted in registers; float32's also table<Arch>(lo, hi), two float64 batches
+// rounded into one float32 batch as from_double() rounds each value.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "half_lanes.h"
@@ -40,6 +41,29 @@ struct Float32Storage {
 #endif
 };
 
+// float32 rounded to odd from float64 (truncated, the last bit set when inexact): the float32
+// tile a half-precision table is made in, which the 16-bit policies then round once more,
+// exactly as rounding the float64 value once (half_lanes.h, round_to_odd_pair).
+struct Float32RoundToOdd : Float32Storage {
+  static float from_double(double value) {
+    const float nearest = static_cast<float>(value);
+    if (!(static_cast<double>(nearest) != value) || value != value) return nearest;  // exact, or NaN
+    std::uint32_t bits;
+    std::memcpy(&bits, &nearest, sizeof bits);
+    if (std::fabs(static_cast<double>(nearest)) > std::fabs(value)) --bits;  // away from zero: one step back
+    bits |= 1;
+    float odd;
+    std::memcpy(&odd, &bits, sizeof odd);
+    return odd;
+  }
+#if POSENC_SIMD
+  template <class Arch>
+  static xsimd::batch<float, Arch> table(const xsimd::batch<double, Arch>& lo, const xsimd::batch<double, Arch>& hi) {
+    return round_to_odd_pair<Arch>(lo, hi);
+  }
+#endif
+};
+
 // The batch side of the two 16-bit policies (a base of each): they differ in their lane
 // conversions, Policy::widen and Policy::narrow, only.
 template <class Policy>
@@ -52,10 +76,6 @@ struct SixteenBitLanes {
   template <class Arch>
   static void store(std::uint16_t* at, const xsimd::batch<float, Arch>& value) {
     store_u16<Arch>(at, Policy::template narrow<Arch>(value));
-  }
-  template <class Arch>
-  static xsimd::batch<float, Arch> table(const xsimd::batch<double, Arch>& lo, const xsimd::batch<double, Arch>& hi) {
-    return round_to_odd_pair<Arch>(lo, hi);
   }
 #endif
 };

@@ -78,12 +78,7 @@ std::size_t written(const Bits& v) {
 
 posenc::RopeSpec rope_spec(std::uint32_t seq_len, std::uint32_t num_heads, std::uint32_t head_dim,
                            posenc::RopeLayout layout, Dtype dtype) {
-  posenc::RopeSpec spec;
-  spec.seq_len = seq_len;
-  spec.num_heads = num_heads;
-  spec.head_dim = head_dim;
-  spec.rotary_dim = head_dim;
-  spec.layout = layout;
+  posenc::RopeSpec spec = test_support::rope_spec(seq_len, num_heads, head_dim, layout);
   spec.dtype = dtype;
   return spec;
 }

@@ -3,9 +3,10 @@
 // patterns; narrowing dense sets of floats around every pattern, every tie between neighbours and
 // the format's edges (subnormals, 65504/65520, bfloat16's largest, NaN payloads, ±0, ±Inf); the
 // table store from float64 (round to odd, then to nearest even) against double_to_half and
-// double_to_bfloat16 on millions of values, ties ± tiny offsets among them. Then the rotation and
-// table-row kernels on half storage: the xsimd versions equal the scalar loops for every length
-// (tails), in place and out of place. Built twice on x86-64 (SSE2 and AVX2).
+// double_to_bfloat16 on millions of values, ties ± tiny offsets among them. Then the kernels of
+// half data: rotations, the round-to-odd table rows and the stores of float32 rows, the xsimd
+// versions equal to the scalar loops for every length (tails), in place and out of place.
+// Built twice on x86-64 (SSE2 and AVX2).
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/generators/catch_generators.hpp>
 #include <catch2/generators/catch_generators_range.hpp>
@@ -20,6 +21,7 @@
 #include "kernels/phase_rows.h"
 #include "kernels/rotate.h"
 #include "kernels/storage.h"
+#include "kernels/store_floats.h"
 #include "test_support.h"
 
 namespace {
@@ -30,6 +32,7 @@ using floats = xsimd::batch<float, Arch>;
 using doubles = xsimd::batch<double, Arch>;
 using posenc::kernels::Bfloat16Storage;
 using posenc::kernels::Float16Storage;
+using posenc::kernels::Float32RoundToOdd;
 using posenc::kernels::HeadOrder;
 constexpr std::size_t kLanes = floats::size;
 
@@ -71,7 +74,7 @@ std::vector<std::uint16_t> simd_table(const std::vector<double>& in) {
   std::vector<std::uint16_t> out(in.size());
   for (std::size_t i = 0; i < in.size(); i += kLanes) {
     const doubles lo = doubles::load_unaligned(in.data() + i), hi = doubles::load_unaligned(in.data() + i + kLanes / 2);
-    Storage::template store<Arch>(out.data() + i, Storage::template table<Arch>(lo, hi));
+    Storage::template store<Arch>(out.data() + i, Float32RoundToOdd::table<Arch>(lo, hi));
   }
   return out;
 }
@@ -85,8 +88,8 @@ template <class Storage, class T>
 std::size_t scalar_mismatches(const std::vector<T>& in, const std::vector<std::uint16_t>& got, bool from_double) {
   std::size_t mismatches = 0;
   for (std::size_t i = 0; i < in.size(); ++i) {
-    const std::uint16_t want = from_double ? Storage::from_double(static_cast<double>(in[i]))
-                                           : Storage::from_float(static_cast<float>(in[i]));
+    const std::uint16_t want =
+        from_double ? Storage::from_double(static_cast<double>(in[i])) : Storage::from_float(static_cast<float>(in[i]));
     if (got[i] != want) {
       if (mismatches == 0) UNSCOPED_INFO("first mismatch at " << i << ": got " << got[i] << ", want " << want);
       ++mismatches;
@@ -115,10 +118,10 @@ std::vector<float> dense_floats() {
       for (int step = -3; step <= 3; ++step) values.push_back(float_of(bits_of(at) + static_cast<std::uint32_t>(step)));
   }
   // 65504 + 16 = 65520 (the first to round to Inf in binary16) and the largest bfloat16's tie.
-  for (const std::uint32_t bits : {0x477FEFFFu, 0x477FF000u, 0x477FF001u, 0x7F7F7FFFu, 0x7F7F8000u, 0x7F7F8001u,
-                                   0x7F7FFFFFu, 0x7F800000u, 0xFF800000u, 0x7F800001u, 0x7FC00000u, 0xFFFFFFFFu,
-                                   0x7FA5A5A5u, 0xFF812345u, 0x00000001u, 0x80000001u, 0x007FFFFFu, 0x33000000u,
-                                   0x33000001u, 0x32FFFFFFu, 0xB3000000u})
+  for (const std::uint32_t bits :
+       {0x477FEFFFu, 0x477FF000u, 0x477FF001u, 0x7F7F7FFFu, 0x7F7F8000u, 0x7F7F8001u, 0x7F7FFFFFu,
+        0x7F800000u, 0xFF800000u, 0x7F800001u, 0x7FC00000u, 0xFFFFFFFFu, 0x7FA5A5A5u, 0xFF812345u,
+        0x00000001u, 0x80000001u, 0x007FFFFFu, 0x33000000u, 0x33000001u, 0x32FFFFFFu, 0xB3000000u})
     values.push_back(float_of(bits));
   std::mt19937 generator(11);
   for (int i = 0; i < 1 << 20; ++i) values.push_back(float_of(generator()));
@@ -155,8 +158,8 @@ std::vector<double> table_doubles() {
   std::mt19937_64 generator(12);
   std::uniform_real_distribution<double> exponent(-150, 130);
   for (int i = 0; i < 1 << 21; ++i) {
-    const double magnitude = std::ldexp(std::uniform_real_distribution<double>(1, 2)(generator),
-                                        static_cast<int>(exponent(generator)));
+    const double magnitude =
+        std::ldexp(std::uniform_real_distribution<double>(1, 2)(generator), static_cast<int>(exponent(generator)));
     values.push_back(generator() % 2 ? magnitude : -magnitude);
   }
   pad_to_lanes(values);
@@ -189,6 +192,13 @@ TEST_CASE("SIMD table store rounds float64 once: equals double_to_half and doubl
   CHECK(scalar_mismatches<Float16Storage>(half_values, simd_table<Float16Storage>(half_values), true) == 0);
   const std::vector<double> bf16_values = table_doubles<Bfloat16Storage>();
   CHECK(scalar_mismatches<Bfloat16Storage>(bf16_values, simd_table<Bfloat16Storage>(bf16_values), true) == 0);
+  // The scalar side (the kernels' tails): round to odd, then to nearest even.
+  std::size_t scalar_twice = 0;
+  for (const double v : half_values)
+    scalar_twice += Float16Storage::from_float(Float32RoundToOdd::from_double(v)) != posenc::double_to_half(v);
+  for (const double v : bf16_values)
+    scalar_twice += Bfloat16Storage::from_float(Float32RoundToOdd::from_double(v)) != posenc::double_to_bfloat16(v);
+  CHECK(scalar_twice == 0);
   // Through float32 to nearest would round twice: the tie plus a tiny offset is the case.
   const double above_tie = 1.0 + 0x1p-11 + 0x1p-40;  // just above the tie between 1 and 1 + 2^-10
   CHECK(posenc::float_to_half(static_cast<float>(above_tie)) != posenc::double_to_half(above_tie));
@@ -228,23 +238,33 @@ void check_rotations(std::size_t n, HeadOrder order, bool in_place) {
   }
 }
 
-template <class Storage, bool Accumulate>
-void check_phase_rows(std::size_t pairs, bool interleaved) {
+// The float32 tile of a half table (rounded to odd) and its store into the table.
+void check_odd_phase_rows(std::size_t pairs, bool interleaved) {
   const std::size_t rows = 5, stride = 2 * pairs + 1;
   std::vector<double> c = random_doubles(pairs, 4), s = random_doubles(pairs, 5);
   const std::vector<double> wc = random_doubles(pairs, 6, 0.9, 1.0), ws = random_doubles(pairs, 7, -0.4, 0.4);
   std::vector<double> c2 = c, s2 = s;
-  std::vector<std::uint16_t> got = random_patterns<Storage>(rows * stride, 8), want = got;
-  const auto out = [&](std::vector<std::uint16_t>& t) {
-    return interleaved ? posenc::kernels::RowsOutOf<std::uint16_t>{t.data(), t.data() + 1, stride, true}
-                       : posenc::kernels::RowsOutOf<std::uint16_t>{t.data(), t.data() + pairs, stride, false};
+  std::vector<float> got = sentinel_filled(rows * stride), want = got;
+  const auto out = [&](std::vector<float>& t) {
+    return interleaved ? posenc::kernels::RowsOut{t.data(), t.data() + 1, stride, true}
+                       : posenc::kernels::RowsOut{t.data(), t.data() + pairs, stride, false};
   };
-  using Kernel = posenc::kernels::PhaseRows<Accumulate, Storage>;
-  Kernel::template simd<Arch>(c.data(), s.data(), wc.data(), ws.data(), pairs, rows, out(got));
+  using Kernel = posenc::kernels::PhaseRows<false, Float32RoundToOdd>;
+  Kernel::simd<Arch>(c.data(), s.data(), wc.data(), ws.data(), pairs, rows, out(got));
   Kernel::scalar(0, c2.data(), s2.data(), wc.data(), ws.data(), pairs, rows, out(want));
-  CHECK(got == want);
+  CHECK(first_difference(got, want) == got.size());
   CHECK(first_difference(c, c2) == pairs);
   CHECK(first_difference(s, s2) == pairs);
+}
+
+template <class Storage, bool Accumulate>
+void check_store_floats(std::size_t n) {
+  const std::vector<float> values = random_floats(n, 9, -3.0f, 3.0f);
+  std::vector<std::uint16_t> got = random_patterns<Storage>(n + 1, 10), want = got;
+  using Kernel = posenc::kernels::StoreFloats<Accumulate, Storage>;
+  Kernel::template simd<Arch>(values.data(), got.data(), n);
+  Kernel::scalar(0, values.data(), want.data(), n);
+  CHECK(got == want);  // the element past n included: untouched
 }
 
 }  // namespace
@@ -258,12 +278,13 @@ TEST_CASE("rotation kernels on half storage: simd equals scalar bit for bit, eve
   check_rotations<Bfloat16Storage>(n, order, in_place);
 }
 
-TEST_CASE("table rows on half storage: simd equals scalar bit for bit, every width", "[kernels][half]") {
-  const std::size_t pairs = GENERATE(range<std::size_t>(0, 40), 128);
+TEST_CASE("table rows of half tables: simd equals scalar bit for bit, every width", "[kernels][half]") {
+  const std::size_t n = GENERATE(range<std::size_t>(0, 40), 128);
   const bool interleaved = GENERATE(false, true);
-  INFO("pairs " << pairs << ", lanes " << kLanes);
-  check_phase_rows<Float16Storage, false>(pairs, interleaved);
-  check_phase_rows<Float16Storage, true>(pairs, interleaved);
-  check_phase_rows<Bfloat16Storage, false>(pairs, interleaved);
-  check_phase_rows<Bfloat16Storage, true>(pairs, interleaved);
+  INFO("n " << n << ", lanes " << kLanes);
+  check_odd_phase_rows(n, interleaved);
+  check_store_floats<Float16Storage, false>(n);
+  check_store_floats<Float16Storage, true>(n);
+  check_store_floats<Bfloat16Storage, false>(n);
+  check_store_floats<Bfloat16Storage, true>(n);
 }

@@ -16,22 +16,11 @@ using posenc::RopePlan;
 using posenc::Status;
 using namespace test_support;
 
-posenc::RopeSpec spec_of(std::uint32_t seq_len, std::uint32_t num_heads, std::uint32_t head_dim,
-                         posenc::RopeLayout layout) {
-  posenc::RopeSpec spec;
-  spec.seq_len = seq_len;
-  spec.num_heads = num_heads;
-  spec.head_dim = head_dim;
-  spec.rotary_dim = head_dim;
-  spec.layout = layout;
-  return spec;
-}
-
 }  // namespace
 
 TEST_CASE("a plan applied again and again gives the bits of rope() and rope_qk()", "[rope_plan]") {
   const posenc::RopeLayout layout = GENERATE(posenc::RopeLayout::kInterleaved, posenc::RopeLayout::kHalf);
-  posenc::RopeSpec spec = spec_of(3, 4, 70, layout);
+  posenc::RopeSpec spec = rope_spec(3, 4, 70, layout);
   spec.rotary_dim = 64;  // two pair blocks would need > 128 pairs; partial rotary and a tail here
   RopePlan plan;
   REQUIRE(RopePlan::create(spec, 2, &plan) == Status::kOk);
@@ -63,7 +52,7 @@ TEST_CASE("pieces of one sequence, with the carried recurrence, give the bits of
   const posenc::RopeLayout layout = GENERATE(posenc::RopeLayout::kInterleaved, posenc::RopeLayout::kHalf);
   const bool inverse = GENERATE(false, true);
   const std::uint32_t seq_len = 2600, head_dim = 600, offset = 16000000;
-  posenc::RopeSpec spec = spec_of(seq_len, 1, head_dim, layout);
+  posenc::RopeSpec spec = rope_spec(seq_len, 1, head_dim, layout);
   spec.inverse = inverse;
   RopePlan plan;
   REQUIRE(RopePlan::create(spec, 1, &plan) == Status::kOk);
@@ -91,7 +80,7 @@ TEST_CASE("pieces of one sequence, with the carried recurrence, give the bits of
 TEST_CASE("plan rules: the spec's, kv heads, and pieces only where the schedule does not depend on the length",
           "[rope_plan][status]") {
   RopePlan plan;
-  posenc::RopeSpec spec = spec_of(4, 2, 8, posenc::RopeLayout::kHalf);
+  posenc::RopeSpec spec = rope_spec(4, 2, 8, posenc::RopeLayout::kHalf);
   CHECK(RopePlan::create(spec, 0, &plan) == Status::kNumKvHeadsTooSmall);
   spec.rotary_dim = 7;
   CHECK(RopePlan::create(spec, 2, &plan) == Status::kRotaryDimOdd);

@@ -16,6 +16,7 @@
 
 #include "phases.h"
 #include "posenc/positions.h"
+#include "posenc/rope.h"
 #include "posenc/status.h"
 
 namespace test_support {
@@ -26,6 +27,18 @@ inline constexpr std::size_t kRunAcrossAnchor = posenc::PhaseBlock::kAnchorInter
 
 // A missing float32 array, for the float overloads (a bare nullptr matches the half ones too).
 inline constexpr float* kNoFloats = nullptr;
+
+// A RoPE spec of this shape, rotating the whole head (every other field at its default).
+inline posenc::RopeSpec rope_spec(std::uint32_t seq_len, std::uint32_t num_heads, std::uint32_t head_dim,
+                                  posenc::RopeLayout layout) {
+  posenc::RopeSpec spec;
+  spec.seq_len = seq_len;
+  spec.num_heads = num_heads;
+  spec.head_dim = head_dim;
+  spec.rotary_dim = head_dim;
+  spec.layout = layout;
+  return spec;
+}
 
 // Uniform floats in [lo, hi], the same sequence for the same seed on every run.
 inline std::vector<float> random_floats(std::size_t n, std::uint32_t seed, float lo = -1.0f, float hi = 1.0f) {

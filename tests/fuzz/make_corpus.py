@@ -156,6 +156,8 @@ def sinusoidal_seeds():
 
 def rope_seeds():
     in_place, separate, cache, freqs = u8(0), u8(1), u8(2), u8(3)
+    half_in_place, half_separate = u8(4), u8(5)  # then the spec, a dtype byte, positions, data
+    float32, float16, bfloat16, dtype_bad = u8(0), u8(1), u8(2), u8(3)
 
     def spec(seq, heads, head, rotary=None, b="10000", layout=0):
         rot = u8(0) if rotary is None else u8(1) + size(rotary)
@@ -163,6 +165,21 @@ def rope_seeds():
 
     seeds = {
         "rope-8x2x64": in_place + spec(8, 2, 64) + at_offset() + array(1),
+        "half-f16-8x2x64": half_in_place + spec(8, 2, 64) + float16 + at_offset() + array(1),
+        "half-bf16-half-layout": half_separate + spec(8, 3, 48, layout=1) + bfloat16 + at_offset("1023") + array(2),
+        "half-f16-partial-tails": half_separate + spec(6, 2, 70, 38, layout=1) + float16 + at_offset() + array(3),
+        "half-bf16-two-blocks": half_in_place + spec(4, 1, 300, 258) + bfloat16 + at_offset() + array(4),
+        "half-f16-reanchor-list": half_in_place + spec(40, 1, 10) + float16 + listed("uniform", seed=5) + array(5),
+        "half-f16-special-values": half_separate + spec(4, 2, 18, 12) + float16 + at_offset() +
+            array(6, "1", [(0, "NaN"), (3, "inf"), (6, "-inf"), (9, "65504"), (12, "1e30"),
+                           (14, "float_subnormal"), (17, "-0"), (30, "NaN"), (35, "NaN")]),
+        "half-bf16-large-scale": half_in_place + spec(4, 1, 16) + bfloat16 + at_offset("2^24") + array(7, "1e37"),
+        "half-float32-mismatch": half_in_place + spec(4, 1, 16) + float32 + at_offset() + array(8),
+        "half-dtype-invalid": half_separate + spec(4, 1, 16) + dtype_bad + at_offset() + array(9),
+        "half-dtype-invalid-and-bad-head": half_in_place + spec(4, 1, 1) + u8(7) + at_offset() + array(10),
+        # The arrays' dtype is checked after the positions, as every other operation does.
+        "regression-half-mismatch-after-positions": half_in_place + spec(4, 1, 16) + float32 +
+            listed("ascending", overrides=[(2, "-1")]) + array(11),
         "rope-half": in_place + spec(8, 2, 64, layout=1) + at_offset() + array(2),
         "rope-separate": separate + spec(8, 2, 64) + at_offset("1023") + array(3),
         "rope-separate-half": separate + spec(8, 3, 48, layout=1) + at_offset() + array(4),

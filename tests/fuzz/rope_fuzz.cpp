@@ -10,6 +10,10 @@
 //   rope_cache  cos, sin finite, in [-1, 1], cos^2 + sin^2 = 1 within float32 rounding,
 //               within 2.5e-7 of the reference (same condition).
 //   frequencies positive, finite, within 4 ulps of the long-double 1 / base^(2i/d).
+//   half rope   (a dtype byte after the layout: float32, float16, bfloat16 or a value outside
+//               the enum) rope's std::uint16_t overload: kDtypeInvalid / kDtypeMismatch and
+//               nothing written where they apply; else bit for bit the float32 rope of the
+//               widened input, rounded once, pass-through channels copied as stored.
 // Buffers are allocated to their exact sizes, so AddressSanitizer sees any stray access.
 #include <algorithm>
 #include <cmath>
@@ -20,6 +24,7 @@
 #include "../core/reference.h"
 #include "fuzz_expect.h"
 #include "fuzz_input.h"
+#include "posenc/half.h"
 #include "posenc/rope.h"
 
 namespace {
@@ -109,7 +114,11 @@ void expect_rotated(const posenc::RopeSpec& spec, const DecodedPositions& positi
   }
 }
 
-void fuzz_rope(FuzzInput& in, bool in_place) {
+void fuzz_half_rope(const posenc::RopeSpec& spec, const DecodedPositions& positions, Status status, FuzzInput& in,
+                    std::size_t length, bool in_place);
+
+// half: the std::uint16_t overload, with the dtype byte that follows the layout.
+void fuzz_rope(FuzzInput& in, bool in_place, bool half = false) {
   posenc::RopeSpec spec;
   spec.seq_len = in.size(kMaxRows);
   spec.num_heads = in.size(kMaxHeads);
@@ -117,9 +126,14 @@ void fuzz_rope(FuzzInput& in, bool in_place) {
   spec.rotary_dim = in.byte() % 2 == 0 ? spec.head_dim : in.size(kMaxWidth);
   spec.base = in.base();
   spec.layout = static_cast<posenc::RopeLayout>(in.enum_value());
+  if (half) {  // 0: float32 (the wrong overload), 1: float16, 2: bfloat16, 3: outside the enum
+    const std::uint8_t t = in.byte();
+    spec.dtype = static_cast<posenc::Dtype>(t % 4 == 3 ? 3 + t / 4 : t % 4);
+  }
   const DecodedPositions positions = in.positions(spec.seq_len, kMaxRows);
 
   Rules rules;
+  rules.require(posenc::dtype_size(spec.dtype) != 0, Status::kDtypeInvalid);
   rules.require(spec.seq_len <= posenc::kMaxSeqLen, Status::kSeqLenTooLarge);
   rules.require(spec.num_heads >= 1, Status::kNumHeadsTooSmall);
   rules.require(spec.num_heads <= posenc::kMaxDim, Status::kNumHeadsTooLarge);
@@ -137,6 +151,7 @@ void fuzz_rope(FuzzInput& in, bool in_place) {
   if (status == Status::kOk && elements > kRunElements) return;
 
   const std::size_t length = run_length(elements);
+  if (half) return fuzz_half_rope(spec, positions, status, in, length, in_place);
   std::vector<float> x = in.array<float>(length);
   const std::vector<float> original = x;
   std::vector<float> separate(in_place ? 0 : length, sentinel());
@@ -149,6 +164,49 @@ void fuzz_rope(FuzzInput& in, bool in_place) {
   }
   if (!in_place) FUZZ_EXPECT(same_bits(x, original), "rope into a separate output changed its input");
   expect_rotated(spec, positions, original, in_place ? x : separate);
+}
+
+// ---- rope on float16 / bfloat16 patterns -----------------------------------------------------
+
+float widen(posenc::Dtype dtype, std::uint16_t bits) {
+  return dtype == posenc::Dtype::kBfloat16 ? posenc::bfloat16_to_float(bits) : posenc::half_to_float(bits);
+}
+std::uint16_t narrow(posenc::Dtype dtype, float value) {
+  return dtype == posenc::Dtype::kBfloat16 ? posenc::float_to_bfloat16(value) : posenc::float_to_half(value);
+}
+
+void fuzz_half_rope(const posenc::RopeSpec& spec, const DecodedPositions& positions, Status status, FuzzInput& in,
+                    std::size_t length, bool in_place) {
+  constexpr std::uint16_t kUnwritten = 0x7F81;  // a NaN payload no call produces
+  const std::vector<float> values = in.array<float>(length);
+  std::vector<std::uint16_t> x(length);
+  for (std::size_t i = 0; i < length; ++i) x[i] = narrow(spec.dtype, values[i]);
+  const std::vector<std::uint16_t> original = x;
+  std::vector<std::uint16_t> separate(in_place ? 0 : length, kUnwritten);
+  std::uint16_t* out = in_place ? x.data() : separate.data();
+  const Status got = posenc::rope(spec, positions.positions, x.data(), out);
+  const bool float32 = spec.dtype == posenc::Dtype::kFloat32;
+  expect_same(got, status == Status::kOk && float32 ? Status::kDtypeMismatch : status);
+  if (got != Status::kOk) {
+    const bool unwritten =
+        std::all_of(separate.begin(), separate.end(), [](std::uint16_t v) { return v == kUnwritten; });
+    FUZZ_EXPECT(x == original && unwritten, "a rejected half call ('%s') wrote", posenc::status_name(got));
+    return;
+  }
+  if (!in_place) FUZZ_EXPECT(x == original, "half rope into a separate output changed its input");
+  std::vector<float> wide(length);
+  for (std::size_t i = 0; i < length; ++i) wide[i] = widen(spec.dtype, original[i]);
+  posenc::RopeSpec float_spec = spec;
+  float_spec.dtype = posenc::Dtype::kFloat32;
+  FUZZ_EXPECT(posenc::rope(float_spec, positions.positions, wide.data(), wide.data()) == Status::kOk,
+              "the float32 rope failed where the half one did not");
+  const std::vector<std::uint16_t>& rotated = in_place ? x : separate;
+  for (std::size_t i = 0; i < length; ++i) {
+    const bool passes = i % spec.head_dim >= spec.rotary_dim;
+    const std::uint16_t want = passes ? original[i] : narrow(spec.dtype, wide[i]);
+    FUZZ_EXPECT(rotated[i] == want, "half rope [%zu] = 0x%04x, want 0x%04x (dtype %d, %s, input 0x%04x)", i, rotated[i],
+                want, static_cast<int>(spec.dtype), passes ? "pass-through" : "rotated", original[i]);
+  }
 }
 
 // ---- rope_cache -----------------------------------------------------------------------------
@@ -232,12 +290,18 @@ void fuzz_frequencies(FuzzInput& in) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   FuzzInput in(data, size);
-  switch (in.byte() % 4) {
+  switch (in.byte() % 6) {
     case 0:
       fuzz_rope(in, true);
       break;
     case 1:
       fuzz_rope(in, false);
+      break;
+    case 4:
+      fuzz_rope(in, true, true);
+      break;
+    case 5:
+      fuzz_rope(in, false, true);
       break;
     case 2:
       fuzz_rope_cache(in);
