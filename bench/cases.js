@@ -29,15 +29,19 @@ import {
   ropeChecker,
   sinusoidalTable,
 } from './reference.js';
+import { HALF_FORMATS, patternsOf, widenAll } from './half-bits.js';
 import {
   addSinusoidalJs,
   alibiBiasJs,
   relativePositionBucketsJs,
+  ropeBitsJs,
+  ropeCacheBitsJs,
   ropeCacheJs,
   ropeJs,
   ropeTableJs,
   ropeWithTableJs,
   similarityDotJs,
+  sinusoidalBitsJs,
   sinusoidalJs,
 } from './js-baseline.js';
 
@@ -52,25 +56,29 @@ const TABLE_LENGTH = TABLE_SHAPE.seqLen * TABLE_SHAPE.dModel;
 const atMostCopy = (max) => ({ ratio: 'simd/copy', max });
 const fasterThanJs = (min) => ({ ratio: 'js/simd', min });
 
-function mebibytes(elements) {
-  if (elements * 4 < 2 ** 20) return `${(elements * 4) / 2 ** 10} KiB`;
-  return `${((elements * 4) / 2 ** 20).toFixed(elements * 4 >= 2 ** 24 ? 0 : 1)} MiB`;
+function mebibytes(elements, bytesPerElement = 4) {
+  const bytes = elements * bytesPerElement;
+  if (bytes < 2 ** 20) return `${bytes / 2 ** 10} KiB`;
+  return `${(bytes / 2 ** 20).toFixed(bytes >= 2 ** 24 ? 0 : 1)} MiB`;
 }
 
-/** The bandwidth limit: one Float32Array.prototype.set of a buffer of the output's size (any 4-byte elements). */
-function copyVariant(length) {
-  const source = new Float32Array(length).fill(0.5);
-  const target = new Float32Array(length);
+/**
+ * The bandwidth limit: one TypedArray.prototype.set of a buffer of the output's size, in the
+ * output's element type (Float32Array for any 4-byte elements, Uint16Array for 16-bit floats).
+ */
+function copyVariant(length, ArrayType = Float32Array) {
+  const source = new ArrayType(length).fill(1);
+  const target = new ArrayType(length);
   return { run: () => target.set(source) };
 }
 
 /**
- * The four variants of a big-array case: copy (of copyLength floats), js() (plain JS), and
- * posenc(p) on the scalar and on the SIMD build.
+ * The four variants of a big-array case: copy (of copyLength elements of copyType), js() (plain
+ * JS), and posenc(p) on the scalar and on the SIMD build.
  */
-function bigArrayVariants({ copyLength, js, posenc }) {
+function bigArrayVariants({ copyLength, copyType, js, posenc }) {
   return {
-    copy: () => copyVariant(copyLength),
+    copy: () => copyVariant(copyLength, copyType),
     js,
     scalar: ({ scalar }) => posenc(scalar),
     simd: ({ simd }) => posenc(simd),
@@ -207,6 +215,140 @@ const ropeCacheCase = bigArrayCase({
     };
   },
 });
+
+// ---- float16 and bfloat16 storage (issue 11) ---------------------------------------------------
+// The same shapes in 16-bit storage: posenc on WasmArrays of the dtype; copy = Uint16Array.set of
+// the same number of 16-bit elements; js = the careful loop on a Float16Array where the engine has
+// one (float16 in Chromium: the engine widens and rounds), else on the patterns in a Uint16Array
+// with a 65,536-entry widen table and a careful narrowing (bench/half-bits.js: Node, and bfloat16
+// everywhere). Every variant is checked against the float64 reference of the widened input, with
+// the format's rounding added to the contract's bound.
+
+const SHORT_NAME = { float16: 'f16', bfloat16: 'bf16' };
+const hasFloat16Array = typeof globalThis.Float16Array === 'function';
+const usesFloat16Array = (dtype) => dtype === 'float16' && hasFloat16Array;
+
+/** A zeroed 16-bit array for the JS loop: a Float16Array (float16, where the engine has it) or a Uint16Array. */
+function jsHalfArray(dtype, length) {
+  return usesFloat16Array(dtype) ? new globalThis.Float16Array(length) : new Uint16Array(length);
+}
+
+/** The checks take widened values: a result's patterns (Uint16Array, Float16Array or a WasmArray view) widened. */
+const widened = (array, dtype) => widenAll(patternsOf(array), dtype);
+
+/** rope in place on a [2048, 32, 128] WasmArray of dtype. */
+function halfRopeCase(dtype) {
+  const options = { ...ROPE_SHAPE, layout: 'interleaved' };
+  const shape = `${ROPE_SHAPE.seqLen}×${ROPE_SHAPE.numHeads}×${ROPE_SHAPE.headDim}`;
+  return bigArrayCase({
+    id: `rope-wasm-${dtype}`,
+    title: `rope in place, WasmArray ${dtype} (interleaved)`,
+    size: `${shape} ${SHORT_NAME[dtype]}, ${mebibytes(ROPE_LENGTH, 2)}`,
+    targets: [atMostCopy(1.5), fasterThanJs(6)],
+    inPlace: true,
+    setup() {
+      const x0 = Uint16Array.from(randomFloat32(ROPE_LENGTH, 1), HALF_FORMATS[dtype].narrow);
+      const check = ropeChecker(widened(x0, dtype), options, dtype);
+      return {
+        check: (got) => check(widened(got, dtype)),
+        variants: bigArrayVariants({
+          copyLength: ROPE_LENGTH,
+          copyType: Uint16Array,
+          js() {
+            const x = jsHalfArray(dtype, ROPE_LENGTH);
+            patternsOf(x).set(x0);
+            const run = usesFloat16Array(dtype)
+              ? () => ropeJs(x, options)
+              : () => ropeBitsJs(x, options, HALF_FORMATS[dtype]);
+            return { run, result: () => x };
+          },
+          posenc(posenc) {
+            const x = posenc.allocate(x0, { dtype });
+            return { run: () => posenc.rope(x, options), result: () => x.view(), free: () => x.free() };
+          },
+        }),
+      };
+    },
+  });
+}
+
+/** The float16 sinusoidal table 8192×1024 into a WasmArray. */
+function halfSinusoidalCase(dtype) {
+  return bigArrayCase({
+    id: `sinusoidal-${dtype}`,
+    title: `sinusoidal table ${dtype} (out: WasmArray)`,
+    size: `${TABLE_SHAPE.seqLen}×${TABLE_SHAPE.dModel} ${SHORT_NAME[dtype]}, ${mebibytes(TABLE_LENGTH, 2)}`,
+    targets: [fasterThanJs(20)],
+    inPlace: false,
+    setup() {
+      const table = sinusoidalTable(TABLE_SHAPE);
+      return {
+        check: (got) => checkSinusoidal(widened(got, dtype), table, dtype),
+        variants: bigArrayVariants({
+          copyLength: TABLE_LENGTH,
+          copyType: Uint16Array,
+          js() {
+            const out = jsHalfArray(dtype, TABLE_LENGTH);
+            const { narrow } = HALF_FORMATS[dtype];
+            const run = usesFloat16Array(dtype)
+              ? () => sinusoidalJs(out, TABLE_SHAPE)
+              : () => sinusoidalBitsJs(out, TABLE_SHAPE, narrow);
+            return { run, result: () => out };
+          },
+          posenc(posenc) {
+            const out = posenc.allocate(TABLE_LENGTH, { dtype });
+            const options = { ...TABLE_SHAPE, dtype, out };
+            return { run: () => posenc.sinusoidal(options), result: () => out.view(), free: () => out.free() };
+          },
+        }),
+      };
+    },
+  });
+}
+
+/** The float16 cos/sin cache, 8192 positions × 64 pairs, into WasmArrays. */
+function halfRopeCacheCase(dtype) {
+  const cacheSize = `2×${ROPE_CACHE.seqLen}×${ROPE_CACHE.rotaryDim / 2}`;
+  return bigArrayCase({
+    id: `ropeCache-${dtype}`,
+    title: `ropeCache ${dtype} (out: WasmArrays)`,
+    size: `${cacheSize} ${SHORT_NAME[dtype]}, ${mebibytes(2 * ROPE_CACHE_LENGTH, 2)}`,
+    targets: [fasterThanJs(20)],
+    inPlace: false,
+    setup() {
+      const widenedPair = ({ cos, sin }) => ({ cos: widened(cos, dtype), sin: widened(sin, dtype) });
+      return {
+        check: (got) => checkRopeCache(widenedPair(got), ROPE_CACHE, dtype),
+        variants: bigArrayVariants({
+          copyLength: 2 * ROPE_CACHE_LENGTH,
+          copyType: Uint16Array,
+          js() {
+            const out = { cos: jsHalfArray(dtype, ROPE_CACHE_LENGTH), sin: jsHalfArray(dtype, ROPE_CACHE_LENGTH) };
+            const { narrow } = HALF_FORMATS[dtype];
+            const run = usesFloat16Array(dtype)
+              ? () => ropeCacheJs(out, ROPE_CACHE)
+              : () => ropeCacheBitsJs(out, ROPE_CACHE, narrow);
+            return { run, result: () => out };
+          },
+          posenc(posenc) {
+            const out = {
+              cos: posenc.allocate(ROPE_CACHE_LENGTH, { dtype }),
+              sin: posenc.allocate(ROPE_CACHE_LENGTH, { dtype }),
+            };
+            return {
+              run: () => posenc.ropeCache({ ...ROPE_CACHE, dtype, out }),
+              result: () => ({ cos: out.cos.view(), sin: out.sin.view() }),
+              free: () => {
+                out.cos.free();
+                out.sin.free();
+              },
+            };
+          },
+        }),
+      };
+    },
+  });
+}
 
 // T5's buckets have no head dimension (one [queryLen, keyLen] matrix indexes every head's
 // learned bias), so the issue's "8 heads × 2048 × 2048" is 8 calls of 2048 × 2048 into one
@@ -651,9 +793,13 @@ const CASES = [
     targets: [atMostCopy(1.5)],
     inPlace: true,
   }),
+  halfRopeCase('float16'),
+  halfRopeCase('bfloat16'),
   sinusoidalCase,
+  halfSinusoidalCase('float16'),
   addSinusoidalCase,
   ropeCacheCase,
+  halfRopeCacheCase('float16'),
   similarityCase,
   alibiBiasCase,
   relativePositionBucketsCase,

@@ -6,25 +6,13 @@
 // cos/sin of every position precomputed once, each call only looks them up (ropeWithTableJs).
 import { inverseFrequencies } from './reference.js';
 
-/** Rotates x [seqLen, numHeads, headDim] in place. */
-export function ropeJs(
-  x,
-  {
-    seqLen,
-    numHeads = 1,
-    headDim,
-    rotaryDim = headDim,
-    layout = 'interleaved',
-    base = 10000,
-    offset = 0,
-    positions,
-    xpos,
-  },
-) {
+/**
+ * Calls visitRow(t, cos, sin) for each row t of a rope call, with the row's cos/sin of each of
+ * the rotaryDim/2 pairs (float64, times xPos's scale with options.xpos).
+ */
+function forEachRopeRow({ seqLen, headDim, rotaryDim = headDim, base = 10000, offset = 0, positions, xpos }, visitRow) {
   const half = rotaryDim / 2;
   const frequencies = inverseFrequencies(rotaryDim, base);
-  const step = layout === 'interleaved' ? 2 : 1; // distance between consecutive pairs
-  const partner = layout === 'interleaved' ? 1 : half; // distance from x_a to x_b
   const cos = new Float64Array(half);
   const sin = new Float64Array(half);
   // xPos (offset rows only): pair i scaled by ζᵢ^(±(p − center) / scaleBase), as a hand-written loop would
@@ -45,19 +33,61 @@ export function ropeJs(
       cos[i] = scale * Math.cos(angle);
       sin[i] = scale * Math.sin(angle);
     }
-    for (let h = 0; h < numHeads; h++) {
-      const start = (t * numHeads + h) * headDim;
-      for (let i = 0; i < half; i++) {
-        const a = start + i * step;
-        const b = a + partner;
-        const xa = x[a];
-        const xb = x[b];
-        x[a] = xa * cos[i] - xb * sin[i];
-        x[b] = xa * sin[i] + xb * cos[i];
-      }
+    visitRow(t, cos, sin);
+  }
+}
+
+/** Rotates the numHeads heads of one row of x, starting at x[start], by the row's cos/sin. */
+function rotateRow(x, start, { numHeads, headDim, half, step, partner }, cos, sin) {
+  for (let h = 0; h < numHeads; h++) {
+    const head = start + h * headDim;
+    for (let i = 0; i < half; i++) {
+      const a = head + i * step;
+      const b = a + partner;
+      const xa = x[a];
+      const xb = x[b];
+      x[a] = xa * cos[i] - xb * sin[i];
+      x[b] = xa * sin[i] + xb * cos[i];
     }
   }
+}
+
+/** The row geometry rotateRow reads. */
+function rowShape({ numHeads = 1, headDim, rotaryDim = headDim, layout = 'interleaved' }) {
+  const half = rotaryDim / 2;
+  // step: distance between consecutive pairs; partner: from x_a to x_b
+  return layout === 'interleaved'
+    ? { numHeads, headDim, half, step: 2, partner: 1 }
+    : { numHeads, headDim, half, step: 1, partner: half };
+}
+
+/**
+ * Rotates x [seqLen, numHeads, headDim] in place: a Float32Array, or a Float16Array where the
+ * engine has one (its elements widen on read and round once, from float64, on write).
+ */
+export function ropeJs(x, options) {
+  const shape = rowShape(options);
+  const rowLength = shape.numHeads * shape.headDim;
+  forEachRopeRow(options, (t, cos, sin) => rotateRow(x, t * rowLength, shape, cos, sin));
   return x;
+}
+
+/**
+ * ropeJs on 16-bit patterns (a Uint16Array: float16 where the engine has no Float16Array, and
+ * bfloat16): each row widened through the format's 65,536-entry table into a float64 row,
+ * rotated, and rounded once back (bench/half-bits.js).
+ */
+export function ropeBitsJs(bits, options, { values, narrow }) {
+  const shape = rowShape(options);
+  const rowLength = shape.numHeads * shape.headDim;
+  const row = new Float64Array(rowLength);
+  forEachRopeRow(options, (t, cos, sin) => {
+    const start = t * rowLength;
+    for (let i = 0; i < rowLength; i++) row[i] = values[bits[start + i]];
+    rotateRow(row, 0, shape, cos, sin);
+    for (let i = 0; i < rowLength; i++) bits[start + i] = narrow(row[i]);
+  });
+  return bits;
 }
 
 /**
@@ -117,6 +147,20 @@ export function sinusoidalJs(out, { seqLen, dModel, base = 10000 }) {
   return out;
 }
 
+/** sinusoidalJs into 16-bit patterns (a Uint16Array), each value rounded once by narrow (bench/half-bits.js). */
+export function sinusoidalBitsJs(bits, { seqLen, dModel, base = 10000 }, narrow) {
+  const frequencies = inverseFrequencies(dModel, base);
+  for (let p = 0; p < seqLen; p++) {
+    const row = p * dModel;
+    for (let i = 0; i < frequencies.length; i++) {
+      const angle = p * frequencies[i];
+      bits[row + 2 * i] = narrow(Math.sin(angle));
+      bits[row + 2 * i + 1] = narrow(Math.cos(angle));
+    }
+  }
+  return bits;
+}
+
 /** Adds the interleaved sinusoidal table to x [seqLen, dModel] in place. */
 export function addSinusoidalJs(x, { seqLen, dModel, base = 10000 }) {
   const frequencies = inverseFrequencies(dModel, base);
@@ -140,6 +184,20 @@ export function ropeCacheJs({ cos, sin }, { seqLen, rotaryDim, base = 10000 }) {
       const angle = p * frequencies[i];
       cos[p * half + i] = Math.cos(angle);
       sin[p * half + i] = Math.sin(angle);
+    }
+  }
+  return { cos, sin };
+}
+
+/** ropeCacheJs into 16-bit patterns (Uint16Arrays), each value rounded once by narrow. */
+export function ropeCacheBitsJs({ cos, sin }, { seqLen, rotaryDim, base = 10000 }, narrow) {
+  const frequencies = inverseFrequencies(rotaryDim, base);
+  const half = frequencies.length;
+  for (let p = 0; p < seqLen; p++) {
+    for (let i = 0; i < half; i++) {
+      const angle = p * frequencies[i];
+      cos[p * half + i] = narrow(Math.cos(angle));
+      sin[p * half + i] = narrow(Math.sin(angle));
     }
   }
   return { cos, sin };

@@ -15,6 +15,7 @@ import {
   xposScales,
 } from '../tests/js/reference.js';
 import precision from '../tests/precision.json' with { type: 'json' };
+import { HALF_FORMATS, halfUlp } from './half-bits.js';
 import t5Buckets from '../tests/golden/t5-buckets.json' with { type: 'json' };
 
 const FLOAT32_HALF_ULP = 2 ** -24; // relative rounding error of one float32 rounding
@@ -26,6 +27,18 @@ export function inverseFrequencies(dim, base = 10000) {
   const frequencies = new Float64Array(dim / 2);
   for (let i = 0; i < frequencies.length; i++) frequencies[i] = 1 / Math.pow(base, (2 * i) / dim);
   return frequencies;
+}
+
+const NO_ROUNDING = () => 0;
+
+/**
+ * What storing a result in `dtype` adds to its error: nothing for float32 (the contract's bounds
+ * include its rounding), half a unit in the last place of float16 / bfloat16 at that magnitude.
+ */
+export function storageRounding(dtype = 'float32') {
+  if (dtype === 'float32') return NO_ROUNDING;
+  const { format } = HALF_FORMATS[dtype];
+  return (magnitude) => halfUlp(magnitude, format);
 }
 
 /** Accumulates the worst error/bound ratio of a result. */
@@ -50,14 +63,14 @@ class ErrorTally {
  * component within 5e-7 (|x_a| + |x_b|) of its pair's float64 result (times xPos's scale, with
  * options.xpos); channels at or beyond rotaryDim passed through unchanged.
  */
-export function checkRope(got, x0, options, expected = ropeReference(x0, options)) {
+export function checkRope(got, x0, options, expected = ropeReference(x0, options), rounding = NO_ROUNDING) {
   const rotated = new Uint8Array(x0.length);
   const tally = new ErrorTally();
   const scale = xposScales(options);
   forEachRopePair(options, (a, b, pair, row) => {
     const bound = ROPE_BOUND * scale(pair, row) * (Math.abs(x0[a]) + Math.abs(x0[b]));
-    tally.add(got[a], expected[a], bound);
-    tally.add(got[b], expected[b], bound);
+    tally.add(got[a], expected[a], bound + rounding(Math.abs(expected[a]) + bound));
+    tally.add(got[b], expected[b], bound + rounding(Math.abs(expected[b]) + bound));
     rotated[a] = rotated[b] = 1;
   });
   for (let i = 0; i < x0.length; i++) if (!rotated[i]) tally.add(got[i], x0[i], 0);
@@ -80,12 +93,15 @@ export function axisRopeReference(x0, shape, invFreq, axisOf, where) {
   return out;
 }
 
-/** checkRope for every variant of a case: the float64 rotation is computed once, on first use. */
-export function ropeChecker(x0, options) {
+/**
+ * checkRope for every variant of a case: the float64 rotation is computed once, on first use.
+ * With a 16-bit dtype, x0 and each result are widened values, and the bound adds the rounding.
+ */
+export function ropeChecker(x0, options, dtype) {
   let expected = null;
   return (got) => {
     expected ??= options.xpos ? xposReference(x0, options) : ropeReference(x0, options);
-    return checkRope(got, x0, options, expected);
+    return checkRope(got, x0, options, expected, storageRounding(dtype));
   };
 }
 
@@ -94,10 +110,11 @@ export function sinusoidalTable(options) {
   return sinusoidalReference(options);
 }
 
-/** Every value within 2.5e-7 of the float64 table. */
-export function checkSinusoidal(got, table) {
+/** Every value within 2.5e-7 of the float64 table (plus the rounding of a 16-bit dtype). */
+export function checkSinusoidal(got, table, dtype) {
+  const rounding = storageRounding(dtype);
   const tally = new ErrorTally();
-  for (let i = 0; i < table.length; i++) tally.add(got[i], table[i], SINUSOID_BOUND);
+  for (let i = 0; i < table.length; i++) tally.add(got[i], table[i], SINUSOID_BOUND + rounding(Math.abs(table[i])));
   return tally.result();
 }
 
@@ -111,13 +128,14 @@ export function checkAddSinusoidal(got, x0, table) {
   return tally.result();
 }
 
-/** cos and sin [seqLen, rotaryDim/2] of position * inv_freq, each within 2.5e-7. */
-export function checkRopeCache({ cos, sin }, options) {
+/** cos and sin [seqLen, rotaryDim/2] of position * inv_freq, each within 2.5e-7 (plus a 16-bit dtype's rounding). */
+export function checkRopeCache({ cos, sin }, options, dtype) {
+  const rounding = storageRounding(dtype);
   const expected = ropeCacheReference(options);
   const tally = new ErrorTally();
   for (let i = 0; i < expected.cos.length; i++) {
-    tally.add(cos[i], expected.cos[i], SINUSOID_BOUND);
-    tally.add(sin[i], expected.sin[i], SINUSOID_BOUND);
+    tally.add(cos[i], expected.cos[i], SINUSOID_BOUND + rounding(Math.abs(expected.cos[i])));
+    tally.add(sin[i], expected.sin[i], SINUSOID_BOUND + rounding(Math.abs(expected.sin[i])));
   }
   return tally.result();
 }

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
+import { patternsOf } from '../../bench/half-bits.js';
 import { ropeReference, sinusoidalReference } from './reference.js';
 import {
   ROPE_EPS,
@@ -28,6 +29,7 @@ const workedExample = readGolden('jaitly-worked-example.json');
 const tableReference = readGolden('sinusoidal-reference.json');
 const ropeGolden = readGolden('rope-reference.json');
 const float32Error = readGolden('float32-error.json');
+const halfOps = readGolden('half-ops.json');
 
 /** Largest |a_i - b_i| and the root mean square of the differences, optionally normalized. */
 function errorStats(actual, expected, scaleAt = () => 1) {
@@ -327,6 +329,71 @@ for (const posenc of await loadBothVariants()) {
             t.diagnostic(`positions < ${below}: seed float32 code ${sci(recorded.max)}, posenc (sampled) ${sci(ours)}`);
           }
         });
+      }
+    });
+  });
+}
+
+// ---- float16 and bfloat16 (scripts/make_golden_half_ops.py) ---------------------------------------
+// Bit for bit: tables are the float64 reference rounded once (exactly, in Fraction arithmetic; not
+// torch's float64 casts, which round twice through float32 and differ on a few values the file
+// lists), rope is torch's float32 rotation of the widened input cast once. Node has no
+// Float16Array: results are Uint16Arrays of the patterns.
+
+const HALF_DTYPES = ['float16', 'bfloat16'];
+
+/** The patterns of a 16-bit result equal the golden's, with the first difference in the message. */
+function assertPatterns(got, expected, label) {
+  const bits = patternsOf(got);
+  assert.equal(bits.length, expected.length, `${label}: length`);
+  const at = bits.findIndex((b, i) => b !== expected[i]);
+  assert.equal(at, -1, `${label}: [${at}] 0x${bits[at]?.toString(16)} != golden 0x${expected[at]?.toString(16)}`);
+}
+
+/** A golden case's rows: its listed positions, or offset + row. */
+const rows = (c) =>
+  c.positions ? { seqLen: c.positions.length, positions: c.positions } : { seqLen: c.seqLen, offset: c.offset };
+
+for (const posenc of await loadBothVariants()) {
+  describe(`float16 and bfloat16 goldens, bit for bit (${posenc.variant})`, () => {
+    it('sinusoidal: both layouts, odd pair counts, positions to 60,000, a window of 1,050 rows', () => {
+      for (const c of halfOps.sinusoidal) {
+        for (const dtype of HALF_DTYPES) {
+          const table = posenc.sinusoidal({ ...rows(c), dModel: c.dModel, layout: c.layout, dtype });
+          assertPatterns(table, c[dtype], `${dtype} ${c.layout} dModel ${c.dModel}`);
+        }
+      }
+    });
+
+    it("ropeCache: plain and with YaRN's attention factor, positions to 65,536", () => {
+      for (const c of halfOps.ropeCache) {
+        for (const dtype of HALF_DTYPES) {
+          const scaling = c.scaling ?? undefined;
+          const cache = posenc.ropeCache({ ...rows(c), rotaryDim: c.rotaryDim, base: c.base, scaling, dtype });
+          assert.equal(cache.attentionFactor, c.attentionFactor);
+          assertPatterns(cache.cos, c.cos[dtype], `${dtype} cos, rotaryDim ${c.rotaryDim}`);
+          assertPatterns(cache.sin, c.sin[dtype], `${dtype} sin, rotaryDim ${c.rotaryDim}`);
+        }
+      }
+    });
+
+    it('positionNumbers: past 2048 (float16) and 256 (bfloat16), overflow to infinity', () => {
+      for (const c of halfOps.positionNumbers) {
+        for (const dtype of HALF_DTYPES) {
+          const numbers = posenc.positionNumbers({ seqLen: c.seqLen, dModel: c.dModel, offset: c.offset, dtype });
+          assertPatterns(numbers, c[dtype], `${dtype} offset ${c.offset}`);
+        }
+      }
+    });
+
+    it('rope: both pairings, partial rotary, overflow, subnormals, NaN and infinity passed through', () => {
+      for (const c of halfOps.rope) {
+        for (const dtype of HALF_DTYPES) {
+          const options = { ...rows(c), numHeads: c.numHeads, headDim: c.headDim, rotaryDim: c.rotaryDim };
+          const x = Uint16Array.from(c.input[dtype]); // rotated in place
+          const label = `${dtype} ${c.layout} headDim ${c.headDim} rotaryDim ${c.rotaryDim}`;
+          assertPatterns(posenc.rope(x, { ...options, layout: c.layout, dtype }), c.output[dtype], label);
+        }
       }
     });
   });

@@ -28,6 +28,7 @@ const messageField = (field, parts) => bytesField(field, parts.flat());
 /** TensorProto.DataType values used here. */
 export const FLOAT = 1;
 export const INT64 = 7;
+export const FLOAT16 = 10;
 
 // ValueInfoProto { name = 1, type = 2 }; TypeProto { tensor_type = 1 }; TypeProto.Tensor
 // { elem_type = 1, shape = 2 }; TensorShapeProto { dim = 1 }; Dimension { dim_value = 1 }.
@@ -44,7 +45,7 @@ const intAttribute = (name, value) => messageField(5, [stringField(1, name), int
 
 /**
  * The bytes of a model with one RotaryEmbedding node: `inputs` in the operator's order, each
- * { name, type, shape }; the output Y has the first input's shape. domain '' is the ONNX
+ * { name, type, shape }; the output Y has the first input's type and shape. domain '' is the ONNX
  * operator (opset 23), 'com.microsoft' onnxruntime's contrib operator.
  */
 export function rotaryEmbeddingModel({ domain = '', inputs, attributes }) {
@@ -62,7 +63,7 @@ export function rotaryEmbeddingModel({ domain = '', inputs, attributes }) {
     node,
     stringField(2, 'rotary-embedding'),
     ...inputs.map((input) => valueInfo(11, input)),
-    valueInfo(12, { name: 'Y', type: FLOAT, shape: inputs[0].shape }),
+    valueInfo(12, { name: 'Y', type: inputs[0].type, shape: inputs[0].shape }),
   ]);
   // ModelProto { ir_version = 1, producer_name = 2, graph = 7, opset_import = 8 }; OperatorSetIdProto
   // { domain = 1, version = 2 }.
