@@ -1,0 +1,173 @@
+// "Half precision": the stored-table errors against float64 values rounded to each format by the
+// test's own rounding, the score errors against their bound and their flatness in the position,
+// the angle errors of 16-bit positions against a float64 rotation, and the format table.
+import assert from 'node:assert/strict';
+import { before, test } from 'node:test';
+import { randomMatrix } from '../../web/src/tokens.js';
+import { logSpacedPositions } from '../../web/src/vectors.js';
+import { roundToDtype } from '../js/half-reference.js';
+import { gotoAndSettle, openPage } from './support/browser.js';
+import { readLinePlot } from './support/lineplot.js';
+import { useServedSite } from './support/session.js';
+
+const site = useServedSite();
+let browser;
+let server;
+before(async () => ({ browser, server } = await site));
+
+const D = 128;
+const BASE = 10000;
+const DRAWS = 4;
+const positions = logSpacedPositions(300, 1_000_000);
+const omega = Array.from({ length: D / 2 }, (_, i) => BASE ** ((-2 * i) / D));
+
+/** The largest |round(PE(p)) − PE(p)| over the channels of the float64 table at position p. */
+function tableError(p, dtype) {
+  let worst = 0;
+  for (const w of omega) {
+    for (const exact of [Math.sin(p * w), Math.cos(p * w)])
+      worst = Math.max(worst, Math.abs(roundToDtype(exact, dtype) - exact));
+  }
+  return worst;
+}
+
+/** The largest |PE(at) − PE(p)| over the channels: a table computed at a wrong position. */
+function angleError(p, at) {
+  let worst = 0;
+  for (const w of omega) {
+    worst = Math.max(worst, Math.abs(Math.sin(at * w) - Math.sin(p * w)), Math.abs(Math.cos(at * w) - Math.cos(p * w)));
+  }
+  return worst;
+}
+
+/** The page's q and k: seeded normals on a grid of 1/64 in (−2, 2). */
+function gridValues(seed) {
+  return randomMatrix(seed, DRAWS, D).map((v) => Math.max(-127, Math.min(127, Math.round(v * 64))) / 64);
+}
+
+/** q (or k) of draw d rotated in float64 at position p (interleaved pairs). */
+function rotate(v, d, p) {
+  const out = new Float64Array(D);
+  for (let i = 0; i < D / 2; i++) {
+    const [a, b] = [v[d * D + 2 * i], v[d * D + 2 * i + 1]];
+    const [c, s] = [Math.cos(p * omega[i]), Math.sin(p * omega[i])];
+    out[2 * i] = a * c - b * s;
+    out[2 * i + 1] = b * c + a * s;
+  }
+  return out;
+}
+
+const dot = (a, b) => a.reduce((sum, x, i) => sum + x * b[i], 0);
+
+/** Points of a plotted series near position p (the plot's x is read back to 2 decimals of 1000). */
+function pointAt(points, p) {
+  return points.reduce((best, point) =>
+    Math.abs(Math.log(point[0] / p)) < Math.abs(Math.log(best[0] / p)) ? point : best,
+  );
+}
+
+const closeInLog = (y, want, tolerance) => Math.abs(Math.log10(y) - Math.log10(want)) <= tolerance;
+
+test('the stored table: each format’s error is the float64 table rounded once, at every position', async () => {
+  const { page, log, context } = await openPage(browser);
+  await gotoAndSettle(page, `${server.pageUrl}#half-precision`);
+  const drawn = await readLinePlot(page, 'half-table-error');
+  for (const dtype of ['float16', 'bfloat16']) {
+    const points = drawn.series[`stored as ${dtype}`];
+    assert.equal(points.length, positions.length, `${dtype}: one point per position`);
+    for (const p of positions.filter((_, i) => i % 7 === 0)) {
+      const [, y] = pointAt(points, p);
+      const want = tableError(p, dtype);
+      assert.ok(closeInLog(y, want, 0.01), `${dtype} at ${p}: ${y} vs ${want}`);
+    }
+    const bound = dtype === 'float16' ? 2 ** -12 : 2 ** -9; // half an ulp of values in [0.5, 1]
+    assert.ok(Math.max(...points.map(([, y]) => y)) <= bound * 1.001, `${dtype} within half an ulp`);
+  }
+  const float32 = drawn.series['stored as float32'];
+  assert.ok(
+    float32.every(([, y]) => y <= 2 ** -25 * 1.001),
+    'float32: half a float32 ulp',
+  );
+
+  // Positions held in 16 bits: the float64 table at the rounded position (float32 adds < 1e-7).
+  for (const dtype of ['bfloat16', 'float16']) {
+    const points = drawn.series[`float32 table, positions stored as ${dtype}`];
+    for (const p of positions.filter((_, i) => i % 5 === 0)) {
+      const at = roundToDtype(p, dtype);
+      if (!Number.isFinite(at)) continue; // float16 holds no position above 65504: no point drawn
+      const want = angleError(p, at);
+      if (want < 1e-6) continue; // exact positions: float32 rounding only, below the plot's floor
+      const [, y] = pointAt(points, p);
+      assert.ok(closeInLog(y, want, 0.01), `${dtype} positions at ${p}: ${y} vs ${want}`);
+    }
+  }
+  const beyond = drawn.series['float32 table, positions stored as float16'].filter(([x]) => x > 65520);
+  assert.equal(beyond.length, 0, 'no float16 position is drawn past 65504');
+  assert.deepEqual(log.errors, []);
+  await context.close();
+});
+
+for (const [query, delta, seed] of [
+  ['', 16, 1],
+  ['?hp.delta=0&hp.seed=5', 0, 5],
+]) {
+  test(`RoPE scores from 16-bit q and k: bounded, flat in the position (Δ ${delta}, seed ${seed})`, async () => {
+    const { page, log, context } = await openPage(browser);
+    await gotoAndSettle(page, `${server.pageUrl}${query}#half-precision`);
+    const drawn = await readLinePlot(page, 'half-score-error');
+    const q = gridValues(seed);
+    const k = gridValues(seed + 7919);
+    // Rounding each channel of q and k (each below 2·√2 after rotation) moves the score by at most
+    // Σ_c (|q_c| + |k_c| + 1 ulp) · ulp_c, a 16-bit ulp of 2^-10 · 4 (float16) or 2^-7 · 4 (bfloat16).
+    const sizes = Array.from({ length: DRAWS }, (_, d) => {
+      let sum = 0;
+      for (let c = 0; c < D; c++) sum += Math.abs(q[d * D + c]) + Math.abs(k[d * D + c]);
+      return sum * Math.SQRT2;
+    });
+    for (const [dtype, unit] of [
+      ['float16', 2 ** -11],
+      ['bfloat16', 2 ** -8],
+    ]) {
+      const points = drawn.series[`q, k stored as ${dtype}`];
+      assert.equal(points.length, positions.length);
+      const bound = Math.max(...sizes) * 2 * unit * 1.01;
+      assert.ok(
+        points.every(([, y]) => y <= bound),
+        `${dtype}: every score error within ${bound}`,
+      );
+      const early = Math.max(...points.filter(([x]) => x < 1000).map(([, y]) => y));
+      const late = Math.max(...points.filter(([x]) => x >= 100_000).map(([, y]) => y));
+      assert.ok(late < 4 * early && early < 4 * late, `${dtype}: ${early} below 1000, ${late} beyond 100 000`);
+    }
+    // Positions in bfloat16, rotation in float32: the float64 rotation at the rounded positions.
+    const points = drawn.series['float32, positions stored as bfloat16'];
+    const exact = Array.from({ length: DRAWS }, (_, d) => dot(rotate(q, d, 0), rotate(k, d, -delta)));
+    for (const p of positions.filter((_, i) => i % 9 === 0)) {
+      const m = p + delta;
+      let want = 0;
+      for (let d = 0; d < DRAWS; d++) {
+        const score = dot(rotate(q, d, roundToDtype(m, 'bfloat16')), rotate(k, d, roundToDtype(p, 'bfloat16')));
+        want = Math.max(want, Math.abs(score - exact[d]));
+      }
+      if (want < 1e-3) continue; // exact positions: float32 rounding only
+      const [, y] = pointAt(points, m);
+      assert.ok(closeInLog(y, want, 0.01), `bfloat16 positions at ${m}: ${y} vs ${want}`);
+    }
+    assert.deepEqual(log.errors, []);
+    await context.close();
+  });
+}
+
+test('the format table: what each format holds, measured through posenc', async () => {
+  const { page, log, context } = await openPage(browser);
+  await gotoAndSettle(page, `${server.pageUrl}#half-precision`);
+  const rows = await page
+    .locator('#half-precision-table tbody tr')
+    .evaluateAll((trs) => trs.map((tr) => [tr.dataset.dtype, ...[...tr.cells].slice(1).map((c) => c.textContent)]));
+  const byDtype = Object.fromEntries(rows.map(([dtype, ...cells]) => [dtype, cells]));
+  assert.deepEqual(byDtype.float16.slice(0, 4), ['1 + 5 + 10', '1.0009766', '65504', '2048']);
+  assert.deepEqual(byDtype.bfloat16.slice(0, 4), ['1 + 8 + 7', '1.0078125', '3.3895e38', '256']);
+  assert.deepEqual(byDtype.float32.slice(0, 4), ['1 + 8 + 23', '1.0000001', '3.4028e38', '16777216']);
+  assert.deepEqual(log.errors, []);
+  await context.close();
+});
