@@ -69,8 +69,9 @@ void PhaseBlock::restore(const double* carry) {
   kernels::narrow(sin64_, sin_, count_);
 }
 
-template <bool Accumulate>
-void PhaseBlock::write_rows(const Positions& positions, std::size_t seq_len, kernels::RowsOut out) {
+template <bool Accumulate, class Storage>
+void PhaseBlock::write_rows(const Positions& positions, std::size_t seq_len,
+                            kernels::RowsOutOf<typename Storage::type> out) {
   prepare_steps();
   std::size_t row = 0;
   while (row < seq_len) {
@@ -84,16 +85,25 @@ void PhaseBlock::write_rows(const Positions& positions, std::size_t seq_len, ker
     for (std::size_t done = 0; done < run; done += kRowTile) {
       const std::size_t rows = run - done < kRowTile ? run - done : kRowTile;
       const std::size_t skip = (row + done) * out.row_stride;
-      kernels::phase_rows<Accumulate>(cos64_, sin64_, step_cos_, step_sin_, count_, rows,
-                                      {out.sin + skip, out.cos + skip, out.row_stride, out.interleaved});
+      kernels::phase_rows<Accumulate, Storage>(cos64_, sin64_, step_cos_, step_sin_, count_, rows,
+                                               {out.sin + skip, out.cos + skip, out.row_stride, out.interleaved});
     }
     row += run;
   }
   position_ = -1;  // the state no longer matches cos()/sin()
 }
 
-template void PhaseBlock::write_rows<false>(const Positions&, std::size_t, kernels::RowsOut);
-template void PhaseBlock::write_rows<true>(const Positions&, std::size_t, kernels::RowsOut);
+// Tables and sums in each storage type (sinusoidal, add_sinusoidal, rope_cache).
+template void PhaseBlock::write_rows<false, kernels::Float32Storage>(const Positions&, std::size_t, kernels::RowsOut);
+template void PhaseBlock::write_rows<true, kernels::Float32Storage>(const Positions&, std::size_t, kernels::RowsOut);
+template void PhaseBlock::write_rows<false, kernels::Float16Storage>(const Positions&, std::size_t,
+                                                                     kernels::RowsOutOf<std::uint16_t>);
+template void PhaseBlock::write_rows<true, kernels::Float16Storage>(const Positions&, std::size_t,
+                                                                    kernels::RowsOutOf<std::uint16_t>);
+template void PhaseBlock::write_rows<false, kernels::Bfloat16Storage>(const Positions&, std::size_t,
+                                                                      kernels::RowsOutOf<std::uint16_t>);
+template void PhaseBlock::write_rows<true, kernels::Bfloat16Storage>(const Positions&, std::size_t,
+                                                                     kernels::RowsOutOf<std::uint16_t>);
 
 void PhaseBlock::anchor(std::int64_t position) {
   const double p = static_cast<double>(position);

@@ -16,6 +16,7 @@
 #include <cstdint>
 
 #include "kernels/rows_out.h"
+#include "kernels/storage.h"
 #include "posenc/positions.h"
 
 namespace posenc {
@@ -44,11 +45,12 @@ class PhaseBlock {
   // Makes cos()/sin() hold the values for `position` (>= 0). For per-row consumers (RoPE).
   void advance_to(std::int64_t position);
 
-  // Writes (or adds) the float32 sin/cos of rows [0, seq_len) into a table; `out` points at
+  // Writes (or adds) the sin/cos of rows [0, seq_len) into a table stored as Storage says
+  // (kernels/storage.h: float32, or float16/bfloat16 rounded once from float64); `out` points at
   // this block's first pair in row 0. For whole tables: runs of consecutive positions keep
   // the recurrence state in registers (kernels/phase_rows.h).
-  template <bool Accumulate>
-  void write_rows(const Positions& positions, std::size_t seq_len, kernels::RowsOut out);
+  template <bool Accumulate, class Storage = kernels::Float32Storage>
+  void write_rows(const Positions& positions, std::size_t seq_len, kernels::RowsOutOf<typename Storage::type> out);
 
   // The per-row state between calls that rotate consecutive pieces of one sequence: a piece
   // that carries on from where the last one stopped steps on exactly as one call would have.

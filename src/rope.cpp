@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstddef>
 
+#include "dtype_match.h"
+#include "kernels/storage.h"
 #include "mrope_sections.h"
 #include "phases.h"
 #include "posenc/frequencies.h"
@@ -62,6 +64,7 @@ Status check_spec(const RopeSpec& spec, std::uint32_t* rotary_dim) {
   if (spec.mrope.enabled && !mrope_sections_fit(spec.mrope, *rotary_dim / 2)) return Status::kMropeSectionInvalid;
   if (spec.mrope.enabled && spec.xpos.enabled) return Status::kMropeWithXpos;
   if (!fits(element_count(spec.batch, spec.seq_len, spec.num_heads, spec.head_dim))) return Status::kSizeTooLarge;
+  if (dtype_size(spec.dtype) == 0) return Status::kDtypeInvalid;
   return Status::kOk;
 }
 
@@ -106,6 +109,7 @@ Status check(const RopeCacheSpec& spec, const BatchPositions& positions) {
   if (element_count(spec.batch, spec.seq_len) > kMaxSeqLen) return Status::kBatchTooLarge;
   if (const Status status = check(spec.scaling, spec.rotary_dim, spec.base); status != Status::kOk) return status;
   if (!fits(element_count(spec.batch, spec.seq_len, spec.rotary_dim / 2))) return Status::kSizeTooLarge;
+  if (dtype_size(spec.dtype) == 0) return Status::kDtypeInvalid;
   return positions.check(spec.batch, spec.seq_len);
 }
 
@@ -137,9 +141,14 @@ Status rope_schedule(const RopeScheduleSpec& spec, double* inv_freq, double* att
   return Status::kOk;
 }
 
-Status rope_cache(const RopeCacheSpec& spec, const BatchPositions& positions, float* cos, float* sin,
-                  double* attention_factor) {
+namespace {
+
+// The cos/sin cache, each value (times the attention factor) rounded once from float64 to the
+// storage type of spec.dtype.
+template <class T>
+Status cache(const RopeCacheSpec& spec, const BatchPositions& positions, T* cos, T* sin, double* attention_factor) {
   if (const Status status = check(spec, positions); status != Status::kOk) return status;
+  if (const Status status = dtype_match<T>(spec.dtype); status != Status::kOk) return status;
   const std::size_t rows = std::size_t{spec.batch} * spec.seq_len;
   if ((cos == nullptr || sin == nullptr) && rows > 0) return Status::kNullPointer;
   const std::size_t half = spec.rotary_dim / 2, seq_len = spec.seq_len;
@@ -147,29 +156,66 @@ Status rope_cache(const RopeCacheSpec& spec, const BatchPositions& positions, fl
       schedule_for(spec.scaling, spec.rotary_dim, spec.base, positions, spec.batch, spec.seq_len);
   if (attention_factor != nullptr) *attention_factor = schedule.attention_factor();
   if (rows == 0) return Status::kOk;
-  for_each_pair_block(static_cast<std::uint32_t>(half), [&](std::uint32_t first, std::uint32_t count) {
-    double inv_freq[PhaseBlock::kCapacity];
-    schedule.fill(first, count, inv_freq);
-    PhaseBlock phases(inv_freq, count, schedule.attention_factor());
-    for (std::size_t b = 0; b < spec.batch; ++b) {
-      const std::size_t skip = b * seq_len * half + first;
-      phases.write_rows<false>(positions.sequence(b, seq_len), seq_len, {sin + skip, cos + skip, half, false});
-    }
+  kernels::with_storage<T>(spec.dtype, [&](auto storage) {
+    using Storage = decltype(storage);
+    for_each_pair_block(static_cast<std::uint32_t>(half), [&](std::uint32_t first, std::uint32_t count) {
+      double inv_freq[PhaseBlock::kCapacity];
+      schedule.fill(first, count, inv_freq);
+      PhaseBlock phases(inv_freq, count, schedule.attention_factor());
+      for (std::size_t b = 0; b < spec.batch; ++b) {
+        const std::size_t skip = b * seq_len * half + first;
+        phases.write_rows<false, Storage>(positions.sequence(b, seq_len), seq_len,
+                                          {sin + skip, cos + skip, half, false});
+      }
+    });
   });
   return Status::kOk;
 }
 
-Status rope(const RopeSpec& spec, const BatchPositions& positions, const float* x, float* out) {
+// rope() and rope_qk(): a plan made and applied once.
+template <class T>
+Status rotate(const RopeSpec& spec, const BatchPositions& positions, const T* x, T* out) {
   RopePlan plan;
   if (const Status status = RopePlan::create(spec, spec.num_heads, &plan); status != Status::kOk) return status;
   return plan.apply(positions, x, out);
 }
 
-Status rope_qk(const RopeSpec& spec, std::uint32_t num_kv_heads, const BatchPositions& positions, const float* q,
-               float* q_out, const float* k, float* k_out) {
+template <class T>
+Status rotate_qk(const RopeSpec& spec, std::uint32_t num_kv_heads, const BatchPositions& positions, const T* q,
+                 T* q_out, const T* k, T* k_out) {
   RopePlan plan;
   if (const Status status = RopePlan::create(spec, num_kv_heads, &plan); status != Status::kOk) return status;
   return plan.apply_qk(positions, q, q_out, k, k_out);
+}
+
+}  // namespace
+
+Status rope_cache(const RopeCacheSpec& spec, const BatchPositions& positions, float* cos, float* sin,
+                  double* attention_factor) {
+  return cache(spec, positions, cos, sin, attention_factor);
+}
+
+Status rope_cache(const RopeCacheSpec& spec, const BatchPositions& positions, std::uint16_t* cos, std::uint16_t* sin,
+                  double* attention_factor) {
+  return cache(spec, positions, cos, sin, attention_factor);
+}
+
+Status rope(const RopeSpec& spec, const BatchPositions& positions, const float* x, float* out) {
+  return rotate(spec, positions, x, out);
+}
+
+Status rope(const RopeSpec& spec, const BatchPositions& positions, const std::uint16_t* x, std::uint16_t* out) {
+  return rotate(spec, positions, x, out);
+}
+
+Status rope_qk(const RopeSpec& spec, std::uint32_t num_kv_heads, const BatchPositions& positions, const float* q,
+               float* q_out, const float* k, float* k_out) {
+  return rotate_qk(spec, num_kv_heads, positions, q, q_out, k, k_out);
+}
+
+Status rope_qk(const RopeSpec& spec, std::uint32_t num_kv_heads, const BatchPositions& positions,
+               const std::uint16_t* q, std::uint16_t* q_out, const std::uint16_t* k, std::uint16_t* k_out) {
+  return rotate_qk(spec, num_kv_heads, positions, q, q_out, k, k_out);
 }
 
 }  // namespace posenc

@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstring>
 #include <new>
 #include <optional>
 
 #include "axis_phases.h"
+#include "dtype_match.h"
 #include "kernels/dispatch.h"
+#include "kernels/storage.h"
 #include "mrope_sections.h"
 #include "phases.h"
 #include "posenc/rope_scaling.h"
@@ -15,8 +18,8 @@
 namespace posenc {
 
 struct RopePlan::Tensor {
-  const float* src;
-  float* dst;
+  const void* src;  // elements of the plan's dtype (kernels/storage.h)
+  void* dst;
   std::uint32_t num_heads;
   XposRole role;  // with xPos: queries scaled up, keys down
 };
@@ -32,6 +35,32 @@ bool has_rows(const RopeSpec& spec) { return spec.batch > 0 && spec.seq_len > 0;
 
 std::unique_ptr<std::uint8_t[]> allocate_axes(std::size_t count) {
   return std::unique_ptr<std::uint8_t[]>(new (std::nothrow) std::uint8_t[count == 0 ? 1 : count]);
+}
+
+// One row's rotation of a tensor's heads: `offset` elements into src and dst (the row and the
+// pair block's first channel), in the storage and pairing of the call.
+using RotateRow = void (*)(const float* cos, const float* sin, const void* src, void* dst, std::size_t offset,
+                           std::size_t half, std::size_t heads, std::size_t head_stride, kernels::HeadOrder order,
+                           std::size_t pairs);
+
+template <class Storage, bool Interleaved>
+void rotate_row(const float* cos, const float* sin, const void* src, void* dst, std::size_t offset, std::size_t half,
+                std::size_t heads, std::size_t head_stride, kernels::HeadOrder order, std::size_t pairs) {
+  using T = typename Storage::type;
+  const T* x = static_cast<const T*>(src) + offset;
+  T* y = static_cast<T*>(dst) + offset;
+  if constexpr (Interleaved)
+    kernels::rotate_interleaved_of<Storage>(cos, sin, x, y, heads, head_stride, order, pairs);
+  else
+    kernels::rotate_half_of<Storage>(cos, sin, x, y, half, heads, head_stride, order, pairs);
+}
+
+// The row rotation of a call: one choice per call, not per row.
+RotateRow row_rotation(Dtype dtype, bool interleaved) {
+  return kernels::with_storage<void>(dtype, [&](auto storage) -> RotateRow {
+    using Storage = decltype(storage);
+    return interleaved ? &rotate_row<Storage, true> : &rotate_row<Storage, false>;
+  });
 }
 
 // What "fits in cache" means for the order heads are rotated in (about a core's L2).
@@ -132,7 +161,9 @@ AxisRows RopePlan::axis_rows_of(const BatchPositions& positions) const {
   return AxisRows{positions.rows.list, rows, spec_.seq_len};
 }
 
-Status RopePlan::apply(const BatchPositions& positions, const float* x, float* out, XposRole role) const {
+template <class T>
+Status RopePlan::apply_typed(const BatchPositions& positions, const T* x, T* out, XposRole role) const {
+  if (const Status status = dtype_match<T>(spec_.dtype); status != Status::kOk) return status;
   if (const Status status = role_of(role, &role); status != Status::kOk) return status;
   if (const Status status = check_rows(spec_, positions); status != Status::kOk) return status;
   if ((x == nullptr || out == nullptr) && has_rows(spec_)) return Status::kNullPointer;
@@ -141,8 +172,18 @@ Status RopePlan::apply(const BatchPositions& positions, const float* x, float* o
   return rotate(spec_, positions, rows.list != nullptr ? &rows : nullptr, &tensor, 1, nullptr);
 }
 
-Status RopePlan::apply_qk(const BatchPositions& positions, const float* q, float* q_out, const float* k,
-                          float* k_out) const {
+Status RopePlan::apply(const BatchPositions& positions, const float* x, float* out, XposRole role) const {
+  return apply_typed(positions, x, out, role);
+}
+
+Status RopePlan::apply(const BatchPositions& positions, const std::uint16_t* x, std::uint16_t* out,
+                       XposRole role) const {
+  return apply_typed(positions, x, out, role);
+}
+
+template <class T>
+Status RopePlan::apply_qk_typed(const BatchPositions& positions, const T* q, T* q_out, const T* k, T* k_out) const {
+  if (const Status status = dtype_match<T>(spec_.dtype); status != Status::kOk) return status;
   if (spec_.xpos.role != XposRole::kNone) return Status::kXposRoleNotTaken;  // queries up, keys down
   if (const Status status = check_rows(spec_, positions); status != Status::kOk) return status;
   if ((q == nullptr || q_out == nullptr || k == nullptr || k_out == nullptr) && has_rows(spec_))
@@ -152,7 +193,18 @@ Status RopePlan::apply_qk(const BatchPositions& positions, const float* q, float
   return rotate(spec_, positions, rows.list != nullptr ? &rows : nullptr, tensors, 2, nullptr);
 }
 
+Status RopePlan::apply_qk(const BatchPositions& positions, const float* q, float* q_out, const float* k,
+                          float* k_out) const {
+  return apply_qk_typed(positions, q, q_out, k, k_out);
+}
+
+Status RopePlan::apply_qk(const BatchPositions& positions, const std::uint16_t* q, std::uint16_t* q_out,
+                          const std::uint16_t* k, std::uint16_t* k_out) const {
+  return apply_qk_typed(positions, q, q_out, k, k_out);
+}
+
 Status RopePlan::apply_axes(const AxisRows& rows, const float* x, float* out) const {
+  if (const Status status = dtype_match<float>(spec_.dtype); status != Status::kOk) return status;
   if (rows.list == nullptr && has_rows(spec_)) return Status::kNullPointer;
   if ((x == nullptr || out == nullptr) && has_rows(spec_)) return Status::kNullPointer;
   const Tensor tensor{x, out, spec_.num_heads, XposRole::kNone};
@@ -167,8 +219,10 @@ std::size_t RopePlan::carry_doubles() const {
   return doubles;
 }
 
-Status RopePlan::apply_piece(const Positions& positions, std::uint32_t rows, const float* x, float* out, double* carry,
-                             XposRole role, std::uint64_t length) const {
+template <class T>
+Status RopePlan::apply_piece_typed(const Positions& positions, std::uint32_t rows, const T* x, T* out, double* carry,
+                                   XposRole role, std::uint64_t length) const {
+  if (const Status status = dtype_match<T>(spec_.dtype); status != Status::kOk) return status;
   if (depends_on_length(spec_.scaling)) return Status::kScalingTypeInvalid;
   if (const Status status = role_of(role, &role); status != Status::kOk) return status;
   if (const Status status = positions.check(rows); status != Status::kOk) return status;
@@ -179,6 +233,16 @@ Status RopePlan::apply_piece(const Positions& positions, std::uint32_t rows, con
   shape.order = RopeOrder::kTokens;
   const Tensor tensor{x, out, spec_.num_heads, role};
   return rotate(shape, positions, nullptr, &tensor, 1, carry, length);
+}
+
+Status RopePlan::apply_piece(const Positions& positions, std::uint32_t rows, const float* x, float* out, double* carry,
+                             XposRole role, std::uint64_t length) const {
+  return apply_piece_typed(positions, rows, x, out, carry, role, length);
+}
+
+Status RopePlan::apply_piece(const Positions& positions, std::uint32_t rows, const std::uint16_t* x, std::uint16_t* out,
+                             double* carry, XposRole role, std::uint64_t length) const {
+  return apply_piece_typed(positions, rows, x, out, carry, role, length);
 }
 
 // Rotates every tensor at the checked positions: pair blocks outermost, so each block's phases
@@ -213,11 +277,13 @@ Status RopePlan::rotate(const RopeSpec& shape, const BatchPositions& positions, 
 
   // A tensor that fits in cache (a decoding step's few rows) is rotated across heads, each cos/sin
   // batch loaded once for every head of a row; a larger one head by head, reading memory in order.
-  std::size_t floats = 0;
+  const std::size_t element_size = dtype_size(spec_.dtype);
+  std::size_t elements = 0;
   for (std::size_t n = 0; n < count; ++n)
-    floats += std::size_t{shape.batch} * seq_len * tensors[n].num_heads * head_dim;
+    elements += std::size_t{shape.batch} * seq_len * tensors[n].num_heads * head_dim;
   const kernels::HeadOrder head_order =
-      floats * sizeof(float) <= kInCacheBytes ? kernels::HeadOrder::kAcrossHeads : kernels::HeadOrder::kHeadByHead;
+      elements * element_size <= kInCacheBytes ? kernels::HeadOrder::kAcrossHeads : kernels::HeadOrder::kHeadByHead;
+  const RotateRow rotate_row_of_call = row_rotation(spec_.dtype, interleaved);
 
   std::size_t carried = 0;  // where this pair block's state sits in `carry`
   for_each_pair_block(static_cast<std::uint32_t>(half), [&](std::uint32_t first, std::uint32_t pairs) {
@@ -250,15 +316,9 @@ Status RopePlan::rotate(const RopeSpec& shape, const BatchPositions& positions, 
           const std::size_t batch_start = b * seq_len * tensor.num_heads * head_dim;
           const std::size_t row_start = batch_start + t * (tokens ? tensor.num_heads * head_dim : head_dim);
           const std::size_t head_stride = tokens ? head_dim : seq_len * head_dim;
-          const float* x = tensor.src + row_start;
-          float* out = tensor.dst + row_start;
-          if (interleaved) {
-            kernels::rotate_interleaved(phases.cos(), phases.sin(), x + 2 * first, out + 2 * first, tensor.num_heads,
-                                        head_stride, head_order, pairs);
-          } else {
-            kernels::rotate_half(phases.cos(), phases.sin(), x + first, out + first, half, tensor.num_heads,
-                                 head_stride, head_order, pairs);
-          }
+          rotate_row_of_call(phases.cos(), phases.sin(), tensor.src, tensor.dst,
+                             row_start + (interleaved ? 2 * first : first), half, tensor.num_heads, head_stride,
+                             head_order, pairs);
         }
       }
     }
@@ -268,16 +328,18 @@ Status RopePlan::rotate(const RopeSpec& shape, const BatchPositions& positions, 
     }
   });
 
-  // Partial rotary: channels from rotary_dim on pass through (every head vector is contiguous,
-  // whatever the order).
+  // Partial rotary: channels from rotary_dim on pass through as they are stored, bits copied
+  // (every head vector is contiguous, whatever the order).
+  const std::size_t vector_bytes = head_dim * element_size, rotary_bytes = rotary_dim_ * element_size;
   for (std::size_t n = 0; n < count; ++n) {
     const Tensor& tensor = tensors[n];
     if (tensor.dst == tensor.src || rotary_dim_ == head_dim) continue;
     const std::size_t vectors = std::size_t{shape.batch} * seq_len * tensor.num_heads;
-    for (std::size_t v = 0; v < vectors; ++v) {
-      const float* src = tensor.src + v * head_dim;
-      std::copy(src + rotary_dim_, src + head_dim, tensor.dst + v * head_dim + rotary_dim_);
-    }
+    const auto* src = static_cast<const unsigned char*>(tensor.src);
+    auto* dst = static_cast<unsigned char*>(tensor.dst);
+    for (std::size_t v = 0; v < vectors; ++v)
+      std::memcpy(dst + v * vector_bytes + rotary_bytes, src + v * vector_bytes + rotary_bytes,
+                  vector_bytes - rotary_bytes);
   }
   return Status::kOk;
 }

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <cstddef>
 
+#include "dtype_match.h"
+#include "kernels/storage.h"
 #include "phases.h"
 #include "posenc/frequencies.h"
 #include "posenc/size_limits.h"
@@ -18,24 +20,30 @@ Status check(const SinusoidalSpec& spec, const Positions& positions) {
   if (spec.layout != SinusoidalLayout::kInterleaved && spec.layout != SinusoidalLayout::kConcat)
     return Status::kLayoutInvalid;
   if (!fits(element_count(spec.seq_len, spec.d_model))) return Status::kSizeTooLarge;
+  if (dtype_size(spec.dtype) == 0) return Status::kDtypeInvalid;
   return positions.check(spec.seq_len);
 }
 
 namespace {
 
-// Writes (Accumulate = false) or adds (true) the table into out.
-template <bool Accumulate>
-Status fill(const SinusoidalSpec& spec, const Positions& positions, float* out) {
+// Writes (Accumulate = false) or adds (true) the table into out, stored as spec.dtype says.
+template <bool Accumulate, class T>
+Status fill(const SinusoidalSpec& spec, const Positions& positions, T* out) {
   if (const Status status = check(spec, positions); status != Status::kOk) return status;
+  if (const Status status = dtype_match<T>(spec.dtype); status != Status::kOk) return status;
   if (out == nullptr && spec.seq_len > 0) return Status::kNullPointer;
   if (spec.seq_len == 0) return Status::kOk;  // nothing to write (and out may be null)
   const std::size_t d = spec.d_model, half = d / 2;
   const bool interleaved = spec.layout == SinusoidalLayout::kInterleaved;
-  for_each_pair_block(static_cast<std::uint32_t>(half), [&](std::uint32_t first, std::uint32_t count) {
-    PhaseBlock phases(first, count, spec.d_model, spec.base);
-    const kernels::RowsOut rows = interleaved ? kernels::RowsOut{out + 2 * first, out + 2 * first + 1, d, true}
-                                              : kernels::RowsOut{out + first, out + half + first, d, false};
-    phases.write_rows<Accumulate>(positions, spec.seq_len, rows);
+  kernels::with_storage<T>(spec.dtype, [&](auto storage) {
+    using Storage = decltype(storage);
+    using Rows = kernels::RowsOutOf<T>;
+    for_each_pair_block(static_cast<std::uint32_t>(half), [&](std::uint32_t first, std::uint32_t count) {
+      PhaseBlock phases(first, count, spec.d_model, spec.base);
+      const Rows rows = interleaved ? Rows{out + 2 * first, out + 2 * first + 1, d, true}
+                                    : Rows{out + first, out + half + first, d, false};
+      phases.write_rows<Accumulate, Storage>(positions, spec.seq_len, rows);
+    });
   });
   return Status::kOk;
 }
@@ -47,6 +55,14 @@ Status sinusoidal_table(const SinusoidalSpec& spec, const Positions& positions, 
 }
 
 Status add_sinusoidal(const SinusoidalSpec& spec, const Positions& positions, float* x) {
+  return fill<true>(spec, positions, x);
+}
+
+Status sinusoidal_table(const SinusoidalSpec& spec, const Positions& positions, std::uint16_t* out) {
+  return fill<false>(spec, positions, out);
+}
+
+Status add_sinusoidal(const SinusoidalSpec& spec, const Positions& positions, std::uint16_t* x) {
   return fill<true>(spec, positions, x);
 }
 

@@ -80,6 +80,15 @@ class RopePlan {
   struct Tensor;                                 // one tensor of heads rotated at the plan's rows
   static constexpr std::size_t kMaxTensors = 2;  // queries and keys
   Status role_of(XposRole given, XposRole* role) const;
+  // apply(), apply_qk() and apply_piece() for arrays of T (float, or 16-bit half patterns; the
+  // other type than the plan's dtype stores is kDtypeMismatch).
+  template <class T>
+  Status apply_typed(const BatchPositions& positions, const T* x, T* out, XposRole role) const;
+  template <class T>
+  Status apply_qk_typed(const BatchPositions& positions, const T* q, T* q_out, const T* k, T* k_out) const;
+  template <class T>
+  Status apply_piece_typed(const Positions& positions, std::uint32_t rows, const T* x, T* out, double* carry,
+                           XposRole role, std::uint64_t length) const;
   // Rotates `tensors` with the rows `shape` gives (its batch, seq_len and order; every other
   // field is the plan's), continuing and saving the recurrence in `carry` when it is set.
   // `axis_rows`, when set, holds where the rows sit on each of the plan's axes; else every axis

@@ -2,33 +2,38 @@
 // (cos, sin) state stays in registers while rows are produced one after another, each
 // rounded once to float32 and written (or added) in the table's layout. Keeping the state
 // in registers avoids a load and a store of it per row and pair: the table kernels then do
-// little more than the recurrence's multiply-adds and the conversion.
+// little more than the recurrence's multiply-adds and the conversion. Half-precision tables
+// (Storage, storage.h) round the float64 value once to their type; adding into one is the
+// float32 sum of the widened element and the float32 value, rounded once.
 #pragma once
 
 #include <cstddef>
+#include <type_traits>
 
 #include "narrow.h"
 #include "rows_out.h"
 #include "simd.h"
+#include "storage.h"
 
 namespace posenc::kernels {
 namespace {  // internal linkage, as for static functions: a kernel with one caller is inlined into it
 
 // Rows at consecutive positions, starting from the state in cos/sin (one entry per pair);
 // the state is left at the position after the last row.
-template <bool Accumulate>
+template <bool Accumulate, class Storage = Float32Storage>
 struct PhaseRows {
+  using T = typename Storage::type;
   static void scalar(std::size_t begin, double* cos, double* sin, const double* step_cos, const double* step_sin,
-                     std::size_t pairs, std::size_t rows, const RowsOut& out) {
+                     std::size_t pairs, std::size_t rows, const RowsOutOf<T>& out) {
     const std::size_t pair_stride = out.interleaved ? 2 : 1;
     for (std::size_t i = begin; i < pairs; ++i) {
       double c = cos[i], s = sin[i];
       const double wc = step_cos[i], ws = step_sin[i];
-      float* s_at = out.sin + i * pair_stride;
-      float* c_at = out.cos + i * pair_stride;
+      T* s_at = out.sin + i * pair_stride;
+      T* c_at = out.cos + i * pair_stride;
       for (std::size_t r = 0; r < rows; ++r, s_at += out.row_stride, c_at += out.row_stride) {
-        put(s_at, static_cast<float>(s));
-        put(c_at, static_cast<float>(c));
+        put(s_at, s);
+        put(c_at, c);
         const double next_c = c * wc - s * ws;
         s = s * wc + c * ws;
         c = next_c;
@@ -38,18 +43,28 @@ struct PhaseRows {
     }
   }
 
-  // Writes one value into the table, or adds it to what is there.
-  static void put(float* at, float value) {
+  // Writes one value into the table, or adds its float32 rounding to what is there.
+  static void put(T* at, double value) {
     if constexpr (Accumulate)
-      *at += value;
+      *at = Storage::from_float(Storage::to_float(*at) + static_cast<float>(value));
     else
-      *at = value;
+      *at = Storage::from_double(value);
   }
 
 #if POSENC_SIMD
   template <class Arch>
   static void simd(double* cos, double* sin, const double* step_cos, const double* step_sin, std::size_t pairs,
-                   std::size_t rows, const RowsOut& out) {
+                   std::size_t rows, const RowsOutOf<T>& out) {
+    if constexpr (!std::is_same_v<Storage, Float32Storage>) {
+      return scalar(0, cos, sin, step_cos, step_sin, pairs, rows, out);
+    } else {
+      simd_float<Arch>(cos, sin, step_cos, step_sin, pairs, rows, out);
+    }
+  }
+
+  template <class Arch>
+  static void simd_float(double* cos, double* sin, const double* step_cos, const double* step_sin, std::size_t pairs,
+                         std::size_t rows, const RowsOut& out) {
     using doubles = xsimd::batch<double, Arch>;
     using floats = xsimd::batch<float, Arch>;
     constexpr std::size_t group = floats::size;  // pairs per group: two float64 batches
@@ -97,8 +112,8 @@ struct PhaseRows {
   }
 #endif
 };
-template <bool Accumulate>
-inline constexpr Kernel<PhaseRows<Accumulate>> phase_rows{};
+template <bool Accumulate, class Storage = Float32Storage>
+inline constexpr Kernel<PhaseRows<Accumulate, Storage>> phase_rows{};
 
 }  // namespace
 }  // namespace posenc::kernels

@@ -1,12 +1,16 @@
-// RoPE rotation kernels: the same channels of `heads` head vectors, `stride` floats apart (the
-// heads of one row), rotated by one row's cos/sin, in the HeadOrder given. The SIMD versions load and store unaligned
-// (pointers come from JS). `src` may equal `dst` (in place); they must not otherwise overlap.
+// RoPE rotation kernels: the same channels of `heads` head vectors, `stride` elements apart (the
+// heads of one row), rotated by one row's cos/sin, in the HeadOrder given. Elements are stored as
+// the Storage policy says (storage.h): widened exactly to float32, rotated in float32, rounded
+// once on store, so a half tensor's result is the float32 one on the widened input, rounded. The SIMD versions load and
+// store unaligned (pointers come from JS). `src` may equal `dst` (in place); they must not otherwise overlap.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "simd.h"
+#include "storage.h"
 
 namespace posenc::kernels {
 
@@ -21,24 +25,36 @@ namespace {  // internal linkage, as for static functions: a kernel with one cal
 // Half pairing: a = x[i], b = x[i + rotary_dim/2].
 //   a' = a cos - b sin,  b' = b cos + a sin
 // n channels a of each head, and their partners b at `half` channels on.
-struct RotateHalf {
-  static void scalar(std::size_t begin, const float* cos, const float* sin, const float* src, float* dst,
-                     std::size_t half, std::size_t heads, std::size_t stride, HeadOrder, std::size_t n) {
+template <class Storage>
+struct RotateHalfOf {
+  using T = typename Storage::type;
+  static void scalar(std::size_t begin, const float* cos, const float* sin, const T* src, T* dst, std::size_t half,
+                     std::size_t heads, std::size_t stride, HeadOrder, std::size_t n) {
     for (std::size_t h = 0; h < heads; ++h) {
-      const float* x = src + h * stride;
-      float* y = dst + h * stride;
+      const T* x = src + h * stride;
+      T* y = dst + h * stride;
       for (std::size_t i = begin; i < n; ++i) {
-        const float a = x[i], b = x[i + half];
-        y[i] = a * cos[i] - b * sin[i];
-        y[i + half] = b * cos[i] + a * sin[i];
+        const float a = Storage::to_float(x[i]), b = Storage::to_float(x[i + half]);
+        y[i] = Storage::from_float(a * cos[i] - b * sin[i]);
+        y[i + half] = Storage::from_float(b * cos[i] + a * sin[i]);
       }
     }
   }
 
 #if POSENC_SIMD
   template <class Arch>
-  static void simd(const float* cos, const float* sin, const float* src, float* dst, std::size_t half,
-                   std::size_t heads, std::size_t stride, HeadOrder order, std::size_t n) {
+  static void simd(const float* cos, const float* sin, const T* src, T* dst, std::size_t half, std::size_t heads,
+                   std::size_t stride, HeadOrder order, std::size_t n) {
+    if constexpr (!std::is_same_v<Storage, Float32Storage>) {
+      return scalar(0, cos, sin, src, dst, half, heads, stride, order, n);
+    } else {
+      simd_float<Arch>(cos, sin, src, dst, half, heads, stride, order, n);
+    }
+  }
+
+  template <class Arch>
+  static void simd_float(const float* cos, const float* sin, const float* src, float* dst, std::size_t half,
+                         std::size_t heads, std::size_t stride, HeadOrder order, std::size_t n) {
     using batch = xsimd::batch<float, Arch>;
     const std::size_t whole = n - n % batch::size;
     const auto rotate = [&](std::size_t h, std::size_t i, const batch& c, const batch& s) {
@@ -62,22 +78,27 @@ struct RotateHalf {
   }
 #endif
 };
+using RotateHalf = RotateHalfOf<Float32Storage>;
+template <class Storage>
+inline constexpr Kernel<RotateHalfOf<Storage>> rotate_half_of{};
 inline constexpr Kernel<RotateHalf> rotate_half{};
 
 // Interleaved pairing: pair i is (x[2i], x[2i+1]), rotated as above; n counts pairs. The SIMD
 // version loads a batch of cos and sin and spreads them over two batches of channels:
 //   [c0, c0, c1, c1], [c2, c2, c3, c3] and [-s0, s0, -s1, s1], [-s2, s2, -s3, s3], so that
 //   x'[j] = x[j] c + x[j ^ 1] (-s or s), the same products and sums as the scalar loop.
-struct RotateInterleaved {
-  static void scalar(std::size_t begin, const float* cos, const float* sin, const float* src, float* dst,
-                     std::size_t heads, std::size_t stride, HeadOrder, std::size_t n) {
+template <class Storage>
+struct RotateInterleavedOf {
+  using T = typename Storage::type;
+  static void scalar(std::size_t begin, const float* cos, const float* sin, const T* src, T* dst, std::size_t heads,
+                     std::size_t stride, HeadOrder, std::size_t n) {
     for (std::size_t h = 0; h < heads; ++h) {
-      const float* x = src + h * stride;
-      float* y = dst + h * stride;
+      const T* x = src + h * stride;
+      T* y = dst + h * stride;
       for (std::size_t i = begin; i < n; ++i) {
-        const float a = x[2 * i], b = x[2 * i + 1];
-        y[2 * i] = a * cos[i] + b * -sin[i];
-        y[2 * i + 1] = b * cos[i] + a * sin[i];
+        const float a = Storage::to_float(x[2 * i]), b = Storage::to_float(x[2 * i + 1]);
+        y[2 * i] = Storage::from_float(a * cos[i] + b * -sin[i]);
+        y[2 * i + 1] = Storage::from_float(b * cos[i] + a * sin[i]);
       }
     }
   }
@@ -89,8 +110,18 @@ struct RotateInterleaved {
   };
 
   template <class Arch>
-  static void simd(const float* cos, const float* sin, const float* src, float* dst, std::size_t heads,
-                   std::size_t stride, HeadOrder order, std::size_t n) {
+  static void simd(const float* cos, const float* sin, const T* src, T* dst, std::size_t heads, std::size_t stride,
+                   HeadOrder order, std::size_t n) {
+    if constexpr (!std::is_same_v<Storage, Float32Storage>) {
+      return scalar(0, cos, sin, src, dst, heads, stride, order, n);
+    } else {
+      simd_float<Arch>(cos, sin, src, dst, heads, stride, order, n);
+    }
+  }
+
+  template <class Arch>
+  static void simd_float(const float* cos, const float* sin, const float* src, float* dst, std::size_t heads,
+                         std::size_t stride, HeadOrder order, std::size_t n) {
     using batch = xsimd::batch<float, Arch>;
     constexpr std::size_t lanes = batch::size;
     constexpr auto swap_pairs = xsimd::make_batch_constant<std::uint32_t, Arch, SwapPairs>();
@@ -122,6 +153,9 @@ struct RotateInterleaved {
   }
 #endif
 };
+using RotateInterleaved = RotateInterleavedOf<Float32Storage>;
+template <class Storage>
+inline constexpr Kernel<RotateInterleavedOf<Storage>> rotate_interleaved_of{};
 inline constexpr Kernel<RotateInterleaved> rotate_interleaved{};
 
 }  // namespace
