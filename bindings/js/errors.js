@@ -38,6 +38,55 @@ export function readError(fn, parameter, cause) {
   return typeError(fn, parameter, `could not be read (${what})`, { cause });
 }
 
+/** What holds each dtype's data, for the errors of dtype.js. */
+const DTYPE_HOLDERS = {
+  __proto__: null,
+  float32: 'a Float32Array or a float32 WasmArray',
+  float16: 'a Float16Array, a Uint16Array of its bits, or a float16 WasmArray',
+  bfloat16: 'a Uint16Array of its bits, or a bfloat16 WasmArray',
+};
+
+/** An array argument as words: "a Float16Array", "a bfloat16 WasmArray", "an Array of numbers". */
+function arrayWords(argument) {
+  if (argument.kind === 'WasmArray') return `a ${argument.dtype} WasmArray`;
+  return argument.kind === 'Array' ? 'an Array of numbers' : `a ${argument.kind}`;
+}
+
+/**
+ * The TypeError for an array whose element type is not its call's dtype (dtype.js): `by` is
+ * what set the dtype, 'dtype' (the option), 'plan' (a RopePlan's), 'WasmArray' (set()'s array)
+ * or another argument of the call (undefined: nothing did). A Uint16Array needs a declared dtype:
+ * another array's does not say what its bits are. `argument`
+ * is { name, kind, dtype } (a memory.js Argument, or values for a WasmArray).
+ */
+export function dtypeConflictError(fn, argument, dtype, by) {
+  const name = argument.name;
+  if (argument.dtype === undefined && typeof by !== 'string') {
+    // a Uint16Array and no dtype given (another array's does not say what these bits are)
+    return typeError(
+      fn,
+      name,
+      "is a Uint16Array without a dtype: its 16-bit patterns may be float16 or bfloat16, so give dtype: 'float16' or 'bfloat16' (a Float16Array or a WasmArray says its own)",
+    );
+  }
+  const own = argument.dtype === undefined ? 'a Uint16Array' : `${arrayWords(argument)} (${argument.dtype})`;
+  const holders = `${dtype} data is ${DTYPE_HOLDERS[dtype]}`;
+  if (by === 'dtype') return typeError(fn, name, `is ${own}, but dtype is '${dtype}' (${holders})`);
+  if (by === 'plan') return typeError(fn, name, `is ${own}, but the plan's dtype is '${dtype}' (${holders})`);
+  if (by === 'WasmArray') return typeError(fn, name, `are ${own}, but the WasmArray holds ${dtype} (${holders})`);
+  return typeError(
+    fn,
+    name,
+    `is ${own}, but ${by.name} is ${arrayWords(by)} (${dtype}): the arrays of one call share one dtype`,
+  );
+}
+
+/** The TypeError for a half-precision array given to an operation that computes in float32 only. */
+export function float32OnlyError(fn, argument) {
+  const own = argument.dtype === undefined ? 'a Uint16Array' : `${arrayWords(argument)} (${argument.dtype})`;
+  return typeError(fn, argument.name, `is ${own}, but ${fn} computes in float32 only (${DTYPE_HOLDERS.float32})`);
+}
+
 /** Describes a value for messages without dumping large arrays. Runs no user code. */
 export function describe(value) {
   if (value === null) return 'null';

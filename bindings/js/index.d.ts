@@ -1,7 +1,32 @@
 // Type declarations for posenc (hand-written; they mirror bindings/js/*.js).
 
 /** Row-major float32 data: a JS array, or an array kept in WASM memory. */
-export type FloatArray = Float32Array | WasmArray;
+export type FloatArray = Float32Array | WasmArray<'float32'>;
+
+/**
+ * A tensor's element type: float32, or half precision in 16 bits, 'float16' (IEEE 754 binary16)
+ * or 'bfloat16' (float32's upper half).
+ */
+export type Dtype = 'float32' | 'float16' | 'bfloat16';
+
+/** Float16Array where TypeScript's lib declares it (lib esnext.float16 and later), else never. */
+export type Float16ArrayIfDeclared = typeof globalThis extends { Float16Array: { prototype: infer A } } ? A : never;
+
+/**
+ * The JS array of a dtype's values, as calls return them: float16 is a Float16Array where the
+ * engine has one (Chromium 135+), else a Uint16Array of the bits; bfloat16 a Uint16Array of the bits.
+ */
+export type DtypeArray<D extends Dtype> = D extends 'float32'
+  ? Float32Array
+  : D extends 'float16'
+    ? Float16ArrayIfDeclared | Uint16Array
+    : Uint16Array;
+
+/** Half-precision data: a Float16Array, a Uint16Array of the bits (its dtype given), or a half WasmArray. */
+export type HalfArray = Float16ArrayIfDeclared | Uint16Array | WasmArray<'float16'> | WasmArray<'bfloat16'>;
+
+/** The arrays of the operations with a dtype (the tables, the cache, rope): float32 or half. */
+export type TensorArray = FloatArray | HalfArray;
 
 /**
  * Explicit integer positions, one per row, each in [0, 2^31 - 1]; the int64 arrays are what
@@ -71,13 +96,17 @@ export type SinusoidalOptions = PositionOptions & {
   base?: number;
   /** 'interleaved' (default): sin at channel 2i, cos at 2i+1. 'concat': all sines, then all cosines. */
   layout?: 'interleaved' | 'concat';
+  /** The arrays' element type; default: the arrays' own (a Float16Array's, a WasmArray's), else 'float32'. */
+  dtype?: Dtype;
 };
 
 export interface PositionNumbersOptions {
   seqLen: number;
   dModel: number;
   offset?: number;
-  out?: FloatArray;
+  /** The table's element type; default: out's own, else 'float32'. */
+  dtype?: Dtype;
+  out?: TensorArray;
 }
 
 /**
@@ -221,7 +250,7 @@ export type BatchPositionOptions =
       positions: PositionList;
     };
 
-export type RopeCacheOptions<T extends FloatArray = FloatArray, S = RopeScaling> = BatchPositionOptions &
+export type RopeCacheOptions<T extends TensorArray = TensorArray, S = RopeScaling> = BatchPositionOptions &
   WithScaling<S> & {
     seqLen: number;
     /** Even, <= headDim; default headDim (one of the two is required). */
@@ -235,6 +264,8 @@ export type RopeCacheOptions<T extends FloatArray = FloatArray, S = RopeScaling>
     mrope?: MropeOptions;
     /** Sequences (default 1): the cache is [batch, seqLen, rotaryDim/2]. */
     batch?: number;
+    /** The cache's element type; default: out's own, else 'float32'. */
+    dtype?: Dtype;
     /** Write into these arrays (each [batch, seqLen, rotaryDim/2]) instead of new ones. */
     out?: { cos: T; sin: T };
   };
@@ -254,6 +285,11 @@ export interface RopeShapeOptions {
   order?: 'tokens' | 'heads';
   /** Rotate by -theta (undo a rotation). Default false. */
   inverse?: boolean;
+  /**
+   * The arrays' element type; default: the arrays' own (a Float16Array's, a WasmArray's), else
+   * 'float32' (a plan's: 'float32'). A Uint16Array of half bits needs it.
+   */
+  dtype?: Dtype;
   /**
    * M-RoPE (Qwen2-VL, Qwen2.5-VL, Qwen3-VL): each pair takes its position from the temporal,
    * height or width row of `positions` ([3, batch, seqLen]: mropePositions(...).positions for batch 1).
@@ -329,12 +365,12 @@ export type RopeOptions<S = RopeScaling> = RopeShapeOptions &
     /** xPos on top of the rotation. */
     xpos?: XposRopeOptions;
     /** Write here instead of rotating x in place; must not partly overlap x. */
-    out?: FloatArray;
+    out?: TensorArray;
   };
 
 export type RopeQKOptions<
-  Q extends FloatArray = FloatArray,
-  K extends FloatArray = FloatArray,
+  Q extends TensorArray = TensorArray,
+  K extends TensorArray = TensorArray,
   S = RopeScaling,
 > = RopeShapeOptions &
   WithScaling<S> &
@@ -363,12 +399,12 @@ export type RopePlanApplyOptions = BatchPositionOptions & {
   /** Plans made with xpos: whose scale x gets, 'query' (up) or 'key' (down). Required there, refused otherwise. */
   role?: 'query' | 'key';
   /** Write here instead of rotating x in place; must not partly overlap x. */
-  out?: FloatArray;
+  out?: TensorArray;
 };
 
 export type RopePlanApplyQKOptions<
-  Q extends FloatArray = FloatArray,
-  K extends FloatArray = FloatArray,
+  Q extends TensorArray = TensorArray,
+  K extends TensorArray = TensorArray,
 > = BatchPositionOptions & {
   /** Write here instead of rotating q and k in place. */
   out?: { q: Q; k: K };
@@ -392,19 +428,21 @@ export class RopePlan {
   readonly order: 'tokens' | 'heads';
   /** What cos and sin are multiplied by (1 without YaRN/LongRoPE scaling). */
   readonly attentionFactor: number;
+  /** The element type of the arrays it rotates. */
+  readonly dtype: Dtype;
   readonly freed: boolean;
   /** Rotates x ([batch, seqLen, numHeads, headDim] or heads-major) in place, or into options.out. */
-  apply<T extends FloatArray>(x: T, options?: RopePlanApplyOptions & { out?: undefined }): T;
-  apply<O extends FloatArray>(x: FloatArray, options: RopePlanApplyOptions & { out: O }): O;
+  apply<T extends TensorArray>(x: T, options?: RopePlanApplyOptions & { out?: undefined }): T;
+  apply<O extends TensorArray>(x: TensorArray, options: RopePlanApplyOptions & { out: O }): O;
   /** Rotates queries (numHeads) and keys (numKvHeads) of the same rows, in place or into options.out. */
-  applyQK<Q extends FloatArray, K extends FloatArray>(
+  applyQK<Q extends TensorArray, K extends TensorArray>(
     q: Q,
     k: K,
     options?: RopePlanApplyQKOptions & { out?: undefined },
   ): { q: Q; k: K };
-  applyQK<Q extends FloatArray, K extends FloatArray>(
-    q: FloatArray,
-    k: FloatArray,
+  applyQK<Q extends TensorArray, K extends TensorArray>(
+    q: TensorArray,
+    k: TensorArray,
     options: RopePlanApplyQKOptions<Q, K> & { out: { q: Q; k: K } },
   ): { q: Q; k: K };
   /** Releases the plan; using it afterwards throws a RangeError. */
@@ -552,11 +590,14 @@ export interface RelativePositionBucketsOptions {
   out?: Int32Array;
 }
 
-/** A float32 array in WASM memory; repeated calls on it copy nothing. */
-export class WasmArray {
+/** An array in WASM memory (float32 by default, or half precision); repeated calls on it copy nothing. */
+export class WasmArray<D extends Dtype = 'float32'> {
   private constructor();
   /** The posenc instance whose memory holds the array. */
   readonly instance: Posenc;
+  /** Its element type. */
+  readonly dtype: D;
+  /** Elements. */
   readonly length: number;
   /** Byte address in WASM memory. */
   readonly address: number;
@@ -569,13 +610,22 @@ export class WasmArray {
    * strict: integers in [-length, length] and end >= begin, else a RangeError (no clamping).
    * A window's free() only retires the window; its array's memory stays.
    */
-  subarray(begin?: number, end?: number): WasmArray;
-  /** A view over the current WASM memory, valid only until the next posenc call (memory growth detaches it). */
-  view(): Float32Array;
-  /** Copies values in, starting at element offset. */
-  set(values: ArrayLike<number>, offset?: number): this;
+  subarray(begin?: number, end?: number): WasmArray<D>;
+  /**
+   * A view over the current WASM memory, valid only until the next posenc call (memory growth
+   * detaches it): a Float32Array, or for the half types a Float16Array (float16, where the engine
+   * has one) or a Uint16Array of the bits.
+   */
+  view(): DtypeArray<D>;
+  /** Copies values in, starting at element offset (half types: their bits, a Uint16Array or a Float16Array). */
+  set(
+    values: D extends 'float32'
+      ? Float32Array | readonly number[]
+      : Exclude<HalfArray, WasmArray<'float16'> | WasmArray<'bfloat16'>>,
+    offset?: number,
+  ): this;
   /** A copy that survives memory growth and free(). */
-  toArray(): Float32Array;
+  toArray(): DtypeArray<D>;
   /** Returns the memory; using the array (or a window of it) afterwards throws a RangeError. */
   free(): void;
 }
@@ -594,42 +644,53 @@ export class Posenc {
   readonly memoryBytes: number;
 
   /** A zero-filled array of `length` floats, or a copy of `values`, in WASM memory. */
-  allocate(lengthOrValues: number | Float32Array | readonly number[]): WasmArray;
+  allocate(lengthOrValues: number | Float32Array | readonly number[], options?: { dtype?: 'float32' }): WasmArray;
+  /** A half-precision array: zeros, or a copy of the bits of a Uint16Array (or of a Float16Array, for float16). */
+  allocate<D extends 'float16' | 'bfloat16'>(
+    lengthOrValues: number | Uint16Array | (D extends 'float16' ? Float16ArrayIfDeclared : never),
+    options: { dtype: D },
+  ): WasmArray<D>;
+  /** A float16 copy of a Float16Array (it says its dtype). */
+  allocate(lengthOrValues: Float16ArrayIfDeclared, options?: { dtype?: 'float16' }): WasmArray<'float16'>;
 
   /** The [seqLen, dModel] sinusoidal table. */
-  sinusoidal<T extends FloatArray = Float32Array>(options: SinusoidalOptions & { out?: T }): T;
+  sinusoidal<D extends Dtype = 'float32', T extends TensorArray = DtypeArray<D>>(
+    options: SinusoidalOptions & { dtype?: D; out?: T },
+  ): T;
   /** Adds the sinusoidal table to token embeddings x ([seqLen, dModel]) in place; returns x. */
-  addSinusoidal<T extends FloatArray>(x: T, options: SinusoidalOptions): T;
+  addSinusoidal<T extends TensorArray>(x: T, options: SinusoidalOptions): T;
   /** The naive encoding: row p filled with offset + p. */
-  positionNumbers<T extends FloatArray = Float32Array>(options: PositionNumbersOptions & { out?: T }): T;
+  positionNumbers<D extends Dtype = 'float32', T extends TensorArray = DtypeArray<D>>(
+    options: PositionNumbersOptions & { dtype?: D; out?: T },
+  ): T;
   /** The frequency schedule: inverse frequencies (scaled as `scaling` says), attention factor, rotary dimension. */
   ropeSchedule<const S = RopeScaling>(options: RopeFrequencyOptions<S>): RopeSchedule;
   /** The rotaryDim/2 inverse frequencies 1 / base^(2i / rotaryDim) (or scaled ones), float64. */
   ropeFrequencies<const S = RopeScaling>(options: RopeFrequencyOptions<S>): Float64Array;
   /** cos and sin, each [batch, seqLen, rotaryDim/2] (ONNX RotaryEmbedding's cache layout), times the attention factor. */
-  ropeCache<const S = RopeScaling>(
-    options: RopeCacheOptions<FloatArray, S> & { out?: undefined },
+  ropeCache<D extends Dtype = 'float32', const S = RopeScaling>(
+    options: RopeCacheOptions<TensorArray, S> & { dtype?: D; out?: undefined },
   ): {
-    cos: Float32Array;
-    sin: Float32Array;
+    cos: DtypeArray<D>;
+    sin: DtypeArray<D>;
     attentionFactor: number;
   };
-  ropeCache<T extends FloatArray, const S = RopeScaling>(
+  ropeCache<T extends TensorArray, const S = RopeScaling>(
     options: RopeCacheOptions<T, S> & { out: { cos: T; sin: T } },
   ): { cos: T; sin: T; attentionFactor: number };
   /** Rotates x ([batch, seqLen, numHeads, headDim], or heads-major) in place, or into options.out; returns the result. */
-  rope<T extends FloatArray, const S = RopeScaling>(x: T, options: RopeOptions<S> & { out?: undefined }): T;
-  rope<O extends FloatArray, const S = RopeScaling>(x: FloatArray, options: RopeOptions<S> & { out: O }): O;
-  rope<const S = RopeScaling>(x: FloatArray, options: RopeOptions<S>): FloatArray;
+  rope<T extends TensorArray, const S = RopeScaling>(x: T, options: RopeOptions<S> & { out?: undefined }): T;
+  rope<O extends TensorArray, const S = RopeScaling>(x: TensorArray, options: RopeOptions<S> & { out: O }): O;
+  rope<const S = RopeScaling>(x: TensorArray, options: RopeOptions<S>): TensorArray;
   /** Rotates queries (numHeads) and keys (numKvHeads) of the same rows in one call; in place or into options.out. */
-  ropeQK<Q extends FloatArray, K extends FloatArray, const S = RopeScaling>(
+  ropeQK<Q extends TensorArray, K extends TensorArray, const S = RopeScaling>(
     q: Q,
     k: K,
-    options: RopeQKOptions<FloatArray, FloatArray, S> & { out?: undefined },
+    options: RopeQKOptions<TensorArray, TensorArray, S> & { out?: undefined },
   ): { q: Q; k: K };
-  ropeQK<Q extends FloatArray, K extends FloatArray, const S = RopeScaling>(
-    q: FloatArray,
-    k: FloatArray,
+  ropeQK<Q extends TensorArray, K extends TensorArray, const S = RopeScaling>(
+    q: TensorArray,
+    k: TensorArray,
     options: RopeQKOptions<Q, K, S> & { out: { q: Q; k: K } },
   ): { q: Q; k: K };
   /** A prepared rope call for hot loops: validated once, then plan.apply(x, { offset }) per decoding step. */

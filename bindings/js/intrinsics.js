@@ -10,6 +10,11 @@ const bufferOf = getter('buffer');
 const byteOffsetOf = getter('byteOffset');
 const typedArraySet = TypedArrayPrototype.set;
 const { isArray } = Array;
+/**
+ * The engine's Float16Array (Chromium 135+, Firefox 129+), captured at load; undefined where
+ * there is none (Node 20). What an array is, is still read through the tag getter above.
+ */
+const Float16ArrayType = typeof globalThis.Float16Array === 'function' ? globalThis.Float16Array : undefined;
 const { apply } = Reflect;
 
 /** The typed-array kind of a value ('Float32Array', 'Int32Array', ...), or undefined. */
@@ -47,4 +52,4 @@ export function copyInto(target, source, offset = 0) {
   apply(typedArraySet, target, [source, offset]);
 }
 
-export { isArray };
+export { Float16ArrayType, isArray };

@@ -5,7 +5,8 @@
 // Memory can grow during any allocation, and growth detaches every view of it made before: so
 // a call first takes all its scratch memory, then makes its views and writes, calls, and reads
 // back. No user code runs in between: arguments were snapshotted before (snapshot.js).
-import { describe, givenValues, rangeError, typeError } from './errors.js';
+import { describe, float32OnlyError, givenValues, rangeError, typeError } from './errors.js';
+import { elementBytes, isTensorKind, kindDtype, storageType } from './dtype.js';
 import { copyInto, isDetached, typedArrayKind, typedArrayParts } from './intrinsics.js';
 import { errorForStatus } from './seam.js';
 import { Frame, READ, WRITE } from './frame.js';
@@ -18,7 +19,7 @@ const ALIGN = 16;
 const WASM = 'wasm'; // the region key of WASM memory, whatever its current ArrayBuffer
 
 /**
- * A Float32Array or WasmArray argument as classified: `address` is set for arrays in WASM
+ * A typed array or WasmArray argument as classified: `address` is set for arrays in WASM
  * memory, undefined for JS-owned ones (copied through scratch memory). Every field is declared
  * (own before the constructor runs), so nothing inherited (Object.prototype pollution) can stand
  * in for one or intercept its assignment.
@@ -26,14 +27,17 @@ const WASM = 'wasm'; // the region key of WASM memory, whatever its current Arra
 export class Argument {
   name;
   array;
-  length;
+  length; // in elements
   address;
-  region;
+  region; // its bytes: { key, start, end }
   buffer;
   byteOffset;
-  Type; // its element type: Float32Array, or Int32Array for int32 outputs
+  Type; // the type its bits are copied through: Float32Array, Uint16Array (half types), Int32Array
+  kind; // 'WasmArray' or the typed array's kind, for errors
+  dtype; // 'float32', 'float16', 'bfloat16'; undefined for a Uint16Array until its call settles it (dtype.js)
+  data; // a JS-owned array as `Type` over its bytes (a Float16Array as its bits): what is copied
 
-  constructor(name, array, length, address, region, buffer, byteOffset, Type = Float32Array) {
+  constructor(name, array, length, address, region, buffer, byteOffset, Type = Float32Array, kind, dtype) {
     this.name = name;
     this.array = array;
     this.length = length;
@@ -42,6 +46,9 @@ export class Argument {
     this.buffer = buffer;
     this.byteOffset = byteOffset;
     this.Type = Type;
+    this.kind = kind;
+    this.dtype = dtype;
+    this.data = buffer === undefined ? null : new Type(buffer, byteOffset, length);
   }
 }
 
@@ -102,21 +109,53 @@ export class Memory {
 
   // ---- arguments ------------------------------------------------------------------------------------
 
-  /** A Float32Array or WasmArray argument, classified once the snapshot is complete. */
-  argument(fn, name, value, instance) {
+  /**
+   * A tensor argument, classified once the snapshot is complete: a WasmArray, a Float32Array,
+   * and where `halves` (the operations with a dtype), a Float16Array or a Uint16Array of 16-bit
+   * patterns, whose dtype the call settles (dtype.js). Elsewhere only float32 arrays are taken.
+   */
+  argument(fn, name, value, instance, halves = false) {
+    const argument = this.#classify(fn, name, value, instance, halves);
+    if (!halves && argument.dtype !== 'float32') throw float32OnlyError(fn, argument);
+    return argument;
+  }
+
+  #classify(fn, name, value, instance, halves) {
     const state = wasmArrayState(value);
     if (state) {
       if (state.instance !== instance) throw typeError(fn, name, 'is a WasmArray of another posenc instance');
       if (state.freed) throw rangeError(fn, name, state.freedRule);
-      const region = { key: WASM, start: state.address, end: state.address + state.length * 4 };
-      return new Argument(name, value, state.length, state.address, region);
+      const end = state.address + state.length * elementBytes(state.dtype);
+      const region = { key: WASM, start: state.address, end };
+      const Type = storageType(state.dtype);
+      return new Argument(
+        name,
+        value,
+        state.length,
+        state.address,
+        region,
+        undefined,
+        undefined,
+        Type,
+        'WasmArray',
+        state.dtype,
+      );
     }
-    if (typedArrayKind(value) !== 'Float32Array') {
-      throw typeError(fn, name, `must be a Float32Array or a WasmArray (got ${describe(value)})`);
+    const kind = typedArrayKind(value);
+    if (kind !== 'Float32Array' && !(halves && isTensorKind(kind))) {
+      throw typeError(
+        fn,
+        name,
+        halves
+          ? `must be a Float32Array, a Float16Array, a Uint16Array (with dtype) or a WasmArray (got ${describe(value)})`
+          : `must be a Float32Array or a WasmArray (got ${describe(value)})`,
+      );
     }
     if (isDetached(value)) throw rangeError(fn, name, 'is backed by a detached ArrayBuffer');
+    const dtype = kindDtype(kind);
+    const Type = kind === 'Float32Array' ? Float32Array : Uint16Array;
     const { length, buffer, byteOffset } = typedArrayParts(value);
-    const end = byteOffset + length * 4;
+    const end = byteOffset + length * Type.BYTES_PER_ELEMENT;
     if (buffer === this.buffer && length > 0) {
       const owner = wasmArrayState(viewOwners.get(value));
       if (owner?.freed || !this.#insideAllocation(byteOffset, end)) {
@@ -126,9 +165,11 @@ export class Memory {
           'is a view of WASM memory outside any live WasmArray (a view from view() is valid only until its array is freed or memory grows)',
         );
       }
-      return new Argument(name, value, length, byteOffset, { key: WASM, start: byteOffset, end });
+      const region = { key: WASM, start: byteOffset, end };
+      return new Argument(name, value, length, byteOffset, region, undefined, undefined, Type, kind, dtype);
     }
-    return new Argument(name, value, length, undefined, { key: buffer, start: byteOffset, end }, buffer, byteOffset);
+    const region = { key: buffer, start: byteOffset, end };
+    return new Argument(name, value, length, undefined, region, buffer, byteOffset, Type, kind, dtype);
   }
 
   /**
@@ -148,7 +189,7 @@ export class Memory {
       );
     }
     const region = { key: buffer, start: byteOffset, end: byteOffset + length * 4 };
-    return new Argument(name, value, length, undefined, region, buffer, byteOffset, Int32Array);
+    return new Argument(name, value, length, undefined, region, buffer, byteOffset, Int32Array, 'Int32Array');
   }
 
   /** `out` is `source` itself (in place, where `inPlace`) or shares no memory with it. */
@@ -173,10 +214,10 @@ export class Memory {
     }
   }
 
-  /** x and its output (in place: x itself, or `out`, which must not overlap it). */
-  xArguments(fn, x, out, instance) {
-    const args = { x: this.argument(fn, 'x', x, instance), out: undefined };
-    args.out = out === undefined ? args.x : this.argument(fn, 'out', out, instance);
+  /** x and its output (in place: x itself, or `out`, which must not overlap it); `halves` as argument(). */
+  xArguments(fn, x, out, instance, halves = false) {
+    const args = { x: this.argument(fn, 'x', x, instance, halves), out: undefined };
+    args.out = out === undefined ? args.x : this.argument(fn, 'out', out, instance, halves);
     this.assertSeparate(fn, args.x, args.out, true);
     return args;
   }
@@ -184,13 +225,13 @@ export class Memory {
   /** q, k and their outputs (in place, or out: { q, k }): no two of them may share memory. */
   qkArguments(fn, q, k, out, instance) {
     const args = {
-      q: this.argument(fn, 'q', q, instance),
-      k: this.argument(fn, 'k', k, instance),
+      q: this.argument(fn, 'q', q, instance, true),
+      k: this.argument(fn, 'k', k, instance, true),
       outQ: undefined,
       outK: undefined,
     };
-    args.outQ = out === undefined ? args.q : this.argument(fn, 'out.q', out.q, instance);
-    args.outK = out === undefined ? args.k : this.argument(fn, 'out.k', out.k, instance);
+    args.outQ = out === undefined ? args.q : this.argument(fn, 'out.q', out.q, instance, true);
+    args.outK = out === undefined ? args.k : this.argument(fn, 'out.k', out.k, instance, true);
     this.assertSeparate(fn, args.q, args.outQ, true);
     this.assertSeparate(fn, args.k, args.outK, true);
     this.assertDisjoint(fn, args.q, args.k, 'k');
@@ -265,7 +306,7 @@ export class Memory {
       }
       entry.offset = bytes;
       const elements = entry.list ? entry.list.length : entry.argument.length;
-      bytes += aligned(elements * (entry.list ? entry.list.BYTES_PER_ELEMENT : 4));
+      bytes += aligned(elements * (entry.list ?? entry.argument.Type).BYTES_PER_ELEMENT);
     }
     return bytes;
   }
@@ -299,7 +340,7 @@ export class Memory {
         if (argument.address !== undefined) address = argument.address;
         else if (length > 0) {
           address = block + entry.offset;
-          if (entry.mode & READ) copyInto(new argument.Type(this.buffer, address, length), argument.array);
+          if (entry.mode & READ) copyInto(new argument.Type(this.buffer, address, length), argument.data);
         }
       }
       f64[base + entry.at] = address;
@@ -319,8 +360,8 @@ export class Memory {
         entry.argument.address === undefined &&
         entry.argument.length > 0
       ) {
-        const { Type, array, length } = entry.argument;
-        copyInto(array, new Type(this.buffer, block + entry.offset, length));
+        const { Type, data, length } = entry.argument;
+        copyInto(data, new Type(this.buffer, block + entry.offset, length));
       }
     }
   }

@@ -165,6 +165,8 @@ function mrope(fn, name, value, context) {
 // ---- the functions' options ----------------------------------------------------------------------
 
 const base = optional(number, 10000);
+// The arrays' element type (dtype.js); not given, the arrays say it (float32 when none does).
+const dtype = optional(choice('dtype'));
 const TABLE = {
   seqLen: required(size),
   dModel: required(size),
@@ -172,6 +174,7 @@ const TABLE = {
   layout: optional(choice('sinusoidalLayout'), 'interleaved'),
   offset: optional(size),
   positions: optional(positions),
+  dtype,
 };
 // `layout` says which channels a pair occupies; schedules and caches hold one value per pair, so
 // they check it (a model's rope options pass unchanged) and do not use it.
@@ -203,6 +206,7 @@ const ROPE = {
   inverse: optional(boolean, false),
   xpos: optional(xpos),
   mrope: optional(mrope),
+  dtype,
 };
 const ROWS = { offset: optional(batchOffset), positions: optional(positions) };
 const LAYOUT_CONVERSION = {
@@ -293,7 +297,14 @@ export const OPTIONS = {
   },
   sinusoidal: { ...TABLE, out: optional(array) },
   addSinusoidal: TABLE,
-  positionNumbers: { seqLen: required(size), dModel: required(size), offset: optional(size, 0), out: optional(array) },
+  allocate: { dtype },
+  positionNumbers: {
+    seqLen: required(size),
+    dModel: required(size),
+    offset: optional(size, 0),
+    dtype,
+    out: optional(array),
+  },
   ropeSchedule: SCHEDULE,
   ropeFrequencies: SCHEDULE,
   ropeCache: {
@@ -306,6 +317,7 @@ export const OPTIONS = {
     scaling: optional(scaling),
     batch: optional(size, 1),
     ...ROWS,
+    dtype,
     out: optional(pair('cos', 'sin')),
   },
   rope: { ...ROPE, ...ROWS, out: optional(array) },

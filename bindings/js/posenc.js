@@ -1,6 +1,7 @@
 // The posenc instance: one method per operation over one instantiated WASM module. Each call
 // snapshots its options (options.js), classifies its arrays (memory.js), fills the core's frame
 // (specs.js) and crosses into WASM once, where the core checks and computes.
+import { arrayType, settleDtype } from './dtype.js';
 import { READ, READ_WRITE, WRITE } from './frame.js';
 import { Memory } from './memory.js';
 import { segmentError } from './errors.js';
@@ -53,9 +54,13 @@ export class Posenc {
 
   // ---- arrays kept in WASM memory -------------------------------------------------------------
 
-  /** A float32 array in WASM memory: `allocate(length)` (zeros) or `allocate(values)` (a copy). */
-  allocate(lengthOrValues) {
-    return allocateArray(this, this.#memory, lengthOrValues);
+  /**
+   * An array in WASM memory: `allocate(length)` (zeros) or `allocate(values)` (a copy), float32
+   * or `{ dtype }` ('float16', 'bfloat16'; values that say their dtype imply it).
+   */
+  allocate(lengthOrValues, options) {
+    const o = this.#read('allocate', options);
+    return allocateArray(this, this.#memory, lengthOrValues, o.dtype);
   }
 
   // ---- sinusoidal tables ----------------------------------------------------------------------
@@ -64,19 +69,21 @@ export class Posenc {
   sinusoidal(options) {
     const fn = 'sinusoidal';
     const o = this.#read(fn, options);
-    const args = { out: this.#optional(fn, 'out', o.out) };
+    const args = { out: this.#optional(fn, 'out', o.out, true) };
     const frame = this.#memory.frame('sinusoidal');
     writeTable(frame, fn, o, this.#enums);
-    return this.#output(frame, args.out, () => this.#run(frame, fn, o, args));
+    const dtype = this.#dtype(frame, fn, o.dtype, [args.out]);
+    return this.#output(frame, args.out, () => this.#run(frame, fn, o, args), arrayType(dtype));
   }
 
   /** Adds the sinusoidal table to token embeddings `x` ([seqLen, dModel]) in place; returns x. */
   addSinusoidal(x, options) {
     const fn = 'addSinusoidal';
     const o = this.#read(fn, options);
-    const args = { x: this.#memory.argument(fn, 'x', x, this) };
+    const args = { x: this.#memory.argument(fn, 'x', x, this, true) };
     const frame = this.#memory.frame('addSinusoidal');
     writeTable(frame, fn, o, this.#enums);
+    this.#dtype(frame, fn, o.dtype, [args.x]);
     frame.data('x', args.x, READ_WRITE);
     this.#run(frame, fn, o, args);
     return x;
@@ -86,13 +93,14 @@ export class Posenc {
   positionNumbers(options) {
     const fn = 'positionNumbers';
     const o = this.#read(fn, options);
-    const args = { out: this.#optional(fn, 'out', o.out) };
+    const args = { out: this.#optional(fn, 'out', o.out, true) };
     const frame = this.#memory
       .frame('positionNumbers')
       .set('seqLen', o.seqLen)
       .set('dModel', o.dModel)
       .set('offset', o.offset);
-    return this.#output(frame, args.out, () => this.#run(frame, fn, o, args));
+    const dtype = this.#dtype(frame, fn, o.dtype, [args.out]);
+    return this.#output(frame, args.out, () => this.#run(frame, fn, o, args), arrayType(dtype));
   }
 
   // ---- rotary embeddings -----------------------------------------------------------------------
@@ -113,8 +121,8 @@ export class Posenc {
     const o = this.#read(fn, options);
     const args = { outCos: undefined, outSin: undefined };
     if (o.out !== undefined) {
-      args.outCos = this.#memory.argument(fn, 'out.cos', o.out.cos, this);
-      args.outSin = this.#memory.argument(fn, 'out.sin', o.out.sin, this);
+      args.outCos = this.#memory.argument(fn, 'out.cos', o.out.cos, this, true);
+      args.outSin = this.#memory.argument(fn, 'out.sin', o.out.sin, this, true);
       this.#memory.assertSeparate(fn, args.outCos, args.outSin, false);
     }
     const frame = this.#memory
@@ -125,12 +133,13 @@ export class Posenc {
       .set('batch', o.batch);
     writeRows(frame, fn, o);
     writeScaling(frame, o.scaling, this.#enums);
+    const dtype = this.#dtype(frame, fn, o.dtype, [args.outCos, args.outSin]);
     for (const [slot, argument] of [
       ['outCos', args.outCos],
       ['outSin', args.outSin],
     ]) {
       if (argument) frame.data(slot, argument, WRITE);
-      else frame.allocate(slot, Float32Array);
+      else frame.allocate(slot, arrayType(dtype));
     }
     this.#run(frame, fn, o, args);
     return {
@@ -147,9 +156,10 @@ export class Posenc {
   rope(x, options) {
     const fn = 'rope';
     const o = this.#read(fn, options);
-    const args = this.#memory.xArguments(fn, x, o.out, this);
+    const args = this.#memory.xArguments(fn, x, o.out, this, true);
+    const dtype = settleDtype(fn, o.dtype, [args.x, args.out]);
     if (streams(o, o, args)) {
-      const plan = this.#makePlan(fn, o, o.numHeads);
+      const plan = this.#makePlan(fn, o, o.numHeads, dtype);
       try {
         const role = xposRoleValue(o.xpos?.role, this.#enums);
         ropeInBlocks(this.#memory, plan, o, o.offset ?? 0, role, args, { fn, o, args });
@@ -160,6 +170,7 @@ export class Posenc {
     }
     const frame = this.#memory.frame('rope');
     writeRopeSpec(frame, fn, o, this.#enums);
+    this.#dtype(frame, fn, dtype, []);
     writeRows(frame, fn, o);
     frame.data('x', args.x, READ).data('out', args.out, WRITE);
     this.#run(frame, fn, o, args);
@@ -176,6 +187,7 @@ export class Posenc {
     const args = this.#memory.qkArguments(fn, q, k, o.out, this);
     const frame = this.#memory.frame('ropeQK').set('numKvHeads', o.numKvHeads ?? o.numHeads);
     writeRopeSpec(frame, fn, o, this.#enums);
+    this.#dtype(frame, fn, o.dtype, [args.q, args.k, args.outQ, args.outK]);
     writeRows(frame, fn, o);
     this.#memory.writeQK(frame, args);
     this.#run(frame, fn, o, args);
@@ -187,19 +199,21 @@ export class Posenc {
     const fn = 'ropePlan';
     const o = this.#read(fn, options);
     const numKvHeads = o.numKvHeads ?? o.numHeads;
+    const dtype = o.dtype ?? 'float32'; // a plan's arrays come later: they must be of its dtype
     return RopePlan.create(
       this,
       this.#memory,
       this.#enums,
-      Object.freeze({ ...o, numKvHeads }),
-      this.#makePlan(fn, o, numKvHeads),
+      Object.freeze({ ...o, numKvHeads, dtype }),
+      this.#makePlan(fn, o, numKvHeads, dtype),
     );
   }
 
-  /** The core's plan of rope options `o`: { handle, rotaryDim, attentionFactor, carryLength }. */
-  #makePlan(fn, o, numKvHeads) {
+  /** The core's plan of rope options `o` on arrays of `dtype`: { handle, rotaryDim, attentionFactor, carryLength }. */
+  #makePlan(fn, o, numKvHeads, dtype) {
     const frame = this.#memory.frame('ropePlanCreate').set('numKvHeads', numKvHeads);
     writeRopeSpec(frame, fn, o, this.#enums);
+    this.#dtype(frame, fn, dtype, []);
     this.#run(frame, fn, o, null);
     return {
       handle: frame.result('plan'),
@@ -373,9 +387,23 @@ export class Posenc {
     return readOptions(fn, options, this.#context);
   }
 
-  /** An optional array option, classified (undefined when not given). */
-  #optional(fn, name, value) {
-    return value === undefined ? undefined : this.#memory.argument(fn, name, value, this);
+  /** An optional array option, classified (undefined when not given); `halves` as Memory.argument. */
+  #optional(fn, name, value, halves = false) {
+    return value === undefined ? undefined : this.#memory.argument(fn, name, value, this, halves);
+  }
+
+  /**
+   * The dtype of a call: `declared` (the option) agreed with its arrays (dtype.js; undefined
+   * ones, options not given, are skipped), written to the frame's dtype slot.
+   */
+  #dtype(frame, fn, declared, args) {
+    const dtype = settleDtype(
+      fn,
+      declared,
+      args.filter((argument) => argument !== undefined),
+    );
+    frame.set('dtype', this.#enums.dtype.indexOf(dtype));
+    return dtype;
   }
 
   #run(frame, fn, o, args) {

@@ -2,6 +2,7 @@
 // shape, layout, base and scaling once and keeps the core's prepared plan (its frequencies
 // computed); each apply() then passes only positions and addresses. A plan holds no object of
 // the caller's: its options were snapshotted.
+import { settleDtype } from './dtype.js';
 import { freedError, typeError } from './errors.js';
 import { READ, WRITE } from './frame.js';
 import { readOptions } from './options.js';
@@ -61,6 +62,10 @@ export class RopePlan {
   get attentionFactor() {
     return this.#made.attentionFactor;
   }
+  /** The element type of the arrays it rotates: 'float32', 'float16' or 'bfloat16'. */
+  get dtype() {
+    return this.#shape.dtype;
+  }
   get freed() {
     return this.#made.handle === 0;
   }
@@ -73,7 +78,8 @@ export class RopePlan {
     const fn = 'RopePlan.apply';
     const o = this.#read(fn, options);
     const role = this.#role(fn, o.role);
-    const args = this.#memory.xArguments(fn, x, o.out, this.#instance);
+    const args = this.#memory.xArguments(fn, x, o.out, this.#instance, true);
+    settleDtype(fn, this.#shape.dtype, [args.x, args.out], 'plan');
     if (streams(this.#shape, o, args))
       ropeInBlocks(this.#memory, this.#made, this.#shape, o.offset ?? 0, role, args, this.#errorContext(fn, o, args));
     else {
@@ -99,6 +105,7 @@ export class RopePlan {
     const fn = 'RopePlan.applyQK';
     const o = this.#read(fn, options);
     const args = this.#memory.qkArguments(fn, q, k, o.out, this.#instance);
+    settleDtype(fn, this.#shape.dtype, [args.q, args.k, args.outQ, args.outK], 'plan');
     const frame = this.#frame('ropePlanApplyQK', fn, o);
     this.#memory.writeQK(frame, args);
     this.#run(frame, fn, o, args);

@@ -9,10 +9,11 @@ import { READ, WRITE } from './frame.js';
 import { copyInto } from './intrinsics.js';
 import { Argument } from './memory.js';
 
-const BLOCK_FLOATS = 65536; // 256 KiB per block: well inside L2 together with its copy
+const BLOCK_BYTES = 256 * 1024; // per block: well inside L2 together with its copy
 const LENGTH_DEPENDENT = ['dynamic', 'longrope'];
 
-const rowsPerBlock = (shape) => Math.max(1, Math.floor(BLOCK_FLOATS / (shape.numHeads * shape.headDim)));
+/** Rows of a block, for elements of `bytes` bytes (4: float32, 2: the half types). */
+const rowsPerBlock = (shape, bytes) => Math.max(1, Math.floor(BLOCK_BYTES / bytes / (shape.numHeads * shape.headDim)));
 
 /**
  * Whether a rope call on `shape` (its options: seqLen, numHeads, headDim, batch, order,
@@ -28,7 +29,7 @@ export function streams(shape, rows, { x, out }) {
     rows.positions === undefined &&
     typeof (rows.offset ?? 0) === 'number' &&
     !LENGTH_DEPENDENT.includes(shape.scaling?.type) &&
-    shape.seqLen > rowsPerBlock(shape) &&
+    shape.seqLen > rowsPerBlock(shape, x.Type.BYTES_PER_ELEMENT) &&
     x.length === length &&
     out.length === length
   );
@@ -36,24 +37,24 @@ export function streams(shape, rows, { x, out }) {
 
 /**
  * Rotates args.x into args.out a block of rows at a time through the core's plan `plan`
- * ({ handle, carryLength }) with xPos role `role` (an enum value, 0 without xPos); `context`
- * words errors. Every piece is told the whole call's length, which places xPos's default center.
+ * ({ handle, carryLength }, of the arrays' dtype) with xPos role `role` (an enum value, 0
+ * without xPos); `context` words errors. Every piece is told the whole call's length, which
+ * places xPos's default center. The bits are copied as they are (a Float16Array's as a Uint16Array's).
  */
 export function ropeInBlocks(memory, plan, shape, offset, role, { x, out }, context) {
+  const { Type } = x; // of the settled dtype: Float32Array, or Uint16Array for the half types
   const rowLength = shape.numHeads * shape.headDim;
-  const blockRows = rowsPerBlock(shape);
+  const blockRows = rowsPerBlock(shape, Type.BYTES_PER_ELEMENT);
   const carryBytes = Math.ceil(plan.carryLength / 2) * 16; // float64s, keeping the rows 16-byte aligned
-  const block = memory.malloc(context.fn, carryBytes + blockRows * rowLength * 4);
+  const block = memory.malloc(context.fn, carryBytes + blockRows * rowLength * Type.BYTES_PER_ELEMENT);
   const rowsAt = block + carryBytes;
   try {
     new Float64Array(memory.buffer, block, plan.carryLength).fill(0); // no piece before the first
     for (let row = 0; row < shape.seqLen; row += blockRows) {
       const rows = Math.min(blockRows, shape.seqLen - row);
       const count = rows * rowLength;
-      copyInto(
-        new Float32Array(memory.buffer, rowsAt, count),
-        new Float32Array(x.buffer, x.byteOffset + row * rowLength * 4, count),
-      );
+      const from = x.byteOffset + row * rowLength * Type.BYTES_PER_ELEMENT;
+      copyInto(new Type(memory.buffer, rowsAt, count), new Type(x.buffer, from, count));
       const rowsInWasm = new Argument('x', null, count, rowsAt, null);
       const frame = memory
         .frame('ropePlanApply')
@@ -67,7 +68,7 @@ export function ropeInBlocks(memory, plan, shape, offset, role, { x, out }, cont
         .data('x', rowsInWasm, READ)
         .data('out', rowsInWasm, WRITE);
       memory.run(frame, context);
-      copyInto(out.array, new Float32Array(memory.buffer, rowsAt, count), row * rowLength);
+      copyInto(out.data, new Type(memory.buffer, rowsAt, count), row * rowLength);
     }
   } finally {
     memory.free(block);

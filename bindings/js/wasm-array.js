@@ -1,4 +1,5 @@
-// Float32 arrays that live in WASM memory, so repeated calls copy nothing.
+// Arrays that live in WASM memory, so repeated calls copy nothing: float32, or half precision
+// (float16, bfloat16; dtype.js) whose view() is a Float16Array or a Uint16Array of the bits.
 //
 // WASM memory can grow during any posenc call that allocates, and growth detaches every
 // existing view of it. A WasmArray therefore stores only its address and length; `view()`
@@ -9,7 +10,8 @@
 // cache, rotated in place). A window shares its array's Allocation, so freeing the array frees
 // every window of it at once, whatever is allocated at that address later; a window's own
 // free() only retires the window (the memory is its array's).
-import { describe, freedError, rangeError, readError, typeError } from './errors.js';
+import { arrayType, elementBytes, isTensorKind, kindDtype, storageType } from './dtype.js';
+import { describe, dtypeConflictError, freedError, rangeError, readError, typeError } from './errors.js';
 import { copyInto, isArray, isDetached, typedArrayKind, typedArrayParts } from './intrinsics.js';
 import { readSize } from './snapshot.js';
 
@@ -23,12 +25,16 @@ export let wasmArrayState;
 /** Views made by view(), and their arrays: a view kept after free() is refused (memory.js). */
 export const viewOwners = new WeakMap();
 
-/** posenc.allocate(length) (zeros) or allocate(values) (a copy): a new WasmArray of `instance`. */
-export function allocateArray(instance, memory, lengthOrValues) {
+/**
+ * posenc.allocate(length) (zeros) or allocate(values) (a copy): a new WasmArray of `instance`,
+ * of `declared` (the dtype option, snapshotted), or the dtype the values say (float32 by default).
+ */
+export function allocateArray(instance, memory, lengthOrValues, declared) {
   const fn = 'allocate';
   const { maxElements } = instance.limits;
   let values = null;
   let length;
+  let dtype = declared ?? 'float32';
   if (typeof lengthOrValues === 'number') {
     length = readSize(fn, 'length', lengthOrValues);
     if (length > maxElements) throw rangeError(fn, 'length', `must be at most ${maxElements} (got ${length})`);
@@ -37,41 +43,68 @@ export function allocateArray(instance, memory, lengthOrValues) {
       throw typeError(
         fn,
         'lengthOrValues',
-        `must be a length, a Float32Array or an Array of numbers (got ${describe(lengthOrValues)})`,
+        `must be a length, a Float32Array, a Float16Array, a Uint16Array (with dtype) or an Array of numbers (got ${describe(lengthOrValues)})`,
       );
     }
-    values = snapshotValues(fn, 'lengthOrValues', lengthOrValues, memory);
+    ({ values, dtype } = snapshotValues(fn, 'lengthOrValues', lengthOrValues, memory, declared, 'dtype'));
     length = values.length;
     if (length > maxElements)
       throw rangeError(fn, 'lengthOrValues', `must hold at most ${maxElements} values (got ${length})`);
   }
-  const bytes = Math.max(length, 1) * 4;
+  const bytes = Math.max(length, 1) * elementBytes(dtype);
   const allocation = new Allocation(memory.malloc(fn, bytes));
   memory.track(allocation.address, bytes);
-  const array = new WasmArray(CREATE, new ArrayState(instance, memory, allocation, allocation.address, length, false));
-  const view = array.view();
-  if (values) copyInto(view, values);
-  else view.fill(0);
-  return array;
+  const state = new ArrayState(instance, memory, allocation, allocation.address, length, false, dtype);
+  const bits = state.bits();
+  if (values) copyInto(bits, values);
+  else bits.fill(0);
+  return new WasmArray(CREATE, state);
 }
 
 /**
- * Values for allocate()/set(): a Float32Array, or an Array of numbers, each element read once.
- * A Float32Array over this instance's own memory is copied first: the allocation that follows
- * may grow the memory and detach it.
+ * Values for allocate()/set() of a WasmArray of dtype `declared` (allocate without a dtype:
+ * undefined, the values say it; `declarer` names what declared it, for errors): `{ dtype,
+ * values }`, values as storageType(dtype) (their bits). float32 takes a Float32Array or an
+ * Array of numbers, each element read once; the half types take a Uint16Array of their bits,
+ * or a Float16Array (float16). A typed array over this instance's own memory is copied first:
+ * the allocation that follows may grow the memory and detach it.
  */
-function snapshotValues(fn, name, values, memory) {
-  if (typedArrayKind(values) === 'Float32Array') {
+function snapshotValues(fn, name, values, memory, declared, declarer) {
+  const kind = typedArrayKind(values);
+  if (isTensorKind(kind)) {
+    const own = kindDtype(kind);
+    const dtype = declared ?? own;
+    if (own === undefined ? dtype === undefined || dtype === 'float32' : own !== dtype)
+      throw dtypeConflictError(fn, { name, kind, dtype: own }, dtype, dtype === undefined ? undefined : declarer);
     if (isDetached(values)) throw rangeError(fn, name, 'is backed by a detached ArrayBuffer');
-    return typedArrayParts(values).buffer === memory.buffer ? new Float32Array(values) : values;
+    const { length, buffer, byteOffset } = typedArrayParts(values);
+    const Type = storageType(dtype);
+    const bits = new Type(buffer, byteOffset, length);
+    return { dtype, values: buffer === memory.buffer ? new Type(bits) : bits };
   }
-  let array = false;
+  if (kind !== undefined || !isArrayOf(fn, name, values)) {
+    throw typeError(
+      fn,
+      name,
+      `must be a Float32Array, a Float16Array, a Uint16Array or an Array of numbers (got ${describe(values)})`,
+    );
+  }
+  if (declared !== undefined && declared !== 'float32')
+    throw dtypeConflictError(fn, { name, kind: 'Array', dtype: 'float32' }, declared, declarer);
+  return { dtype: 'float32', values: copyNumberArray(fn, name, values) };
+}
+
+/** Array.isArray, with what a revoked Proxy throws as an error naming `name`. */
+function isArrayOf(fn, name, values) {
   try {
-    array = isArray(values);
+    return isArray(values);
   } catch (error) {
     throw readError(fn, name, error);
   }
-  if (!array) throw typeError(fn, name, `must be a Float32Array or an Array of numbers (got ${describe(values)})`);
+}
+
+/** A Float32Array copy of an Array of numbers: its length read once, then each element once. */
+function copyNumberArray(fn, name, values) {
   const read = (key, at) => {
     try {
       return values[key];
@@ -108,17 +141,24 @@ class ArrayState {
   memory;
   allocation;
   address;
-  length;
+  length; // in elements
   window; // made by subarray()
+  dtype; // 'float32', 'float16' or 'bfloat16'
   retired = false; // a window's own free()
 
-  constructor(instance, memory, allocation, address, length, window) {
+  constructor(instance, memory, allocation, address, length, window, dtype) {
     this.instance = instance;
     this.memory = memory;
     this.allocation = allocation;
     this.address = address;
     this.length = length;
     this.window = window;
+    this.dtype = dtype;
+  }
+
+  /** Its elements' bits over the current memory: a Float32Array, or a Uint16Array (half types). */
+  bits() {
+    return new (storageType(this.dtype))(this.memory.buffer, this.address, this.length);
   }
 
   /** Whether the array can no longer be used: its allocation freed, or (a window) retired. */
@@ -174,9 +214,14 @@ export class WasmArray {
     return this.#state.instance;
   }
 
-  /** Number of float32 elements. */
+  /** Number of elements. */
   get length() {
     return this.#state.length;
+  }
+
+  /** Its element type: 'float32', 'float16' or 'bfloat16'. */
+  get dtype() {
+    return this.#state.dtype;
   }
 
   /** Byte address in WASM memory. */
@@ -189,11 +234,15 @@ export class WasmArray {
     return this.#state.freed;
   }
 
-  /** A Float32Array over the current WASM memory: valid until the next posenc call. */
+  /**
+   * A typed array over the current WASM memory: valid until the next posenc call. A
+   * Float32Array; for float16, a Float16Array where the engine has one, else a Uint16Array of
+   * the bits; for bfloat16, a Uint16Array of the bits.
+   */
   view() {
     this.#assertLive('view');
-    const { memory, address, length } = this.#state;
-    const view = new Float32Array(memory.buffer, address, length);
+    const { memory, address, length, dtype } = this.#state;
+    const view = new (arrayType(dtype))(memory.buffer, address, length);
     viewOwners.set(view, this);
     return view;
   }
@@ -202,7 +251,7 @@ export class WasmArray {
   set(values, offset = 0) {
     const fn = 'WasmArray.set';
     this.#assertLive('set');
-    const copy = snapshotValues(fn, 'values', values, this.#state.memory);
+    const { values: copy } = snapshotValues(fn, 'values', values, this.#state.memory, this.#state.dtype, 'WasmArray');
     if (typeof offset !== 'number') throw typeError(fn, 'offset', `must be a number (got ${describe(offset)})`);
     this.#assertLive('set'); // reading the values may have run code that freed this array
     const { length } = this.#state;
@@ -216,14 +265,15 @@ export class WasmArray {
         `do not fit: ${copy.length} values from offset ${offset} exceed the length ${length}`,
       );
     }
-    copyInto(this.view(), copy, offset);
+    copyInto(this.#state.bits(), copy, offset);
     return this;
   }
 
-  /** A copy as a plain Float32Array that survives memory growth and free(). */
+  /** A copy, of view()'s type, that survives memory growth and free() (the bits as they are). */
   toArray() {
     this.#assertLive('toArray');
-    return new Float32Array(this.view());
+    const view = this.view();
+    return new (arrayType(this.#state.dtype))(view); // same type: a copy of the bytes
   }
 
   /**
@@ -239,8 +289,9 @@ export class WasmArray {
     const from = readIndex(fn, 'begin', begin, state.length);
     const to = end === undefined ? state.length : readIndex(fn, 'end', end, state.length);
     if (to < from) throw rangeError(fn, 'end', `must not come before begin (${from}) (got ${describe(end)})`);
-    const { instance, memory, allocation, address } = state;
-    return new WasmArray(CREATE, new ArrayState(instance, memory, allocation, address + from * 4, to - from, true));
+    const { instance, memory, allocation, address, dtype } = state;
+    const start = address + from * elementBytes(dtype);
+    return new WasmArray(CREATE, new ArrayState(instance, memory, allocation, start, to - from, true, dtype));
   }
 
   /**

@@ -115,7 +115,17 @@ RopeSpec rope_spec_of(const Frame& f) {
   spec.mrope.section[1] = u32(f.mropeSectionH);
   spec.mrope.section[2] = u32(f.mropeSectionW);
   spec.mrope.interleaved = flag(f.mropeInterleaved);
+  spec.dtype = enum_of<Dtype>(f.dtype);
   return spec;
+}
+
+// Calls body with a value of the arrays' element type of `dtype`: 16-bit patterns for the half
+// types, float otherwise (a value outside the enum takes float, and the core's check refuses it).
+// An address slot is just an address: the dtype alone says what it points at.
+template <class Body>
+int with_element(Dtype dtype, Body&& body) {
+  if (dtype == Dtype::kFloat16 || dtype == Dtype::kBfloat16) return body(std::uint16_t{});
+  return body(float{});
 }
 
 // ---- lengths and outputs ----------------------------------------------------------------------
@@ -210,9 +220,10 @@ int rotated(const RopePlan& plan, Frame& f, Status status) {
   return result(status);
 }
 
-// The rope and rope_qk calls of a made plan, with every array's length checked.
-template <class Frame>
-int apply_plan(const RopePlan& plan, Frame& f) {
+// The rope and rope_qk calls of a made plan on arrays of T (float, or 16-bit patterns), with
+// every array's length checked.
+template <class Frame, class T>
+int apply_plan_to(const RopePlan& plan, Frame& f, T) {
   const RopeSpec& spec = plan.spec();
   POSENC_TRY(check_batch_positions_length(f, spec.batch, spec.seq_len, spec.mrope.enabled ? 3 : 1));
   const BatchPositions where = batch_positions_of(f);
@@ -225,48 +236,66 @@ int apply_plan(const RopePlan& plan, Frame& f) {
     POSENC_TRY(check_length(f, f.kLength, keys, Status::kKLength));
     POSENC_TRY(check_length(f, f.outKLength, keys, Status::kOutKLength));
     return rotated(plan, f,
-                   plan.apply_qk(where, address_of<const float>(f.q), address_of<float>(f.outQ),
-                                 address_of<const float>(f.k), address_of<float>(f.outK)));
+                   plan.apply_qk(where, address_of<const T>(f.q), address_of<T>(f.outQ), address_of<const T>(f.k),
+                                 address_of<T>(f.outK)));
   } else {
     POSENC_TRY(check_length(f, f.xLength, queries, Status::kXLength));
     POSENC_TRY(check_length(f, f.outLength, queries, Status::kOutLength));
-    return rotated(
-        plan, f,
-        plan.apply(where, address_of<const float>(f.x), address_of<float>(f.out), enum_of<XposRole>(f.xposRole)));
+    return rotated(plan, f,
+                   plan.apply(where, address_of<const T>(f.x), address_of<T>(f.out), enum_of<XposRole>(f.xposRole)));
   }
+}
+
+// The same on the arrays of the plan's dtype.
+template <class Frame>
+int apply_plan(const RopePlan& plan, Frame& f) {
+  return with_element(plan.spec().dtype, [&](auto element) { return apply_plan_to(plan, f, element); });
 }
 
 }  // namespace
 
+// The SinusoidalSpec of a sinusoidal or addSinusoidal frame.
+template <class Frame>
+SinusoidalSpec sinusoidal_spec_of(const Frame& f) {
+  return SinusoidalSpec{u32(f.seqLen), u32(f.dModel), f.base, enum_of<SinusoidalLayout>(f.layout),
+                        enum_of<Dtype>(f.dtype)};
+}
+
 int sinusoidal(frames::sinusoidal& f) {
-  const SinusoidalSpec spec{u32(f.seqLen), u32(f.dModel), f.base, enum_of<SinusoidalLayout>(f.layout)};
+  const SinusoidalSpec spec = sinusoidal_spec_of(f);
   const Positions where = positions_of(f);
   POSENC_TRY(check_positions_length(f, 1, spec.seq_len));  // before the core reads the list
   POSENC_TRY(check(spec, where));
-  Outputs outputs;
-  float* out = nullptr;
-  POSENC_TRY(
-      output(f, outputs, f.out, f.outLength, element_count(spec.seq_len, spec.d_model), Status::kOutLength, &out));
-  return result(outputs.finish(sinusoidal_table(spec, where, out)));
+  return with_element(spec.dtype, [&](auto element) {
+    Outputs outputs;
+    decltype(element)* out = nullptr;
+    POSENC_TRY(
+        output(f, outputs, f.out, f.outLength, element_count(spec.seq_len, spec.d_model), Status::kOutLength, &out));
+    return result(outputs.finish(sinusoidal_table(spec, where, out)));
+  });
 }
 
 int addSinusoidal(frames::addSinusoidal& f) {
-  const SinusoidalSpec spec{u32(f.seqLen), u32(f.dModel), f.base, enum_of<SinusoidalLayout>(f.layout)};
+  const SinusoidalSpec spec = sinusoidal_spec_of(f);
   const Positions where = positions_of(f);
   POSENC_TRY(check_positions_length(f, 1, spec.seq_len));  // before the core reads the list
   POSENC_TRY(check(spec, where));
   POSENC_TRY(check_length(f, f.xLength, element_count(spec.seq_len, spec.d_model), Status::kXLength));
-  return result(add_sinusoidal(spec, where, address_of<float>(f.x)));
+  return with_element(spec.dtype, [&](auto element) {
+    return result(add_sinusoidal(spec, where, address_of<decltype(element)>(f.x)));
+  });
 }
 
 int positionNumbers(frames::positionNumbers& f) {
-  const PositionNumbersSpec spec{u32(f.seqLen), u32(f.dModel), u32(f.offset)};
+  const PositionNumbersSpec spec{u32(f.seqLen), u32(f.dModel), u32(f.offset), enum_of<Dtype>(f.dtype)};
   POSENC_TRY(check(spec));
-  Outputs outputs;
-  float* out = nullptr;
-  POSENC_TRY(
-      output(f, outputs, f.out, f.outLength, element_count(spec.seq_len, spec.d_model), Status::kOutLength, &out));
-  return result(outputs.finish(position_numbers(spec, out)));
+  return with_element(spec.dtype, [&](auto element) {
+    Outputs outputs;
+    decltype(element)* out = nullptr;
+    POSENC_TRY(
+        output(f, outputs, f.out, f.outLength, element_count(spec.seq_len, spec.d_model), Status::kOutLength, &out));
+    return result(outputs.finish(position_numbers(spec, out)));
+  });
 }
 
 int ropeSchedule(frames::ropeSchedule& f) {
@@ -299,19 +328,22 @@ int ropeCache(frames::ropeCache& f) {
   spec.base = f.base;
   spec.batch = u32(f.batch);
   spec.scaling = scaling_of(f);
+  spec.dtype = enum_of<Dtype>(f.dtype);
   const BatchPositions where = batch_positions_of(f);
   POSENC_TRY(check_batch_positions_length(f, spec.batch, spec.seq_len));  // before the core reads the lists
   POSENC_TRY(check(spec, where));
   const std::uint64_t length = element_count(spec.batch, spec.seq_len, spec.rotary_dim / 2);
-  Outputs outputs;
-  float* cos = nullptr;
-  float* sin = nullptr;
-  POSENC_TRY(output(f, outputs, f.outCos, f.outCosLength, length, Status::kOutCosLength, &cos));
-  POSENC_TRY(output(f, outputs, f.outSin, f.outSinLength, length, Status::kOutSinLength, &sin));
-  double attention_factor = 1.0;
-  POSENC_TRY(outputs.finish(rope_cache(spec, where, cos, sin, &attention_factor)));
-  f.appliedAttentionFactor = attention_factor;
-  return result(Status::kOk);
+  return with_element(spec.dtype, [&](auto element) {
+    Outputs outputs;
+    decltype(element)* cos = nullptr;
+    decltype(element)* sin = nullptr;
+    POSENC_TRY(output(f, outputs, f.outCos, f.outCosLength, length, Status::kOutCosLength, &cos));
+    POSENC_TRY(output(f, outputs, f.outSin, f.outSinLength, length, Status::kOutSinLength, &sin));
+    double attention_factor = 1.0;
+    POSENC_TRY(outputs.finish(rope_cache(spec, where, cos, sin, &attention_factor)));
+    f.appliedAttentionFactor = attention_factor;
+    return result(Status::kOk);
+  });
 }
 
 int rope(frames::rope& f) {
@@ -350,9 +382,12 @@ int ropePlanApply(frames::ropePlanApply& f) {
   POSENC_TRY(check_length(f, f.carryLength, plan.carry_doubles(), Status::kNullPointer));
   POSENC_TRY(check_length(f, f.xLength, length, Status::kXLength));
   POSENC_TRY(check_length(f, f.outLength, length, Status::kOutLength));
-  return rotated(plan, f,
-                 plan.apply_piece(positions_of(f), rows, address_of<const float>(f.x), address_of<float>(f.out),
-                                  address_of<double>(f.carry), enum_of<XposRole>(f.xposRole), u32(f.sequenceLength)));
+  return with_element(plan.spec().dtype, [&](auto element) {
+    using T = decltype(element);
+    return rotated(plan, f,
+                   plan.apply_piece(positions_of(f), rows, address_of<const T>(f.x), address_of<T>(f.out),
+                                    address_of<double>(f.carry), enum_of<XposRole>(f.xposRole), u32(f.sequenceLength)));
+  });
 }
 
 int ropePlanApplyQK(frames::ropePlanApplyQK& f) { return apply_plan(*address_of<const RopePlan>(f.plan), f); }

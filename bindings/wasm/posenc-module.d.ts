@@ -1,7 +1,9 @@
 // The Embind surface of posenc-simd.mjs and posenc-scalar.mjs (bindings.cpp), as the JS layer
 // (bindings/js) uses it. One function per operation: it takes the address of the operation's
 // frame in WASM memory (bindings/wasm/frames.h) and returns a status code (0 = ok). The frames'
-// slots, the status codes and the enums are read once from describe().
+// slots, the status codes and the enums are read once from describe(). An array slot holds an
+// address and a length in elements: float32, or 16-bit patterns where the frame's dtype slot
+// (a plan's: its own) is float16 or bfloat16.
 
 /** The name of each operation: one frame layout and one function each. */
 export type Operation =

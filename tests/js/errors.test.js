@@ -975,6 +975,182 @@ for (const posenc of await loadBothVariants()) {
         }
       });
     });
+
+    describe('dtype', () => {
+      const u16 = (n) => new Uint16Array(n);
+      const dtypeMistakes = (valid) => [
+        ["dtype 'float64'", { ...valid, dtype: 'float64' }, RangeError, 'dtype'],
+        ["dtype 'Float16' (miscased)", { ...valid, dtype: 'Float16' }, RangeError, 'dtype'],
+        ['dtype 1 (an enum value)', { ...valid, dtype: 1 }, TypeError, 'dtype'],
+        ['dtype null', { ...valid, dtype: null }, TypeError, 'dtype'],
+        ['dtype an object', { ...valid, dtype: { toString: () => 'float16' } }, TypeError, 'dtype'],
+      ];
+
+      it('a dtype outside the three, in every function that takes one', () => {
+        runCases('sinusoidal', (o) => posenc.sinusoidal(o), dtypeMistakes(TABLE));
+        runCases('addSinusoidal', (o) => posenc.addSinusoidal(f32(8), o), dtypeMistakes(TABLE));
+        runCases('positionNumbers', (o) => posenc.positionNumbers(o), dtypeMistakes(TABLE));
+        runCases('ropeCache', (o) => posenc.ropeCache(o), dtypeMistakes({ seqLen: 2, rotaryDim: 4 }));
+        runCases('rope', (o) => posenc.rope(f32(8), o), dtypeMistakes(ROPE));
+        runCases('ropeQK', (o) => posenc.ropeQK(f32(8), f32(8), o), dtypeMistakes(ROPE));
+        runCases('ropePlan', (o) => posenc.ropePlan(o), dtypeMistakes(ROPE));
+        runCases('allocate', (o) => posenc.allocate(4, o), dtypeMistakes({}));
+      });
+
+      it('a Uint16Array without a dtype: a TypeError naming the array and saying why', () => {
+        for (const [fn, call, parameter] of [
+          ['rope', () => posenc.rope(u16(8), ROPE), 'x'],
+          ['rope', () => posenc.rope(f32(8), { ...ROPE, out: u16(8) }), 'out'],
+          ['ropeQK', () => posenc.ropeQK(u16(8), u16(8), ROPE), 'q'],
+          ['addSinusoidal', () => posenc.addSinusoidal(u16(8), TABLE), 'x'],
+          ['sinusoidal', () => posenc.sinusoidal({ ...TABLE, out: u16(8) }), 'out'],
+          ['positionNumbers', () => posenc.positionNumbers({ ...TABLE, out: u16(8) }), 'out'],
+          [
+            'ropeCache',
+            () => posenc.ropeCache({ seqLen: 2, rotaryDim: 4, out: { cos: u16(4), sin: u16(4) } }),
+            'out.cos',
+          ],
+          ['allocate', () => posenc.allocate(u16(4)), 'lengthOrValues'],
+        ]) {
+          const error = assertParameterError(call, TypeError, parameter, `${fn}: Uint16Array without dtype`);
+          assert.match(error.message, /16-bit patterns may be float16 or bfloat16/, `${fn}: says why`);
+          assert.match(error.message, /dtype: 'float16' or 'bfloat16'/, `${fn}: says what to give`);
+          assertStillWorks(posenc, `${fn}: Uint16Array without dtype`);
+        }
+      });
+
+      it('arrays that disagree with the dtype, or with each other: a TypeError naming the array', () => {
+        const f16 = globalThis.Float16Array ? (n) => new Float16Array(n) : undefined;
+        const half = posenc.allocate(8, { dtype: 'float16' });
+        const bf = posenc.allocate(8, { dtype: 'bfloat16' });
+        try {
+          const cases = [
+            [
+              'rope',
+              () => posenc.rope(f32(8), { ...ROPE, dtype: 'float16' }),
+              'x',
+              /Float32Array \(float32\), but dtype is 'float16'/,
+            ],
+            [
+              'rope',
+              () => posenc.rope(u16(8), { ...ROPE, dtype: 'float32' }),
+              'x',
+              /Uint16Array, but dtype is 'float32'/,
+            ],
+            [
+              'rope',
+              () => posenc.rope(half, { ...ROPE, dtype: 'bfloat16' }),
+              'x',
+              /float16 WasmArray \(float16\), but dtype is 'bfloat16'/,
+            ],
+            [
+              'rope',
+              () => posenc.rope(half, { ...ROPE, out: f32(8) }),
+              'out',
+              /Float32Array \(float32\), but x is a float16 WasmArray/,
+            ],
+            [
+              'rope',
+              () => posenc.rope(half, { ...ROPE, out: bf }),
+              'out',
+              /bfloat16 WasmArray \(bfloat16\), but x is a float16 WasmArray/,
+            ],
+            ['ropeQK', () => posenc.ropeQK(half, f32(8), ROPE), 'k', /share one dtype/],
+            [
+              'ropeQK',
+              () => posenc.ropeQK(u16(8), u16(8), { ...ROPE, dtype: 'float16', out: { q: u16(8), k: f32(8) } }),
+              'out.k',
+              /but dtype is 'float16'/,
+            ],
+            [
+              'addSinusoidal',
+              () => posenc.addSinusoidal(bf, { ...TABLE, dtype: 'float16' }),
+              'x',
+              /but dtype is 'float16'/,
+            ],
+            [
+              'sinusoidal',
+              () => posenc.sinusoidal({ ...TABLE, dtype: 'bfloat16', out: f32(8) }),
+              'out',
+              /but dtype is 'bfloat16'/,
+            ],
+            [
+              'ropeCache',
+              () => posenc.ropeCache({ seqLen: 2, rotaryDim: 4, out: { cos: half.subarray(0, 4), sin: f32(4) } }),
+              'out.sin',
+              /share one dtype/,
+            ],
+            [
+              'allocate',
+              () => posenc.allocate(f32(4), { dtype: 'bfloat16' }),
+              'lengthOrValues',
+              /Float32Array \(float32\), but dtype is 'bfloat16'/,
+            ],
+            [
+              'allocate',
+              () => posenc.allocate([1, 2], { dtype: 'float16' }),
+              'lengthOrValues',
+              /Array of numbers \(float32\), but dtype is 'float16'/,
+            ],
+            ['WasmArray.set', () => bf.set(f32(2)), 'values', /but the WasmArray holds bfloat16/],
+            ['WasmArray.set', () => half.set([1, 2]), 'values', /but the WasmArray holds float16/],
+            [
+              'similarity',
+              () => posenc.similarity(half, f32(8), { rows: 2, cols: 2, dim: 4 }),
+              'a',
+              /computes in float32 only/,
+            ],
+            [
+              'ropeGrid',
+              () => posenc.ropeGrid(half, { rows: 1, cols: 2, headDim: 4, variant: 'axial' }),
+              'x',
+              /computes in float32 only/,
+            ],
+            [
+              'attentionScores',
+              () => posenc.attentionScores(f32(8), u16(8), { queryLen: 2, keyLen: 2, headDim: 4, encoding: 'none' }),
+              'k',
+              /must be a Float32Array or a WasmArray/,
+            ],
+          ];
+          if (f16) {
+            cases.push(
+              [
+                'rope',
+                () => posenc.rope(f16(8), { ...ROPE, dtype: 'bfloat16' }),
+                'x',
+                /Float16Array \(float16\), but dtype is 'bfloat16' \(bfloat16 data is a Uint16Array/,
+              ],
+              ['rope', () => posenc.rope(f16(8), { ...ROPE, out: f32(8) }), 'out', /but x is a Float16Array/],
+            );
+          }
+          for (const [fn, call, parameter, words] of cases) {
+            const error = assertParameterError(call, TypeError, parameter, `${fn}: ${words}`);
+            assert.match(error.message, words, `${fn}: ${error.message}`);
+            assertStillWorks(posenc, `${fn}: dtype mismatch`);
+          }
+          const plan = posenc.ropePlan({ ...ROPE, dtype: 'bfloat16' });
+          try {
+            for (const [call, parameter] of [
+              [() => plan.apply(f32(8)), 'x'],
+              [() => plan.apply(half), 'x'],
+              [() => plan.apply(bf, { out: f32(8) }), 'out'],
+              [() => plan.applyQK(bf, half.subarray(0, 8)), 'k'],
+            ]) {
+              const error = assertParameterError(call, TypeError, parameter, 'a bfloat16 plan');
+              assert.match(error.message, /the plan's dtype is 'bfloat16'/);
+            }
+            assert.equal(plan.dtype, 'bfloat16');
+            assert.equal(posenc.ropePlan(ROPE).dtype, 'float32');
+          } finally {
+            plan.free();
+          }
+        } finally {
+          half.free();
+          bf.free();
+        }
+      });
+    });
   });
 }
 

@@ -18,6 +18,7 @@ import { loadBothVariants, randomNormal } from './support.js';
 const CALLS = 100_000;
 const BAD_CALLS = 10_000;
 const WARM_UP = 100;
+const HALF_CALLS = 1_000;
 
 /** The heap as malloc sees it: where a new small and a new large block would go. */
 function heapProbe(posenc) {
@@ -227,6 +228,51 @@ for (const posenc of await loadBothVariants()) {
         );
       } finally {
         for (const array of [wx, wout, wa, wb, wsim, wtable]) array.free();
+      }
+    });
+
+    it(`half precision: ${HALF_CALLS} calls of each operation in float16 and bfloat16, good and refused`, (t) => {
+      const shape = { seqLen: 4, numHeads: 2, headDim: 8 };
+      const bits = new Uint16Array(64).fill(0x3c00);
+      const keys = new Uint16Array(32).fill(0x3c00);
+      const big = new Uint16Array(2048 * 128); // streamed in blocks of rows
+      for (const dtype of ['float16', 'bfloat16']) {
+        const w = posenc.allocate(64, { dtype });
+        const plan = posenc.ropePlan({ ...shape, dtype });
+        try {
+          const calls = {
+            'sinusoidal (new array)': () => posenc.sinusoidal({ seqLen: 4, dModel: 8, dtype }),
+            'positionNumbers (new array)': () => posenc.positionNumbers({ seqLen: 4, dModel: 8, dtype }),
+            'ropeCache (new arrays)': () => posenc.ropeCache({ seqLen: 4, rotaryDim: 8, dtype }),
+            'addSinusoidal (JS array)': () => posenc.addSinusoidal(bits, { seqLen: 8, dModel: 8, dtype }),
+            'rope (JS array)': () => posenc.rope(bits, { ...shape, dtype, offset: 3 }),
+            'rope (streamed JS array)': () => posenc.rope(big, { seqLen: 2048, numHeads: 2, headDim: 64, dtype }),
+            'rope (WasmArray)': () => posenc.rope(w, shape),
+            'ropeQK (JS arrays)': () => posenc.ropeQK(bits, keys, { ...shape, numKvHeads: 1, dtype }),
+            'plan.apply (WasmArray)': () => plan.apply(w, { offset: 9 }),
+            'allocate(bits) + free': () => posenc.allocate(bits, { dtype }).free(),
+            'refused: Uint16Array without dtype': () =>
+              throws(
+                () => posenc.rope(bits, shape),
+                (e) => e instanceof TypeError && e.parameter === 'x',
+              ),
+            'refused: a float32 out': () =>
+              throws(
+                () => posenc.rope(w, { ...shape, out: new Float32Array(64) }),
+                (e) => e instanceof TypeError && e.parameter === 'out',
+              ),
+            'refused: x too short': () =>
+              throws(
+                () => posenc.rope(w.subarray(1), shape),
+                (e) => e instanceof RangeError && e.parameter === 'x',
+              ),
+          };
+          for (const [label, call] of Object.entries(calls))
+            assertNoLeak(t, posenc, `${dtype} ${label}`, label.includes('streamed') ? 100 : HALF_CALLS, call);
+        } finally {
+          plan.free();
+          w.free();
+        }
       }
     });
 

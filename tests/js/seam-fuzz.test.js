@@ -218,8 +218,12 @@ function ropeOptions(r, shape) {
     batch: shape.batch === 1 && r.chance(0.5) ? undefined : shape.batch,
     order: r.chance(0.3) ? r.pick(['tokens', 'heads']) : undefined,
     inverse: r.chance(0.2) ? true : undefined,
+    dtype: float32Dtype(r),
   });
 }
+
+/** The dtype option of the operations that take one, sometimes given: these arrays are float32. */
+const float32Dtype = (r) => (r.chance(0.2) ? 'float32' : undefined);
 
 /** An xpos option: rope's needs a role, ropeQK's takes none; sometimes a center (a KV cache's). */
 function xposOptions(r, withRole) {
@@ -251,6 +255,7 @@ const OPERATIONS = {
         base: r.chance(0.3) ? r.pick([10, 10000]) : undefined,
         layout: r.chance(0.4) ? r.pick(['interleaved', 'concat']) : undefined,
         ...where(r, seqLen, 0, { lists: false }),
+        dtype: float32Dtype(r),
         out,
       }),
       invoke: (posenc, _positional, o) => posenc.sinusoidal(o),
@@ -272,6 +277,7 @@ const OPERATIONS = {
         dModel,
         layout: r.chance(0.4) ? 'concat' : undefined,
         ...where(r, seqLen, 0, { lists: false }),
+        dtype: float32Dtype(r),
       }),
       invoke: (posenc, [x], o) => posenc.addSinusoidal(x, o),
       results: () => ({ outputs: ['x'], returns: 'x' }),
@@ -284,7 +290,13 @@ const OPERATIONS = {
     return {
       fn: 'positionNumbers',
       positional: [],
-      options: defined({ seqLen, dModel, offset: r.chance(0.5) ? r.int(0, 100) : undefined, out }),
+      options: defined({
+        seqLen,
+        dModel,
+        offset: r.chance(0.5) ? r.int(0, 100) : undefined,
+        dtype: float32Dtype(r),
+        out,
+      }),
       invoke: (posenc, _positional, o) => posenc.positionNumbers(o),
       results: (hasOut) => ({
         outputs: hasOut ? ['out'] : [],
@@ -334,6 +346,7 @@ const OPERATIONS = {
         base: r.chance(0.3) ? 500 : undefined,
         scaling: r.chance(0.3) ? scaling(r, rotaryDim) : undefined,
         ...where(r, batch * seqLen, batch),
+        dtype: float32Dtype(r),
         out,
       }),
       invoke: (posenc, _positional, o) => posenc.ropeCache(o),
@@ -744,6 +757,7 @@ const POLLUTION_KEYS = [
   'batch',
   'order',
   'inverse',
+  'dtype',
   'numKvHeads',
   'from',
   'to',
@@ -785,6 +799,7 @@ const POLLUTION_VALUES = [
   { type: 'linear', factor: 4 },
   new Float32Array(4),
   'yarn',
+  'float16',
 ];
 
 /** Alternative answers of fickle getters and traps: never what the contract reads. */

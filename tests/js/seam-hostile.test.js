@@ -1843,3 +1843,143 @@ function withPlan(posenc, options, body) {
     plan.free();
   }
 }
+
+// ---- half precision: the dtype option and 16-bit arrays under attack --------------------------
+
+for (const shared of variants) {
+  describe(`seam: hostile half-precision arguments (${shared.variant})`, () => {
+    const shape = { seqLen: 2, numHeads: 2, headDim: 4, offset: 5 };
+    const bits = () => Uint16Array.from({ length: 16 }, (_, i) => 0x3c00 + 37 * i); // float16 1..
+    /** A clean call's bits: rope of bits() in `dtype`. */
+    const clean = (posenc, dtype) => posenc.rope(bits(), { ...shape, dtype });
+
+    it('a dtype getter runs once: one that throws is a TypeError naming dtype; one that changes its answer gives the first', async () => {
+      const posenc = await freshInstance(shared);
+      const throwing = { ...shape };
+      Object.defineProperty(throwing, 'dtype', {
+        enumerable: true,
+        get() {
+          throw new Error('no dtype here');
+        },
+      });
+      assertSeamError(outcome(() => posenc.rope(bits(), throwing)).error, TypeError, 'dtype', 'rope', 'throwing');
+      const getter = countingGetter('bfloat16');
+      const fickle = { ...shape };
+      Object.defineProperty(fickle, 'dtype', {
+        enumerable: true,
+        get: () => {
+          getter.get();
+          return getter.reads === 1 ? 'bfloat16' : 'float16';
+        },
+      });
+      assertSameBits(posenc.rope(bits(), fickle), clean(posenc, 'bfloat16'), 'the first answer');
+      assert.equal(getter.reads, 1, 'dtype read once');
+      const planOptions = { seqLen: 2, numHeads: 2, headDim: 4 };
+      const planGetter = countingGetter('float16');
+      Object.defineProperty(planOptions, 'dtype', {
+        enumerable: true,
+        get: () => {
+          planGetter.get();
+          return planGetter.reads === 1 ? 'float16' : 'bfloat16';
+        },
+      });
+      const plan = posenc.ropePlan(planOptions);
+      assert.equal(plan.dtype, 'float16');
+      assertSameBits(plan.apply(bits(), { offset: 5 }), clean(posenc, 'float16'), 'a plan: the first answer');
+      assert.equal(planGetter.reads, 1, "a plan's dtype read once");
+      plan.free();
+      assertStillWorks(posenc, 'dtype getters');
+    });
+
+    it('what an array is comes from the engine: a Proxy, a subclass, a spoofed toStringTag or length cannot pass for another dtype', async () => {
+      const posenc = await freshInstance(shared);
+      const proxy = new Proxy(bits(), {});
+      assertSeamError(
+        outcome(() => posenc.rope(proxy, { ...shape, dtype: 'float16' })).error,
+        TypeError,
+        'x',
+        'rope',
+        'a Proxy around a Uint16Array',
+      );
+      class Spoofed extends Uint16Array {
+        get [Symbol.toStringTag]() {
+          return 'Float16Array';
+        }
+        get length() {
+          return 1;
+        }
+      }
+      const spoofed = Spoofed.from(bits());
+      const error = assertSeamError(
+        outcome(() => posenc.rope(spoofed, shape)).error,
+        TypeError,
+        'x',
+        'rope',
+        'a Uint16Array subclass claiming to be a Float16Array',
+      );
+      assert.match(error.message, /Uint16Array without a dtype/);
+      posenc.rope(spoofed, { ...shape, dtype: 'float16' });
+      assertSameBits(new Uint16Array(spoofed.buffer), clean(posenc, 'float16'), 'all 16 rotated (its own length)');
+      const tagged = new Float32Array(16);
+      Object.defineProperty(tagged, Symbol.toStringTag, { get: () => 'Uint16Array' });
+      assertSeamError(
+        outcome(() => posenc.rope(tagged, { ...shape, dtype: 'bfloat16' })).error,
+        TypeError,
+        'x',
+        'rope',
+        'a Float32Array tagged Uint16Array',
+      );
+      const fakeWasm = Object.create(WasmArray.prototype);
+      assertSeamError(
+        outcome(() => posenc.rope(fakeWasm, { ...shape, dtype: 'float16' })).error,
+        TypeError,
+        'x',
+        'rope',
+        'an object made from WasmArray.prototype',
+      );
+      assertStillWorks(posenc, 'spoofed arrays');
+    });
+
+    it("Object.prototype.dtype = 'float16' changes nothing: float32 stays float32, a Uint16Array still needs its own dtype", async () => {
+      const posenc = await freshInstance(shared);
+      const x = randomNormal(16, 3);
+      const expected = posenc.rope(x.slice(), shape);
+      withPollution('dtype', 'float16', () => {
+        assertSameBits(posenc.rope(x.slice(), shape), expected, 'float32 rope');
+        assert.equal(posenc.allocate(4).dtype, 'float32');
+        assert.equal(posenc.ropePlan({ seqLen: 1, headDim: 4 }).dtype, 'float32');
+        assertSeamError(outcome(() => posenc.rope(bits(), shape)).error, TypeError, 'x', 'rope', 'polluted');
+        assert.equal(posenc.sinusoidal({ seqLen: 2, dModel: 4 }).constructor, Float32Array);
+      });
+      assertStillWorks(posenc, 'dtype pollution');
+    });
+
+    it('a getter that frees a half WasmArray, or grows memory, mid-call: RangeError naming x, or the bits of a clean call', async () => {
+      for (const dtype of ['float16', 'bfloat16']) {
+        const posenc = await freshInstance(shared);
+        const x = posenc.allocate(bits(), { dtype });
+        const freeing = freeingGetter(posenc, x, 1, 5, { reallocate: false });
+        const options = { ...shape, dtype };
+        Object.defineProperty(options, 'offset', { enumerable: true, get: freeing.get });
+        assertSeamError(outcome(() => posenc.rope(x, options)).error, RangeError, 'x', 'rope', `${dtype}: freed`);
+        const probe = heapProbe(posenc);
+        const growingOffset = () => {
+          growMemory(posenc);
+          return 5;
+        };
+        const y = posenc.allocate(bits(), { dtype });
+        const growing = { ...shape };
+        Object.defineProperty(growing, 'offset', { enumerable: true, get: growingOffset });
+        posenc.rope(y, growing);
+        assertSameBits(y.toArray(), clean(posenc, dtype), `${dtype}: memory grown by a getter`);
+        const js = bits();
+        const growingJs = { ...shape, dtype };
+        Object.defineProperty(growingJs, 'offset', { enumerable: true, get: growingOffset });
+        assertSameBits(posenc.rope(js, growingJs), clean(posenc, dtype), `${dtype}: JS array, memory grown`);
+        y.free();
+        assert.deepEqual(heapProbe(posenc), probe, `${dtype}: malloc sane`);
+        assertStillWorks(posenc, `${dtype}: free and growth in getters`);
+      }
+    });
+  });
+}

@@ -9,6 +9,8 @@ const CONSUMER_TS = `
 import {
   loadPosenc,
   type BatchPositionOptions,
+  type Dtype,
+  type Float16ArrayIfDeclared,
   type PositionOptions,
   type RopeOptions,
   type RopePlanOptions,
@@ -121,6 +123,34 @@ posenc.attentionScores(x, k, { ...scoreShape, encoding: 'rope', xpos: {} });
 // @ts-expect-error: an encoding posenc does not have
 posenc.attentionScores(x, k, { ...scoreShape, encoding: 'cope' });
 console.log(none, t5);
+// Half precision: a dtype's result type (Float16Array where TypeScript's lib has it, else the
+// bits), half WasmArrays that keep their dtype, and float32-only operations refusing them.
+const bits = new Uint16Array(64);
+const table16: Float16ArrayIfDeclared | Uint16Array = posenc.sinusoidal({ seqLen: 2, dModel: 4, dtype: 'float16' });
+const tableBf16: Uint16Array = posenc.sinusoidal({ seqLen: 2, dModel: 4, dtype: 'bfloat16' });
+const numbers16: Float16ArrayIfDeclared | Uint16Array = posenc.positionNumbers({ seqLen: 2, dModel: 4, dtype: 'float16' });
+const cache16: Uint16Array = posenc.ropeCache({ seqLen: 4, rotaryDim: 8, dtype: 'bfloat16' }).cos;
+const cache32: Float32Array = posenc.ropeCache({ seqLen: 4, rotaryDim: 8 }).sin;
+const rotated16: Uint16Array = posenc.rope(bits, { ...rope, dtype: 'bfloat16' });
+posenc.ropeQK(bits, new Uint16Array(32), { ...rope, numKvHeads: 1, dtype: 'float16' });
+posenc.addSinusoidal(bits, { seqLen: 8, dModel: 8, dtype: 'float16' });
+const h: WasmArray<'float16'> = posenc.allocate(64, { dtype: 'float16' });
+const hb: WasmArray<'bfloat16'> = posenc.allocate(bits, { dtype: 'bfloat16' });
+const hView: Float16ArrayIfDeclared | Uint16Array = h.subarray(0, 32).view();
+const hDtype: 'float16' = h.dtype;
+const halfPlan = posenc.ropePlan({ ...rope, dtype: 'float16' });
+const planDtype: Dtype = halfPlan.dtype;
+halfPlan.apply(h, { offset: 3 });
+hb.set(bits);
+// @ts-expect-error: a dtype posenc does not have
+posenc.rope(x, { ...rope, dtype: 'float64' });
+// @ts-expect-error: similarity computes in float32 only
+posenc.similarity(h, w, { rows: 8, cols: 8, dim: 8 });
+// @ts-expect-error: a half WasmArray is not a float32 one
+const notFloat32: WasmArray = h;
+// @ts-expect-error: a bfloat16 array takes bits, not numbers
+hb.set([1, 2]);
+console.log(table16, tableBf16, numbers16, cache16, cache32, rotated16, hView, hDtype, planDtype, notFloat32);
 
 // Rejected by the runtime (TypeError): so by the types too.
 // @ts-expect-error: rotaryDim with partialRotaryFactor

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { randomMatrix } from '../../web/src/tokens.js';
 import { logSpacedPositions } from '../../web/src/vectors.js';
-import { roundToDtype } from '../js/half-reference.js';
+import { fromHalfBits, toHalfBits } from '../js/half-support.js';
 import { gotoAndSettle, openPage } from './support/browser.js';
 import { readLinePlot } from './support/lineplot.js';
 import { useServedSite } from './support/session.js';
@@ -14,6 +14,9 @@ const site = useServedSite();
 let browser;
 let server;
 before(async () => ({ browser, server } = await site));
+
+/** x rounded once to `dtype`, as a number. */
+const roundToDtype = (x, dtype) => fromHalfBits(toHalfBits(x, dtype), dtype);
 
 const D = 128;
 const BASE = 10000;
