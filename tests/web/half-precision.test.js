@@ -113,6 +113,7 @@ test('the stored table: each format’s error is the float64 table rounded once,
 for (const [query, delta, seed] of [
   ['', 16, 1],
   ['?hp.delta=0&hp.seed=5', 0, 5],
+  ['?hp.delta=17', 17, 1],
 ]) {
   test(`RoPE scores from 16-bit q and k: bounded, flat in the position (Δ ${delta}, seed ${seed})`, async () => {
     const { page, log, context } = await openPage(browser);
@@ -156,6 +157,10 @@ for (const [query, delta, seed] of [
       const [, y] = pointAt(points, m);
       assert.ok(closeInLog(y, want, 0.01), `bfloat16 positions at ${m}: ${y} vs ${want}`);
     }
+    // The note: where the two rounded positions first stop being Δ apart.
+    const first = positions.find((p) => roundToDtype(p + delta, 'bfloat16') - roundToDtype(p, 'bfloat16') !== delta);
+    const shown = await page.locator('#half-precision-note').getAttribute('data-kept-up-to');
+    assert.equal(shown, first === undefined ? 'null' : String(first + delta));
     assert.deepEqual(log.errors, []);
     await context.close();
   });

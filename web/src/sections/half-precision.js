@@ -4,7 +4,7 @@
 // that is itself stored in 16 bits (as under bfloat16 autocast) gives an angle error that does.
 // Every stored value comes from posenc (`dtype`), every exact one from float64 in this file.
 import { controlRow, numberControl } from '../controls.js';
-import { byId, h } from '../dom.js';
+import { byId, h, labelCellsByHeader } from '../dom.js';
 import { formatSig } from '../format.js';
 import { exactBits, halfAt, numberOfBits, readHalf } from '../half-bits.js';
 import { createLinePlot } from '../plots/lineplot.js';
@@ -20,7 +20,14 @@ const SAMPLES = 300; // positions sampled, log-spaced
 const MAX_POSITION = 1_000_000;
 const DRAWS = 4; // random q/k pairs, one per head
 const DTYPES = ['float32', 'float16', 'bfloat16'];
-const COLORS = { float32: '#0072B2', float16: '#D55E00', bfloat16: '#009E73', angle: '#CC79A7' };
+// Okabe-Ito colours: one per storage type, and one per 16-bit type that holds the positions.
+const COLORS = {
+  float32: '#0072B2',
+  float16: '#D55E00',
+  bfloat16: '#009E73',
+  bfloat16Position: '#CC79A7',
+  float16Position: '#E69F00',
+};
 // Each format's fields (sign + exponent + fraction bits) and the bit patterns of the number after
 // 1 and of the largest finite number.
 const FORMATS = {
@@ -147,14 +154,19 @@ export function mount({ posenc, state }) {
     const table = posenc.sinusoidal({ seqLen: finite.length, dModel: D, base: BASE, positions: finite });
     const errors = rowMaxDifference(table, exact, finite.length, D);
     const y = Float64Array.from(positions, (_, i) => (i < finite.length ? errors[i] : Number.NaN));
-    const dash = dtype === 'float16' ? '2 4' : '7 5';
-    return { label: `float32 table, positions stored as ${dtype}`, x: xs, y, color: COLORS.angle, dash };
+    return {
+      label: `float32 table, positions stored as ${dtype}`,
+      x: xs,
+      y,
+      color: COLORS[`${dtype}Position`],
+      points: true,
+    };
   });
-  tablePlot.draw({ series: [...tableSeries, ...angleSeries], xDomain: [1, MAX_POSITION], yDomain: [1e-9, 2] });
   const tableWorst = Object.fromEntries(DTYPES.map((dtype, i) => [dtype, Math.max(...tableSeries[i].y)]));
   tableSummary =
     `Log-log plot. A table computed in float64 and stored once: the largest error is ${DTYPES.map((d) => `${formatSig(tableWorst[d], 2)} in ${d}`).join(', ')}, ` +
     'the same at position 1 as at position one million. Computed from positions stored in 16 bits instead, the error grows with the position until it is as large as the values.';
+  tablePlot.draw({ series: [...tableSeries, ...angleSeries], xDomain: [1, MAX_POSITION], yDomain: [1e-9, 2] });
 
   // ---- RoPE scores ----------------------------------------------------------------------------
   const scorePlot = createLinePlot({
@@ -169,7 +181,7 @@ export function mount({ posenc, state }) {
   });
   let scoreSummary = '';
   const note = h('p', { class: 'result', id: 'half-precision-note' });
-  const table = h('table', { class: 'numbers', id: 'half-precision-table' });
+  const table = h('table', { class: 'numbers stacks', id: 'half-precision-table' });
   const reroll = h(
     'button',
     { type: 'button', id: 'half-precision-reroll', 'aria-label': 'New random q and k for the half-precision scores' },
@@ -215,10 +227,9 @@ export function mount({ posenc, state }) {
       label: 'float32, positions stored as bfloat16',
       x: mx,
       y: scoreErrors(rotated(q, bfQueryAt, 'float32'), rotated(k, bfKeyAt, 'float32'), positions.length, exactScore),
-      color: COLORS.angle,
+      color: COLORS.bfloat16Position,
       dash: '7 5',
     });
-    scorePlot.draw({ series, xDomain: [delta + 1, MAX_POSITION + delta], yDomain: [1e-9, 100] });
 
     const near = (s, from, to) => Math.max(...s.y.filter((_, i) => queryAt[i] >= from && queryAt[i] < to));
     const rows = DTYPES.map((dtype, i) => ({
@@ -226,15 +237,27 @@ export function mount({ posenc, state }) {
       early: near(series[i], 0, 1000),
       late: near(series[i], 100_000, Number.POSITIVE_INFINITY),
     }));
-    const angle = { early: near(series[3], 0, 1000), late: near(series[3], 100_000, Number.POSITIVE_INFINITY) };
+    // RoPE's score sees only the rounded positions' difference: where does it first differ from Δ?
+    const kept = bfQueryAt.findIndex((m, i) => m - bfKeyAt[i] !== delta);
+    const keptUpTo = kept < 0 ? null : queryAt[kept];
+    const angle = {
+      kept: near(series[3], 0, keptUpTo ?? Number.POSITIVE_INFINITY),
+      late: near(series[3], 100_000, Number.POSITIVE_INFINITY),
+    };
     note.dataset.errors = JSON.stringify({ rows, angle, table: tableWorst });
     const scale = Math.max(...exactScore.map(Math.abs));
     note.textContent =
       `The exact scores at distance ${delta} are at most ${formatSig(scale, 3)} in size. Stored in 16 bits, q and k lose about three (float16) or two (bfloat16) significant digits, ` +
       `and the score with them: its error is ${rows.map((r) => `${formatSig(r.early, 2)} → ${formatSig(r.late, 2)} in ${r.dtype}`).join(', ')} ` +
       `(largest below position 1000 → largest beyond 100 000): no growth, because posenc computes every angle in float64. ` +
-      `With the positions themselves in bfloat16, the error goes from ${formatSig(angle.early, 2)} to ${formatSig(angle.late, 2)}: the angles are wrong, not the storage.`;
+      'With the positions themselves in bfloat16, the score sees only the difference of the two rounded positions: ' +
+      (keptUpTo === null
+        ? `here they stay ${delta} apart everywhere, and the error stays at float32’s ${formatSig(angle.kept, 2)}.`
+        : `its error is float32’s (${formatSig(angle.kept, 2)}) while they are still ${delta} apart, up to query position ${keptUpTo}, ` +
+          `and up to ${formatSig(angle.late, 2)} beyond 100 000: the angles are wrong, not the storage.`);
+    note.dataset.keptUpTo = String(keptUpTo);
     scoreSummary = `Log-log plot of the score error against the query position. ${note.textContent}`;
+    scorePlot.draw({ series, xDomain: [delta + 1, MAX_POSITION + delta], yDomain: [1e-9, 100] });
 
     table.replaceChildren(
       h(
@@ -271,6 +294,7 @@ export function mount({ posenc, state }) {
         }),
       ),
     );
+    labelCellsByHeader(table);
   }
 
   const request = coalesceToFrame(draw);
