@@ -1,151 +1,181 @@
-// Half precision where the engine has Float16Array (Chromium 135+; Debian's is newer): a page
-// loads posenc's browser entry from this checkout and passes Float16Arrays in and gets them
-// out. The bits it returns are checked here against the contract (tests/js/half-support.js):
-// tables are the float64 value rounded once, rotations posenc's float32 result on the widened
-// input rounded once, and a Float16Array gives the same bits as a Uint16Array of them.
+// "Half precision": the stored-table errors against float64 values rounded to each format by the
+// test's own rounding, the score errors against their bound and their flatness in the position,
+// the angle errors of 16-bit positions against a float64 rotation, and the format table.
 import assert from 'node:assert/strict';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { after, before, test } from 'node:test';
-import { startServer } from '../../scripts/serve.js';
-import { loadPosenc } from '../../bindings/js/node.js';
-import { assertRoundedFrom, assertSameHalfBits, narrow, widen } from '../js/half-support.js';
-import { sinusoidalReference } from '../js/reference.js';
-import { ARTIFACTS, launchBrowser, openPage } from './support/browser.js';
-import { ROOT } from './support/build.js';
+import { before, test } from 'node:test';
+import { randomMatrix } from '../../web/src/tokens.js';
+import { logSpacedPositions } from '../../web/src/vectors.js';
+import { fromHalfBits, toHalfBits } from '../js/half-support.js';
+import { gotoAndSettle, openPage } from './support/browser.js';
+import { readLinePlot } from './support/lineplot.js';
+import { useServedSite } from './support/session.js';
 
-const folder = path.join(ARTIFACTS, 'half-precision');
-const SHAPE = { seqLen: 6, numHeads: 2, headDim: 10, offset: 300 };
-const BIG = { seqLen: 2048, numHeads: 4, headDim: 32, offset: 5 }; // streamed: 512 KiB of float16
-
-// The page: every result as an Array of its 16-bit patterns, for the checks below.
-const PAGE = `import { loadPosenc } from '../../bindings/js/index.js';
-const bitsOf = (a) => Array.from(new Uint16Array(a.buffer, a.byteOffset, a.length));
-const typeOf = (a) => Object.prototype.toString.call(a).slice(8, -1);
-const refusal = (call) => {
-  try {
-    call();
-    return null;
-  } catch (error) {
-    return { name: error.name, parameter: error.parameter, message: error.message };
-  }
-};
-const shape = ${JSON.stringify(SHAPE)};
-const big = ${JSON.stringify(BIG)};
-const { offset, ...planShape } = shape;
-const result = { hasFloat16Array: typeof Float16Array === 'function' };
-try {
-  const posenc = await loadPosenc();
-  const table = posenc.sinusoidal({ seqLen: 5, dModel: 18, dtype: 'float16' });
-  const values = Array.from({ length: 120 }, (_, i) => Math.sin(i * 1.7) * 3);
-  const x = Float16Array.from(values);
-  const input = bitsOf(x);
-  const rotated = posenc.rope(x, shape); // a Float16Array implies float16
-  const viaBits = posenc.rope(Uint16Array.from(input), { ...shape, dtype: 'float16' });
-  const w = posenc.allocate(Float16Array.from(values));
-  posenc.rope(w, shape);
-  const cache = posenc.ropeCache({ seqLen: 3, rotaryDim: 8, dtype: 'float16' });
-  const q = Float16Array.from(values);
-  const k = Float16Array.from(values.slice(0, 60));
-  const qk = posenc.ropeQK(q, k, { ...shape, numKvHeads: 1 });
-  const large = Float16Array.from({ length: big.seqLen * big.numHeads * big.headDim }, (_, i) => Math.cos(i));
-  const largeInput = bitsOf(large);
-  const largeInWasm = posenc.allocate(large);
-  posenc.rope(large, big);
-  posenc.rope(largeInWasm, big);
-  Object.assign(result, {
-    tableType: typeOf(table),
-    table: bitsOf(table),
-    input,
-    rotatedType: typeOf(rotated),
-    rotatedIsX: rotated === x,
-    rotated: bitsOf(rotated),
-    viaBits: bitsOf(viaBits),
-    wasmDtype: w.dtype,
-    viewType: typeOf(w.view()),
-    toArrayType: typeOf(w.toArray()),
-    wasm: bitsOf(w.toArray()),
-    cacheType: typeOf(cache.cos),
-    cache: bitsOf(cache.cos).concat(bitsOf(cache.sin)),
-    qkTypes: [typeOf(qk.q), typeOf(qk.k)],
-    q: bitsOf(qk.q),
-    k: bitsOf(qk.k),
-    largeInput,
-    large: bitsOf(large),
-    largeInWasm: bitsOf(largeInWasm.toArray()),
-    bfloat16Refused: refusal(() => posenc.rope(Float16Array.from(values), { ...shape, dtype: 'bfloat16' })),
-    float32OutRefused: refusal(() => posenc.rope(Float16Array.from(values), { ...shape, out: new Float32Array(120) })),
-    planRefused: refusal(() => posenc.ropePlan({ ...planShape, dtype: 'bfloat16' }).apply(x)),
-  });
-  w.free();
-  largeInWasm.free();
-} catch (error) {
-  result.error = String(error?.stack ?? error);
-}
-window.__result = result;
-`;
-
+const site = useServedSite();
 let browser;
 let server;
+before(async () => ({ browser, server } = await site));
 
-before(async () => {
-  rmSync(folder, { recursive: true, force: true });
-  mkdirSync(folder, { recursive: true });
-  writeFileSync(path.join(folder, 'check.js'), PAGE);
-  writeFileSync(
-    path.join(folder, 'index.html'),
-    '<!doctype html><meta charset="utf-8"><title>half precision</title><link rel="icon" href="data:,"><script type="module" src="./check.js"></script>\n',
-  );
-  server = await startServer({ root: ROOT, port: 0 });
-  browser = await launchBrowser();
-});
+/** x rounded once to `dtype`, as a number. */
+const roundToDtype = (x, dtype) => fromHalfBits(toHalfBits(x, dtype), dtype);
 
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const D = 128;
+const BASE = 10000;
+const DRAWS = 4;
+const positions = logSpacedPositions(300, 1_000_000);
+const omega = Array.from({ length: D / 2 }, (_, i) => BASE ** ((-2 * i) / D));
 
-test('Float16Array in and out in Chromium: implied float16, float16 results are Float16Arrays, the bits of the contract', async () => {
-  const { page, log, context } = await openPage(browser);
-  try {
-    await page.goto(`${server.url}test-artifacts/half-precision/index.html`);
-    const r = await (await page.waitForFunction(() => window.__result, null, { timeout: 60_000 })).jsonValue();
-    assert.equal(r.error, undefined, r.error);
-    assert.deepEqual(log.errors, []);
-    assert.ok(r.hasFloat16Array, "Debian's Chromium has Float16Array");
-    assert.equal(r.tableType, 'Float16Array');
-    assert.equal(r.rotatedType, 'Float16Array');
-    assert.ok(r.rotatedIsX, 'rope returns x (in place)');
-    assert.equal(r.cacheType, 'Float16Array');
-    assert.deepEqual(r.qkTypes, ['Float16Array', 'Float16Array']);
-    assert.equal(r.wasmDtype, 'float16');
-    assert.equal(r.viewType, 'Float16Array');
-    assert.equal(r.toArrayType, 'Float16Array');
-
-    const node = await loadPosenc();
-    assertRoundedFrom(Uint16Array.from(r.table), sinusoidalReference({ seqLen: 5, dModel: 18 }), 'float16', 'table');
-    const input = Uint16Array.from(r.input);
-    const expected = narrow(node.rope(widen(input, 'float16'), SHAPE), 'float16');
-    assertSameHalfBits(Uint16Array.from(r.rotated), expected, 'rope of a Float16Array');
-    assertSameHalfBits(Uint16Array.from(r.viaBits), expected, 'rope of its bits in a Uint16Array');
-    assertSameHalfBits(Uint16Array.from(r.wasm), expected, 'rope of a float16 WasmArray');
-    const cache = node.ropeCache({ seqLen: 3, rotaryDim: 8, dtype: 'float16' });
-    assertSameHalfBits(Uint16Array.from(r.cache), Uint16Array.of(...cache.cos, ...cache.sin), 'ropeCache');
-    const qk = node.ropeQK(widen(input, 'float16'), widen(input.subarray(0, 60), 'float16'), {
-      ...SHAPE,
-      numKvHeads: 1,
-    });
-    assertSameHalfBits(Uint16Array.from(r.q), narrow(qk.q, 'float16'), 'ropeQK q');
-    assertSameHalfBits(Uint16Array.from(r.k), narrow(qk.k, 'float16'), 'ropeQK k');
-    const large = narrow(node.rope(widen(Uint16Array.from(r.largeInput), 'float16'), BIG), 'float16');
-    assertSameHalfBits(Uint16Array.from(r.large), large, 'a streamed Float16Array');
-    assertSameHalfBits(Uint16Array.from(r.largeInWasm), large, 'the same in a WasmArray');
-
-    assert.deepEqual([r.bfloat16Refused?.name, r.bfloat16Refused?.parameter], ['TypeError', 'x']);
-    assert.match(r.bfloat16Refused.message, /Float16Array \(float16\), but dtype is 'bfloat16'/);
-    assert.deepEqual([r.float32OutRefused?.name, r.float32OutRefused?.parameter], ['TypeError', 'out']);
-    assert.deepEqual([r.planRefused?.name, r.planRefused?.parameter], ['TypeError', 'x']);
-  } finally {
-    await context.close();
+/** The largest |round(PE(p)) − PE(p)| over the channels of the float64 table at position p. */
+function tableError(p, dtype) {
+  let worst = 0;
+  for (const w of omega) {
+    for (const exact of [Math.sin(p * w), Math.cos(p * w)])
+      worst = Math.max(worst, Math.abs(roundToDtype(exact, dtype) - exact));
   }
+  return worst;
+}
+
+/** The largest |PE(at) − PE(p)| over the channels: a table computed at a wrong position. */
+function angleError(p, at) {
+  let worst = 0;
+  for (const w of omega) {
+    worst = Math.max(worst, Math.abs(Math.sin(at * w) - Math.sin(p * w)), Math.abs(Math.cos(at * w) - Math.cos(p * w)));
+  }
+  return worst;
+}
+
+/** The page's q and k: seeded normals on a grid of 1/64 in (−2, 2). */
+function gridValues(seed) {
+  return randomMatrix(seed, DRAWS, D).map((v) => Math.max(-127, Math.min(127, Math.round(v * 64))) / 64);
+}
+
+/** q (or k) of draw d rotated in float64 at position p (interleaved pairs). */
+function rotate(v, d, p) {
+  const out = new Float64Array(D);
+  for (let i = 0; i < D / 2; i++) {
+    const [a, b] = [v[d * D + 2 * i], v[d * D + 2 * i + 1]];
+    const [c, s] = [Math.cos(p * omega[i]), Math.sin(p * omega[i])];
+    out[2 * i] = a * c - b * s;
+    out[2 * i + 1] = b * c + a * s;
+  }
+  return out;
+}
+
+const dot = (a, b) => a.reduce((sum, x, i) => sum + x * b[i], 0);
+
+/** Points of a plotted series near position p (the plot's x is read back to 2 decimals of 1000). */
+function pointAt(points, p) {
+  return points.reduce((best, point) =>
+    Math.abs(Math.log(point[0] / p)) < Math.abs(Math.log(best[0] / p)) ? point : best,
+  );
+}
+
+const closeInLog = (y, want, tolerance) => Math.abs(Math.log10(y) - Math.log10(want)) <= tolerance;
+
+test('the stored table: each format’s error is the float64 table rounded once, at every position', async () => {
+  const { page, log, context } = await openPage(browser);
+  await gotoAndSettle(page, `${server.pageUrl}#half-precision`);
+  const drawn = await readLinePlot(page, 'half-table-error');
+  for (const dtype of ['float16', 'bfloat16']) {
+    const points = drawn.series[`stored as ${dtype}`];
+    assert.equal(points.length, positions.length, `${dtype}: one point per position`);
+    for (const p of positions.filter((_, i) => i % 7 === 0)) {
+      const [, y] = pointAt(points, p);
+      const want = tableError(p, dtype);
+      assert.ok(closeInLog(y, want, 0.01), `${dtype} at ${p}: ${y} vs ${want}`);
+    }
+    const bound = dtype === 'float16' ? 2 ** -12 : 2 ** -9; // half an ulp of values in [0.5, 1]
+    assert.ok(Math.max(...points.map(([, y]) => y)) <= bound * 1.001, `${dtype} within half an ulp`);
+  }
+  const float32 = drawn.series['stored as float32'];
+  assert.ok(
+    float32.every(([, y]) => y <= 2 ** -25 * 1.001),
+    'float32: half a float32 ulp',
+  );
+
+  // Positions held in 16 bits: the float64 table at the rounded position (float32 adds < 1e-7).
+  for (const dtype of ['bfloat16', 'float16']) {
+    const points = drawn.series[`float32 table, positions stored as ${dtype}`];
+    for (const p of positions.filter((_, i) => i % 5 === 0)) {
+      const at = roundToDtype(p, dtype);
+      if (!Number.isFinite(at)) continue; // float16 holds no position above 65504: no point drawn
+      const want = angleError(p, at);
+      if (want < 1e-6) continue; // exact positions: float32 rounding only, below the plot's floor
+      const [, y] = pointAt(points, p);
+      assert.ok(closeInLog(y, want, 0.01), `${dtype} positions at ${p}: ${y} vs ${want}`);
+    }
+  }
+  const beyond = drawn.series['float32 table, positions stored as float16'].filter(([x]) => x > 65520);
+  assert.equal(beyond.length, 0, 'no float16 position is drawn past 65504');
+  assert.deepEqual(log.errors, []);
+  await context.close();
+});
+
+for (const [query, delta, seed] of [
+  ['', 16, 1],
+  ['?hp.delta=0&hp.seed=5', 0, 5],
+  ['?hp.delta=17', 17, 1],
+]) {
+  test(`RoPE scores from 16-bit q and k: bounded, flat in the position (Δ ${delta}, seed ${seed})`, async () => {
+    const { page, log, context } = await openPage(browser);
+    await gotoAndSettle(page, `${server.pageUrl}${query}#half-precision`);
+    const drawn = await readLinePlot(page, 'half-score-error');
+    const q = gridValues(seed);
+    const k = gridValues(seed + 7919);
+    // Rounding each channel of q and k (each below 2·√2 after rotation) moves the score by at most
+    // Σ_c (|q_c| + |k_c| + 1 ulp) · ulp_c, a 16-bit ulp of 2^-10 · 4 (float16) or 2^-7 · 4 (bfloat16).
+    const sizes = Array.from({ length: DRAWS }, (_, d) => {
+      let sum = 0;
+      for (let c = 0; c < D; c++) sum += Math.abs(q[d * D + c]) + Math.abs(k[d * D + c]);
+      return sum * Math.SQRT2;
+    });
+    for (const [dtype, unit] of [
+      ['float16', 2 ** -11],
+      ['bfloat16', 2 ** -8],
+    ]) {
+      const points = drawn.series[`q, k stored as ${dtype}`];
+      assert.equal(points.length, positions.length);
+      const bound = Math.max(...sizes) * 2 * unit * 1.01;
+      assert.ok(
+        points.every(([, y]) => y <= bound),
+        `${dtype}: every score error within ${bound}`,
+      );
+      const early = Math.max(...points.filter(([x]) => x < 1000).map(([, y]) => y));
+      const late = Math.max(...points.filter(([x]) => x >= 100_000).map(([, y]) => y));
+      assert.ok(late < 4 * early && early < 4 * late, `${dtype}: ${early} below 1000, ${late} beyond 100 000`);
+    }
+    // Positions in bfloat16, rotation in float32: the float64 rotation at the rounded positions.
+    const points = drawn.series['float32, positions stored as bfloat16'];
+    const exact = Array.from({ length: DRAWS }, (_, d) => dot(rotate(q, d, 0), rotate(k, d, -delta)));
+    for (const p of positions.filter((_, i) => i % 9 === 0)) {
+      const m = p + delta;
+      let want = 0;
+      for (let d = 0; d < DRAWS; d++) {
+        const score = dot(rotate(q, d, roundToDtype(m, 'bfloat16')), rotate(k, d, roundToDtype(p, 'bfloat16')));
+        want = Math.max(want, Math.abs(score - exact[d]));
+      }
+      if (want < 1e-3) continue; // exact positions: float32 rounding only
+      const [, y] = pointAt(points, m);
+      assert.ok(closeInLog(y, want, 0.01), `bfloat16 positions at ${m}: ${y} vs ${want}`);
+    }
+    // The note: where the two rounded positions first stop being Δ apart.
+    const first = positions.find((p) => roundToDtype(p + delta, 'bfloat16') - roundToDtype(p, 'bfloat16') !== delta);
+    const shown = await page.locator('#half-precision-note').getAttribute('data-kept-up-to');
+    assert.equal(shown, first === undefined ? 'null' : String(first + delta));
+    assert.deepEqual(log.errors, []);
+    await context.close();
+  });
+}
+
+test('the format table: what each format holds, measured through posenc', async () => {
+  const { page, log, context } = await openPage(browser);
+  await gotoAndSettle(page, `${server.pageUrl}#half-precision`);
+  const rows = await page
+    .locator('#half-precision-table tbody tr')
+    .evaluateAll((trs) => trs.map((tr) => [tr.dataset.dtype, ...[...tr.cells].slice(1).map((c) => c.textContent)]));
+  const byDtype = Object.fromEntries(rows.map(([dtype, ...cells]) => [dtype, cells]));
+  assert.deepEqual(byDtype.float16.slice(0, 4), ['1 + 5 + 10', '1.0009766', '65504', '2048']);
+  assert.deepEqual(byDtype.bfloat16.slice(0, 4), ['1 + 8 + 7', '1.0078125', '3.3895e38', '256']);
+  assert.deepEqual(byDtype.float32.slice(0, 4), ['1 + 8 + 23', '1.0000001', '3.4028e38', '16777216']);
+  assert.deepEqual(log.errors, []);
+  await context.close();
 });

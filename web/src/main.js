@@ -10,6 +10,7 @@ import * as bridge from './sections/bridge.js';
 import * as comparison from './sections/comparison.js';
 import * as facts from './sections/facts.js';
 import * as family from './sections/family.js';
+import * as halfPrecision from './sections/half-precision.js';
 import * as images from './sections/images.js';
 import * as longContext from './sections/long-context.js';
 import * as naive from './sections/naive.js';
@@ -26,6 +27,7 @@ const MODULES = [
   comparison,
   facts,
   family,
+  halfPrecision,
   images,
   longContext,
   naive,

@@ -1,9 +1,9 @@
 // Small array helpers for arranging inputs and summarising outputs of posenc calls.
 // (posenc computes the encodings, rotations and dot products; these only copy and compare.)
 
-/** `rows` copies of `vector`, as a row-major [rows, vector.length] Float32Array. */
-export function tile(vector, rows) {
-  const out = new Float32Array(rows * vector.length);
+/** `rows` copies of `vector`, as a row-major [rows, vector.length] array of `Type` (Float32Array). */
+export function tile(vector, rows, Type = Float32Array) {
+  const out = new Type(rows * vector.length);
   if (out.length === 0) return out;
   out.set(vector);
   // Doubling copies: log2(rows) memmoves instead of one set() call per row (half a second for
@@ -36,6 +36,24 @@ export function maxAbsDifference(a, b) {
   let max = 0;
   for (let i = 0; i < a.length; i++) max = Math.max(max, Math.abs(a[i] - b[i]));
   return max;
+}
+
+/** Largest |a - b| in each row of two [rows, dim] tables, as a Float64Array of rows. */
+export function rowMaxDifference(a, b, rows, dim) {
+  const out = new Float64Array(rows);
+  for (let r = 0; r < rows; r++) {
+    let max = 0;
+    for (let c = 0; c < dim; c++) max = Math.max(max, Math.abs(a[r * dim + c] - b[r * dim + c]));
+    out[r] = max;
+  }
+  return out;
+}
+
+/** About `count` integers from 1 to max, evenly spaced on a log scale, without repeats (Int32Array). */
+export function logSpacedPositions(count, max) {
+  const set = new Set();
+  for (let i = 0; i < count; i++) set.add(Math.round(10 ** ((i / (count - 1)) * Math.log10(max))));
+  return Int32Array.from([...set].sort((a, b) => a - b));
 }
 
 /** Element-wise sum of two equally long arrays, as a new Float32Array. */

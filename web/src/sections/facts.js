@@ -7,7 +7,7 @@ import { createHeatmap } from '../plots/heatmap.js';
 import { createLinePlot } from '../plots/lineplot.js';
 import { coalesceToFrame } from '../schedule.js';
 import { randomMatrix } from '../tokens.js';
-import { maxAbsDifference, range, tile } from '../vectors.js';
+import { logSpacedPositions, maxAbsDifference, range, rowMaxDifference, tile } from '../vectors.js';
 
 export const id = 'facts';
 
@@ -38,24 +38,6 @@ function float32SeedTable(positions, dModel, base) {
     }
   });
   return out;
-}
-
-/** Largest |a - b| in each row of two [rows, dim] tables. */
-function rowMaxDifference(a, b, rows, dim) {
-  const out = new Float64Array(rows);
-  for (let r = 0; r < rows; r++) {
-    let max = 0;
-    for (let c = 0; c < dim; c++) max = Math.max(max, Math.abs(a[r * dim + c] - b[r * dim + c]));
-    out[r] = max;
-  }
-  return out;
-}
-
-/** Sample positions 1..max, roughly evenly spaced on a log scale, without repeats. */
-function logSpacedPositions(count, max) {
-  const set = new Set();
-  for (let i = 0; i < count; i++) set.add(Math.round(10 ** ((i / (count - 1)) * Math.log10(max))));
-  return Int32Array.from([...set].sort((a, b) => a - b));
 }
 
 export function mount({ posenc, state }) {
