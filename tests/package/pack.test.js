@@ -69,7 +69,7 @@ console.log(JSON.stringify({ variant: p.variant, source: p.wasmSource, value: p.
 `;
 
 const CONSUMER_WIDGETS_TS = `
-import { PeHeatmap, type PeHeatmapPick, type PeHeatmapSettings } from 'posenc/widgets';
+import { PeHeatmap, type PeHeatmapPick, type PeHeatmapSettings, type RopeHeatmapPick } from 'posenc/widgets';
 const element = document.createElement('posenc-pe-heatmap');
 const same: PeHeatmap = element;
 element.seqLen = 64;
@@ -78,12 +78,17 @@ element.layout = 'concat';
 element.layout = 'neox';
 const settings: PeHeatmapSettings = element.settings;
 element.addEventListener('posenc-pick', (event) => {
-  const pick: PeHeatmapPick | null = event.detail;
+  const pick: PeHeatmapPick | RopeHeatmapPick | null = event.detail;
   console.log(pick?.value);
 });
+const rope = document.createElement('posenc-rope-heatmap');
+rope.headDim = 128;
+rope.content = 'random';
+// @ts-expect-error: content is 'ones' or 'random'
+rope.content = 'zeros';
 const csv: string = element.toCSV();
 const png: Promise<Blob> = element.toPNG();
-console.log(same, settings, csv, png, PeHeatmap.prototype);
+console.log(same, settings, csv, png, PeHeatmap.prototype, rope.settings.layout);
 `;
 
 /**

@@ -6,7 +6,9 @@
 // A subclass declares `static settings = { 'seq-len': { spec, control }, ... }` (spec: a state.js
 // spec; control(state, key): the tutorial's control for it) and implements
 //   build()                  once: the figure's nodes, appended to this.body; returns the <figure>
-//   draw(posenc, values)     values keyed by attribute name; called at most once per frame
+//   draw(posenc, values)     values keyed by attribute name; called at most once per frame (with
+//                            `static progressive = true`, a generator: its steps run over the next
+//                            frames, schedule.js's progressiveToFrame, and a newer change drops them)
 //   csv()                    the drawn data as CSV text
 // and reports picked cells with this.pick(detail).
 //
@@ -15,7 +17,7 @@
 // (or, for a number outside its range, the nearest allowed value).
 import { h } from '../dom.js';
 import { renderFigure } from '../plots/figure-image.js';
-import { coalesceToFrame } from '../schedule.js';
+import { coalesceToFrame, progressiveToFrame } from '../schedule.js';
 import { formatValue, normalizeSetting, parseSetting, UrlState } from '../state.js';
 import { sharedPosenc } from './engine.js';
 import widgetCss from './widget.css?inline';
@@ -81,7 +83,9 @@ export class PosencElement extends HTMLElement {
     this.#controls = h('div', { class: 'controls', part: 'controls', hidden: true });
     this.body = h('div', { class: 'widget-body' });
     root.append(this.#controls, this.#message, this.body);
-    this.#request = coalesceToFrame(() => this.#redraw());
+    this.#request = this.constructor.progressive
+      ? progressiveToFrame(() => this.#redrawSteps())
+      : coalesceToFrame(() => this.#redrawSteps().next());
     this.#state.subscribe((keys) => {
       // A change from a control or a property shows in the attributes; one read from an
       // attribute leaves it as written (a bad one stays visible beside its message).
@@ -172,6 +176,19 @@ export class PosencElement extends HTMLElement {
     return this.#figure ? this.csv() : '';
   }
 
+  /** Names the parts of a plot's <figure> (createHeatmap, createLinePlot) for ::part styling. */
+  markParts(figure) {
+    figure.part.add('figure');
+    for (const [selector, part] of [
+      ['.plot-title', 'title'],
+      ['.plot-area', 'cells'],
+      ['.legend', 'legend'],
+      ['.readout', 'readout'],
+      ['figcaption', 'summary'],
+    ])
+      figure.querySelector(selector)?.part.add(part);
+  }
+
   /** Sends `posenc-pick` (a cell or position under the pointer or the keyboard; null when left). */
   pick(detail) {
     this.dispatchEvent(new CustomEvent('posenc-pick', { detail, bubbles: true, composed: true }));
@@ -214,13 +231,15 @@ export class PosencElement extends HTMLElement {
     );
   }
 
-  #redraw() {
+  /** Redraws (in steps for a progressive element); posenc-change follows the finished picture. */
+  *#redrawSteps() {
     if (!this.#posenc || !this.#figure || !this.isConnected) return;
     const values = Object.fromEntries(
       Object.keys(this.constructor.settings).map((name) => [name, this.getSetting(name)]),
     );
     try {
-      this.draw(this.#posenc, values);
+      const steps = this.draw(this.#posenc, values);
+      if (this.constructor.progressive) yield* steps;
       this.#report('draw', null);
     } catch (error) {
       this.#report('draw', `could not draw: ${error.message}`);

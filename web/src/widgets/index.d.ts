@@ -52,16 +52,46 @@ export interface PeHeatmap extends PosencElementBase<PeHeatmapSettings>, PeHeatm
 }
 export declare const PeHeatmap: { prototype: PeHeatmap; new (): PeHeatmap };
 
+/** The settings of <posenc-rope-heatmap>, as properties (attributes: seq-len, head-dim, content, seed, layout, base). */
+export interface RopeHeatmapSettings {
+  /** Query and key positions 0 … seqLen − 1, 16…2048; default 1001. */
+  seqLen: number;
+  /** The head dimension, even, 2…256; default 64. */
+  headDim: number;
+  /** q and k: all ones, or random vectors from `seed`; default 'ones'. */
+  content: 'ones' | 'random';
+  /** 1…999999; default 1. */
+  seed: number;
+  /** Which channels form a rotated pair; default 'interleaved'. */
+  layout: 'interleaved' | 'half';
+  /** 2…1e8; default 10000. */
+  base: number;
+}
+
+/** posenc-pick's detail for <posenc-rope-heatmap>: the cell and its query and key positions. */
+export interface RopeHeatmapPick {
+  row: number;
+  col: number;
+  m: number;
+  n: number;
+  value: number;
+  text: string;
+}
+
+export interface RopeHeatmap extends PosencElementBase<RopeHeatmapSettings>, RopeHeatmapSettings {}
+export declare const RopeHeatmap: { prototype: RopeHeatmap; new (): RopeHeatmap };
+
 /** Makes a posenc instance the page's shared one (the elements otherwise load their own, once). */
 export declare function providePosenc(posenc: unknown): void;
 
 declare global {
   interface HTMLElementTagNameMap {
     'posenc-pe-heatmap': PeHeatmap;
+    'posenc-rope-heatmap': RopeHeatmap;
   }
   interface HTMLElementEventMap {
     'posenc-change': CustomEvent<{ settings: Record<string, unknown> }>;
-    'posenc-pick': CustomEvent<PeHeatmapPick | null>;
+    'posenc-pick': CustomEvent<PeHeatmapPick | RopeHeatmapPick | null>;
     'posenc-invalid': CustomEvent<PosencInvalid>;
   }
 }

@@ -4,8 +4,9 @@
 import { loadPosenc } from '../../../bindings/js/index.js';
 import { setPosencLoader } from './engine.js';
 import { PeHeatmap } from './pe-heatmap.js'; // registers <posenc-pe-heatmap>
+import { RopeHeatmap } from './rope-heatmap.js'; // registers <posenc-rope-heatmap>
 
 setPosencLoader(() => loadPosenc());
 
 export { providePosenc } from './engine.js';
-export { PeHeatmap };
+export { PeHeatmap, RopeHeatmap };

@@ -51,15 +51,7 @@ export class PeHeatmap extends PosencElement {
       readout: (cell) => this.#cellInfo(cell).text,
     });
     const figure = this.#heatmap.element;
-    for (const [selector, part] of [
-      ['.plot-title', 'title'],
-      ['.plot-area', 'cells'],
-      ['.legend', 'legend'],
-      ['.readout', 'readout'],
-      ['figcaption', 'summary'],
-    ])
-      figure.querySelector(selector).part.add(part);
-    figure.part.add('figure');
+    this.markParts(figure);
     this.#heatmap.onCursor((cell) => this.pick(cell && this.#cellInfo({ ...cell, value: this.#valueAt(cell) })));
     this.body.append(figure);
     return figure;
