@@ -4,10 +4,10 @@
 // exports PNG and CSV, follows dark mode and its theme attribute, and passes axe.
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import { gotoAndSettle, openPage, waitForIdle } from './support/browser.js';
 import { checkHeatmapPixels } from './support/colors.js';
-import { useServedSite } from './support/session.js';
+import { useGallerySession } from './support/session.js';
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const SELECTOR = '#gallery-pe-heatmap';
@@ -27,20 +27,13 @@ function referenceTable({ seqLen, dModel, base = 10000, layout = 'interleaved' }
   return table;
 }
 
-const site = useServedSite();
+const session = useGallerySession();
 let browser;
 let server;
 let page;
 let log;
-let context;
 let galleryUrl;
-before(async () => {
-  ({ browser, server } = await site);
-  galleryUrl = `${server.url}site/widgets.html`;
-  ({ page, log, context } = await openPage(browser));
-  await gotoAndSettle(page, galleryUrl);
-});
-after(() => context?.close());
+before(async () => ({ browser, server, page, log, galleryUrl } = await session));
 
 /** Sets attributes on the element and waits for its redraw. */
 async function setAttributes(attributes) {

@@ -3,10 +3,10 @@
 // then the full picture, then posenc-change), bad attributes reported inside, keyboard read-out
 // with posenc-pick, CSV/PNG, and the theme attribute.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { gotoAndSettle, openPage, waitForIdle } from './support/browser.js';
+import { before, test } from 'node:test';
+import { waitForIdle } from './support/browser.js';
 import { checkHeatmapPixels } from './support/colors.js';
-import { useServedSite } from './support/session.js';
+import { useGallerySession } from './support/session.js';
 
 const SELECTOR = '#gallery-rope-heatmap';
 
@@ -31,18 +31,10 @@ function extentOf(rows, headDim, base) {
   return [lo, hi];
 }
 
-const site = useServedSite();
-let browser;
-let server;
+const session = useGallerySession();
 let page;
 let log;
-let context;
-before(async () => {
-  ({ browser, server } = await site);
-  ({ page, log, context } = await openPage(browser));
-  await gotoAndSettle(page, `${server.url}site/widgets.html`);
-});
-after(() => context?.close());
+before(async () => ({ page, log } = await session));
 
 async function checkScores({ seqLen, headDim, base = 10000 }) {
   const domain = extentOf(seqLen, headDim, base);
