@@ -97,6 +97,21 @@ test('redraws on attribute changes (once) and says so with posenc-change', async
   await checkTable({ seqLen: 24, dModel: 30, base: 500 });
 });
 
+test('a property set before the element was defined is taken over as its setting', async () => {
+  const late = await page.evaluate(async () => {
+    const element = document.createElement('posenc-late-heatmap');
+    element.seqLen = 12;
+    element.layout = 'concat';
+    document.querySelector('main').append(element);
+    customElements.define('posenc-late-heatmap', class extends customElements.get('posenc-pe-heatmap') {});
+    await new Promise((resolve) => element.addEventListener('posenc-change', resolve, { once: true }));
+    const result = { seqLen: element.getAttribute('seq-len'), layout: element.layout, rows: element.table.rows };
+    element.remove();
+    return result;
+  });
+  assert.deepEqual(late, { seqLen: '12', layout: 'concat', rows: 12 });
+});
+
 test('bad attributes and properties: a message inside, one warning, an event, never a throw', async () => {
   const { thrown, events } = await page.locator(SELECTOR).evaluate((node) => {
     const events = [];

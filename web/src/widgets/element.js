@@ -99,6 +99,7 @@ export class PosencElement extends HTMLElement {
   // build() runs on the first connection, not in this constructor: a subclass's own (private)
   // fields exist only once the constructor returns.
   connectedCallback() {
+    if (!this.#figure) this.#adoptEarlyProperties();
     this.#figure ??= this.build();
     if (!this.#controls.hasChildNodes() && this.hasAttribute('controls')) this.#buildControls();
     if (!this.#posenc && !this.#loading) {
@@ -192,6 +193,20 @@ export class PosencElement extends HTMLElement {
   /** Sends `posenc-pick` (a cell or position under the pointer or the keyboard; null when left). */
   pick(detail) {
     this.dispatchEvent(new CustomEvent('posenc-pick', { detail, bubbles: true, composed: true }));
+  }
+
+  /**
+   * A page (or a framework) may set a property on the element before its class was defined: that
+   * value sits on the instance and hides the accessor. It is taken over as a setting.
+   */
+  #adoptEarlyProperties() {
+    for (const name of Object.keys(this.constructor.settings)) {
+      const property = camelCase(name);
+      if (!Object.hasOwn(this, property)) continue;
+      const value = this[property];
+      delete this[property];
+      this.setSetting(name, value);
+    }
   }
 
   #buildControls() {
