@@ -33,7 +33,12 @@ function alternatingValues(slider) {
 export async function measureRedraw({ slider: sliderId, figure: plot }, { reps = 12, warmups = 2 } = {}) {
   const slider = document.getElementById(sliderId);
   if (!slider) return { status: `n/a (no slider #${sliderId})` };
-  const figure = plot ? document.querySelector(`figure.heatmap[data-plot="${plot}"]`) : null;
+  // The figure, on the page or in a posenc element's shadow root.
+  const selector = `figure.heatmap[data-plot="${plot}"]`;
+  const figure = plot
+    ? (document.querySelector(selector) ??
+      [...document.querySelectorAll('*')].map((node) => node.shadowRoot?.querySelector(selector)).find(Boolean))
+    : null;
   if (plot && !figure) return { status: `n/a (no heatmap ${plot})` };
   const canvas = figure?.querySelector('canvas') ?? null;
   const values = alternatingValues(slider);

@@ -24,6 +24,7 @@ function katexWoff2Only() {
   };
 }
 
+const pagePath = (name) => fileURLToPath(new URL(name, import.meta.url));
 const inlineEntry = fileURLToPath(new URL('../bindings/js/inline.js', import.meta.url));
 
 export default defineConfig(({ mode }) => {
@@ -38,6 +39,8 @@ export default defineConfig(({ mode }) => {
       assetsInlineLimit: single ? Number.MAX_SAFE_INTEGER : 0,
       target: 'es2022',
       reportCompressedSize: false,
+      // The folder build has the widgets gallery too (the single file is the tutorial alone).
+      rollupOptions: single ? {} : { input: { index: pagePath('index.html'), widgets: pagePath('widgets.html') } },
     },
     resolve: single ? { alias: { '../../bindings/js/index.js': inlineEntry } } : {},
     plugins: [

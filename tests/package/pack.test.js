@@ -2,11 +2,13 @@
 // Node with no toolchain involved, and its TypeScript declarations type-check a consumer.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { packTarball, ROOT, run } from '../pack.js';
 import { typecheck } from '../typecheck.js';
+import { startServer } from '../../scripts/serve.js';
+import { launchBrowser } from '../web/support/browser.js';
 
 const CONSUMER_JS = `
 import { loadPosenc, RopePlan, WasmArray } from 'posenc';
@@ -66,6 +68,53 @@ const p = await loadPosenc();
 console.log(JSON.stringify({ variant: p.variant, source: p.wasmSource, value: p.sinusoidal({ seqLen: 1, dModel: 2 })[1] }));
 `;
 
+const CONSUMER_WIDGETS_TS = `
+import { PeHeatmap, type PeHeatmapPick, type PeHeatmapSettings, type RopeHeatmapPick } from 'posenc/widgets';
+const element = document.createElement('posenc-pe-heatmap');
+const same: PeHeatmap = element;
+element.seqLen = 64;
+element.layout = 'concat';
+// @ts-expect-error: layout names are checked
+element.layout = 'neox';
+const settings: PeHeatmapSettings = element.settings;
+element.addEventListener('posenc-pick', (event) => {
+  const pick: PeHeatmapPick | RopeHeatmapPick | null = event.detail;
+  console.log(pick?.value);
+});
+const rope = document.createElement('posenc-rope-heatmap');
+rope.headDim = 128;
+rope.content = 'random';
+// @ts-expect-error: content is 'ones' or 'random'
+rope.content = 'zeros';
+const csv: string = element.toCSV();
+const png: Promise<Blob> = element.toPNG();
+console.log(same, settings, csv, png, PeHeatmap.prototype, rope.settings.layout);
+`;
+
+/**
+ * A page that uses only the widgets entry, from the package's dist/ copied as a static folder:
+ * the README's html example (its Widgets section), so the example is checked too.
+ */
+function staticPage() {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## Widgets'));
+  const snippet = section.match(/```html\n([\s\S]*?)```/)[1];
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>widgets from the tarball</title><link rel="icon" href="data:,"></head>
+<body>${snippet}</body></html>
+`;
+}
+
+/** Packs the repository into `work` and installs the tarball into an empty app there; returns the app folder. */
+function installPacked(work) {
+  const tarball = packTarball(work);
+  const app = join(work, 'app');
+  mkdirSync(app);
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
+  run('npm', ['install', '--no-audit', '--no-fund', '--silent', tarball], app);
+  return app;
+}
+
 /** Every file the package.json points at (main, module, types, exports), as tarball paths. */
 function pointedAt(manifest) {
   const targets = [];
@@ -91,6 +140,7 @@ test('the tarball holds every file package.json points at, and no stale build ou
     'dist/posenc.cjs',
     'dist/posenc.d.cts',
     'dist/posenc.mjs',
+    'dist/widgets.js',
   ]);
   assert.ok(!paths.some((path) => path.startsWith('tests/') || path.startsWith('src/')), 'no sources or tests');
 });
@@ -98,12 +148,7 @@ test('the tarball holds every file package.json points at, and no stale build ou
 test('npm pack installs into an empty folder and works there, types included', () => {
   const work = mkdtempSync(join(tmpdir(), 'posenc-pack-'));
   try {
-    const tarball = packTarball(work);
-
-    const app = join(work, 'app');
-    mkdirSync(app);
-    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
-    run('npm', ['install', '--no-audit', '--no-fund', '--silent', tarball], app);
+    const app = installPacked(work);
 
     writeFileSync(join(app, 'consumer.mjs'), CONSUMER_JS);
     const out = run('node', ['consumer.mjs'], app);
@@ -121,6 +166,47 @@ test('npm pack installs into an empty folder and works there, types included', (
       value: 1,
     });
   } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+});
+
+test('posenc/widgets from the tarball: dist/ as a static folder draws an element in Chromium; its types check', async () => {
+  const work = mkdtempSync(join(tmpdir(), 'posenc-pack-widgets-'));
+  let browser;
+  let server;
+  try {
+    const app = installPacked(work);
+    typecheck(app, CONSUMER_WIDGETS_TS);
+
+    const site = join(work, 'site');
+    cpSync(join(app, 'node_modules/posenc/dist'), join(site, 'posenc'), { recursive: true });
+    writeFileSync(join(site, 'index.html'), staticPage());
+    server = await startServer({ root: site, port: 0 });
+    browser = await launchBrowser();
+    const page = await browser.newPage();
+    const errors = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+    const fetched = [];
+    page.on('requestfinished', (request) => fetched.push(new URL(request.url()).pathname));
+    await page.goto(server.url);
+    const element = page.locator('posenc-pe-heatmap');
+    await element.locator('canvas.heatmap-cells[data-drawn]').waitFor();
+    const drawn = await element.evaluate((node) => ({
+      rows: node.shadowRoot.querySelector('canvas.heatmap-cells').dataset.rows,
+      csv: node.toCSV().trim().split('\n'),
+    }));
+    assert.equal(drawn.rows, '64'); // the README's seq-len="64" d-model="128"
+    // Row 3, dimension 2 (pair 1's sine): sin(3 / 10000^(2/128)), float64 here.
+    const value = Number(drawn.csv[4].split(',')[3]);
+    assert.ok(Math.abs(value - Math.sin(3 / 10000 ** (2 / 128))) < 1e-7, drawn.csv[4]);
+    assert.deepEqual(errors, []);
+    // The .wasm by URL next to widgets.js; the base64 fallback is not loaded.
+    assert.ok(fetched.includes('/posenc/posenc-simd.wasm'), fetched.join(' '));
+    assert.ok(!fetched.some((path) => path.endsWith('.inline.js')), fetched.join(' '));
+  } finally {
+    await browser?.close();
+    await server?.close();
     rmSync(work, { recursive: true, force: true });
   }
 });

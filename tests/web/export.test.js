@@ -41,7 +41,11 @@ async function readFigurePng(path, plot, cells) {
       const canvas = new OffscreenCanvas(image.width, image.height);
       const context = canvas.getContext('2d');
       context.drawImage(image, 0, 0);
-      const figure = document.querySelector(`figure[data-plot="${plot}"]`);
+      // The figure, on the page or in an element's shadow root (the posenc elements' figures).
+      const selector = `figure[data-plot="${plot}"]`;
+      const figure =
+        document.querySelector(selector) ??
+        [...document.querySelectorAll('*')].map((node) => node.shadowRoot?.querySelector(selector)).find(Boolean);
       const cellsCanvas = figure.querySelector('canvas.heatmap-cells');
       const origin = figure.getBoundingClientRect();
       const box = cellsCanvas.getBoundingClientRect();

@@ -34,7 +34,9 @@ test('a slider moved with the keyboard redraws the heatmap and updates the URL',
 
 test('many slider events within one frame cause a single redraw', async () => {
   const redraws = await page.evaluate(async () => {
-    const canvas = document.querySelector('figure[data-plot="sinusoidal-table"] canvas.heatmap-cells');
+    const canvas = document
+      .querySelector('posenc-pe-heatmap')
+      .shadowRoot.querySelector('figure[data-plot="sinusoidal-table"] canvas.heatmap-cells');
     const slider = document.getElementById('ctl-pe-seq-range');
     let count = 0;
     const observer = new MutationObserver((records) => {

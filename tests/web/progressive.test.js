@@ -65,13 +65,19 @@ test('a heavy heatmap shows a labelled preview first, then the full picture', as
     slider.value = '126';
     slider.dispatchEvent(new Event('input', { bubbles: true }));
     await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
-    const canvas = document.querySelector('figure[data-plot="rope-similarity"] canvas.heatmap-cells');
+    const canvas = document
+      .querySelector('posenc-rope-heatmap')
+      .shadowRoot.querySelector('figure[data-plot="rope-similarity"] canvas.heatmap-cells');
     canvas.focus();
     return {
       resolution: canvas.dataset.resolution,
       width: canvas.width,
-      readout: document.querySelector('figure[data-plot="rope-similarity"] .readout').textContent,
-      caption: document.querySelector('figure[data-plot="rope-similarity"] figcaption').textContent,
+      readout: document
+        .querySelector('posenc-rope-heatmap')
+        .shadowRoot.querySelector('figure[data-plot="rope-similarity"] .readout').textContent,
+      caption: document
+        .querySelector('posenc-rope-heatmap')
+        .shadowRoot.querySelector('figure[data-plot="rope-similarity"] figcaption').textContent,
     };
   });
   assert.equal(preview.resolution, 'preview');
@@ -93,7 +99,9 @@ test('a change during a redraw supersedes it: the newest settings are drawn, at 
   // Three changes, each one frame after the last: the first two redraws are still refining.
   const log = await page.evaluate(async () => {
     const slider = document.getElementById('ctl-rope-hd-range');
-    const canvas = document.querySelector('figure[data-plot="rope-similarity"] canvas.heatmap-cells');
+    const canvas = document
+      .querySelector('posenc-rope-heatmap')
+      .shadowRoot.querySelector('figure[data-plot="rope-similarity"] canvas.heatmap-cells');
     const frame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
     const seen = [];
     for (const value of ['100', '110', '120']) {

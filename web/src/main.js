@@ -6,6 +6,7 @@ import { byId, h } from './dom.js';
 import { downloadBlob } from './export.js';
 import { renderStaticTex } from './math.js';
 import { UrlState } from './state.js';
+import { providePosenc } from './widgets/engine.js';
 import * as bridge from './sections/bridge.js';
 import * as comparison from './sections/comparison.js';
 import * as facts from './sections/facts.js';
@@ -156,6 +157,7 @@ async function main() {
   }
   status.textContent = `Every number and picture below is computed in your browser by posenc (${posenc.variant === 'simd' ? 'SIMD' : 'scalar'} WebAssembly build).`;
   document.documentElement.dataset.posenc = posenc.variant;
+  providePosenc(posenc); // the sections' posenc elements share this instance
 
   for (const section of sections) {
     try {

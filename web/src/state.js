@@ -118,9 +118,15 @@ export class UrlState {
   #listeners = new Set();
   #writeListeners = new Set();
   #writeTimer = 0;
+  #inUrl;
 
-  /** @param {Record<string, object>} specs setting key -> spec */
-  constructor(specs) {
+  /**
+   * @param {Record<string, object>} specs setting key -> spec
+   * @param {{ inUrl?: boolean }} options inUrl: false keeps the settings out of the address bar
+   *   (an element's own settings: a page may hold many)
+   */
+  constructor(specs, { inUrl = true } = {}) {
+    this.#inUrl = inUrl;
     this.#specs = new Map(Object.entries(specs));
     for (const [key, spec] of this.#specs) this.#values.set(key, spec.default);
   }
@@ -253,6 +259,7 @@ export class UrlState {
   }
 
   #scheduleWrite() {
+    if (!this.#inUrl) return;
     clearTimeout(this.#writeTimer);
     this.#writeTimer = setTimeout(() => this.writeNow(), WRITE_DELAY_MS);
   }

@@ -12,7 +12,11 @@ export const SINGLE_FILE = path.join(SITE, 'single', 'posenc-tutorial.html');
 
 const SOURCES = [
   'web/index.html',
+  'web/widgets.html',
   'web/styles.css',
+  'web/palette.css',
+  'web/controls.css',
+  'web/plots.css',
   'web/vite.config.js',
   'web/src',
   'bindings/js',

@@ -3,6 +3,7 @@
 // (Node 20 does not wait for one root hook before starting the next).
 //   useServedSite()     { browser, server }: the file opens its own pages
 //   usePageSession(o)   { browser, server, page, context, log }: one page, open at the site
+//   useGallerySession(o)  the same, open at the widgets gallery (web/widgets.html), plus galleryUrl
 import { after, before } from 'node:test';
 import { gotoAndSettle, launchBrowser, openPage } from './browser.js';
 import { ensureWebBuilt } from './build.js';
@@ -43,5 +44,13 @@ export function usePageSession(pageOptions = {}) {
   return useSession(async (session) => {
     Object.assign(session, await openPage(session.browser, pageOptions));
     await gotoAndSettle(session.page, session.server.pageUrl);
+  });
+}
+
+export function useGallerySession(pageOptions = {}) {
+  return useSession(async (session) => {
+    session.galleryUrl = `${session.server.url}site/widgets.html`;
+    Object.assign(session, await openPage(session.browser, pageOptions));
+    await gotoAndSettle(session.page, session.galleryUrl);
   });
 }

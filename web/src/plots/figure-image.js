@@ -93,8 +93,11 @@ function drawText(context, textNode, box) {
   context.fillText(text, box.x + box.width / 2, box.y + box.height / 2);
 }
 
-/** The figure drawn into a canvas at `scale` or more image pixels per CSS pixel. */
-export async function renderFigure(figure, { scale: least = 2 } = {}) {
+/**
+ * The figure drawn into a canvas at `scale` or more image pixels per CSS pixel, on `background`
+ * (the page's by default; an element in its own theme passes its own).
+ */
+export async function renderFigure(figure, { scale: least = 2, background } = {}) {
   const items = parts(figure);
   const boxes = items.map(({ box }) => box);
   const scale = pixelScale(items, least);
@@ -106,7 +109,7 @@ export async function renderFigure(figure, { scale: least = 2 } = {}) {
   out.height = Math.ceil(bottom * scale);
   const context = out.getContext('2d');
   context.scale(scale, scale);
-  context.fillStyle = getComputedStyle(document.body).backgroundColor || '#fff';
+  context.fillStyle = background || getComputedStyle(document.body).backgroundColor || '#fff';
   context.fillRect(0, 0, right, bottom);
   context.translate(pad, pad);
   context.imageSmoothingEnabled = false; // one block of pixels per heatmap cell

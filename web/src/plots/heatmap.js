@@ -183,7 +183,7 @@ export function createHeatmap({
   // A touch tap runs pointerdown, pointerup, pointerleave, then focus: the tapped cell is a
   // selection, so only a mouse leaving hides it (and focus keeps it instead of going to (0, 0)).
   canvas.addEventListener('pointerleave', (event) => {
-    if (event.pointerType === 'mouse' && document.activeElement !== canvas) setCursor(null, true);
+    if (event.pointerType === 'mouse' && canvas.getRootNode().activeElement !== canvas) setCursor(null, true);
   });
   canvas.addEventListener('focus', () => {
     if (!cursor) setCursor({ row: 0, col: 0 }, true);
@@ -210,14 +210,17 @@ export function createHeatmap({
   pngButton.addEventListener('click', () => {
     if (matrix) exportFigurePng(element, `posenc-${name}.png`);
   });
-  csvButton.addEventListener('click', () => {
-    if (!matrix) return;
-    const text = matrixCsv(matrix.values, matrix.rows, matrix.cols, {
+  /** The drawn matrix as CSV text, labelled as the axes are ('' before the first draw). */
+  function csv() {
+    if (!matrix) return '';
+    return matrixCsv(matrix.values, matrix.rows, matrix.cols, {
       corner: `${yLabel} \\ ${xLabel}`,
       rowLabel: (r) => labelOf(matrix.rowLabels, matrix.rowFirst, r, matrix.rowStep),
       colLabel: (c) => labelOf(matrix.colLabels, matrix.colFirst, c, matrix.colStep),
     });
-    exportCsv(text, `posenc-${name}.csv`);
+  }
+  csvButton.addEventListener('click', () => {
+    if (matrix) exportCsv(csv(), `posenc-${name}.csv`);
   });
 
   /**
@@ -310,6 +313,7 @@ export function createHeatmap({
     element,
     canvas,
     draw,
+    csv,
     setCursor: (cell) => setCursor(cell, false),
     setTitle,
     readout: readoutNode, // a page may move it (e.g. into a panel that stays in view)

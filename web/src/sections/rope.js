@@ -7,17 +7,28 @@ import { formatPython as pythonNumber, formatSig } from '../format.js';
 import { ropePairChannels } from '../layouts.js';
 import { renderTex } from '../math.js';
 import { createVectorPlot } from '../plots/arrows.js';
-import { createHeatmap } from '../plots/heatmap.js';
-import { similaritySteps } from '../plots/similarity-steps.js';
-import { coalesceToFrame, progressiveToFrame } from '../schedule.js';
-import { randomQueryKey } from '../tokens.js';
+import { coalesceToFrame } from '../schedule.js';
 import { tile } from '../vectors.js';
+import { camelCase } from '../widgets/element.js';
+import { RopeHeatmap, ropeContents, ROPE_LAYOUT_OPTIONS } from '../widgets/rope-heatmap.js';
 
 export const id = 'rope';
 
+// The score heatmap's settings are the element's (same specs); layout and base also drive the rotating pair.
+const HEATMAP = RopeHeatmap.settings;
+/** The URL setting of each of the heatmap element's attributes. */
+const ATTRIBUTES = {
+  'rope.seq': 'seq-len',
+  'rope.hd': 'head-dim',
+  'rope.content': 'content',
+  'rope.seed': 'seed',
+  'rope.layout': 'layout',
+  'rope.base': 'base',
+};
+
 export const settings = {
   'rope.pos': { type: 'int', default: 3, min: 0, max: 1000 },
-  'rope.base': { type: 'number', default: 10000, min: 2, max: 1e8 },
+  'rope.base': HEATMAP.base.spec,
   'rope.d': { type: 'int', default: 8, min: 2, max: 256, even: true },
   'rope.pair': {
     type: 'int',
@@ -28,26 +39,15 @@ export const settings = {
     maxNote: 'a pair index is below rope.d / 2',
   },
   'rope.vec': { type: 'numbers', default: [1, 0.5], minLength: 2, maxLength: 2, min: -10, max: 10 },
-  'rope.layout': { type: 'enum', default: 'interleaved', values: ['interleaved', 'half'] },
-  'rope.seq': { type: 'int', default: 1001, min: 16, max: 2048 },
-  'rope.hd': { type: 'int', default: 64, min: 2, max: 256, even: true },
-  'rope.content': { type: 'enum', default: 'ones', values: ['ones', 'random'] },
-  'rope.seed': { type: 'int', default: 1, min: 1, max: 999999 },
+  'rope.layout': HEATMAP.layout.spec,
+  'rope.seq': HEATMAP['seq-len'].spec,
+  'rope.hd': HEATMAP['head-dim'].spec,
+  'rope.content': HEATMAP.content.spec,
+  'rope.seed': HEATMAP.seed.spec,
   'rope.m': { type: 'int', default: 7, min: 0, max: 1000000 },
   'rope.n': { type: 'int', default: 3, min: 0, max: 1000000 },
   'rope.shift': { type: 'int', default: 500, min: 0, max: 1000000 },
 };
-
-const ROPE_LAYOUT_OPTIONS = [
-  { value: 'interleaved', label: 'interleaved: pairs (x₂ᵢ, x₂ᵢ₊₁)' },
-  { value: 'half', label: 'half: pairs (xᵢ, xᵢ₊d/2) (rotate_half)' },
-];
-
-/** The query and key contents of the heatmap and shift read-out. */
-function ropeContents(content, seed, headDim) {
-  if (content === 'ones') return { q: new Float32Array(headDim).fill(1), k: new Float32Array(headDim).fill(1) };
-  return randomQueryKey(seed, headDim);
-}
 
 function seedRopeCode(base, dModel, seqLen, layout) {
   const head = [
@@ -196,21 +196,13 @@ export function mount({ posenc, state }) {
       `length before ${formatSig(radius, 6)}, after ${formatSig(Math.hypot(rotated[a], rotated[b]), 6)}`;
   }
 
-  // ---- the score heatmap over positions ------------------------------------------------------
-  const heatmap = createHeatmap({
-    name: 'rope-similarity',
-    title: 'RoPE score rot(q, m) · rot(k, n)',
-    xLabel: 'key position n',
-    yLabel: 'query position m',
-    valueLabel: 'score',
-    colormap: 'viridis',
-    square: true,
-    summary: ({ lo, hi }) =>
-      `RoPE attention scores between query positions and key positions 0 to ${state.get('rope.seq') - 1}, from ${formatSig(lo, 3)} to ${formatSig(hi, 3)}, ` +
-      `${state.get('rope.content') === 'ones' ? 'all-ones' : 'random'} q and k, head dimension ${state.get('rope.hd')}. Colours repeat along diagonal stripes: the score depends only on m − n.`,
-    readout: ({ rowPosition: m, colPosition: n, value }) =>
-      `m = ${m}, n = ${n}, m − n = ${m - n}: score ${formatSig(value, 6)}`,
-  });
+  // ---- the score heatmap over positions (the element; its settings follow the page's) ---------
+  const heatmap = document.createElement('posenc-rope-heatmap');
+  const bindHeatmap = () => {
+    for (const [key, name] of Object.entries(ATTRIBUTES)) heatmap[camelCase(name)] = state.get(key);
+    byId('rope-heatmap-title').textContent = `The score over positions 0 … ${state.get('rope.seq') - 1}`;
+  };
+  bindHeatmap();
   const reroll = h(
     'button',
     { type: 'button', id: 'rope-reroll', 'aria-label': 'New random q, k for the RoPE score heatmap' },
@@ -222,42 +214,14 @@ export function mount({ posenc, state }) {
   });
   heatRoot.append(
     controlRow(
-      numberControl(state, 'rope.seq', { label: 'positions' }),
-      numberControl(state, 'rope.hd', { label: 'head dim' }),
-      choiceControl(state, 'rope.content', {
-        label: 'q and k',
-        options: [
-          { value: 'ones', label: 'all ones' },
-          { value: 'random', label: 'random' },
-        ],
-      }),
+      HEATMAP['seq-len'].control(state, 'rope.seq'),
+      HEATMAP['head-dim'].control(state, 'rope.hd'),
+      HEATMAP.content.control(state, 'rope.content'),
       reroll,
-      choiceControl(state, 'rope.layout', { label: 'layout', options: ROPE_LAYOUT_OPTIONS, instance: 'heatmap' }),
+      HEATMAP.layout.control(state, 'rope.layout', 'heatmap'),
     ),
-    heatmap.element,
+    heatmap,
   );
-
-  function rotateAll(vector, seqLen, headDim, layout, base) {
-    return posenc.rope(tile(vector, seqLen), { seqLen, headDim, base, layout });
-  }
-
-  // Every cell is the score of q and k rotated at its own m and n (the page teaches that it
-  // depends on m − n only, so nothing is copied along diagonals); a preview first when large.
-  function* drawHeatmap() {
-    const seqLen = state.get('rope.seq');
-    const headDim = state.get('rope.hd');
-    const layout = state.get('rope.layout');
-    const base = state.get('rope.base');
-    const { q, k } = ropeContents(state.get('rope.content'), state.get('rope.seed'), headDim);
-    byId('rope-heatmap-title').textContent = `The score over positions 0 … ${seqLen - 1}`;
-    yield* similaritySteps(posenc, heatmap, {
-      a: rotateAll(q, seqLen, headDim, layout, base),
-      b: rotateAll(k, seqLen, headDim, layout, base),
-      rows: seqLen,
-      cols: seqLen,
-      dim: headDim,
-    });
-  }
 
   // ---- shift both positions: the score stays ---------------------------------------------------
   const shiftTable = h('table', { class: 'numbers', id: 'rope-shift-table' });
@@ -329,12 +293,10 @@ export function mount({ posenc, state }) {
   }
 
   const requestRotation = coalesceToFrame(drawRotation);
-  const requestHeatmap = progressiveToFrame(drawHeatmap);
   const requestShift = coalesceToFrame(drawShift);
   state.watch(['rope.pos', 'rope.base', 'rope.d', 'rope.pair', 'rope.vec', 'rope.layout'], requestRotation);
-  state.watch(['rope.seq', 'rope.hd', 'rope.content', 'rope.seed', 'rope.layout', 'rope.base'], requestHeatmap);
+  state.watch(Object.keys(ATTRIBUTES), bindHeatmap);
   state.watch(['rope.hd', 'rope.layout', 'rope.base', 'rope.seed', 'rope.m', 'rope.n', 'rope.shift'], requestShift);
   requestRotation();
-  requestHeatmap();
   requestShift();
 }

@@ -1,30 +1,28 @@
 // The sinusoidal table: the PyTorch code of 'Positional Embeddings Explained' beside the same table computed by posenc,
 // the table as a heatmap (hover for the formula with the numbers filled in), and single
 // channels as curves: low channels oscillate fast, high channels slowly.
-import { choiceControl, controlRow, numberControl, numbersControl } from '../controls.js';
+import { controlRow, numbersControl } from '../controls.js';
 import { byId, h, pre } from '../dom.js';
 import { formatFixed, formatPython as pythonNumber, formatSig } from '../format.js';
 import { channelInfo } from '../layouts.js';
 import { renderTex } from '../math.js';
-import { createHeatmap } from '../plots/heatmap.js';
 import { createLinePlot } from '../plots/lineplot.js';
 import { coalesceToFrame } from '../schedule.js';
 import { range } from '../vectors.js';
+import { camelCase } from '../widgets/element.js';
+import { PeHeatmap } from '../widgets/pe-heatmap.js';
 
 export const id = 'sinusoidal';
 
+// The table's settings are the element's (same specs, so the same ranges in links and attributes).
+const TABLE = PeHeatmap.settings;
+/** The URL setting of each of the element's attributes. */
+const ATTRIBUTES = { 'pe.seq': 'seq-len', 'pe.d': 'd-model', 'pe.base': 'base', 'pe.layout': 'layout' };
+
 export const settings = {
-  'pe.seq': { type: 'int', default: 128, min: 1, max: 2048 },
-  'pe.d': { type: 'int', default: 128, min: 2, max: 2048, even: true },
-  'pe.base': { type: 'number', default: 10000, min: 2, max: 1e8 },
-  'pe.layout': { type: 'enum', default: 'interleaved', values: ['interleaved', 'concat'] },
+  ...Object.fromEntries(Object.entries(ATTRIBUTES).map(([key, name]) => [key, TABLE[name].spec])),
   'pe.dims': { type: 'numbers', default: [0, 20, 60, 120], minLength: 1, maxLength: 6, min: 0, max: 2047 },
 };
-
-const LAYOUT_OPTIONS = [
-  { value: 'interleaved', label: 'interleaved (sin, cos, sin, cos, …)' },
-  { value: 'concat', label: 'concat ([sin … | cos …])' },
-];
 
 /** The seed's PyTorch snippet with the page's current settings. */
 function seedCode(seqLen, dModel, base, layout) {
@@ -76,31 +74,36 @@ export function mount({ posenc, state }) {
   const output = h('code', { id: 'pe-output' });
   const outputTitle = h('div', { class: 'code-title' });
   const codeTitle = h('div', { class: 'code-title', id: 'pe-code-title' });
-  const formula = h('div', { class: 'hover-formula', id: 'pe-hover-formula', 'aria-live': 'polite' });
-  let frequencies = new Float64Array(0);
-  let current = { seqLen: 0, dModel: 0, base: 0, layout: 'interleaved' };
-
-  const heatmap = createHeatmap({
-    name: 'sinusoidal-table',
-    title: 'Sinusoidal table PE',
-    xLabel: 'dimension',
-    yLabel: 'position',
-    valueLabel: 'PE value',
-    colormap: 'diverging',
-    summary: ({ rows, cols }) =>
-      `Sinusoidal positional-encoding table, ${current.layout} layout: ${rows} positions (rows, top to bottom) × ${cols} dimensions ` +
-      `(columns), base ${pythonNumber(current.base)}, values from −1 (blue) to 1 (red). ${cols > 2 ? 'Columns on the left change quickly from row to row, columns on the right slowly.' : 'With one pair there is one speed: both columns turn by one radian per row.'}`,
-    readout: ({ row, col, value }) => {
-      const { pair, fn } = channelInfo(col, current.dModel, current.layout);
-      const angle = row * frequencies[pair];
-      const source =
-        `PE_{(${row},\\,${col})} = \\${fn}\\!\\left(\\frac{${row}}{${pythonNumber(current.base)}^{${2 * pair}/${current.dModel}}}\\right)` +
-        ` = \\${fn}(${formatSig(angle, 6)}) = ${formatSig(value, 6)}`;
-      renderTex(formula, source, { display: true });
-      return `position ${row}, dimension ${col} (pair i = ${pair}, ${fn}): angle ${formatSig(angle, 6)} rad, value ${formatSig(value, 6)}`;
-    },
+  // The read-out and the formula stay in view at the bottom of the window while the (tall)
+  // heatmap is: hovering its top rows no longer puts them below the fold. The element's own
+  // read-out is hidden there (styles.css); this one follows its posenc-pick events.
+  const readout = h(
+    'output',
+    { class: 'readout', id: 'pe-readout', 'aria-live': 'polite' },
+    'Point at or tap the heatmap, or focus it and use the arrow keys, to read values.',
+  );
+  const formula = h(
+    'div',
+    { class: 'hover-formula', id: 'pe-hover-formula', 'aria-live': 'polite' },
+    'Hover over (or focus) the heatmap to see the formula with its numbers filled in.',
+  );
+  const heatmap = document.createElement('posenc-pe-heatmap');
+  const bindAttributes = () => {
+    for (const [key, name] of Object.entries(ATTRIBUTES)) heatmap[camelCase(name)] = state.get(key);
+  };
+  bindAttributes();
+  heatmap.addEventListener('posenc-pick', ({ detail }) => {
+    if (!detail) return; // the pointer left: the last cell stays read
+    const { row, col, value, pair, fn, angle, text } = detail;
+    readout.textContent = text;
+    const dModel = state.get('pe.d');
+    renderTex(
+      formula,
+      `PE_{(${row},\\,${col})} = \\${fn}\\!\\left(\\frac{${row}}{${pythonNumber(state.get('pe.base'))}^{${2 * pair}/${dModel}}}\\right)` +
+        ` = \\${fn}(${formatSig(angle, 6)}) = ${formatSig(value, 6)}`,
+      { display: true },
+    );
   });
-  heatmap.readout.id = 'pe-readout';
 
   const dimsPlot = createLinePlot({
     name: 'sinusoidal-dimensions',
@@ -115,21 +118,14 @@ export function mount({ posenc, state }) {
   const dimsNote = h('p', { class: 'note', id: 'pe-dims-note' });
 
   root.append(
-    controlRow(
-      numberControl(state, 'pe.seq', { label: 'seq_len' }),
-      numberControl(state, 'pe.d', { label: 'd_model' }),
-      numberControl(state, 'pe.base', { label: 'base n', scale: 'log' }),
-      choiceControl(state, 'pe.layout', { label: 'layout', options: LAYOUT_OPTIONS }),
-    ),
+    controlRow(...Object.entries(ATTRIBUTES).map(([key, name]) => TABLE[name].control(state, key))),
     h(
       'div',
       { class: 'side-by-side' },
       h('div', { class: 'code-block' }, codeTitle, pre({}, code)),
       h('div', { class: 'code-block' }, outputTitle, pre({}, output)),
     ),
-    // The read-out and the formula stay in view at the bottom of the window while the (tall)
-    // heatmap is: hovering its top rows no longer puts them below the fold.
-    h('div', { class: 'hover-group' }, heatmap.element, h('div', { class: 'hover-panel' }, heatmap.readout, formula)),
+    h('div', { class: 'hover-group' }, heatmap, h('div', { class: 'hover-panel' }, readout, formula)),
     h('h3', {}, 'One dimension at a time'),
     controlRow(numbersControl(state, 'pe.dims', { label: 'dimensions to plot (comma-separated)' })),
     dimsPlot.element,
@@ -137,15 +133,11 @@ export function mount({ posenc, state }) {
     dimsNote,
   );
 
-  function draw() {
-    const seqLen = state.get('pe.seq');
-    const dModel = state.get('pe.d');
-    const base = state.get('pe.base');
-    const layout = state.get('pe.layout');
-    current = { seqLen, dModel, base, layout };
-    frequencies = posenc.ropeFrequencies({ rotaryDim: dModel, base });
-    const table = posenc.sinusoidal({ seqLen, dModel, base, layout });
-
+  /** The code, its printed output, the curves and wavelengths: from the table the element drew. */
+  function drawAround() {
+    if (!heatmap.table) return;
+    const { values: table, rows: seqLen, cols: dModel } = heatmap.table;
+    const { base, layout } = heatmap.settings;
     code.textContent = seedCode(seqLen, dModel, base, layout);
     codeTitle.textContent =
       layout === 'interleaved'
@@ -153,11 +145,8 @@ export function mount({ posenc, state }) {
         : 'Seed 000’s PyTorch code changed for the concat layout (the seed has only the interleaved one), with these settings';
     outputTitle.textContent = `pe[:4, :6], computed here by posenc (${posenc.variant} WebAssembly)`;
     output.textContent = torchPrint(table, seqLen, dModel, 4, 6);
-    heatmap.draw({ values: table, rows: seqLen, cols: dModel, domain: [-1, 1] });
-    if (!formula.hasChildNodes()) {
-      formula.textContent = 'Hover over (or focus) the heatmap to see the formula with its numbers filled in.';
-    }
 
+    const frequencies = posenc.ropeFrequencies({ rotaryDim: dModel, base });
     const requested = state.get('pe.dims');
     const dims = [...new Set(requested.map((k) => Math.min(dModel - 1, Math.max(0, Math.round(k)))))];
     dimsNote.textContent =
@@ -188,7 +177,9 @@ export function mount({ posenc, state }) {
     );
   }
 
-  const request = coalesceToFrame(draw);
-  state.watch(['pe.'], request);
-  request();
+  // The element redraws the table (once per frame) and says so; the rest follows it, and the
+  // dimensions list alone redraws only the rest.
+  heatmap.addEventListener('posenc-change', drawAround);
+  state.watch(Object.keys(ATTRIBUTES), bindAttributes);
+  state.watch(['pe.dims'], coalesceToFrame(drawAround));
 }

@@ -1,0 +1,271 @@
+// The base of the posenc custom elements (<posenc-pe-heatmap>, ...): a shadow root styled by the
+// page's palette and plot CSS, settings as kebab-case attributes and camelCase properties held to
+// the same specs as the tutorial's URL settings (state.js), one redraw per frame, events, exports
+// and optional built-in controls.
+//
+// A subclass declares `static settings = { 'seq-len': { spec, control }, ... }` (spec: a state.js
+// spec; control(state, key): the tutorial's control for it) and implements
+//   build()                  once: the figure's nodes, appended to this.body; returns the <figure>
+//   draw(posenc, values)     values keyed by attribute name; called at most once per frame (with
+//                            `static progressive = true`, a generator: its steps run over the next
+//                            frames, schedule.js's progressiveToFrame, and a newer change drops them)
+//   csv()                    the drawn data as CSV text
+// and reports picked cells with this.pick(detail).
+//
+// A bad attribute or property never throws: it is named in a message inside the element, warned
+// about once on the console and sent as a `posenc-invalid` event; the setting keeps its default
+// (or, for a number outside its range, the nearest allowed value).
+import { h } from '../dom.js';
+import { renderFigure } from '../plots/figure-image.js';
+import { coalesceToFrame, progressiveToFrame } from '../schedule.js';
+import { formatValue, normalizeSetting, parseSetting, UrlState } from '../state.js';
+import { sharedPosenc } from './engine.js';
+import widgetCss from './widget.css?inline';
+
+let sheet = null;
+/** One constructed stylesheet for every element's shadow root (allowed by a strict CSP). */
+function widgetSheet() {
+  if (!sheet) {
+    sheet = new CSSStyleSheet();
+    sheet.replaceSync(widgetCss);
+  }
+  return sheet;
+}
+
+const warned = new Set(); // each problem's text, warned about once per page
+
+export const camelCase = (name) => name.replace(/-([a-z])/g, (_, letter) => letter.toUpperCase());
+
+/**
+ * Registers an element class under `tag` (once per page), with an observed attribute and a
+ * camelCase property per setting, and the `controls` attribute.
+ */
+export function defineElement(tag, ElementClass) {
+  const names = Object.keys(ElementClass.settings);
+  Object.defineProperty(ElementClass, 'observedAttributes', { value: [...names, 'controls'] });
+  for (const name of names) {
+    Object.defineProperty(ElementClass.prototype, camelCase(name), {
+      get() {
+        return this.getSetting(name);
+      },
+      set(value) {
+        this.setSetting(name, value);
+      },
+      configurable: true,
+    });
+  }
+  if (!customElements.get(tag)) customElements.define(tag, ElementClass);
+}
+
+export class PosencElement extends HTMLElement {
+  static settings = {};
+
+  #state;
+  #problems = new Map(); // attribute name -> sentence
+  #message;
+  #controls;
+  #figure;
+  #posenc = null;
+  #loading = null;
+  #fromAttribute = false;
+  #lastSettings = '';
+  #request;
+
+  constructor() {
+    super();
+    const root = this.attachShadow({ mode: 'open' });
+    root.adoptedStyleSheets = [widgetSheet()];
+    const settings = this.constructor.settings;
+    this.#state = new UrlState(Object.fromEntries(Object.entries(settings).map(([name, { spec }]) => [name, spec])), {
+      inUrl: false,
+    });
+    this.#message = h('div', { class: 'widget-message', part: 'message', role: 'status', hidden: true });
+    this.#controls = h('div', { class: 'controls', part: 'controls', hidden: true });
+    this.body = h('div', { class: 'widget-body' });
+    root.append(this.#controls, this.#message, this.body);
+    this.#request = this.constructor.progressive
+      ? progressiveToFrame(() => this.#redrawSteps())
+      : coalesceToFrame(() => this.#redrawSteps().next());
+    this.#state.subscribe((keys) => {
+      // A change from a control or a property shows in the attributes; one read from an
+      // attribute leaves it as written (a bad one stays visible beside its message).
+      if (!this.#fromAttribute) {
+        for (const key of keys) this.setAttribute(key, formatValue(this.#state.spec(key), this.#state.get(key)));
+      }
+      this.#request();
+    });
+  }
+
+  // build() runs on the first connection, not in this constructor: a subclass's own (private)
+  // fields exist only once the constructor returns.
+  connectedCallback() {
+    if (!this.#figure) this.#adoptEarlyProperties();
+    this.#figure ??= this.build();
+    if (!this.#controls.hasChildNodes() && this.hasAttribute('controls')) this.#buildControls();
+    if (!this.#posenc && !this.#loading) {
+      this.#loading = sharedPosenc().then(
+        (posenc) => {
+          this.#posenc = posenc;
+          this.#request();
+        },
+        (error) => this.#report('posenc', `posenc could not be loaded: ${error.message}`),
+      );
+    }
+    this.#request();
+  }
+
+  attributeChangedCallback(name, _old, raw) {
+    if (name === 'controls') {
+      if (raw !== null && !this.#controls.hasChildNodes()) this.#buildControls();
+      this.#controls.hidden = raw === null;
+      return;
+    }
+    const spec = this.#state.spec(name);
+    const { value, problem } = raw === null ? { value: spec.default } : parseSetting(name, spec, raw);
+    this.#report(name, problem);
+    this.#fromAttribute = true;
+    try {
+      this.#state.set(name, value);
+    } finally {
+      this.#fromAttribute = false;
+    }
+  }
+
+  getSetting(name) {
+    return this.#state.get(name);
+  }
+
+  setSetting(name, value) {
+    const spec = this.#state.spec(name);
+    if (normalizeSetting(spec, value, this.#state.max(name)) === undefined) {
+      this.#report(
+        name,
+        `${camelCase(name)} = ${String(value).slice(0, 40)} cannot be used; it stays ${formatValue(spec, this.#state.get(name))}.`,
+      );
+      return;
+    }
+    this.#report(name, null);
+    this.#state.set(name, value);
+  }
+
+  /** The current settings, by property name (what posenc-change sends). */
+  get settings() {
+    return Object.fromEntries(
+      Object.keys(this.constructor.settings).map((name) => [camelCase(name), this.getSetting(name)]),
+    );
+  }
+
+  /** The problems with the current attributes or properties, as sentences (empty when none). */
+  get problems() {
+    return [...this.#problems.values()];
+  }
+
+  /** The figure as a PNG Blob, as shown (title, cells, axes, colour bar), on the element's background. */
+  async toPNG() {
+    if (!this.#figure) throw new Error(`<${this.localName}> is not on the page, so it has no picture`);
+    const canvas = await renderFigure(this.#figure, { background: getComputedStyle(this).backgroundColor });
+    return new Promise((resolve, reject) =>
+      canvas.toBlob(
+        (blob) => (blob ? resolve(blob) : reject(new Error('the browser could not encode the PNG'))),
+        'image/png',
+      ),
+    );
+  }
+
+  /** The drawn numbers as CSV text. */
+  toCSV() {
+    return this.#figure ? this.csv() : '';
+  }
+
+  /** Names the parts of a plot's <figure> (createHeatmap, createLinePlot) for ::part styling. */
+  markParts(figure) {
+    figure.part.add('figure');
+    for (const [selector, part] of [
+      ['.plot-title', 'title'],
+      ['.plot-area', 'cells'],
+      ['.legend', 'legend'],
+      ['.readout', 'readout'],
+      ['figcaption', 'summary'],
+    ])
+      figure.querySelector(selector)?.part.add(part);
+  }
+
+  /** Sends `posenc-pick` (a cell or position under the pointer or the keyboard; null when left). */
+  pick(detail) {
+    this.dispatchEvent(new CustomEvent('posenc-pick', { detail, bubbles: true, composed: true }));
+  }
+
+  /**
+   * A page (or a framework) may set a property on the element before its class was defined: that
+   * value sits on the instance and hides the accessor. It is taken over as a setting.
+   */
+  #adoptEarlyProperties() {
+    for (const name of Object.keys(this.constructor.settings)) {
+      const property = camelCase(name);
+      if (!Object.hasOwn(this, property)) continue;
+      const value = this[property];
+      delete this[property];
+      this.setSetting(name, value);
+    }
+  }
+
+  #buildControls() {
+    const settings = this.constructor.settings;
+    const controls = Object.entries(settings)
+      .filter(([, { control }]) => control)
+      .map(([name, { control }]) => control(this.#state, name));
+    this.#controls.replaceChildren(...controls);
+  }
+
+  #report(name, problem) {
+    if (problem) {
+      this.#problems.set(name, problem);
+      const text = `<${this.localName}>: ${problem}`;
+      if (!warned.has(text)) {
+        warned.add(text);
+        console.warn(text);
+      }
+      this.dispatchEvent(
+        new CustomEvent('posenc-invalid', { detail: { name, message: problem }, bubbles: true, composed: true }),
+      );
+    } else {
+      this.#problems.delete(name);
+    }
+    const problems = this.problems;
+    this.#message.hidden = problems.length === 0;
+    this.#message.replaceChildren(
+      ...(problems.length
+        ? [
+            h(
+              'ul',
+              {},
+              problems.map((text) => h('li', {}, text)),
+            ),
+          ]
+        : []),
+    );
+  }
+
+  /** Redraws (in steps for a progressive element); posenc-change follows the finished picture. */
+  *#redrawSteps() {
+    if (!this.#posenc || !this.#figure || !this.isConnected) return;
+    const values = Object.fromEntries(
+      Object.keys(this.constructor.settings).map((name) => [name, this.getSetting(name)]),
+    );
+    try {
+      const steps = this.draw(this.#posenc, values);
+      if (this.constructor.progressive) yield* steps;
+      this.#report('draw', null);
+    } catch (error) {
+      this.#report('draw', `could not draw: ${error.message}`);
+      return;
+    }
+    const settings = JSON.stringify(values);
+    if (settings !== this.#lastSettings) {
+      this.#lastSettings = settings;
+      this.dispatchEvent(
+        new CustomEvent('posenc-change', { detail: { settings: this.settings }, bubbles: true, composed: true }),
+      );
+    }
+  }
+}

@@ -1,0 +1,97 @@
+// posenc/widgets: the tutorial's figures as custom elements (hand-written declarations; the
+// elements are in web/src/widgets/). Importing the module registers the elements.
+
+/** The settings of <posenc-pe-heatmap>, as properties (attributes: seq-len, d-model, base, layout). */
+export interface PeHeatmapSettings {
+  /** Positions (rows), 1…2048; default 128. */
+  seqLen: number;
+  /** Dimensions (columns), even, 2…2048; default 128. */
+  dModel: number;
+  /** The base n of the frequencies n^(-2i/d), 2…1e8; default 10000. */
+  base: number;
+  /** Where each pair's sine and cosine sit; default 'interleaved'. */
+  layout: 'interleaved' | 'concat';
+}
+
+/** posenc-pick's detail for <posenc-pe-heatmap>: the cell under the pointer or the keyboard's cursor. */
+export interface PeHeatmapPick {
+  row: number;
+  col: number;
+  /** The table's value there (float32). */
+  value: number;
+  /** The pair i the dimension belongs to, and whether it is its sine or cosine. */
+  pair: number;
+  fn: 'sin' | 'cos';
+  /** row · base^(-2i/d), in radians. */
+  angle: number;
+  /** The read-out sentence the element shows. */
+  text: string;
+}
+
+/** posenc-invalid's detail: an attribute or property the element could not use, and why. */
+export interface PosencInvalid {
+  name: string;
+  message: string;
+}
+
+/** What every posenc element has. */
+export interface PosencElementBase<Settings> extends HTMLElement {
+  /** The settings in use, by property name. */
+  readonly settings: Settings;
+  /** The sentences shown inside the element for settings it could not use (empty when none). */
+  readonly problems: string[];
+  /** The figure as shown (title, cells, axes, colour bar) as a PNG. */
+  toPNG(): Promise<Blob>;
+  /** The drawn numbers as CSV text (a header row and a label column). */
+  toCSV(): string;
+}
+
+export interface PeHeatmap extends PosencElementBase<PeHeatmapSettings>, PeHeatmapSettings {
+  /** The drawn table (row-major), or null before the first draw. */
+  readonly table: { values: Float32Array; rows: number; cols: number } | null;
+}
+export declare const PeHeatmap: { prototype: PeHeatmap; new (): PeHeatmap };
+
+/** The settings of <posenc-rope-heatmap>, as properties (attributes: seq-len, head-dim, content, seed, layout, base). */
+export interface RopeHeatmapSettings {
+  /** Query and key positions 0 … seqLen − 1, 16…2048; default 1001. */
+  seqLen: number;
+  /** The head dimension, even, 2…256; default 64. */
+  headDim: number;
+  /** q and k: all ones, or random vectors from `seed`; default 'ones'. */
+  content: 'ones' | 'random';
+  /** 1…999999; default 1. */
+  seed: number;
+  /** Which channels form a rotated pair; default 'interleaved'. */
+  layout: 'interleaved' | 'half';
+  /** 2…1e8; default 10000. */
+  base: number;
+}
+
+/** posenc-pick's detail for <posenc-rope-heatmap>: the cell and its query and key positions. */
+export interface RopeHeatmapPick {
+  row: number;
+  col: number;
+  m: number;
+  n: number;
+  value: number;
+  text: string;
+}
+
+export interface RopeHeatmap extends PosencElementBase<RopeHeatmapSettings>, RopeHeatmapSettings {}
+export declare const RopeHeatmap: { prototype: RopeHeatmap; new (): RopeHeatmap };
+
+/** Makes a posenc instance the page's shared one (the elements otherwise load their own, once). */
+export declare function providePosenc(posenc: unknown): void;
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'posenc-pe-heatmap': PeHeatmap;
+    'posenc-rope-heatmap': RopeHeatmap;
+  }
+  interface HTMLElementEventMap {
+    'posenc-change': CustomEvent<{ settings: Record<string, unknown> }>;
+    'posenc-pick': CustomEvent<PeHeatmapPick | RopeHeatmapPick | null>;
+    'posenc-invalid': CustomEvent<PosencInvalid>;
+  }
+}

@@ -1,0 +1,12 @@
+// posenc/widgets: registers the posenc custom elements. The first element on a page loads posenc
+// (the default entry: the .wasm by URL, the inline chunk as its fallback) and every element
+// shares that one instance. One <script type="module" src=".../widgets.js"> is all a page needs.
+import { loadPosenc } from '../../../bindings/js/index.js';
+import { setPosencLoader } from './engine.js';
+import { PeHeatmap } from './pe-heatmap.js'; // registers <posenc-pe-heatmap>
+import { RopeHeatmap } from './rope-heatmap.js'; // registers <posenc-rope-heatmap>
+
+setPosencLoader(() => loadPosenc());
+
+export { providePosenc } from './engine.js';
+export { PeHeatmap, RopeHeatmap };

@@ -1,0 +1,91 @@
+// <posenc-pe-heatmap>: the sinusoidal positional-encoding table as a heatmap (positions down,
+// dimensions across, −1 blue to 1 red), the figure of the tutorial's sinusoidal section.
+// Attributes: seq-len, d-model, base, layout (the section's settings and ranges).
+// posenc-pick's detail: { row, col, value, pair, fn, angle, text } (fn: 'sin' | 'cos').
+import { choiceControl, numberControl } from '../controls.js';
+import { formatPython, formatSig } from '../format.js';
+import { channelInfo } from '../layouts.js';
+import { createHeatmap } from '../plots/heatmap.js';
+import { defineElement, PosencElement } from './element.js';
+
+const LAYOUT_OPTIONS = [
+  { value: 'interleaved', label: 'interleaved (sin, cos, sin, cos, …)' },
+  { value: 'concat', label: 'concat ([sin … | cos …])' },
+];
+
+export class PeHeatmap extends PosencElement {
+  static settings = {
+    'seq-len': {
+      spec: { type: 'int', default: 128, min: 1, max: 2048 },
+      control: (state, key) => numberControl(state, key, { label: 'seq_len' }),
+    },
+    'd-model': {
+      spec: { type: 'int', default: 128, min: 2, max: 2048, even: true },
+      control: (state, key) => numberControl(state, key, { label: 'd_model' }),
+    },
+    base: {
+      spec: { type: 'number', default: 10000, min: 2, max: 1e8 },
+      control: (state, key) => numberControl(state, key, { label: 'base n', scale: 'log' }),
+    },
+    layout: {
+      spec: { type: 'enum', default: 'interleaved', values: ['interleaved', 'concat'] },
+      control: (state, key) => choiceControl(state, key, { label: 'layout', options: LAYOUT_OPTIONS }),
+    },
+  };
+
+  #heatmap;
+  #frequencies = new Float64Array(0);
+  #current = { dModel: 0, base: 0, layout: 'interleaved' };
+
+  build() {
+    this.#heatmap = createHeatmap({
+      name: 'sinusoidal-table',
+      title: 'Sinusoidal table PE',
+      xLabel: 'dimension',
+      yLabel: 'position',
+      valueLabel: 'PE value',
+      colormap: 'diverging',
+      summary: ({ rows, cols }) =>
+        `Sinusoidal positional-encoding table, ${this.#current.layout} layout: ${rows} positions (rows, top to bottom) × ${cols} dimensions ` +
+        `(columns), base ${formatPython(this.#current.base)}, values from −1 (blue) to 1 (red). ${cols > 2 ? 'Columns on the left change quickly from row to row, columns on the right slowly.' : 'With one pair there is one speed: both columns turn by one radian per row.'}`,
+      readout: (cell) => this.#cellInfo(cell).text,
+    });
+    const figure = this.#heatmap.element;
+    this.markParts(figure);
+    this.#heatmap.onCursor((cell) => this.pick(cell && this.#cellInfo({ ...cell, value: this.#valueAt(cell) })));
+    this.body.append(figure);
+    return figure;
+  }
+
+  draw(posenc, { 'seq-len': seqLen, 'd-model': dModel, base, layout }) {
+    this.#current = { dModel, base, layout };
+    this.#frequencies = posenc.ropeFrequencies({ rotaryDim: dModel, base });
+    const table = posenc.sinusoidal({ seqLen, dModel, base, layout });
+    this.#heatmap.draw({ values: table, rows: seqLen, cols: dModel, domain: [-1, 1] });
+  }
+
+  csv() {
+    return this.#heatmap.csv();
+  }
+
+  /** The drawn table: { values, rows, cols } (row-major float32), or null before the first draw. */
+  get table() {
+    const matrix = this.#heatmap.matrix;
+    return matrix && { values: matrix.values, rows: matrix.rows, cols: matrix.cols };
+  }
+
+  #valueAt({ row, col }) {
+    const { values, cols } = this.#heatmap.matrix;
+    return values[row * cols + col];
+  }
+
+  /** A cell with its pair, function, angle and the read-out sentence. */
+  #cellInfo({ row, col, value }) {
+    const { pair, fn } = channelInfo(col, this.#current.dModel, this.#current.layout);
+    const angle = row * this.#frequencies[pair];
+    const text = `position ${row}, dimension ${col} (pair i = ${pair}, ${fn}): angle ${formatSig(angle, 6)} rad, value ${formatSig(value, 6)}`;
+    return { row, col, value, pair, fn, angle, text };
+  }
+}
+
+defineElement('posenc-pe-heatmap', PeHeatmap);
