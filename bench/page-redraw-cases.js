@@ -95,6 +95,16 @@ export const PAGE_REDRAW_CASES = [
     load: 'heaviest',
   },
   {
+    // Its work does not depend on its settings (300 positions, 4 heads of 128, three dtypes):
+    // the default case is also the heaviest.
+    id: 'half-precision-default',
+    label: 'half precision: score errors at 300 positions, 3 dtypes',
+    query: '',
+    slider: 'ctl-hp-delta-range',
+    figure: null,
+    load: 'default',
+  },
+  {
     id: 'rope-base-default',
     label: 'RoPE base decay, distances up to 4096, head dim 128',
     query: '',

@@ -20,15 +20,25 @@ export function numberOfBits(bits, dtype) {
   return sign * (1 + fraction / 1024) * 2 ** (exponent - 15);
 }
 
-/** Entry `index` of posenc's 16-bit result (a Float16Array, or bit patterns of `dtype`). */
-export function halfAt(array, index, dtype) {
-  return array instanceof Uint16Array ? numberOfBits(array[index], dtype) : array[index];
+/** Every pattern's value, per dtype, built on first use (a redraw reads 600 000 patterns). */
+const VALUES = {};
+function valuesOf(dtype) {
+  VALUES[dtype] ??= Float32Array.from({ length: 65536 }, (_, bits) => numberOfBits(bits, dtype));
+  return VALUES[dtype];
 }
 
-/** posenc's 16-bit result (a Float16Array, or bit patterns of `dtype`) as a Float64Array. */
+/** Entry `index` of posenc's 16-bit result (a Float16Array, or bit patterns of `dtype`). */
+export function halfAt(array, index, dtype) {
+  return array instanceof Uint16Array ? valuesOf(dtype)[array[index]] : array[index];
+}
+
+/** posenc's 16-bit result (a Float16Array, or bit patterns of `dtype`) as a Float32Array (exact). */
 export function readHalf(array, dtype) {
-  if (!(array instanceof Uint16Array)) return Float64Array.from(array);
-  return Float64Array.from(array, (bits) => numberOfBits(bits, dtype));
+  if (!(array instanceof Uint16Array)) return new Float32Array(array);
+  const values = valuesOf(dtype);
+  const out = new Float32Array(array.length);
+  for (let i = 0; i < array.length; i++) out[i] = values[array[i]];
+  return out;
 }
 
 /**

@@ -63,12 +63,20 @@ export function mount({ posenc, state }) {
     note,
   );
 
-  /** The mean over DRAWS random contents of q · k / |q|², k = q, at distances 0 … span − 1. */
-  function curveFor(base, span, headDim, seed) {
+  /** DRAWS random q and, per draw, `span` keys of the same content: q [DRAWS, headDim], keys [DRAWS, span, headDim]. */
+  function contents(span, headDim, seed) {
     const q = randomMatrix(seed, DRAWS, headDim);
     const keys = new Float32Array(DRAWS * span * headDim);
     for (let d = 0; d < DRAWS; d++)
       keys.set(tile(q.subarray(d * headDim, (d + 1) * headDim), span), d * span * headDim);
+    return { q, keys };
+  }
+
+  /**
+   * The mean over the draws of q · k / |q|², k = q, at distances 0 … span − 1, at one base. `keys`
+   * lives in WASM memory (a WasmArray), copied in once for every base.
+   */
+  function curveFor(base, { q, keys }, span, headDim) {
     // One query per draw at the last position, keys at 0 … span − 1: key j is span − 1 − j away.
     const scores = posenc.attentionScores(q, keys, {
       numHeads: DRAWS,
@@ -95,7 +103,14 @@ export function mount({ posenc, state }) {
     const headDim = Number(state.get('base.hd'));
     const seed = state.get('base.seed');
     const distances = range(span);
-    const curves = BASES.map((base) => curveFor(base, span, headDim, seed));
+    const { q, keys } = contents(span, headDim, seed);
+    const keysInWasm = posenc.allocate(keys);
+    let curves;
+    try {
+      curves = BASES.map((base) => curveFor(base, { q, keys: keysInWasm }, span, headDim));
+    } finally {
+      keysInWasm.free();
+    }
     const labels = formatTicks(BASES).map((b) => `base ${b}`);
     const halves = curves.map(halfDistance);
     note.dataset.halves = JSON.stringify(halves);
