@@ -47,6 +47,7 @@ for (const colorScheme of ['light', 'dark']) {
     const counts = {};
     for (const { impact } of results) counts[impact] = (counts[impact] ?? 0) + 1;
     t.diagnostic(`${colorScheme}: violations by impact ${JSON.stringify(counts)}`);
+    for (const { id, impact, nodes } of results) t.diagnostic(`  ${impact} ${id}: ${nodes.join(' | ')}`);
     const blocking = results.filter(({ impact }) => impact === 'serious' || impact === 'critical');
     assert.deepEqual(blocking, [], JSON.stringify(blocking, null, 2));
     assert.deepEqual(log.errors, []);

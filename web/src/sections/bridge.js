@@ -89,7 +89,7 @@ export function mount({ posenc, state }) {
         ...values.map((v) => h('td', { class: 'exact' }, formatSig(v, 7))),
       );
     shiftTable.replaceChildren(
-      h('thead', {}, h('tr', {}, ...['', 'sin', 'cos'].map((t) => h('th', { scope: 'col' }, t)))),
+      h('thead', {}, h('tr', {}, ...['pair i of', 'sin', 'cos'].map((t) => h('th', { scope: 'col' }, t)))),
       h(
         'tbody',
         {},

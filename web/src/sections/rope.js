@@ -261,7 +261,7 @@ export function mount({ posenc, state }) {
         h(
           'tr',
           {},
-          ['', `positions (${m}, ${n})`, `shifted (${m + shift}, ${n + shift})`, 'difference'].map((t) =>
+          ['score', `positions (${m}, ${n})`, `shifted (${m + shift}, ${n + shift})`, 'difference'].map((t) =>
             h('th', { scope: 'col' }, t),
           ),
         ),
