@@ -69,7 +69,7 @@ console.log(JSON.stringify({ variant: p.variant, source: p.wasmSource, value: p.
 `;
 
 const CONSUMER_WIDGETS_TS = `
-import { PeHeatmap, type PeHeatmapPick, type PeHeatmapSettings, type RopeHeatmapPick, type Vectors2dPick } from 'posenc/widgets';
+import { PeHeatmap, type PeHeatmapPick, type PeHeatmapSettings, type RopeHeatmapPick, type Vectors2dPick, type WorkedExamplePick } from 'posenc/widgets';
 const element = document.createElement('posenc-pe-heatmap');
 const same: PeHeatmap = element;
 element.seqLen = 64;
@@ -78,7 +78,7 @@ element.layout = 'concat';
 element.layout = 'neox';
 const settings: PeHeatmapSettings = element.settings;
 element.addEventListener('posenc-pick', (event) => {
-  const pick: PeHeatmapPick | RopeHeatmapPick | Vectors2dPick | null = event.detail;
+  const pick: PeHeatmapPick | RopeHeatmapPick | Vectors2dPick | WorkedExamplePick | null = event.detail;
   console.log(pick?.text); // every pick has its read-out sentence
 });
 const rope = document.createElement('posenc-rope-heatmap');
@@ -91,9 +91,12 @@ vectors.check = [0.5, -1];
 vectors.offset = 3;
 // @ts-expect-error: offset is a number
 vectors.offset = 'three';
+const worked = document.createElement('posenc-worked-example');
+worked.cat = [0, 0, 0, 0];
+const sums: Float32Array | undefined = worked.values?.sums;
 const csv: string = element.toCSV();
 const png: Promise<Blob> = element.toPNG();
-console.log(same, settings, csv, png, PeHeatmap.prototype, rope.settings.layout, vectors.vectors?.[0].sum);
+console.log(same, settings, csv, png, PeHeatmap.prototype, rope.settings.layout, vectors.vectors?.[0].sum, sums);
 `;
 
 /**

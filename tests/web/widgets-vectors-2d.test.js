@@ -4,8 +4,16 @@
 // its events, exports PNG and CSV, follows dark mode, passes axe and fits a 375-px screen.
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { gotoAndSettle, openPage, waitForIdle } from './support/browser.js';
-import { assertAccessible, assertFitsPhone, setAttributes as setGalleryAttributes } from './support/gallery.js';
+import { waitForIdle } from './support/browser.js';
+import {
+  applyBadValues,
+  assertAccessible,
+  assertDarkMode,
+  assertFitsPhone,
+  changesFrom,
+  pngOf,
+  setAttributes as setGalleryAttributes,
+} from './support/gallery.js';
 import { useGallerySession } from './support/session.js';
 
 const SELECTOR = '#gallery-vectors-2d';
@@ -96,15 +104,7 @@ test('draws the words, PE(p) and the sums, as a float64 reference computes them'
 });
 
 test('redraws on attribute changes (once) and says so with posenc-change', async () => {
-  const changes = await page.locator(SELECTOR).evaluate(async (node) => {
-    const seen = [];
-    node.addEventListener('posenc-change', (event) => seen.push(event.detail.settings));
-    node.setAttribute('offset', '997');
-    node.setAttribute('check', '2.5,-3');
-    node.setAttribute('out', '-0.25,7');
-    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-    return seen;
-  });
+  const changes = await changesFrom(page, SELECTOR, { offset: '997', check: '2.5,-3', out: '-0.25,7' });
   assert.deepEqual(changes, [{ offset: 997, check: [2.5, -3], this: [-0.8, 0.9], out: [-0.25, 7] }]);
   await checkDrawn({
     offset: 997,
@@ -134,22 +134,13 @@ test('redraws on attribute changes (once) and says so with posenc-change', async
 });
 
 test('bad attributes and properties: a message inside, one warning, an event, never a throw', async () => {
-  const { thrown, events } = await page.locator(SELECTOR).evaluate((node) => {
-    const events = [];
-    node.addEventListener('posenc-invalid', (event) => events.push(event.detail));
-    let thrown = null;
-    try {
-      node.setAttribute('offset', 'soon');
-      node.setAttribute('offset', 'soon'); // the same problem again: no second warning
-      node.setAttribute('check', '1,2,3');
-      node.setAttribute('this', '50,-50');
-      node.out = 'north';
-    } catch (error) {
-      thrown = error.message;
-    }
-    return { thrown, events };
-  });
-  await waitForIdle(page);
+  const { thrown, events } = await applyBadValues(page, SELECTOR, [
+    ['attribute', 'offset', 'soon'],
+    ['attribute', 'offset', 'soon'], // the same problem again: no second warning
+    ['attribute', 'check', '1,2,3'],
+    ['attribute', 'this', '50,-50'],
+    ['property', 'out', 'north'],
+  ]);
   assert.equal(thrown, null);
   assert.deepEqual(
     events.map(({ name }) => name),
@@ -219,11 +210,8 @@ test('built-in controls (the controls attribute) change the attributes', async (
 });
 
 test('toPNG: a PNG of the figure; toCSV: one labelled row per word', async () => {
-  const png = await page.locator(SELECTOR).evaluate(async (node) => {
-    const blob = await node.toPNG();
-    const bitmap = await createImageBitmap(blob);
-    return { type: blob.type, width: bitmap.width, height: bitmap.height };
-  });
+  const png = await pngOf(page, SELECTOR);
+
   assert.equal(png.type, 'image/png');
   assert.ok(png.width >= 100 && png.height >= 100, JSON.stringify(png));
   const csv = await page.locator(SELECTOR).evaluate((node) => node.toCSV());
@@ -231,18 +219,7 @@ test('toPNG: a PNG of the figure; toCSV: one labelled row per word', async () =>
 });
 
 test('dark mode: the system setting, and the theme attribute', async () => {
-  const background = (target) => target.locator(SELECTOR).evaluate((node) => getComputedStyle(node).backgroundColor);
-  const dark = await openPage(browser, { colorScheme: 'dark' });
-  await gotoAndSettle(dark.page, galleryUrl);
-  assert.equal(await background(dark.page), 'rgb(20, 23, 27)');
-  const title = await dark.page.locator(`${SELECTOR} [part~="title"]`).evaluate((node) => getComputedStyle(node).color);
-  assert.equal(title, 'rgb(227, 231, 236)');
-  assert.deepEqual(dark.log.errors, []);
-  await dark.context.close();
-  await page.locator(SELECTOR).evaluate((node) => node.setAttribute('theme', 'dark'));
-  assert.equal(await background(page), 'rgb(20, 23, 27)');
-  await page.locator(SELECTOR).evaluate((node) => node.removeAttribute('theme'));
-  assert.equal(await background(page), 'rgb(255, 255, 255)');
+  await assertDarkMode(browser, page, galleryUrl, SELECTOR);
 });
 
 for (const colorScheme of ['light', 'dark']) {

@@ -56,3 +56,68 @@ export async function setAttributes(page, selector, attributes) {
   }, attributes);
   await waitForIdle(page);
 }
+
+/**
+ * Sets attributes (`{ name: value }`) in one task and returns the `posenc-change` details sent in
+ * the next two frames (one redraw expected).
+ */
+export function changesFrom(page, selector, attributes) {
+  return page.locator(selector).evaluate(async (node, list) => {
+    const seen = [];
+    node.addEventListener('posenc-change', (event) => seen.push(event.detail.settings));
+    for (const [name, value] of Object.entries(list)) node.setAttribute(name, value);
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    return seen;
+  }, attributes);
+}
+
+/**
+ * Applies `steps` ([['attribute' | 'property', name, value], ...]) in order and returns what was
+ * thrown (null, as it should be) and the `posenc-invalid` details sent; waits for the redraw.
+ */
+export async function applyBadValues(page, selector, steps) {
+  const result = await page.locator(selector).evaluate((node, list) => {
+    const events = [];
+    node.addEventListener('posenc-invalid', (event) => events.push(event.detail));
+    let thrown = null;
+    try {
+      for (const [kind, name, value] of list) {
+        if (kind === 'attribute') node.setAttribute(name, value);
+        else node[name] = value;
+      }
+    } catch (error) {
+      thrown = error.message;
+    }
+    return { thrown, events };
+  }, steps);
+  await waitForIdle(page);
+  return result;
+}
+
+/** The element's toPNG(): { type, width, height } of the decoded image. */
+export function pngOf(page, selector) {
+  return page.locator(selector).evaluate(async (node) => {
+    const blob = await node.toPNG();
+    const bitmap = await createImageBitmap(blob);
+    return { type: blob.type, width: bitmap.width, height: bitmap.height };
+  });
+}
+
+/**
+ * Asserts the element follows dark mode: the system setting on a fresh page at `url` (background
+ * and title in the dark palette), and on `page` the theme attribute, then back to light without it.
+ */
+export async function assertDarkMode(browser, page, url, selector) {
+  const background = (target) => target.locator(selector).evaluate((node) => getComputedStyle(node).backgroundColor);
+  const dark = await openPage(browser, { colorScheme: 'dark' });
+  await gotoAndSettle(dark.page, url);
+  assert.equal(await background(dark.page), 'rgb(20, 23, 27)');
+  const title = await dark.page.locator(`${selector} [part~="title"]`).evaluate((node) => getComputedStyle(node).color);
+  assert.equal(title, 'rgb(227, 231, 236)');
+  assert.deepEqual(dark.log.errors, []);
+  await dark.context.close();
+  await page.locator(selector).evaluate((node) => node.setAttribute('theme', 'dark'));
+  assert.equal(await background(page), 'rgb(20, 23, 27)');
+  await page.locator(selector).evaluate((node) => node.removeAttribute('theme'));
+  assert.equal(await background(page), 'rgb(255, 255, 255)');
+}

@@ -114,6 +114,37 @@ export interface Vectors2d extends PosencElementBase<Vectors2dSettings>, Vectors
 }
 export declare const Vectors2d: { prototype: Vectors2d; new (): Vectors2d };
 
+/** The settings of <posenc-worked-example>, as properties (attributes: the, cat). */
+export interface WorkedExampleSettings {
+  /** The embedding of "The" (position 0): four numbers −100…100; default [0.5, 0.1, 0.8, 0.3]. */
+  the: number[];
+  /** The embedding of "cat" (position 1); default [0.2, 0.9, 0.4, 0.6]. */
+  cat: number[];
+}
+
+/** posenc-pick's detail for <posenc-worked-example>: a row of the positional-encoding table. */
+export interface WorkedExamplePick {
+  word: 'The' | 'cat';
+  position: number;
+  channel: number;
+  pair: number;
+  fn: 'sin' | 'cos';
+  /** position · 10000^(-2·pair/4), in radians. */
+  angle: number;
+  /** PE(position, channel) (float32). */
+  value: number;
+  /** What seed 001 printed, and whether that is truncated. */
+  printed: string;
+  truncated: boolean;
+  text: string;
+}
+
+export interface WorkedExample extends PosencElementBase<WorkedExampleSettings>, WorkedExampleSettings {
+  /** The drawn numbers (row-major, 2 words × 4 channels), or null before the first draw. */
+  readonly values: { pe: Float32Array; embeddings: Float32Array; sums: Float32Array } | null;
+}
+export declare const WorkedExample: { prototype: WorkedExample; new (): WorkedExample };
+
 /** Makes a posenc instance the page's shared one (the elements otherwise load their own, once). */
 export declare function providePosenc(posenc: unknown): void;
 
@@ -122,10 +153,11 @@ declare global {
     'posenc-pe-heatmap': PeHeatmap;
     'posenc-rope-heatmap': RopeHeatmap;
     'posenc-vectors-2d': Vectors2d;
+    'posenc-worked-example': WorkedExample;
   }
   interface HTMLElementEventMap {
     'posenc-change': CustomEvent<{ settings: Record<string, unknown> }>;
-    'posenc-pick': CustomEvent<PeHeatmapPick | RopeHeatmapPick | Vectors2dPick | null>;
+    'posenc-pick': CustomEvent<PeHeatmapPick | RopeHeatmapPick | Vectors2dPick | WorkedExamplePick | null>;
     'posenc-invalid': CustomEvent<PosencInvalid>;
   }
 }
