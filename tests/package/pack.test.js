@@ -69,7 +69,7 @@ console.log(JSON.stringify({ variant: p.variant, source: p.wasmSource, value: p.
 `;
 
 const CONSUMER_WIDGETS_TS = `
-import { PeHeatmap, type PeHeatmapPick, type PeHeatmapSettings, type RopeHeatmapPick } from 'posenc/widgets';
+import { PeHeatmap, type PeHeatmapPick, type PeHeatmapSettings, type RopeHeatmapPick, type Vectors2dPick, type WorkedExamplePick } from 'posenc/widgets';
 const element = document.createElement('posenc-pe-heatmap');
 const same: PeHeatmap = element;
 element.seqLen = 64;
@@ -78,17 +78,25 @@ element.layout = 'concat';
 element.layout = 'neox';
 const settings: PeHeatmapSettings = element.settings;
 element.addEventListener('posenc-pick', (event) => {
-  const pick: PeHeatmapPick | RopeHeatmapPick | null = event.detail;
-  console.log(pick?.value);
+  const pick: PeHeatmapPick | RopeHeatmapPick | Vectors2dPick | WorkedExamplePick | null = event.detail;
+  console.log(pick?.text); // every pick has its read-out sentence
 });
 const rope = document.createElement('posenc-rope-heatmap');
 rope.headDim = 128;
 rope.content = 'random';
 // @ts-expect-error: content is 'ones' or 'random'
 rope.content = 'zeros';
+const vectors = document.createElement('posenc-vectors-2d');
+vectors.check = [0.5, -1];
+vectors.offset = 3;
+// @ts-expect-error: offset is a number
+vectors.offset = 'three';
+const worked = document.createElement('posenc-worked-example');
+worked.cat = [0, 0, 0, 0];
+const sums: Float32Array | undefined = worked.values?.sums;
 const csv: string = element.toCSV();
 const png: Promise<Blob> = element.toPNG();
-console.log(same, settings, csv, png, PeHeatmap.prototype, rope.settings.layout);
+console.log(same, settings, csv, png, PeHeatmap.prototype, rope.settings.layout, vectors.vectors?.[0].sum, sums);
 `;
 
 /**

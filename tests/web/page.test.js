@@ -457,7 +457,7 @@ test('screenshots: desktop and 375-px phone (no horizontal scrolling)', async ()
     ['phone', phone.page],
   ]) {
     const hidden = await p.evaluate(() =>
-      [...document.querySelectorAll('#we-sum-table, #we-pe-table')]
+      [...document.querySelector('posenc-worked-example').shadowRoot.querySelectorAll('#we-sum-table, #we-pe-table')]
         .filter((table) => table.parentElement.scrollWidth > table.parentElement.clientWidth)
         .map((table) => `${table.id}: ${table.parentElement.scrollWidth} > ${table.parentElement.clientWidth}`),
     );

@@ -3,13 +3,12 @@
 // bad attributes inside itself without throwing, reads cells out by keyboard, sends its events,
 // exports PNG and CSV, follows dark mode and its theme attribute, and passes axe.
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { before, test } from 'node:test';
 import { gotoAndSettle, openPage, waitForIdle } from './support/browser.js';
 import { checkHeatmapPixels } from './support/colors.js';
+import { assertAccessible, assertFitsPhone } from './support/gallery.js';
 import { useGallerySession } from './support/session.js';
 
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const SELECTOR = '#gallery-pe-heatmap';
 
 /** The sinusoidal table in float64, written from the formula (not through posenc). */
@@ -223,32 +222,10 @@ test('dark mode: the system setting, and the theme attribute either way', async 
 
 for (const colorScheme of ['light', 'dark']) {
   test(`axe-core: no serious or critical violation on the gallery (${colorScheme} mode)`, async () => {
-    const fresh = await openPage(browser, { bypassCSP: true, colorScheme });
-    await gotoAndSettle(fresh.page, galleryUrl);
-    await fresh.page.addScriptTag({ path: AXE });
-    const blocking = await fresh.page.evaluate(async () => {
-      const { violations } = await window.axe.run(document, { resultTypes: ['violations'] });
-      return violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => ({ id: v.id, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
-    });
-    assert.deepEqual(blocking, [], JSON.stringify(blocking, null, 2));
-    assert.deepEqual(fresh.log.errors, []);
-    await fresh.context.close();
+    await assertAccessible(browser, galleryUrl, { colorScheme });
   });
 }
 
 test('a 375-px container: no horizontal overflow, and no request beyond the site', async () => {
-  const phone = await openPage(browser, { width: 375, height: 812, touch: true });
-  await gotoAndSettle(phone.page, galleryUrl);
-  const overflow = await phone.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  assert.ok(overflow <= 0, `the gallery scrolls sideways by ${overflow} px`);
-  const width = await phone.page.locator(SELECTOR).evaluate((node) => node.getBoundingClientRect().width);
-  assert.ok(width <= 375, `the element is ${width} px wide`);
-  assert.ok(
-    phone.log.requests.every((url) => url.startsWith(server.origin)),
-    phone.log.requests.filter((url) => !url.startsWith(server.origin)).join('\n'),
-  );
-  assert.deepEqual(phone.log.errors, []);
-  await phone.context.close();
+  await assertFitsPhone(browser, galleryUrl, { selector: SELECTOR, origin: server.origin });
 });

@@ -15,6 +15,7 @@ const SOURCES = [
   'web/widgets.html',
   'web/styles.css',
   'web/palette.css',
+  'web/tables.css',
   'web/controls.css',
   'web/plots.css',
   'web/vite.config.js',

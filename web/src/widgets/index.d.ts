@@ -81,6 +81,70 @@ export interface RopeHeatmapPick {
 export interface RopeHeatmap extends PosencElementBase<RopeHeatmapSettings>, RopeHeatmapSettings {}
 export declare const RopeHeatmap: { prototype: RopeHeatmap; new (): RopeHeatmap };
 
+/** The settings of <posenc-vectors-2d>, as properties (attributes: offset, check, this, out). */
+export interface Vectors2dSettings {
+  /** The position of the first word ("check"), 0…1000; default 0. */
+  offset: number;
+  /** Each word's 2-D vector [x₀, x₁], entries −10…10 (attribute: "x₀,x₁"). */
+  check: number[];
+  this: number[];
+  out: number[];
+}
+
+/** One word of <posenc-vectors-2d> as drawn (float32 values); also posenc-pick's detail, with `text`. */
+export interface Vectors2dRow {
+  index: number;
+  word: 'check' | 'this' | 'out';
+  position: number;
+  vector: [number, number];
+  /** PE(position) = (sin position, cos position). */
+  pe: [number, number];
+  /** vector + pe. */
+  sum: [number, number];
+}
+
+export interface Vectors2dPick extends Vectors2dRow {
+  /** The read-out sentence the element shows. */
+  text: string;
+}
+
+export interface Vectors2d extends PosencElementBase<Vectors2dSettings>, Vectors2dSettings {
+  /** The drawn words, or null before the first draw. */
+  readonly vectors: Vectors2dRow[] | null;
+}
+export declare const Vectors2d: { prototype: Vectors2d; new (): Vectors2d };
+
+/** The settings of <posenc-worked-example>, as properties (attributes: the, cat). */
+export interface WorkedExampleSettings {
+  /** The embedding of "The" (position 0): four numbers −100…100; default [0.5, 0.1, 0.8, 0.3]. */
+  the: number[];
+  /** The embedding of "cat" (position 1); default [0.2, 0.9, 0.4, 0.6]. */
+  cat: number[];
+}
+
+/** posenc-pick's detail for <posenc-worked-example>: a row of the positional-encoding table. */
+export interface WorkedExamplePick {
+  word: 'The' | 'cat';
+  position: number;
+  channel: number;
+  pair: number;
+  fn: 'sin' | 'cos';
+  /** position · 10000^(-2·pair/4), in radians. */
+  angle: number;
+  /** PE(position, channel) (float32). */
+  value: number;
+  /** What seed 001 printed, and whether that is truncated. */
+  printed: string;
+  truncated: boolean;
+  text: string;
+}
+
+export interface WorkedExample extends PosencElementBase<WorkedExampleSettings>, WorkedExampleSettings {
+  /** The drawn numbers (row-major, 2 words × 4 channels), or null before the first draw. */
+  readonly values: { pe: Float32Array; embeddings: Float32Array; sums: Float32Array } | null;
+}
+export declare const WorkedExample: { prototype: WorkedExample; new (): WorkedExample };
+
 /** Makes a posenc instance the page's shared one (the elements otherwise load their own, once). */
 export declare function providePosenc(posenc: unknown): void;
 
@@ -88,10 +152,12 @@ declare global {
   interface HTMLElementTagNameMap {
     'posenc-pe-heatmap': PeHeatmap;
     'posenc-rope-heatmap': RopeHeatmap;
+    'posenc-vectors-2d': Vectors2d;
+    'posenc-worked-example': WorkedExample;
   }
   interface HTMLElementEventMap {
     'posenc-change': CustomEvent<{ settings: Record<string, unknown> }>;
-    'posenc-pick': CustomEvent<PeHeatmapPick | RopeHeatmapPick | null>;
+    'posenc-pick': CustomEvent<PeHeatmapPick | RopeHeatmapPick | Vectors2dPick | WorkedExamplePick | null>;
     'posenc-invalid': CustomEvent<PosencInvalid>;
   }
 }

@@ -5,8 +5,12 @@ import { loadPosenc } from '../../../bindings/js/index.js';
 import { setPosencLoader } from './engine.js';
 import { PeHeatmap } from './pe-heatmap.js'; // registers <posenc-pe-heatmap>
 import { RopeHeatmap } from './rope-heatmap.js'; // registers <posenc-rope-heatmap>
+import { Vectors2d } from './vectors-2d.js'; // registers <posenc-vectors-2d>
+import { WorkedExample } from './worked-example.js'; // registers <posenc-worked-example>
 
 setPosencLoader(() => loadPosenc());
 
 export { providePosenc } from './engine.js';
 export { PeHeatmap, RopeHeatmap };
+export { Vectors2d };
+export { WorkedExample };

@@ -1,0 +1,123 @@
+// What the tests of the widgets gallery's elements (web/widgets.html) share: axe-core on a fresh
+// page in light or dark mode, a 375-px phone screen, and setting an element's attributes.
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { gotoAndSettle, openPage, waitForIdle } from './browser.js';
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/**
+ * Asserts axe-core finds no serious or critical violation on a fresh page at `url` (within the
+ * CSS selector `within`, or the whole page) and the page logs no console error.
+ */
+export async function assertAccessible(browser, url, { colorScheme, within = null }) {
+  // bypassCSP: axe is injected as an inline script, which the page's policy rightly forbids.
+  const fresh = await openPage(browser, { bypassCSP: true, colorScheme });
+  await gotoAndSettle(fresh.page, url);
+  await fresh.page.addScriptTag({ path: AXE });
+  const blocking = await fresh.page.evaluate(async (selector) => {
+    const context = selector ? { include: [[selector]] } : document;
+    const { violations } = await window.axe.run(context, { resultTypes: ['violations'] });
+    return violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => ({ id: v.id, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
+  }, within);
+  await fresh.context.close();
+  assert.deepEqual(blocking, [], JSON.stringify(blocking, null, 2));
+  assert.deepEqual(fresh.log.errors, []);
+}
+
+/**
+ * Asserts the gallery on a 375-px touch screen does not scroll sideways, the element (`selector`)
+ * and all its parts fit, no request leaves `origin` and no console error is logged.
+ */
+export async function assertFitsPhone(browser, url, { selector, origin }) {
+  const phone = await openPage(browser, { width: 375, height: 812, touch: true });
+  await gotoAndSettle(phone.page, url);
+  const overflow = await phone.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  const { width, right } = await phone.page.locator(selector).evaluate((node) => ({
+    width: node.getBoundingClientRect().width,
+    right: Math.max(...[...node.shadowRoot.querySelectorAll('*')].map((n) => n.getBoundingClientRect().right)),
+  }));
+  await phone.context.close();
+  assert.ok(overflow <= 0, `the gallery scrolls sideways by ${overflow} px`);
+  assert.ok(width <= 375 && right <= 375, `the element is ${width} px wide, reaching ${right} px`);
+  assert.deepEqual(
+    phone.log.requests.filter((request) => !request.startsWith(origin)),
+    [],
+  );
+  assert.deepEqual(phone.log.errors, []);
+}
+
+/** Sets attributes on the element at `selector` and waits for its redraw. */
+export async function setAttributes(page, selector, attributes) {
+  await page.locator(selector).evaluate((node, list) => {
+    for (const [name, value] of Object.entries(list)) node.setAttribute(name, value);
+  }, attributes);
+  await waitForIdle(page);
+}
+
+/**
+ * Sets attributes (`{ name: value }`) in one task and returns the `posenc-change` details sent in
+ * the next two frames (one redraw expected).
+ */
+export function changesFrom(page, selector, attributes) {
+  return page.locator(selector).evaluate(async (node, list) => {
+    const seen = [];
+    node.addEventListener('posenc-change', (event) => seen.push(event.detail.settings));
+    for (const [name, value] of Object.entries(list)) node.setAttribute(name, value);
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    return seen;
+  }, attributes);
+}
+
+/**
+ * Applies `steps` ([['attribute' | 'property', name, value], ...]) in order and returns what was
+ * thrown (null, as it should be) and the `posenc-invalid` details sent; waits for the redraw.
+ */
+export async function applyBadValues(page, selector, steps) {
+  const result = await page.locator(selector).evaluate((node, list) => {
+    const events = [];
+    node.addEventListener('posenc-invalid', (event) => events.push(event.detail));
+    let thrown = null;
+    try {
+      for (const [kind, name, value] of list) {
+        if (kind === 'attribute') node.setAttribute(name, value);
+        else node[name] = value;
+      }
+    } catch (error) {
+      thrown = error.message;
+    }
+    return { thrown, events };
+  }, steps);
+  await waitForIdle(page);
+  return result;
+}
+
+/** The element's toPNG(): { type, width, height } of the decoded image. */
+export function pngOf(page, selector) {
+  return page.locator(selector).evaluate(async (node) => {
+    const blob = await node.toPNG();
+    const bitmap = await createImageBitmap(blob);
+    return { type: blob.type, width: bitmap.width, height: bitmap.height };
+  });
+}
+
+/**
+ * Asserts the element follows dark mode: the system setting on a fresh page at `url` (background
+ * and title in the dark palette), and on `page` the theme attribute, then back to light without it.
+ */
+export async function assertDarkMode(browser, page, url, selector) {
+  const background = (target) => target.locator(selector).evaluate((node) => getComputedStyle(node).backgroundColor);
+  const dark = await openPage(browser, { colorScheme: 'dark' });
+  await gotoAndSettle(dark.page, url);
+  assert.equal(await background(dark.page), 'rgb(20, 23, 27)');
+  const title = await dark.page.locator(`${selector} [part~="title"]`).evaluate((node) => getComputedStyle(node).color);
+  assert.equal(title, 'rgb(227, 231, 236)');
+  assert.deepEqual(dark.log.errors, []);
+  await dark.context.close();
+  await page.locator(selector).evaluate((node) => node.setAttribute('theme', 'dark'));
+  assert.equal(await background(page), 'rgb(20, 23, 27)');
+  await page.locator(selector).evaluate((node) => node.removeAttribute('theme'));
+  assert.equal(await background(page), 'rgb(255, 255, 255)');
+}
