@@ -1,21 +1,21 @@
 // The family side by side: one head's attention over positions 0 … N − 1 under six encodings
 // (none, sinusoidal, RoPE, xPos, ALiBi, T5 buckets), on the same random contents and one colour
 // scale, as raw scores or softmax weights, with or without a causal mask; a "training length" L0
-// marked on every panel; and each encoding's score against distance on one plot. Every matrix is
-// one posenc.attentionScores call.
+// marked on every panel; and each encoding's score against distance on one plot. The panels are
+// six <posenc-attention> elements; the section computes the six matrices (attentionMatrix, one
+// posenc.attentionScores call each) for the curve plot and the read-out, and gives every panel the
+// one colour scale over all six through its `domain` attribute.
 import { choiceControl, controlRow, numberControl } from '../controls.js';
 import { byId, h } from '../dom.js';
 import { formatSig } from '../format.js';
-import { createHeatmap } from '../plots/heatmap.js';
 import { createLinePlot } from '../plots/lineplot.js';
 import { coalesceToFrame } from '../schedule.js';
 import { range } from '../vectors.js';
 import {
   ALIBI_HEADS,
   Attention,
+  attentionMatrix,
   ENCODINGS,
-  encodingOptions,
-  familyContents,
   scoreDomain,
   T5_BUCKETS,
   weightDomain,
@@ -81,23 +81,11 @@ export function mount({ posenc, state }) {
     { class: 'readout shared-readout', id: 'fam-readout', 'aria-live': 'polite' },
     'Point at any panel, or focus one and use the arrow keys: the crosshair follows in all six.',
   );
-  const heatmaps = ENCODINGS.map(({ key, title }) =>
-    createHeatmap({
-      name: `family-${key}`,
-      title: `${title} attention`,
-      xLabel: 'key position n',
-      yLabel: 'query position m',
-      colormap: 'diverging',
-      square: true,
-      summary: ({ rows, lo, hi }) =>
-        `${title}: ${shown.view === 'weights' ? 'softmax weights' : 'raw scores'} of one head for query and key positions 0 to ${rows - 1}` +
-        `${shown.causal ? ', causal mask (keys after the query masked, drawn at the bottom of the scale)' : ''}; ` +
-        `dashed lines at the training length L0 = ${shown.l0}; colour scale ${formatSig(lo, 3)} to ${formatSig(hi, 3)}, shared by the six panels.`,
-    }),
-  );
-  heatmaps.forEach((heatmap, index) => {
-    heatmap.onCursor((cell) => {
-      heatmaps.forEach((other, j) => {
+  // The six panels are <posenc-attention> elements on the colour scale the section computes over all six.
+  const panels = ENCODINGS.map(({ key }) => h('posenc-attention', { encoding: key }));
+  panels.forEach((panel, index) => {
+    panel.addEventListener('posenc-pick', ({ detail: cell }) => {
+      panels.forEach((other, j) => {
         if (j !== index) other.setCursor(cell);
       });
       if (!cell || !shown) return;
@@ -142,11 +130,7 @@ export function mount({ posenc, state }) {
       reroll,
     ),
     slopeNote,
-    h(
-      'div',
-      { class: 'plot-grid three' },
-      heatmaps.map((heatmap) => heatmap.element),
-    ),
+    h('div', { class: 'plot-grid three' }, panels),
     readout,
     controlRow(
       choice(state, 'fam.curve', 'curve', [
@@ -179,25 +163,27 @@ export function mount({ posenc, state }) {
     const view = state.get('fam.view');
     const causal = state.get('fam.causal') === 'on';
     const curve = state.get('fam.curve');
-    const { q, k } = familyContents(state.get('fam.content'), state.get('fam.seed'), n, d);
-    const shape = { queryLen: n, keyLen: n, headDim: d, scale: 1 / Math.sqrt(d), causal, softmax: view === 'weights' };
+    const content = state.get('fam.content');
+    const seed = state.get('fam.seed');
     const matrices = ENCODINGS.map(({ key }) =>
-      posenc.attentionScores(q, k, { ...shape, ...encodingOptions(key, { head, causal }) }),
+      attentionMatrix(posenc, { encoding: key, n, d, content, seed, view, causal, head }),
     );
     const curves = matrices.map((values) => distanceCurve(values, n, curve));
     shown = { n, l0, view, causal, curve, matrices, curves };
 
     const domain = view === 'weights' ? weightDomain(matrices) : scoreDomain(matrices);
-    const colormap = view === 'weights' ? 'viridis' : 'diverging';
-    const valueLabel = `${view === 'weights' ? 'softmax weight' : 'raw score'} (one scale for all six)`;
-    const edge = l0 - 0.5; // between positions L0 − 1 and L0
-    const guides = [
-      { from: [edge, -0.5], to: [edge, n - 0.5] },
-      { from: [-0.5, edge], to: [n - 0.5, edge] },
-    ];
-    heatmaps.forEach((heatmap, j) => {
-      heatmap.draw({ values: matrices[j], rows: n, cols: n, domain, colormap, valueLabel, guides });
-    });
+    const attributes = {
+      'seq-len': n, // before l0, whose limit depends on it
+      l0,
+      'head-dim': d,
+      content,
+      seed,
+      view,
+      causal: causal ? 'on' : 'off',
+      head,
+      domain: domain.join(','),
+    };
+    for (const panel of panels) for (const [name, value] of Object.entries(attributes)) panel.setAttribute(name, value);
     const slope = posenc.alibiSlopes({ numHeads: ALIBI_HEADS })[head - 1];
     slopeNote.textContent =
       `ALiBi: head ${head} of ${ALIBI_HEADS}, slope ${formatSig(slope, 6)}: a key ${l0} positions back loses ${formatSig(slope * l0, 4)}. ` +

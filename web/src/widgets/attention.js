@@ -126,6 +126,20 @@ export function weightDomain(matrices) {
   return [0, top > 0 ? top : 1];
 }
 
+/** One head's [n, n] scores (or softmax weights) under one encoding: one posenc.attentionScores call. */
+export function attentionMatrix(posenc, { encoding, n, d, content, seed, view, causal, head }) {
+  const { q, k } = familyContents(content, seed, n, d);
+  return posenc.attentionScores(q, k, {
+    queryLen: n,
+    keyLen: n,
+    headDim: d,
+    scale: 1 / Math.sqrt(d),
+    causal,
+    softmax: view === 'weights',
+    ...encodingOptions(encoding, { head, causal }),
+  });
+}
+
 /** Radio options from [value, label] pairs. */
 const options = (pairs) => pairs.map(([value, label]) => ({ value, label }));
 
@@ -239,16 +253,7 @@ export class Attention extends PosencElement {
   draw(posenc, values) {
     const { encoding, 'seq-len': n, l0, 'head-dim': d, content, seed, view, head, domain } = values;
     const causal = values.causal === 'on';
-    const { q, k } = familyContents(content, seed, n, d);
-    const matrix = posenc.attentionScores(q, k, {
-      queryLen: n,
-      keyLen: n,
-      headDim: d,
-      scale: 1 / Math.sqrt(d),
-      causal,
-      softmax: view === 'weights',
-      ...encodingOptions(encoding, { head, causal }),
-    });
+    const matrix = attentionMatrix(posenc, { encoding, n, d, content, seed, view, causal, head });
     const title = ENCODINGS.find(({ key }) => key === encoding).title;
     this.#matrix = matrix;
     this.#current = { title, n, l0, view, causal, shared: domain.length === 2 };
