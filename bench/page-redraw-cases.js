@@ -125,7 +125,7 @@ export const PAGE_REDRAW_CASES = [
     label: 'the family side by side, 128 positions, d 32',
     query: '',
     slider: 'ctl-fam-n-range',
-    figure: 'family-rope',
+    figure: 'attention-rope',
     load: 'default',
   },
   {
@@ -133,7 +133,7 @@ export const PAGE_REDRAW_CASES = [
     label: 'the family side by side, 256 positions, d 64, softmax, causal, mean curve',
     query: 'fam.n=256&fam.d=64&fam.view=weights&fam.causal=on&fam.curve=mean',
     slider: 'ctl-fam-n-range',
-    figure: 'family-rope',
+    figure: 'attention-rope',
     load: 'heaviest',
   },
   {

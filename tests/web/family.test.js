@@ -95,7 +95,11 @@ function query(options) {
 
 async function checkPanel(page, encoding, options, expected = reference(encoding, options)) {
   const n = options.n ?? DEFAULTS.n;
-  return checkHeatmapPixels(page, `family-${encoding}`, { rows: n, cols: n, expected: (r, c) => expected[r * n + c] });
+  return checkHeatmapPixels(page, `attention-${encoding}`, {
+    rows: n,
+    cols: n,
+    expected: (r, c) => expected[r * n + c],
+  });
 }
 
 /** The scale: symmetric for scores, from 0 for weights, and wide enough for the reference values. */
@@ -173,7 +177,7 @@ test('the toggles: softmax and the causal mask change the panels as float64 says
     assert.ok(Math.abs(y - sum / (n - t)) <= 0.02 * yPerUnit + 1e-6, `NoPE mean at ${t}: ${y}`);
   }
   // Keyboard read-out: focus a panel, move down twice; the shared read-out names all six.
-  await page.locator('figure[data-plot="family-rope"] canvas.heatmap-cells').focus();
+  await page.locator('figure[data-plot="attention-rope"] canvas.heatmap-cells').focus();
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('ArrowDown');
   const text = await page.locator('#fam-readout').textContent();

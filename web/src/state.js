@@ -98,6 +98,8 @@ export function normalizeSetting(spec, value, max = spec.max) {
     case 'text':
       return String(value).slice(0, spec.maxLength);
     case 'numbers': {
+      // An empty list is allowed where it is the default (e.g. a widget's "no fixed domain").
+      if (Array.isArray(value) && value.length === 0 && spec.default.length === 0) return [];
       if (!Array.isArray(value) || value.length < spec.minLength) return undefined;
       const values = value.slice(0, spec.maxLength).map(Number);
       return values.every(Number.isFinite) ? values.map((v) => Math.min(spec.max, Math.max(spec.min, v))) : undefined;

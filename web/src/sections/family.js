@@ -1,93 +1,54 @@
 // The family side by side: one head's attention over positions 0 … N − 1 under six encodings
 // (none, sinusoidal, RoPE, xPos, ALiBi, T5 buckets), on the same random contents and one colour
 // scale, as raw scores or softmax weights, with or without a causal mask; a "training length" L0
-// marked on every panel; and each encoding's score against distance on one plot. Every matrix is
-// one posenc.attentionScores call.
+// marked on every panel; and each encoding's score against distance on one plot. The panels are
+// six <posenc-attention> elements; the section computes the six matrices (attentionMatrix, one
+// posenc.attentionScores call each) for the curve plot and the read-out, and gives every panel the
+// one colour scale over all six through its `domain` attribute.
 import { choiceControl, controlRow, numberControl } from '../controls.js';
 import { byId, h } from '../dom.js';
 import { formatSig } from '../format.js';
-import { createHeatmap } from '../plots/heatmap.js';
 import { createLinePlot } from '../plots/lineplot.js';
 import { coalesceToFrame } from '../schedule.js';
-import { randomMatrix, randomQueryKey } from '../tokens.js';
-import { range, tile } from '../vectors.js';
+import { range } from '../vectors.js';
+import {
+  ALIBI_HEADS,
+  Attention,
+  attentionMatrix,
+  ENCODINGS,
+  scoreDomain,
+  T5_BUCKETS,
+  weightDomain,
+} from '../widgets/attention.js';
+
+// The panels' helpers live with <posenc-attention>, the one implementation of a panel's matrix.
+export {
+  ALIBI_HEADS,
+  ENCODINGS,
+  encodingOptions,
+  familyContents,
+  T5_BUCKETS,
+  T5_STAND_IN_FLOOR,
+  t5StandInBias,
+  weightDomain,
+} from '../widgets/attention.js';
+
+/** The panels' settings are <posenc-attention>'s (same specs). */
+const PANEL = Attention.settings;
 
 export const id = 'family';
 
-// ALiBi's slopes are those of an 8-head model (posenc.alibiSlopes); the reader picks the head.
-export const ALIBI_HEADS = 8;
-
 export const settings = {
-  'fam.n': { type: 'int', default: 128, min: 16, max: 256 },
-  'fam.l0': { type: 'int', default: 32, min: 4, max: 128, maxFrom: (get) => Math.floor(get('fam.n') / 2) },
-  'fam.d': { type: 'int', default: 32, min: 4, max: 64, even: true },
-  'fam.content': { type: 'enum', default: 'qk', values: ['qk', 'tokens'] },
-  'fam.seed': { type: 'int', default: 7, min: 1, max: 999999 },
-  'fam.view': { type: 'enum', default: 'scores', values: ['scores', 'weights'] },
-  'fam.causal': { type: 'enum', default: 'off', values: ['off', 'on'] },
+  'fam.n': PANEL['seq-len'].spec,
+  'fam.l0': { ...PANEL.l0.spec, maxFrom: (get) => Math.floor(get('fam.n') / 2) },
+  'fam.d': PANEL['head-dim'].spec,
+  'fam.content': PANEL.content.spec,
+  'fam.seed': PANEL.seed.spec,
+  'fam.view': PANEL.view.spec,
+  'fam.causal': PANEL.causal.spec,
   'fam.curve': { type: 'enum', default: 'last', values: ['last', 'mean'] },
-  'fam.head': { type: 'int', default: 4, min: 1, max: ALIBI_HEADS },
+  'fam.head': PANEL.head.spec,
 };
-
-export const ENCODINGS = [
-  { key: 'none', title: 'none (NoPE)' },
-  { key: 'sinusoidal', title: 'sinusoidal' },
-  { key: 'rope', title: 'RoPE' },
-  { key: 'xpos', title: 'xPos' },
-  { key: 'alibi', title: 'ALiBi' },
-  { key: 't5', title: 'T5 buckets' },
-];
-
-// T5's bucketing, posenc's defaults (T5's own: 32 buckets, max_distance 128).
-export const T5_BUCKETS = 32;
-// The stand-in bias falls linearly from 0 (distance 0) to this at the farthest bucket.
-export const T5_STAND_IN_FLOOR = -4;
-
-// Above this share of the weights the colour scale saturates (see weightDomain).
-const WEIGHT_SCALE_QUANTILE = 0.99;
-
-/**
- * A deterministic stand-in for T5's learned relative_attention_bias of one head, [numBuckets, 1]:
- * a bucket's bias falls linearly with its rank among the buckets of its direction (rank 0 is
- * distance 0; ranks grow with the distance, log-spaced past numBuckets / 4 or / 2), from 0 to
- * T5_STAND_IN_FLOOR. The two directions of a bidirectional table get the same values.
- */
-export function t5StandInBias(numBuckets, bidirectional) {
-  const perDirection = bidirectional ? numBuckets / 2 : numBuckets;
-  return Float32Array.from(
-    range(numBuckets),
-    (bucket) => (T5_STAND_IN_FLOOR * (bucket % perDirection)) / (perDirection - 1),
-  );
-}
-
-/** The query and key rows [n, d]: one random pair at every position, or a random pair per token. */
-export function familyContents(content, seed, n, d) {
-  if (content === 'tokens') {
-    const rows = randomMatrix(seed, 2 * n, d);
-    return { q: rows.subarray(0, n * d), k: rows.subarray(n * d) };
-  }
-  const { q, k } = randomQueryKey(seed, d);
-  return { q: tile(q, n), k: tile(k, n) };
-}
-
-/** The options of each encoding's attentionScores call, beyond shape, scale, causal and softmax. */
-export function encodingOptions(key, { head, causal }) {
-  switch (key) {
-    case 'alibi':
-      // One head whose slope is 2^(−maxBias): head `head` of an 8-head model (2^(−8·head/8)).
-      return { encoding: 'alibi', maxBias: (8 * head) / ALIBI_HEADS };
-    case 't5':
-      // T5's decoder (causal) buckets one direction only, its encoder both.
-      return {
-        encoding: 't5',
-        bias: t5StandInBias(T5_BUCKETS, !causal),
-        numBuckets: T5_BUCKETS,
-        bidirectional: !causal,
-      };
-    default:
-      return { encoding: key };
-  }
-}
 
 /**
  * The score-against-distance curve of a row-major [n, n] matrix: distance t = m − n ≥ 0 (keys at
@@ -106,53 +67,6 @@ export function distanceCurve(values, n, curve) {
   return y;
 }
 
-/** Diverging scale for raw scores: symmetric about 0, reaching the largest finite |score|. */
-function scoreDomain(matrices) {
-  let max = 0;
-  for (const values of matrices)
-    for (let i = 0; i < values.length; i++) {
-      const a = Math.abs(values[i]);
-      if (a > max && a !== Infinity) max = a;
-    }
-  return max === 0 ? [-1, 1] : [-max, max];
-}
-
-/**
- * The k-th smallest (0-based) of the values of several arrays, all ≥ 0, without sorting them all
- * (a sort of 6 × 256² weights costs tens of milliseconds): count the values into bins over
- * [0, max], then sort only the bin that holds the k-th.
- */
-function kthSmallest(arrays, k) {
-  const BINS = 4096;
-  let max = 0;
-  for (const values of arrays) for (let i = 0; i < values.length; i++) if (values[i] > max) max = values[i];
-  if (!(max > 0)) return 0;
-  const scale = BINS / max;
-  const counts = new Uint32Array(BINS);
-  for (const values of arrays)
-    for (let i = 0; i < values.length; i++) counts[Math.min(BINS - 1, (values[i] * scale) | 0)]++;
-  let bin = 0;
-  let below = 0;
-  while (below + counts[bin] <= k) below += counts[bin++];
-  const inBin = [];
-  for (const values of arrays)
-    for (let i = 0; i < values.length; i++)
-      if (Math.min(BINS - 1, (values[i] * scale) | 0) === bin) inBin.push(values[i]);
-  inBin.sort((a, b) => a - b);
-  return inBin[k - below];
-}
-
-/**
- * Sequential scale for weights: 0 to the 99th percentile of all panels' weights. A causal mask
- * gives the first rows a few large weights (row 0 has one key: weight 1) that would darken
- * everything else; the top 1 % saturate instead.
- */
-export function weightDomain(matrices) {
-  const count = matrices.reduce((sum, m) => sum + m.length, 0);
-  const top = kthSmallest(matrices, Math.floor(WEIGHT_SCALE_QUANTILE * (count - 1)));
-  return [0, top > 0 ? top : 1];
-}
-
 /** Radio options from [value, label] pairs. */
 const options = (pairs) => pairs.map(([value, label]) => ({ value, label }));
 
@@ -167,23 +81,11 @@ export function mount({ posenc, state }) {
     { class: 'readout shared-readout', id: 'fam-readout', 'aria-live': 'polite' },
     'Point at any panel, or focus one and use the arrow keys: the crosshair follows in all six.',
   );
-  const heatmaps = ENCODINGS.map(({ key, title }) =>
-    createHeatmap({
-      name: `family-${key}`,
-      title: `${title} attention`,
-      xLabel: 'key position n',
-      yLabel: 'query position m',
-      colormap: 'diverging',
-      square: true,
-      summary: ({ rows, lo, hi }) =>
-        `${title}: ${shown.view === 'weights' ? 'softmax weights' : 'raw scores'} of one head for query and key positions 0 to ${rows - 1}` +
-        `${shown.causal ? ', causal mask (keys after the query masked, drawn at the bottom of the scale)' : ''}; ` +
-        `dashed lines at the training length L0 = ${shown.l0}; colour scale ${formatSig(lo, 3)} to ${formatSig(hi, 3)}, shared by the six panels.`,
-    }),
-  );
-  heatmaps.forEach((heatmap, index) => {
-    heatmap.onCursor((cell) => {
-      heatmaps.forEach((other, j) => {
+  // The six panels are <posenc-attention> elements on the colour scale the section computes over all six.
+  const panels = ENCODINGS.map(({ key }) => h('posenc-attention', { encoding: key }));
+  panels.forEach((panel, index) => {
+    panel.addEventListener('posenc-pick', ({ detail: cell }) => {
+      panels.forEach((other, j) => {
         if (j !== index) other.setCursor(cell);
       });
       if (!cell || !shown) return;
@@ -228,11 +130,7 @@ export function mount({ posenc, state }) {
       reroll,
     ),
     slopeNote,
-    h(
-      'div',
-      { class: 'plot-grid three' },
-      heatmaps.map((heatmap) => heatmap.element),
-    ),
+    h('div', { class: 'plot-grid three' }, panels),
     readout,
     controlRow(
       choice(state, 'fam.curve', 'curve', [
@@ -265,25 +163,27 @@ export function mount({ posenc, state }) {
     const view = state.get('fam.view');
     const causal = state.get('fam.causal') === 'on';
     const curve = state.get('fam.curve');
-    const { q, k } = familyContents(state.get('fam.content'), state.get('fam.seed'), n, d);
-    const shape = { queryLen: n, keyLen: n, headDim: d, scale: 1 / Math.sqrt(d), causal, softmax: view === 'weights' };
+    const content = state.get('fam.content');
+    const seed = state.get('fam.seed');
     const matrices = ENCODINGS.map(({ key }) =>
-      posenc.attentionScores(q, k, { ...shape, ...encodingOptions(key, { head, causal }) }),
+      attentionMatrix(posenc, { encoding: key, n, d, content, seed, view, causal, head }),
     );
     const curves = matrices.map((values) => distanceCurve(values, n, curve));
     shown = { n, l0, view, causal, curve, matrices, curves };
 
     const domain = view === 'weights' ? weightDomain(matrices) : scoreDomain(matrices);
-    const colormap = view === 'weights' ? 'viridis' : 'diverging';
-    const valueLabel = `${view === 'weights' ? 'softmax weight' : 'raw score'} (one scale for all six)`;
-    const edge = l0 - 0.5; // between positions L0 − 1 and L0
-    const guides = [
-      { from: [edge, -0.5], to: [edge, n - 0.5] },
-      { from: [-0.5, edge], to: [n - 0.5, edge] },
-    ];
-    heatmaps.forEach((heatmap, j) => {
-      heatmap.draw({ values: matrices[j], rows: n, cols: n, domain, colormap, valueLabel, guides });
-    });
+    const attributes = {
+      'seq-len': n, // before l0, whose limit depends on it
+      l0,
+      'head-dim': d,
+      content,
+      seed,
+      view,
+      causal: causal ? 'on' : 'off',
+      head,
+      domain: domain.join(','),
+    };
+    for (const panel of panels) for (const [name, value] of Object.entries(attributes)) panel.setAttribute(name, value);
     const slope = posenc.alibiSlopes({ numHeads: ALIBI_HEADS })[head - 1];
     slopeNote.textContent =
       `ALiBi: head ${head} of ${ALIBI_HEADS}, slope ${formatSig(slope, 6)}: a key ${l0} positions back loses ${formatSig(slope * l0, 4)}. ` +

@@ -90,7 +90,12 @@ export class PosencElement extends HTMLElement {
       // A change from a control or a property shows in the attributes; one read from an
       // attribute leaves it as written (a bad one stays visible beside its message).
       if (!this.#fromAttribute) {
-        for (const key of keys) this.setAttribute(key, formatValue(this.#state.spec(key), this.#state.get(key)));
+        for (const key of keys) {
+          const text = formatValue(this.#state.spec(key), this.#state.get(key));
+          // An empty list (a default such as <posenc-attention>'s domain) is no attribute at all.
+          if (text === '') this.removeAttribute(key);
+          else this.setAttribute(key, text);
+        }
       }
       this.#request();
     });

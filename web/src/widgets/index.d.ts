@@ -144,6 +144,40 @@ export interface WorkedExample extends PosencElementBase<WorkedExampleSettings>,
   readonly values: { pe: Float32Array; embeddings: Float32Array; sums: Float32Array } | null;
 }
 export declare const WorkedExample: { prototype: WorkedExample; new (): WorkedExample };
+/** The settings of <posenc-attention>, as properties (attributes: encoding, seq-len, l0, head-dim, content, seed, view, causal, head, domain). */
+export interface AttentionSettings {
+  /** The encoding; default 'rope'. */
+  encoding: 'none' | 'sinusoidal' | 'rope' | 'xpos' | 'alibi' | 't5';
+  /** Query and key positions 0 … seqLen − 1, 16…256; default 128. */
+  seqLen: number;
+  /** The training length marked by dashed lines, 4…min(128, seqLen / 2); default 32. */
+  l0: number;
+  /** The head dimension, even, 4…64; default 32. */
+  headDim: number;
+  /** One random query and key at every position, or one pair per token; default 'qk'. */
+  content: 'qk' | 'tokens';
+  /** 1…999999; default 7. */
+  seed: number;
+  /** Raw scores or softmax weights; default 'scores'. */
+  view: 'scores' | 'weights';
+  /** Mask keys after the query; default 'off'. */
+  causal: 'off' | 'on';
+  /** ALiBi's head of an 8-head model (slope 2^(−head)), 1…8; default 4. */
+  head: number;
+  /** A fixed colour scale [lo, hi] (attribute "lo,hi"), shared by several panels; [] (default): the panel's own. */
+  domain: number[];
+}
+
+/** posenc-pick's detail for <posenc-attention>: the cell, its query and key positions and value (as RoPE's heatmap). */
+export type AttentionPick = RopeHeatmapPick;
+
+export interface Attention extends PosencElementBase<AttentionSettings>, AttentionSettings {
+  /** The drawn matrix (row-major [seqLen, seqLen]), or null before the first draw. */
+  readonly matrix: Float32Array | null;
+  /** Moves the cursor to a cell (a page linking several panels), or hides it with null. */
+  setCursor(cell: { row: number; col: number } | null): void;
+}
+export declare const Attention: { prototype: Attention; new (): Attention };
 
 /** Makes a posenc instance the page's shared one (the elements otherwise load their own, once). */
 export declare function providePosenc(posenc: unknown): void;
@@ -154,10 +188,13 @@ declare global {
     'posenc-rope-heatmap': RopeHeatmap;
     'posenc-vectors-2d': Vectors2d;
     'posenc-worked-example': WorkedExample;
+    'posenc-attention': Attention;
   }
   interface HTMLElementEventMap {
     'posenc-change': CustomEvent<{ settings: Record<string, unknown> }>;
-    'posenc-pick': CustomEvent<PeHeatmapPick | RopeHeatmapPick | Vectors2dPick | WorkedExamplePick | null>;
+    'posenc-pick': CustomEvent<
+      PeHeatmapPick | RopeHeatmapPick | AttentionPick | Vectors2dPick | WorkedExamplePick | null
+    >;
     'posenc-invalid': CustomEvent<PosencInvalid>;
   }
 }

@@ -7,6 +7,7 @@ import { PeHeatmap } from './pe-heatmap.js'; // registers <posenc-pe-heatmap>
 import { RopeHeatmap } from './rope-heatmap.js'; // registers <posenc-rope-heatmap>
 import { Vectors2d } from './vectors-2d.js'; // registers <posenc-vectors-2d>
 import { WorkedExample } from './worked-example.js'; // registers <posenc-worked-example>
+import { Attention } from './attention.js'; // registers <posenc-attention>
 
 setPosencLoader(() => loadPosenc());
 
@@ -14,3 +15,4 @@ export { providePosenc } from './engine.js';
 export { PeHeatmap, RopeHeatmap };
 export { Vectors2d };
 export { WorkedExample };
+export { Attention };
