@@ -69,7 +69,7 @@ console.log(JSON.stringify({ variant: p.variant, source: p.wasmSource, value: p.
 `;
 
 const CONSUMER_WIDGETS_TS = `
-import { PeHeatmap, type PeHeatmapPick, type PeHeatmapSettings, type RopeHeatmapPick } from 'posenc/widgets';
+import { PeHeatmap, type PeHeatmapPick, type PeHeatmapSettings, type RopeHeatmapPick, type WavelengthsPick } from 'posenc/widgets';
 const element = document.createElement('posenc-pe-heatmap');
 const same: PeHeatmap = element;
 element.seqLen = 64;
@@ -78,17 +78,22 @@ element.layout = 'concat';
 element.layout = 'neox';
 const settings: PeHeatmapSettings = element.settings;
 element.addEventListener('posenc-pick', (event) => {
-  const pick: PeHeatmapPick | RopeHeatmapPick | null = event.detail;
-  console.log(pick?.value);
+  const pick: PeHeatmapPick | RopeHeatmapPick | WavelengthsPick | null = event.detail;
+  console.log(pick?.text);
 });
 const rope = document.createElement('posenc-rope-heatmap');
 rope.headDim = 128;
 rope.content = 'random';
 // @ts-expect-error: content is 'ones' or 'random'
 rope.content = 'zeros';
+const waves = document.createElement('posenc-wavelengths');
+waves.dims = [0, 20];
+// @ts-expect-error: dims is a list of numbers
+waves.dims = 3;
+const wavelength: number | undefined = waves.curves[0]?.wavelength;
 const csv: string = element.toCSV();
 const png: Promise<Blob> = element.toPNG();
-console.log(same, settings, csv, png, PeHeatmap.prototype, rope.settings.layout);
+console.log(same, settings, csv, png, PeHeatmap.prototype, rope.settings.layout, wavelength);
 `;
 
 /**

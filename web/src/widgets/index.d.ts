@@ -81,6 +81,38 @@ export interface RopeHeatmapPick {
 export interface RopeHeatmap extends PosencElementBase<RopeHeatmapSettings>, RopeHeatmapSettings {}
 export declare const RopeHeatmap: { prototype: RopeHeatmap; new (): RopeHeatmap };
 
+/** The settings of <posenc-wavelengths>: the table's (as <posenc-pe-heatmap>) and the dimensions to plot. */
+export interface WavelengthsSettings extends PeHeatmapSettings {
+  /** 1 to 6 dimensions, each 0…2047 (drawn as the table's last one when beyond it); default [0, 20, 60, 120]. */
+  dims: number[];
+}
+
+/** One drawn curve of <posenc-wavelengths>: a dimension of the table over position. */
+export interface WavelengthsCurve {
+  dimension: number;
+  /** The pair i it belongs to, and whether it is its sine or cosine. */
+  pair: number;
+  fn: 'sin' | 'cos';
+  /** base^(-2i/d) in radians per position, and 2π / frequency in positions. */
+  frequency: number;
+  wavelength: number;
+  /** The table's values by position (float32). */
+  values: Float32Array;
+}
+
+/** posenc-pick's detail for <posenc-wavelengths>: the position under the pointer or the keyboard's cursor. */
+export interface WavelengthsPick {
+  position: number;
+  values: { dimension: number; value: number }[];
+  text: string;
+}
+
+export interface Wavelengths extends PosencElementBase<WavelengthsSettings>, WavelengthsSettings {
+  /** The drawn curves (empty before the first draw). */
+  readonly curves: WavelengthsCurve[];
+}
+export declare const Wavelengths: { prototype: Wavelengths; new (): Wavelengths };
+
 /** Makes a posenc instance the page's shared one (the elements otherwise load their own, once). */
 export declare function providePosenc(posenc: unknown): void;
 
@@ -88,10 +120,11 @@ declare global {
   interface HTMLElementTagNameMap {
     'posenc-pe-heatmap': PeHeatmap;
     'posenc-rope-heatmap': RopeHeatmap;
+    'posenc-wavelengths': Wavelengths;
   }
   interface HTMLElementEventMap {
     'posenc-change': CustomEvent<{ settings: Record<string, unknown> }>;
-    'posenc-pick': CustomEvent<PeHeatmapPick | RopeHeatmapPick | null>;
+    'posenc-pick': CustomEvent<PeHeatmapPick | RopeHeatmapPick | WavelengthsPick | null>;
     'posenc-invalid': CustomEvent<PosencInvalid>;
   }
 }

@@ -5,8 +5,10 @@ import { loadPosenc } from '../../../bindings/js/index.js';
 import { setPosencLoader } from './engine.js';
 import { PeHeatmap } from './pe-heatmap.js'; // registers <posenc-pe-heatmap>
 import { RopeHeatmap } from './rope-heatmap.js'; // registers <posenc-rope-heatmap>
+import { Wavelengths } from './wavelengths.js'; // registers <posenc-wavelengths>
 
 setPosencLoader(() => loadPosenc());
 
 export { providePosenc } from './engine.js';
 export { PeHeatmap, RopeHeatmap };
+export { Wavelengths };
