@@ -113,6 +113,46 @@ export interface Wavelengths extends PosencElementBase<WavelengthsSettings>, Wav
 }
 export declare const Wavelengths: { prototype: Wavelengths; new (): Wavelengths };
 
+/** The settings of <posenc-rotation> (attributes: position, base, d-model, pair, pair-values, layout). */
+export interface RotationSettings {
+  /** The position m the pair is rotated to, 0…1000; default 3. */
+  position: number;
+  /** 2…1e8; default 10000. */
+  base: number;
+  /** The vector's width, even, 2…256; default 8. */
+  dModel: number;
+  /** The pair i, 0…dModel / 2 − 1; default 0. */
+  pair: number;
+  /** The pair's two values (x_a, x_b), each −10…10; default [1, 0.5]. */
+  pairValues: number[];
+  /** Which channels form the pair; default 'interleaved'. */
+  layout: 'interleaved' | 'half';
+}
+
+/** posenc-pick's detail for <posenc-rotation>: the position the keyboard reads on the pair's path. */
+export interface RotationPick {
+  position: number;
+  /** The rotated pair there (float32). */
+  values: [number, number];
+  /** position · base^(-2i/d), in radians. */
+  angle: number;
+  text: string;
+}
+
+export interface Rotation extends PosencElementBase<RotationSettings>, RotationSettings {
+  /** The drawn rotation, or null before the first draw; path holds [x_a, x_b] for positions 0…m. */
+  readonly rotation: {
+    position: number;
+    pair: number;
+    channels: [number, number];
+    original: [number, number];
+    rotated: [number, number];
+    frequency: number;
+    path: Float32Array;
+  } | null;
+}
+export declare const Rotation: { prototype: Rotation; new (): Rotation };
+
 /** Makes a posenc instance the page's shared one (the elements otherwise load their own, once). */
 export declare function providePosenc(posenc: unknown): void;
 
@@ -121,10 +161,11 @@ declare global {
     'posenc-pe-heatmap': PeHeatmap;
     'posenc-rope-heatmap': RopeHeatmap;
     'posenc-wavelengths': Wavelengths;
+    'posenc-rotation': Rotation;
   }
   interface HTMLElementEventMap {
     'posenc-change': CustomEvent<{ settings: Record<string, unknown> }>;
-    'posenc-pick': CustomEvent<PeHeatmapPick | RopeHeatmapPick | WavelengthsPick | null>;
+    'posenc-pick': CustomEvent<PeHeatmapPick | RopeHeatmapPick | WavelengthsPick | RotationPick | null>;
     'posenc-invalid': CustomEvent<PosencInvalid>;
   }
 }

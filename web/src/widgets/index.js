@@ -6,9 +6,11 @@ import { setPosencLoader } from './engine.js';
 import { PeHeatmap } from './pe-heatmap.js'; // registers <posenc-pe-heatmap>
 import { RopeHeatmap } from './rope-heatmap.js'; // registers <posenc-rope-heatmap>
 import { Wavelengths } from './wavelengths.js'; // registers <posenc-wavelengths>
+import { Rotation } from './rotation.js'; // registers <posenc-rotation>
 
 setPosencLoader(() => loadPosenc());
 
 export { providePosenc } from './engine.js';
 export { PeHeatmap, RopeHeatmap };
 export { Wavelengths };
+export { Rotation };
