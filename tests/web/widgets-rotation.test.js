@@ -4,9 +4,9 @@
 // and fits a phone.
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { blockingViolations } from './support/axe.js';
-import { gotoAndSettle, openPage, waitForIdle } from './support/browser.js';
+import { waitForIdle } from './support/browser.js';
 import { useGallerySession } from './support/session.js';
+import { changesAfter, galleryElementChecks } from './support/widget-checks.js';
 
 const SELECTOR = '#gallery-rotation';
 
@@ -17,12 +17,9 @@ function reference(p, { pair, dModel, base = 10000, values: [xa, xb] }) {
 }
 
 const session = useGallerySession();
-let browser;
-let server;
 let page;
 let log;
-let galleryUrl;
-before(async () => ({ browser, server, page, log, galleryUrl } = await session));
+before(async () => ({ page, log } = await session));
 
 /** The drawn arrows and the CSV path against the reference; the channels the pair sits in. */
 async function checkRotation(settings, channels) {
@@ -53,17 +50,13 @@ test('draws the rotation of its attributes, as a float64 reference computes it',
 });
 
 test('redraws on attribute changes (once), says so with posenc-change, and describes the rotation', async () => {
-  const changes = await page.locator(SELECTOR).evaluate(async (node) => {
-    const seen = [];
-    node.addEventListener('posenc-change', (event) => seen.push(event.detail.settings));
-    node.setAttribute('position', '700');
-    node.setAttribute('base', '500');
-    node.setAttribute('d-model', '40');
-    node.setAttribute('pair', '7');
-    node.setAttribute('pair-values', '-2, 3');
-    node.setAttribute('layout', 'half');
-    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-    return seen;
+  const changes = await changesAfter(page, SELECTOR, {
+    position: '700',
+    base: '500',
+    'd-model': '40',
+    pair: '7',
+    'pair-values': '-2, 3',
+    layout: 'half',
   });
   assert.deepEqual(changes, [{ position: 700, base: 500, dModel: 40, pair: 7, pairValues: [-2, 3], layout: 'half' }]);
   const settings = { position: 700, base: 500, dModel: 40, pair: 7, values: [-2, 3] };
@@ -173,41 +166,4 @@ test('toPNG: a PNG of the plot; toCSV: the path, one row per position', async ()
   assert.deepEqual(csv.split('\n').slice(0, 2), ['position,x_2,x_3', '0,1,0.5']);
 });
 
-test('dark mode: the system setting, and the theme attribute', async () => {
-  const background = (target) => target.locator(SELECTOR).evaluate((node) => getComputedStyle(node).backgroundColor);
-  const dark = await openPage(browser, { colorScheme: 'dark' });
-  await gotoAndSettle(dark.page, galleryUrl);
-  assert.equal(await background(dark.page), 'rgb(20, 23, 27)');
-  assert.deepEqual(dark.log.errors, []);
-  await dark.context.close();
-  await page.locator(SELECTOR).evaluate((node) => node.setAttribute('theme', 'dark'));
-  assert.equal(await background(page), 'rgb(20, 23, 27)');
-  await page.locator(SELECTOR).evaluate((node) => node.removeAttribute('theme'));
-  assert.equal(await background(page), 'rgb(255, 255, 255)');
-});
-
-for (const colorScheme of ['light', 'dark']) {
-  test(`axe-core: no serious or critical violation in the element (${colorScheme} mode)`, async () => {
-    const fresh = await openPage(browser, { bypassCSP: true, colorScheme });
-    await gotoAndSettle(fresh.page, galleryUrl);
-    const blocking = await blockingViolations(fresh.page, '#rotation');
-    assert.deepEqual(blocking, [], JSON.stringify(blocking, null, 2));
-    assert.deepEqual(fresh.log.errors, []);
-    await fresh.context.close();
-  });
-}
-
-test('a 375-px container: no horizontal overflow', async () => {
-  const phone = await openPage(browser, { width: 375, height: 812, touch: true });
-  await gotoAndSettle(phone.page, galleryUrl);
-  const overflow = await phone.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  assert.ok(overflow <= 0, `the gallery scrolls sideways by ${overflow} px`);
-  const inner = await phone.page.locator(SELECTOR).evaluate((node) => {
-    const figure = node.shadowRoot.querySelector('figure');
-    return { host: node.getBoundingClientRect().width, figure: figure.scrollWidth };
-  });
-  assert.ok(inner.host <= 375 && inner.figure <= inner.host, JSON.stringify(inner));
-  assert.ok(phone.log.requests.every((url) => url.startsWith(server.origin)));
-  assert.deepEqual(phone.log.errors, []);
-  await phone.context.close();
-});
+galleryElementChecks(session, { selector: SELECTOR, section: '#rotation' });

@@ -4,10 +4,10 @@
 // events, exports PNG and CSV, follows dark mode, passes axe and fits a phone.
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { blockingViolations } from './support/axe.js';
-import { gotoAndSettle, openPage, waitForIdle } from './support/browser.js';
+import { waitForIdle } from './support/browser.js';
 import { readLinePlot } from './support/lineplot.js';
 import { useGallerySession } from './support/session.js';
+import { changesAfter, galleryElementChecks } from './support/widget-checks.js';
 
 const SELECTOR = '#gallery-wavelengths';
 
@@ -21,12 +21,9 @@ function reference(p, k, { dModel, base = 10000, layout = 'interleaved' }) {
 }
 
 const session = useGallerySession();
-let browser;
-let server;
 let page;
 let log;
-let galleryUrl;
-before(async () => ({ browser, server, page, log, galleryUrl } = await session));
+before(async () => ({ page, log } = await session));
 
 async function setAttributes(attributes) {
   await page.locator(SELECTOR).evaluate((node, list) => {
@@ -71,16 +68,12 @@ test('draws the chosen dimensions of its attributes, as a float64 reference comp
 });
 
 test('redraws on attribute changes (once), says so with posenc-change, and describes its curves', async () => {
-  const changes = await page.locator(SELECTOR).evaluate(async (node) => {
-    const seen = [];
-    node.addEventListener('posenc-change', (event) => seen.push(event.detail.settings));
-    node.setAttribute('seq-len', '50');
-    node.setAttribute('d-model', '40');
-    node.setAttribute('base', '500');
-    node.setAttribute('layout', 'concat');
-    node.setAttribute('dims', '1, 21, 39');
-    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-    return seen;
+  const changes = await changesAfter(page, SELECTOR, {
+    'seq-len': '50',
+    'd-model': '40',
+    base: '500',
+    layout: 'concat',
+    dims: '1, 21, 39',
   });
   assert.deepEqual(changes, [{ seqLen: 50, dModel: 40, base: 500, layout: 'concat', dims: [1, 21, 39] }]);
   const settings = { seqLen: 50, dModel: 40, base: 500, layout: 'concat' };
@@ -208,41 +201,4 @@ test('toPNG: a PNG of the plot; toCSV: one labelled row per point', async () => 
   assert.match(csv.split('\n')[2], /^dimension 0,1,0\.84147/);
 });
 
-test('dark mode: the system setting, and the theme attribute', async () => {
-  const background = (target) => target.locator(SELECTOR).evaluate((node) => getComputedStyle(node).backgroundColor);
-  const dark = await openPage(browser, { colorScheme: 'dark' });
-  await gotoAndSettle(dark.page, galleryUrl);
-  assert.equal(await background(dark.page), 'rgb(20, 23, 27)');
-  assert.deepEqual(dark.log.errors, []);
-  await dark.context.close();
-  await page.locator(SELECTOR).evaluate((node) => node.setAttribute('theme', 'dark'));
-  assert.equal(await background(page), 'rgb(20, 23, 27)');
-  await page.locator(SELECTOR).evaluate((node) => node.removeAttribute('theme'));
-  assert.equal(await background(page), 'rgb(255, 255, 255)');
-});
-
-for (const colorScheme of ['light', 'dark']) {
-  test(`axe-core: no serious or critical violation in the element (${colorScheme} mode)`, async () => {
-    const fresh = await openPage(browser, { bypassCSP: true, colorScheme });
-    await gotoAndSettle(fresh.page, galleryUrl);
-    const blocking = await blockingViolations(fresh.page, '#wavelengths');
-    assert.deepEqual(blocking, [], JSON.stringify(blocking, null, 2));
-    assert.deepEqual(fresh.log.errors, []);
-    await fresh.context.close();
-  });
-}
-
-test('a 375-px container: no horizontal overflow', async () => {
-  const phone = await openPage(browser, { width: 375, height: 812, touch: true });
-  await gotoAndSettle(phone.page, galleryUrl);
-  const overflow = await phone.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  assert.ok(overflow <= 0, `the gallery scrolls sideways by ${overflow} px`);
-  const inner = await phone.page.locator(SELECTOR).evaluate((node) => {
-    const figure = node.shadowRoot.querySelector('figure');
-    return { host: node.getBoundingClientRect().width, figure: figure.scrollWidth };
-  });
-  assert.ok(inner.host <= 375 && inner.figure <= inner.host, JSON.stringify(inner));
-  assert.ok(phone.log.requests.every((url) => url.startsWith(server.origin)));
-  assert.deepEqual(phone.log.errors, []);
-  await phone.context.close();
-});
+galleryElementChecks(session, { selector: SELECTOR, section: '#wavelengths' });
