@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { blockingViolations } from './axe.js';
-import { gotoAndSettle, openPage } from './browser.js';
+import { gotoAndSettle, openPage, waitForIdle } from './browser.js';
 
 const DARK = 'rgb(20, 23, 27)';
 const LIGHT = 'rgb(255, 255, 255)';
@@ -63,4 +63,28 @@ export function changesAfter(page, selector, attributes) {
     await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
     return seen;
   }, attributes);
+}
+
+/**
+ * Applies bad settings ([{ attribute, value } | { property, value }], in order) to the element and
+ * waits for its redraw: { thrown (an error's message or null), names (the posenc-invalid events'
+ * names, in order), message (the text shown inside the element) }.
+ */
+export async function problemsAfter(page, selector, steps) {
+  const { thrown, names } = await page.locator(selector).evaluate((node, list) => {
+    const names = [];
+    node.addEventListener('posenc-invalid', (event) => names.push(event.detail.name));
+    try {
+      for (const { attribute, property, value } of list) {
+        if (attribute) node.setAttribute(attribute, value);
+        else node[property] = value;
+      }
+    } catch (error) {
+      return { thrown: error.message, names };
+    }
+    return { thrown: null, names };
+  }, steps);
+  await waitForIdle(page);
+  const message = await page.locator(`${selector} [part~="message"]`).textContent();
+  return { thrown, names, message };
 }
