@@ -173,11 +173,13 @@ export function createLinePlot({
 
   let current = null; // { series, xDomain, yDomain, kind }
   let cursorIndex = null;
+  const cursorListeners = new Set();
 
   function showCursor() {
     if (!current || cursorIndex === null) {
       hoverLine.hidden = true;
       readoutNode.textContent = '';
+      for (const listener of cursorListeners) listener(null);
       return;
     }
     const reference = current.series[0];
@@ -192,6 +194,7 @@ export function createLinePlot({
       })
       .filter(Boolean);
     readoutNode.textContent = `${xLabel} ${formatSig(x, 6)} — ${parts.join('; ')}`;
+    for (const listener of cursorListeners) listener({ index: cursorIndex, x, text: readoutNode.textContent });
   }
 
   function nearestIndex(xs, x) {
@@ -209,8 +212,10 @@ export function createLinePlot({
   pngButton.addEventListener('click', () => {
     if (current) exportFigurePng(element, `posenc-${name}.png`);
   });
+  /** The drawn series as CSV text ('' before the first draw). */
+  const csv = () => (current ? seriesCsv(current.series, { xLabel, yLabel }) : '');
   csvButton.addEventListener('click', () => {
-    if (current) exportCsv(seriesCsv(current.series, { xLabel, yLabel }), `posenc-${name}.csv`);
+    if (current) exportCsv(csv(), `posenc-${name}.csv`);
   });
 
   area.addEventListener('pointermove', (event) => {
@@ -223,7 +228,7 @@ export function createLinePlot({
     showCursor();
   });
   area.addEventListener('pointerleave', () => {
-    if (document.activeElement !== area) {
+    if (area.getRootNode().activeElement !== area) {
       cursorIndex = null;
       showCursor();
     }
@@ -369,5 +374,7 @@ export function createLinePlot({
     showCursor();
   }
 
-  return { element, draw, svg };
+  // onCursor(listener): the point under the pointer or the keyboard's cursor, { index, x, text }
+  // (index into the first series), or null when it leaves.
+  return { element, draw, svg, csv, onCursor: (listener) => cursorListeners.add(listener) };
 }

@@ -1,16 +1,15 @@
 // RoPE: rotate each pair of query/key channels by position × frequency. One pair rotating
 // interactively (with the seed's code beside it), the score heatmap over positions 0..1000, and
 // the proof in numbers that the score depends only on m - n.
-import { choiceControl, controlRow, numberControl, numbersControl } from '../controls.js';
+import { controlRow, numberControl } from '../controls.js';
 import { byId, h, pre } from '../dom.js';
 import { formatPython as pythonNumber, formatSig } from '../format.js';
-import { ropePairChannels } from '../layouts.js';
 import { renderTex } from '../math.js';
-import { createVectorPlot } from '../plots/arrows.js';
 import { coalesceToFrame } from '../schedule.js';
 import { tile } from '../vectors.js';
 import { camelCase } from '../widgets/element.js';
-import { RopeHeatmap, ropeContents, ROPE_LAYOUT_OPTIONS } from '../widgets/rope-heatmap.js';
+import { RopeHeatmap, ropeContents } from '../widgets/rope-heatmap.js';
+import { Rotation } from '../widgets/rotation.js';
 
 export const id = 'rope';
 
@@ -26,20 +25,27 @@ const ATTRIBUTES = {
   'rope.base': 'base',
 };
 
+// The rotating pair's settings are <posenc-rotation>'s; layout and base are shared with the heatmap.
+const ROTATION = Rotation.settings;
+/** The URL setting of each of the rotation element's attributes (d-model before pair: it limits it). */
+const ROTATION_ATTRIBUTES = {
+  'rope.pos': 'position',
+  'rope.base': 'base',
+  'rope.d': 'd-model',
+  'rope.pair': 'pair',
+  'rope.vec': 'pair-values',
+  'rope.layout': 'layout',
+};
+const ROTATION_KEYS = Object.fromEntries(Object.entries(ROTATION_ATTRIBUTES).map(([key, name]) => [name, key]));
+
 export const settings = {
-  'rope.pos': { type: 'int', default: 3, min: 0, max: 1000 },
-  'rope.base': HEATMAP.base.spec,
-  'rope.d': { type: 'int', default: 8, min: 2, max: 256, even: true },
+  ...Object.fromEntries(Object.entries(ROTATION_ATTRIBUTES).map(([key, name]) => [key, ROTATION[name].spec])),
+  // The pair's limit, read from the page's settings instead of the element's attributes.
   'rope.pair': {
-    type: 'int',
-    default: 0,
-    min: 0,
-    max: 127,
-    maxFrom: (get) => get('rope.d') / 2 - 1,
+    ...ROTATION.pair.spec,
+    maxFrom: (get) => ROTATION.pair.spec.maxFrom((name) => get(ROTATION_KEYS[name])),
     maxNote: 'a pair index is below rope.d / 2',
   },
-  'rope.vec': { type: 'numbers', default: [1, 0.5], minLength: 2, maxLength: 2, min: -10, max: 10 },
-  'rope.layout': HEATMAP.layout.spec,
   'rope.seq': HEATMAP['seq-len'].spec,
   'rope.hd': HEATMAP['head-dim'].spec,
   'rope.content': HEATMAP.content.spec,
@@ -96,32 +102,22 @@ export function mount({ posenc, state }) {
   const heatRoot = byId('rope-heatmap-demo');
   const shiftRoot = byId('rope-shift-demo');
 
-  // ---- one pair, rotating ------------------------------------------------------------------
-  const vectors = createVectorPlot({
-    name: 'rope-rotation',
-    title: 'One channel pair, rotated by RoPE',
-    summary: (arrows) => {
-      const [original, rotated] = arrows;
-      return `The pair (${original.to.map((v) => formatSig(v, 3)).join(', ')}) rotated to (${rotated.to.map((v) => formatSig(v, 4)).join(', ')}) at position ${state.get('rope.pos')}; dots mark positions 0 to ${state.get('rope.pos')}. The length does not change.`;
-    },
-  });
+  // ---- one pair, rotating (the element; the formula, code and result follow what it drew) -----
+  const rotation = document.createElement('posenc-rotation');
+  const bindRotation = () => {
+    for (const [key, name] of Object.entries(ROTATION_ATTRIBUTES)) rotation[camelCase(name)] = state.get(key);
+  };
+  bindRotation();
   const formula = h('div', { class: 'rope-formula', id: 'rope-formula' });
   const code = h('code', { id: 'rope-code' });
   const codeTitle = h('div', { class: 'code-title', id: 'rope-code-title' });
   const result = pre({ class: 'code-output' }, h('code', { id: 'rope-result' }));
   root.append(
-    controlRow(
-      numberControl(state, 'rope.pos', { label: 'position m' }),
-      numberControl(state, 'rope.base', { label: 'base n', scale: 'log' }),
-      numberControl(state, 'rope.d', { label: 'd_model' }),
-      numberControl(state, 'rope.pair', { label: 'pair i' }),
-      numbersControl(state, 'rope.vec', { label: 'pair values (x_a, x_b)', size: 10 }),
-      choiceControl(state, 'rope.layout', { label: 'layout', options: ROPE_LAYOUT_OPTIONS }),
-    ),
+    controlRow(...Object.entries(ROTATION_ATTRIBUTES).map(([key, name]) => ROTATION[name].control(state, key))),
     h(
       'div',
       { class: 'side-by-side' },
-      vectors.element,
+      rotation,
       h(
         'div',
         {},
@@ -133,54 +129,20 @@ export function mount({ posenc, state }) {
     ),
   );
 
-  function drawRotation() {
-    const position = state.get('rope.pos');
-    const base = state.get('rope.base');
-    const headDim = state.get('rope.d');
-    const layout = state.get('rope.layout');
-    const pair = state.get('rope.pair');
-    const [a, b] = ropePairChannels(pair, headDim, layout);
-    const [xa, xb] = state.get('rope.vec');
-    const x = new Float32Array(headDim);
-    x[a] = xa;
-    x[b] = xb;
-    // Positions 0..m in one call: row p is x rotated to position p (the last row is the answer).
-    const path = posenc.rope(tile(x, position + 1), { seqLen: position + 1, headDim, base, layout });
-    const rotated = path.subarray(position * headDim, (position + 1) * headDim);
-    const omega = posenc.ropeFrequencies({ rotaryDim: headDim, base })[pair];
-    const theta = position * omega;
-    const start = Math.atan2(xb, xa);
+  function describeRotation() {
+    if (!rotation.rotation) return;
+    const { position, pair, channels, original, rotated, frequency } = rotation.rotation;
+    const { base, dModel: headDim, layout } = rotation.settings;
+    const [a, b] = channels;
+    const [xa, xb] = original;
+    const theta = position * frequency;
     const turns = Math.floor(theta / (2 * Math.PI));
-    const stride = Math.max(1, Math.ceil((position + 1) / 400));
-    const dots = [];
-    for (let p = 0; p <= position; p += stride)
-      dots.push({ at: [path[p * headDim + a], path[p * headDim + b]], color: '#56B4E9' });
-    const radius = Math.hypot(xa, xb);
-    vectors.draw({
-      arrows: [
-        { from: [0, 0], to: [xa, xb], color: '#777777', width: 2.5, label: 'x', role: 'original' },
-        {
-          from: [0, 0],
-          to: [rotated[a], rotated[b]],
-          color: '#0072B2',
-          width: 3.5,
-          label: `x′ (m = ${position})`,
-          role: 'rotated',
-        },
-      ],
-      circles: [{ radius }],
-      arcs:
-        theta > 0 && radius > 0
-          ? [{ radius: radius * 0.35, from: start, to: start + (theta % (2 * Math.PI)), color: '#D55E00' }]
-          : [],
-      dots,
-    });
     const names = layout === 'half' ? [`x_{${a}}`, `x_{${b}}`] : [`x_{2i}`, `x_{2i+1}`];
     renderTex(
       formula,
       `\\begin{gathered}\\theta_m = \\frac{m}{n^{2i/d}} = \\frac{${position}}{${pythonNumber(base)}^{${2 * pair}/${headDim}}} = ${formatSig(theta, 6)}\\text{ rad}${turns > 0 ? `\\ (${turns}\\text{ full turn${turns > 1 ? 's' : ''} + }${formatSig(theta - turns * 2 * Math.PI, 4)})` : ''}` +
         `\\\\ \\begin{bmatrix} ${names[0]}' \\\\ ${names[1]}' \\end{bmatrix} = \\begin{bmatrix} \\cos\\theta_m & -\\sin\\theta_m \\\\ \\sin\\theta_m & \\cos\\theta_m \\end{bmatrix}` +
-        `\\begin{bmatrix} ${formatSig(xa, 4)} \\\\ ${formatSig(xb, 4)} \\end{bmatrix} = \\begin{bmatrix} ${formatSig(rotated[a], 6)} \\\\ ${formatSig(rotated[b], 6)} \\end{bmatrix}\\end{gathered}`,
+        `\\begin{bmatrix} ${formatSig(xa, 4)} \\\\ ${formatSig(xb, 4)} \\end{bmatrix} = \\begin{bmatrix} ${formatSig(rotated[0], 6)} \\\\ ${formatSig(rotated[1], 6)} \\end{bmatrix}\\end{gathered}`,
       { display: true },
     );
     code.textContent = seedRopeCode(base, headDim, position + 1, layout);
@@ -192,9 +154,10 @@ export function mount({ posenc, state }) {
       '. The seed rotates whole tokens of width d_model; a model rotates the query and key of each head, of width head_dim.';
     document.getElementById('rope-result').textContent =
       `pair i = ${pair} → channels (${a}, ${b}) in the ${layout} layout\n` +
-      `x[${position}, ${a}] = ${formatSig(rotated[a], 7)}\nx[${position}, ${b}] = ${formatSig(rotated[b], 7)}\n` +
-      `length before ${formatSig(radius, 6)}, after ${formatSig(Math.hypot(rotated[a], rotated[b]), 6)}`;
+      `x[${position}, ${a}] = ${formatSig(rotated[0], 7)}\nx[${position}, ${b}] = ${formatSig(rotated[1], 7)}\n` +
+      `length before ${formatSig(Math.hypot(xa, xb), 6)}, after ${formatSig(Math.hypot(rotated[0], rotated[1]), 6)}`;
   }
+  rotation.addEventListener('posenc-change', describeRotation);
 
   // ---- the score heatmap over positions (the element; its settings follow the page's) ---------
   const heatmap = document.createElement('posenc-rope-heatmap');
@@ -292,11 +255,9 @@ export function mount({ posenc, state }) {
       `however far both positions move; with the encoding added to the contents it changes by ${formatSig(addedDiff, 3)}, because q·PE(n) and PE(m)·k depend on the absolute positions. (Random q and k of dimension ${headDim}.)`;
   }
 
-  const requestRotation = coalesceToFrame(drawRotation);
   const requestShift = coalesceToFrame(drawShift);
-  state.watch(['rope.pos', 'rope.base', 'rope.d', 'rope.pair', 'rope.vec', 'rope.layout'], requestRotation);
+  state.watch(Object.keys(ROTATION_ATTRIBUTES), bindRotation);
   state.watch(Object.keys(ATTRIBUTES), bindHeatmap);
   state.watch(['rope.hd', 'rope.layout', 'rope.base', 'rope.seed', 'rope.m', 'rope.n', 'rope.shift'], requestShift);
-  requestRotation();
   requestShift();
 }

@@ -1,16 +1,13 @@
 // The sinusoidal table: the PyTorch code of 'Positional Embeddings Explained' beside the same table computed by posenc,
 // the table as a heatmap (hover for the formula with the numbers filled in), and single
-// channels as curves: low channels oscillate fast, high channels slowly.
-import { controlRow, numbersControl } from '../controls.js';
+// channels as curves (<posenc-wavelengths>): low channels oscillate fast, high channels slowly.
+import { controlRow } from '../controls.js';
 import { byId, h, pre } from '../dom.js';
 import { formatFixed, formatPython as pythonNumber, formatSig } from '../format.js';
-import { channelInfo } from '../layouts.js';
 import { renderTex } from '../math.js';
-import { createLinePlot } from '../plots/lineplot.js';
-import { coalesceToFrame } from '../schedule.js';
-import { range } from '../vectors.js';
 import { camelCase } from '../widgets/element.js';
 import { PeHeatmap } from '../widgets/pe-heatmap.js';
+import { Wavelengths } from '../widgets/wavelengths.js';
 
 export const id = 'sinusoidal';
 
@@ -21,7 +18,7 @@ const ATTRIBUTES = { 'pe.seq': 'seq-len', 'pe.d': 'd-model', 'pe.base': 'base', 
 
 export const settings = {
   ...Object.fromEntries(Object.entries(ATTRIBUTES).map(([key, name]) => [key, TABLE[name].spec])),
-  'pe.dims': { type: 'numbers', default: [0, 20, 60, 120], minLength: 1, maxLength: 6, min: 0, max: 2047 },
+  'pe.dims': Wavelengths.settings.dims.spec,
 };
 
 /** The seed's PyTorch snippet with the page's current settings. */
@@ -88,9 +85,18 @@ export function mount({ posenc, state }) {
     'Hover over (or focus) the heatmap to see the formula with its numbers filled in.',
   );
   const heatmap = document.createElement('posenc-pe-heatmap');
+  // The curves of single dimensions: the same table's settings, and the dimensions to plot.
+  const dimsPlot = document.createElement('posenc-wavelengths');
   const bindAttributes = () => {
-    for (const [key, name] of Object.entries(ATTRIBUTES)) heatmap[camelCase(name)] = state.get(key);
+    for (const [key, name] of Object.entries(ATTRIBUTES)) {
+      heatmap[camelCase(name)] = state.get(key);
+      dimsPlot[camelCase(name)] = state.get(key);
+    }
   };
+  const bindDims = () => {
+    dimsPlot.dims = state.get('pe.dims');
+  };
+  bindDims();
   bindAttributes();
   heatmap.addEventListener('posenc-pick', ({ detail }) => {
     if (!detail) return; // the pointer left: the last cell stays read
@@ -105,15 +111,6 @@ export function mount({ posenc, state }) {
     );
   });
 
-  const dimsPlot = createLinePlot({
-    name: 'sinusoidal-dimensions',
-    title: 'Single dimensions of PE over positions',
-    xLabel: 'position',
-    yLabel: 'PE value',
-    summary: ({ series }) =>
-      `Values of ${series.map((s) => s.label).join(', ')} for positions 0 to ${series[0].x.length - 1}. ` +
-      'The lowest dimension oscillates fastest; higher dimensions change more and more slowly.',
-  });
   const wavelengths = h('ul', { class: 'wavelengths', id: 'pe-wavelengths' });
   const dimsNote = h('p', { class: 'note', id: 'pe-dims-note' });
 
@@ -127,14 +124,14 @@ export function mount({ posenc, state }) {
     ),
     h('div', { class: 'hover-group' }, heatmap, h('div', { class: 'hover-panel' }, readout, formula)),
     h('h3', {}, 'One dimension at a time'),
-    controlRow(numbersControl(state, 'pe.dims', { label: 'dimensions to plot (comma-separated)' })),
-    dimsPlot.element,
+    controlRow(Wavelengths.settings.dims.control(state, 'pe.dims')),
+    dimsPlot,
     wavelengths,
     dimsNote,
   );
 
-  /** The code, its printed output, the curves and wavelengths: from the table the element drew. */
-  function drawAround() {
+  /** The code and its printed output: from the table the element drew. */
+  function drawCode() {
     if (!heatmap.table) return;
     const { values: table, rows: seqLen, cols: dModel } = heatmap.table;
     const { base, layout } = heatmap.settings;
@@ -145,41 +142,33 @@ export function mount({ posenc, state }) {
         : 'Seed 000’s PyTorch code changed for the concat layout (the seed has only the interleaved one), with these settings';
     outputTitle.textContent = `pe[:4, :6], computed here by posenc (${posenc.variant} WebAssembly)`;
     output.textContent = torchPrint(table, seqLen, dModel, 4, 6);
+  }
 
-    const frequencies = posenc.ropeFrequencies({ rotaryDim: dModel, base });
+  /** The wavelengths of the curves the element drew, and a note when it moved a dimension. */
+  function describeCurves() {
+    const { dModel, base } = dimsPlot.settings;
+    const curves = dimsPlot.curves;
     const requested = state.get('pe.dims');
-    const dims = [...new Set(requested.map((k) => Math.min(dModel - 1, Math.max(0, Math.round(k)))))];
     dimsNote.textContent =
-      dims.length !== requested.length || dims.some((k, i) => k !== requested[i])
-        ? `Dimensions are 0 … ${dModel - 1} for d_model = ${dModel}; plotting ${dims.join(', ')}.`
+      curves.length !== requested.length || curves.some(({ dimension }, i) => dimension !== requested[i])
+        ? `Dimensions are 0 … ${dModel - 1} for d_model = ${dModel}; plotting ${curves.map((c) => c.dimension).join(', ')}.`
         : '';
-    const xs = range(seqLen);
-    dimsPlot.draw({
-      series: dims.map((k) => {
-        const y = new Float32Array(seqLen);
-        for (let p = 0; p < seqLen; p++) y[p] = table[p * dModel + k];
-        return { label: `dimension ${k}`, x: xs, y };
-      }),
-      yDomain: [-1.05, 1.05],
-    });
     wavelengths.replaceChildren(
-      ...dims.map((k) => {
-        const { pair, fn } = channelInfo(k, dModel, layout);
-        const omega = frequencies[pair];
-        const wavelength = (2 * Math.PI) / omega;
-        return h(
+      ...curves.map(({ dimension, pair, fn, frequency, wavelength }) =>
+        h(
           'li',
           {},
-          `dimension ${k} = ${fn} of pair i = ${pair}: frequency ${formatSig(omega, 4)} rad per position, ` +
+          `dimension ${dimension} = ${fn} of pair i = ${pair}: frequency ${formatSig(frequency, 4)} rad per position, ` +
             `wavelength 2π·${pythonNumber(base)}^(${2 * pair}/${dModel}) = ${formatSig(wavelength, 5)} positions`,
-        );
-      }),
+        ),
+      ),
     );
   }
 
-  // The element redraws the table (once per frame) and says so; the rest follows it, and the
-  // dimensions list alone redraws only the rest.
-  heatmap.addEventListener('posenc-change', drawAround);
+  // Each element redraws (once per frame) and says so; the code follows the table, the
+  // wavelengths list the curves.
+  heatmap.addEventListener('posenc-change', drawCode);
+  dimsPlot.addEventListener('posenc-change', describeCurves);
   state.watch(Object.keys(ATTRIBUTES), bindAttributes);
-  state.watch(['pe.dims'], coalesceToFrame(drawAround));
+  state.watch(['pe.dims'], bindDims);
 }

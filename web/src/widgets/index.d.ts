@@ -179,6 +179,78 @@ export interface Attention extends PosencElementBase<AttentionSettings>, Attenti
 }
 export declare const Attention: { prototype: Attention; new (): Attention };
 
+/** The settings of <posenc-wavelengths>: the table's (as <posenc-pe-heatmap>) and the dimensions to plot. */
+export interface WavelengthsSettings extends PeHeatmapSettings {
+  /** 1 to 6 dimensions, each 0…2047 (drawn as the table's last one when beyond it); default [0, 20, 60, 120]. */
+  dims: number[];
+}
+
+/** One drawn curve of <posenc-wavelengths>: a dimension of the table over position. */
+export interface WavelengthsCurve {
+  dimension: number;
+  /** The pair i it belongs to, and whether it is its sine or cosine. */
+  pair: number;
+  fn: 'sin' | 'cos';
+  /** base^(-2i/d) in radians per position, and 2π / frequency in positions. */
+  frequency: number;
+  wavelength: number;
+  /** The table's values by position (float32). */
+  values: Float32Array;
+}
+
+/** posenc-pick's detail for <posenc-wavelengths>: the position under the pointer or the keyboard's cursor. */
+export interface WavelengthsPick {
+  position: number;
+  values: { dimension: number; value: number }[];
+  text: string;
+}
+
+export interface Wavelengths extends PosencElementBase<WavelengthsSettings>, WavelengthsSettings {
+  /** The drawn curves (empty before the first draw). */
+  readonly curves: WavelengthsCurve[];
+}
+export declare const Wavelengths: { prototype: Wavelengths; new (): Wavelengths };
+
+/** The settings of <posenc-rotation> (attributes: position, base, d-model, pair, pair-values, layout). */
+export interface RotationSettings {
+  /** The position m the pair is rotated to, 0…1000; default 3. */
+  position: number;
+  /** 2…1e8; default 10000. */
+  base: number;
+  /** The vector's width, even, 2…256; default 8. */
+  dModel: number;
+  /** The pair i, 0…dModel / 2 − 1; default 0. */
+  pair: number;
+  /** The pair's two values (x_a, x_b), each −10…10; default [1, 0.5]. */
+  pairValues: number[];
+  /** Which channels form the pair; default 'interleaved'. */
+  layout: 'interleaved' | 'half';
+}
+
+/** posenc-pick's detail for <posenc-rotation>: the position the keyboard reads on the pair's path. */
+export interface RotationPick {
+  position: number;
+  /** The rotated pair there (float32). */
+  values: [number, number];
+  /** position · base^(-2i/d), in radians. */
+  angle: number;
+  text: string;
+}
+
+export interface Rotation extends PosencElementBase<RotationSettings>, RotationSettings {
+  /** The drawn rotation, or null before the first draw; path holds [x_a, x_b] for positions 0…m. */
+  readonly rotation: {
+    position: number;
+    pair: number;
+    channels: [number, number];
+    original: [number, number];
+    rotated: [number, number];
+    frequency: number;
+    path: Float32Array;
+  } | null;
+}
+export declare const Rotation: { prototype: Rotation; new (): Rotation };
+
 /** Makes a posenc instance the page's shared one (the elements otherwise load their own, once). */
 export declare function providePosenc(posenc: unknown): void;
 
@@ -189,11 +261,20 @@ declare global {
     'posenc-vectors-2d': Vectors2d;
     'posenc-worked-example': WorkedExample;
     'posenc-attention': Attention;
+    'posenc-wavelengths': Wavelengths;
+    'posenc-rotation': Rotation;
   }
   interface HTMLElementEventMap {
     'posenc-change': CustomEvent<{ settings: Record<string, unknown> }>;
     'posenc-pick': CustomEvent<
-      PeHeatmapPick | RopeHeatmapPick | AttentionPick | Vectors2dPick | WorkedExamplePick | null
+      | PeHeatmapPick
+      | RopeHeatmapPick
+      | AttentionPick
+      | Vectors2dPick
+      | WorkedExamplePick
+      | WavelengthsPick
+      | RotationPick
+      | null
     >;
     'posenc-invalid': CustomEvent<PosencInvalid>;
   }

@@ -8,6 +8,8 @@ import { RopeHeatmap } from './rope-heatmap.js'; // registers <posenc-rope-heatm
 import { Vectors2d } from './vectors-2d.js'; // registers <posenc-vectors-2d>
 import { WorkedExample } from './worked-example.js'; // registers <posenc-worked-example>
 import { Attention } from './attention.js'; // registers <posenc-attention>
+import { Wavelengths } from './wavelengths.js'; // registers <posenc-wavelengths>
+import { Rotation } from './rotation.js'; // registers <posenc-rotation>
 
 setPosencLoader(() => loadPosenc());
 
@@ -16,3 +18,5 @@ export { PeHeatmap, RopeHeatmap };
 export { Vectors2d };
 export { WorkedExample };
 export { Attention };
+export { Wavelengths };
+export { Rotation };
