@@ -1,12 +1,10 @@
 // The page for readers who use assistive technology or dark mode: axe-core finds no serious or
 // critical violation in light or dark mode, and dark mode really is dark and legible.
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { before, test } from 'node:test';
+import { axeViolations, blocking } from './support/axe.js';
 import { gotoAndSettle, openPage } from './support/browser.js';
 import { useServedSite } from './support/session.js';
-
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 const site = useServedSite();
 let browser;
@@ -32,24 +30,13 @@ for (const colorScheme of ['light', 'dark']) {
     // bypassCSP: axe is injected as an inline script, which the page's policy rightly forbids.
     const { page, log, context } = await openPage(browser, { bypassCSP: true, colorScheme });
     await gotoAndSettle(page, server.pageUrl);
-    await page.addScriptTag({ path: AXE });
-    const results = await page.evaluate(async () => {
-      const { violations } = await window.axe.run(document, { resultTypes: ['violations'] });
-      return violations.map((v) => ({
-        id: v.id,
-        impact: v.impact,
-        help: v.help,
-        nodes: v.nodes
-          .slice(0, 3)
-          .map((n) => `${n.target.join(' ')}: ${n.failureSummary.split('\n').slice(1).join(' ')}`),
-      }));
-    });
+    const results = await axeViolations(page);
     const counts = {};
     for (const { impact } of results) counts[impact] = (counts[impact] ?? 0) + 1;
     t.diagnostic(`${colorScheme}: violations by impact ${JSON.stringify(counts)}`);
     for (const { id, impact, nodes } of results) t.diagnostic(`  ${impact} ${id}: ${nodes.join(' | ')}`);
-    const blocking = results.filter(({ impact }) => impact === 'serious' || impact === 'critical');
-    assert.deepEqual(blocking, [], JSON.stringify(blocking, null, 2));
+    const found = blocking(results);
+    assert.deepEqual(found, [], JSON.stringify(found, null, 2));
     assert.deepEqual(log.errors, []);
     await context.close();
   });

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { waitForIdle } from './support/browser.js';
 import { useGallerySession } from './support/session.js';
-import { changesAfter, galleryElementChecks, problemsAfter } from './support/widget-checks.js';
+import { changesFrom, galleryElementChecks, problemsAfter } from './support/gallery.js';
 
 const SELECTOR = '#gallery-rotation';
 
@@ -50,7 +50,7 @@ test('draws the rotation of its attributes, as a float64 reference computes it',
 });
 
 test('redraws on attribute changes (once), says so with posenc-change, and describes the rotation', async () => {
-  const changes = await changesAfter(page, SELECTOR, {
+  const changes = await changesFrom(page, SELECTOR, {
     position: '700',
     base: '500',
     'd-model': '40',

@@ -7,7 +7,7 @@ import { before, test } from 'node:test';
 import { waitForIdle } from './support/browser.js';
 import { readLinePlot } from './support/lineplot.js';
 import { useGallerySession } from './support/session.js';
-import { changesAfter, galleryElementChecks, problemsAfter } from './support/widget-checks.js';
+import { changesFrom, galleryElementChecks, problemsAfter } from './support/gallery.js';
 
 const SELECTOR = '#gallery-wavelengths';
 
@@ -68,7 +68,7 @@ test('draws the chosen dimensions of its attributes, as a float64 reference comp
 });
 
 test('redraws on attribute changes (once), says so with posenc-change, and describes its curves', async () => {
-  const changes = await changesAfter(page, SELECTOR, {
+  const changes = await changesFrom(page, SELECTOR, {
     'seq-len': '50',
     'd-model': '40',
     base: '500',

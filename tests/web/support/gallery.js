@@ -1,10 +1,10 @@
 // What the tests of the widgets gallery's elements (web/widgets.html) share: axe-core on a fresh
-// page in light or dark mode, a 375-px phone screen, and setting an element's attributes.
+// page in light or dark mode, a 375-px phone screen, dark mode, setting an element's attributes
+// and bad values, and the checks every element passes alike (galleryElementChecks).
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
+import { test } from 'node:test';
+import { axeViolations, blocking } from './axe.js';
 import { gotoAndSettle, openPage, waitForIdle } from './browser.js';
-
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 /**
  * Asserts axe-core finds no serious or critical violation on a fresh page at `url` (within the
@@ -14,16 +14,9 @@ export async function assertAccessible(browser, url, { colorScheme, within = nul
   // bypassCSP: axe is injected as an inline script, which the page's policy rightly forbids.
   const fresh = await openPage(browser, { bypassCSP: true, colorScheme });
   await gotoAndSettle(fresh.page, url);
-  await fresh.page.addScriptTag({ path: AXE });
-  const blocking = await fresh.page.evaluate(async (selector) => {
-    const context = selector ? { include: [[selector]] } : document;
-    const { violations } = await window.axe.run(context, { resultTypes: ['violations'] });
-    return violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => ({ id: v.id, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
-  }, within);
+  const found = blocking(await axeViolations(fresh.page, within));
   await fresh.context.close();
-  assert.deepEqual(blocking, [], JSON.stringify(blocking, null, 2));
+  assert.deepEqual(found, [], JSON.stringify(found, null, 2));
   assert.deepEqual(fresh.log.errors, []);
 }
 
@@ -120,4 +113,39 @@ export async function assertDarkMode(browser, page, url, selector) {
   assert.equal(await background(page), 'rgb(20, 23, 27)');
   await page.locator(selector).evaluate((node) => node.removeAttribute('theme'));
   assert.equal(await background(page), 'rgb(255, 255, 255)');
+}
+
+/**
+ * Applies bad settings ([{ attribute, value } | { property, value }], in order) and waits for the
+ * redraw: { thrown (null, as it should be), names (of the posenc-invalid events), message (shown inside) }.
+ */
+export async function problemsAfter(page, selector, steps) {
+  const list = steps.map(({ attribute, property, value }) =>
+    attribute ? ['attribute', attribute, value] : ['property', property, value],
+  );
+  const { thrown, events } = await applyBadValues(page, selector, list);
+  const message = await page.locator(`${selector} [part~="message"]`).textContent();
+  return { thrown, names: events.map((event) => event.name), message };
+}
+
+/**
+ * Registers the tests every gallery element passes alike: dark mode (system setting and theme
+ * attribute), axe-core within its gallery `section` in light and dark mode, a 375-px phone.
+ * `session`: the gallery session (useGallerySession).
+ */
+export function galleryElementChecks(session, { selector, section }) {
+  test('dark mode: the system setting, and the theme attribute', async () => {
+    const { browser, page, galleryUrl } = await session;
+    await assertDarkMode(browser, page, galleryUrl, selector);
+  });
+  for (const colorScheme of ['light', 'dark']) {
+    test(`axe-core: no serious or critical violation in the element (${colorScheme} mode)`, async () => {
+      const { browser, galleryUrl } = await session;
+      await assertAccessible(browser, galleryUrl, { colorScheme, within: section });
+    });
+  }
+  test('a 375-px phone: no horizontal overflow, and no request beyond the site', async () => {
+    const { browser, server, galleryUrl } = await session;
+    await assertFitsPhone(browser, galleryUrl, { selector, origin: server.origin });
+  });
 }
