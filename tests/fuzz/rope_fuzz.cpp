@@ -208,8 +208,8 @@ void fuzz_half_rope(const posenc::RopeSpec& spec, const DecodedPositions& positi
     // that arithmetic produces unspecified, and the SIMD lanes and the scalar loop order their
     // operands differently (the magnitude bits must still be the canonical NaN's).
     const bool both_nan = !passes && wide[i] != wide[i] && (rotated[i] & 0x7FFF) == (want & 0x7FFF);
-    FUZZ_EXPECT(rotated[i] == want || both_nan, "half rope [%zu] = 0x%04x, want 0x%04x (dtype %d, %s, input 0x%04x)", i, rotated[i],
-                want, static_cast<int>(spec.dtype), passes ? "pass-through" : "rotated", original[i]);
+    FUZZ_EXPECT(rotated[i] == want || both_nan, "half rope [%zu] = 0x%04x, want 0x%04x (dtype %d, %s, input 0x%04x)", i,
+                rotated[i], want, static_cast<int>(spec.dtype), passes ? "pass-through" : "rotated", original[i]);
   }
 }
 
