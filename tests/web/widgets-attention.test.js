@@ -7,6 +7,7 @@ import { before, test } from 'node:test';
 import { randomQueryKey } from '../../web/src/tokens.js';
 import { gotoAndSettle, openPage, waitForIdle } from './support/browser.js';
 import { checkHeatmapPixels } from './support/colors.js';
+import { problemsAfter, setAttributes } from './support/gallery.js';
 import { useGallerySession } from './support/session.js';
 
 const SELECTOR = '#gallery-attention';
@@ -139,34 +140,19 @@ test('redraws on attribute changes: weights under a causal mask, then its own sc
 });
 
 test('bad attributes: a message inside, an event, never a throw', async () => {
-  const { thrown, names } = await page.locator(SELECTOR).evaluate((node) => {
-    const names = [];
-    node.addEventListener('posenc-invalid', (event) => names.push(event.detail.name));
-    try {
-      node.setAttribute('encoding', 'cope');
-      node.setAttribute('head-dim', '7');
-      node.setAttribute('domain', '1,2,3');
-      node.setAttribute('seq-len', '1e9');
-      return { thrown: null, names };
-    } catch (error) {
-      return { thrown: error.message, names };
-    }
-  });
-  await waitForIdle(page);
+  const { thrown, names, message } = await problemsAfter(page, SELECTOR, [
+    { attribute: 'encoding', value: 'cope' },
+    { attribute: 'head-dim', value: '7' },
+    { attribute: 'domain', value: '1,2,3' },
+    { attribute: 'seq-len', value: '1e9' },
+  ]);
   assert.equal(thrown, null);
   assert.deepEqual(names, ['encoding', 'head-dim', 'domain', 'seq-len']);
-  const message = await page.locator(`${SELECTOR} [part~="message"]`).textContent();
   assert.match(message, /encoding="cope" is not one of none, sinusoidal, rope, xpos, alibi, t5/);
   assert.match(message, /head-dim="7" is odd/);
   assert.match(message, /domain="1,2,3" needs 2 comma-separated numbers/);
   assert.match(message, /seq-len="1e9" is outside 16…256; using 256/);
-  await page.locator(SELECTOR).evaluate((node) => {
-    node.setAttribute('encoding', 'rope');
-    node.setAttribute('head-dim', '32');
-    node.setAttribute('domain', '-3,3');
-    node.setAttribute('seq-len', '64');
-  });
-  await waitForIdle(page);
+  await setAttributes(page, SELECTOR, { encoding: 'rope', 'head-dim': '32', domain: '-3,3', 'seq-len': '64' });
   assert.equal(await page.locator(`${SELECTOR} [part~="message"]`).isHidden(), true);
   await checkPanel(SELECTOR, 'rope', { n: 64 }, [-3, 3]);
   assert.deepEqual(log.errors, []);

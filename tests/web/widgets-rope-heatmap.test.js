@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { waitForIdle } from './support/browser.js';
 import { checkHeatmapPixels } from './support/colors.js';
+import { problemsAfter, setAttributes } from './support/gallery.js';
 import { useGallerySession } from './support/session.js';
 
 const SELECTOR = '#gallery-rope-heatmap';
@@ -97,31 +98,17 @@ test('a heavy change: a labelled preview first, then the full picture, then pose
 });
 
 test('bad attributes: a message inside, an event, never a throw', async () => {
-  const { thrown, names } = await page.locator(SELECTOR).evaluate((node) => {
-    const names = [];
-    node.addEventListener('posenc-invalid', (event) => names.push(event.detail.name));
-    try {
-      node.setAttribute('head-dim', '7');
-      node.setAttribute('content', 'zeros');
-      node.setAttribute('seq-len', '1e9');
-      return { thrown: null, names };
-    } catch (error) {
-      return { thrown: error.message, names };
-    }
-  });
-  await waitForIdle(page);
+  const { thrown, names, message } = await problemsAfter(page, SELECTOR, [
+    { attribute: 'head-dim', value: '7' },
+    { attribute: 'content', value: 'zeros' },
+    { attribute: 'seq-len', value: '1e9' },
+  ]);
   assert.equal(thrown, null);
   assert.deepEqual(names, ['head-dim', 'content', 'seq-len']);
-  const message = await page.locator(`${SELECTOR} [part~="message"]`).textContent();
   assert.match(message, /head-dim="7" is odd \(this setting is even\); using 8/);
   assert.match(message, /content="zeros" is not one of ones, random/);
   assert.match(message, /seq-len="1e9" is outside 16…2048; using 2048/);
-  await page.locator(SELECTOR).evaluate((node) => {
-    node.setAttribute('head-dim', '8');
-    node.setAttribute('content', 'ones');
-    node.setAttribute('seq-len', '48');
-  });
-  await waitForIdle(page);
+  await setAttributes(page, SELECTOR, { 'head-dim': '8', content: 'ones', 'seq-len': '48' });
   assert.equal(await page.locator(`${SELECTOR} [part~="message"]`).isHidden(), true);
   assert.deepEqual(log.errors, []);
 });
