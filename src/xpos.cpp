@@ -36,9 +36,15 @@ double xpos_max_distance(const XposSpec& spec, double attention_factor) {
 
 void xpos_log_growth(const XposSpec& spec, std::uint32_t rotary_dim, std::uint32_t first, std::uint32_t count,
                      double sign, double* out) {
+  // zeta_i = 1 - (1 - 2i / d) / (1 + gamma). Near 1 (a large gamma) ln zeta_i is log1p of the
+  // small part: ln of zeta_i rounded would keep few of its digits. Below 1/2 (a small gamma
+  // at pair 0) zeta_i itself is the accurate one: 1 - small part may round to 0.
   for (std::uint32_t i = 0; i < count; ++i) {
-    const double zeta = (2.0 * (first + i) / rotary_dim + spec.gamma) / (1.0 + spec.gamma);
-    out[i] = sign * std::log(zeta) / spec.scale_base;
+    const double below_one = (rotary_dim - 2.0 * (first + i)) / (rotary_dim * (1.0 + spec.gamma));
+    const double ln_zeta = below_one <= 0.5
+                               ? std::log1p(-below_one)
+                               : std::log((2.0 * (first + i) / rotary_dim + spec.gamma) / (1.0 + spec.gamma));
+    out[i] = sign * ln_zeta / spec.scale_base;
   }
 }
 

@@ -41,6 +41,18 @@ inline void sin_cos(Real theta, Real* s, Real* c) {
 #endif
 }
 
+// xPos's scale of pair i: zeta_i^exponent, zeta_i = (2i / rotary_dim + gamma) / (1 + gamma)
+// = 1 - (1 - 2i / rotary_dim) / (1 + gamma). Near 1 (a large gamma) its logarithm comes from
+// log1p of the small part, which zeta_i rounded would lose; else from zeta_i itself, which
+// a small gamma keeps. Exponent 0 is 1 even where zeta_i underflows.
+inline Real xpos_scale(std::size_t pair, std::size_t rotary_dim, Real gamma, Real exponent) {
+  if (exponent == 0) return 1;
+  const Real d = static_cast<Real>(rotary_dim), i2 = static_cast<Real>(2 * pair);
+  const Real below_one = (d - i2) / (d * (1 + gamma));
+  const Real ln_zeta = below_one <= 0.5L ? std::log1p(-below_one) : std::log((i2 / d + gamma) / (1 + gamma));
+  return std::exp(exponent * ln_zeta);
+}
+
 // offset, offset + 1, ...: the positions of rows without an explicit list.
 inline std::vector<std::int64_t> consecutive(std::int64_t offset, std::size_t count) {
   std::vector<std::int64_t> positions(count);

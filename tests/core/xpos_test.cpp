@@ -27,12 +27,6 @@ using posenc::XposRole;
 using reference::Real;
 using namespace test_support;
 
-// pair i's scale at `exponent` = sign · (position − center) / scale_base, in long double.
-Real zeta_power(std::size_t pair, std::size_t rotary_dim, Real gamma, Real exponent) {
-  const Real zeta = (static_cast<Real>(2 * pair) / static_cast<Real>(rotary_dim) + gamma) / (1 + gamma);
-  return std::pow(zeta, exponent);
-}
-
 struct XposCase {
   std::size_t seq_len, num_heads, head_dim, rotary_dim;
   RopeLayout layout;
@@ -55,7 +49,7 @@ std::vector<Real> reference_xpos(const std::vector<float>& x, const XposCase& c,
     for (std::size_t pair = 0; pair < half; ++pair) {
       Real s, co;
       reference::sin_cos(static_cast<Real>(positions[row]) * inv[pair] * (inverse ? -1 : 1), &s, &co);
-      const Real scale = zeta_power(pair, c.rotary_dim, c.gamma, exponent);
+      const Real scale = reference::xpos_scale(pair, c.rotary_dim, c.gamma, exponent);
       const reference::PairChannels ch = reference::pair_channels(pair, c.rotary_dim, pairing);
       for (std::size_t head = 0; head < c.num_heads; ++head) {
         const std::size_t at = (row * c.num_heads + head) * c.head_dim;
@@ -140,6 +134,20 @@ TEST_CASE("xpos: queries and keys scaled by zeta^(+-(p - c) / B), across the re-
   for (std::size_t v = 0; v < c.seq_len * c.num_heads; ++v)  // partial rotary: the rest passes through
     for (std::size_t ch = rotary_dim; ch < c.head_dim; ++ch)
       REQUIRE(same_bits(out[v * c.head_dim + ch], x[v * c.head_dim + ch]));
+}
+
+TEST_CASE("xpos: a large gamma (every zeta within ulps of 1) keeps its scales' digits", "[xpos]") {
+  // ln zeta_0 = -ln(1 + 1/gamma) is about -1/gamma: zeta_0 itself, rounded to float64, would keep
+  // almost none of it. The scale base makes |exponent| reach 40 at 600 positions from the center.
+  const double gamma = GENERATE(1e8, 1e15);
+  const RopeLayout layout = GENERATE(RopeLayout::kInterleaved, RopeLayout::kHalf);
+  const XposCase c{kRunAcrossAnchor, 1, 36, 36, layout, 600.0 / (40.0 * gamma), gamma, 30600, 1.0};
+  INFO("gamma " << gamma);
+  const std::vector<float> x = random_floats(c.seq_len * c.head_dim, 12);
+  std::vector<float> out(x.size());
+  REQUIRE(posenc::rope(xpos_spec(c, XposRole::kQuery, false), from_offset(30000), x.data(), out.data()) == Status::kOk);
+  const std::vector<Real> want = reference_xpos(x, c, reference::consecutive(30000, c.seq_len), false);
+  CHECK(worst_pair_ulps(out, want, c.seq_len, c.head_dim, c.rotary_dim, layout) <= kPairUlps);
 }
 
 TEST_CASE("xpos: the grown recurrence over kAnchorInterval steps stays at direct evaluation's accuracy", "[xpos]") {

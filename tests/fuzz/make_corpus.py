@@ -690,6 +690,10 @@ def xpos_seeds():
         # a subnormal scale_base overflowed the growth rate: 0 * inf = NaN at the center itself
         "regression-subnormal-scale-base": spec(1, 1, 1, 16, inverse=True, center="0", scale_base=3.9e-311, role=0)
         + at_offset() + data(),
+        # gamma 1e12: zeta_i = (2i/d + gamma) / (1 + gamma) rounded to float64 kept few digits of
+        # ln zeta_i, and pair 1's scale came out 42 times too large 4e8 positions from the center
+        "regression-large-gamma": spec(0, 2, 1, 2, center=985278009.0, scale_base=1e-5, gamma=1e12)
+        + at_offset(1386158028) + data(),
     }
 
 

@@ -14,6 +14,7 @@
 #include <limits>
 #include <vector>
 
+#include "../core/reference.h"
 #include "fuzz_expect.h"
 #include "fuzz_input.h"
 #include "posenc/rope.h"
@@ -77,8 +78,8 @@ void expect_rotated(const std::vector<float>& x, const std::vector<float>& out, 
     for (std::uint32_t pair = 0; pair < half; ++pair) {
       const Real inv = std::pow(10000.0L, -static_cast<Real>(2 * pair) / spec.rotary_dim);
       const Real theta = (spec.inverse ? -1 : 1) * p * inv;
-      const Real zeta = (static_cast<Real>(2 * pair) / spec.rotary_dim + spec.xpos.gamma) / (1 + spec.xpos.gamma);
-      const Real scale = std::pow(zeta, sign * (p - center) / spec.xpos.scale_base);
+      const Real scale =
+          reference::xpos_scale(pair, spec.rotary_dim, spec.xpos.gamma, sign * (p - center) / spec.xpos.scale_base);
       const std::uint32_t a = spec.layout == posenc::RopeLayout::kHalf ? pair : 2 * pair;
       const std::uint32_t b = spec.layout == posenc::RopeLayout::kHalf ? pair + half : 2 * pair + 1;
       for (std::uint32_t h = 0; h < heads; ++h) {
