@@ -40,7 +40,8 @@ void xpos_log_growth(const XposSpec& spec, std::uint32_t rotary_dim, std::uint32
   // small part: ln of zeta_i rounded would keep few of its digits. Below 1/2 (a small gamma
   // at pair 0) zeta_i itself is the accurate one: 1 - small part may round to 0.
   for (std::uint32_t i = 0; i < count; ++i) {
-    const double below_one = (rotary_dim - 2.0 * (first + i)) / (rotary_dim * (1.0 + spec.gamma));
+    // (not over rotary_dim * (1 + gamma): that product overflows for a gamma near DBL_MAX)
+    const double below_one = (rotary_dim - 2.0 * (first + i)) / rotary_dim / (1.0 + spec.gamma);
     const double ln_zeta = below_one <= 0.5
                                ? std::log1p(-below_one)
                                : std::log((2.0 * (first + i) / rotary_dim + spec.gamma) / (1.0 + spec.gamma));

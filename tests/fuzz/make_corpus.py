@@ -694,6 +694,10 @@ def xpos_seeds():
         # ln zeta_i, and pair 1's scale came out 42 times too large 4e8 positions from the center
         "regression-large-gamma": spec(0, 2, 1, 2, center=985278009.0, scale_base=1e-5, gamma=1e12)
         + at_offset(1386158028) + data(),
+        # gamma 8.7e307: rotary_dim * (1 + gamma) overflowed to inf, which made ln zeta_0 0
+        # (it is -1.1e-308, over a scale base of 1.6e-307: a growth of -0.074 per position)
+        "regression-gamma-near-max": spec(1, 3, 2, 28, center=2.0, scale_base=1.5575517009633636e-307,
+                                          gamma=8.707833284055067e307, role=0) + at_offset() + data(),
     }
 
 
