@@ -10,6 +10,7 @@ import { byId, h } from '../dom.js';
 import { formatSig } from '../format.js';
 import { createLinePlot } from '../plots/lineplot.js';
 import { coalesceToFrame } from '../schedule.js';
+import { nextSeed } from '../tokens.js';
 import { range } from '../vectors.js';
 import {
   ALIBI_HEADS,
@@ -103,7 +104,7 @@ export function mount({ posenc, state }) {
     summary: () => curveSummary(),
   });
   const reroll = h('button', { type: 'button', id: 'fam-reroll' }, 'Re-roll the six panels’ random contents');
-  reroll.addEventListener('click', () => state.set('fam.seed', (state.get('fam.seed') % 999998) + 1));
+  reroll.addEventListener('click', () => state.set('fam.seed', nextSeed(state.get('fam.seed'))));
   const slopeNote = h('p', { class: 'note', id: 'fam-slope-note' });
   root.append(
     controlRow(

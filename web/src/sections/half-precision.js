@@ -9,7 +9,7 @@ import { formatSig } from '../format.js';
 import { exactBits, halfAt, numberOfBits, readHalf } from '../half-bits.js';
 import { createLinePlot } from '../plots/lineplot.js';
 import { coalesceToFrame } from '../schedule.js';
-import { randomMatrix } from '../tokens.js';
+import { nextSeed, randomMatrix } from '../tokens.js';
 import { logSpacedPositions, rowMaxDifference, tile } from '../vectors.js';
 
 export const id = 'half-precision';
@@ -187,7 +187,7 @@ export function mount({ posenc, state }) {
     { type: 'button', id: 'half-precision-reroll', 'aria-label': 'New random q and k for the half-precision scores' },
     'New random q and k',
   );
-  reroll.addEventListener('click', () => state.set('hp.seed', (state.get('hp.seed') % 999998) + 1));
+  reroll.addEventListener('click', () => state.set('hp.seed', nextSeed(state.get('hp.seed'))));
   root.append(
     tablePlot.element,
     controlRow(numberControl(state, 'hp.delta', { label: 'distance Δ' }), reroll),

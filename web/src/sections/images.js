@@ -8,7 +8,7 @@ import { formatSig } from '../format.js';
 import { extent } from '../plots/colormap.js';
 import { createHeatmap } from '../plots/heatmap.js';
 import { coalesceToFrame } from '../schedule.js';
-import { randomQueryKey } from '../tokens.js';
+import { nextSeed, randomQueryKey } from '../tokens.js';
 import { tile } from '../vectors.js';
 
 export const id = 'images';
@@ -185,7 +185,7 @@ function mountGrid({ posenc, state }) {
     { type: 'button', id: 'img-reroll', 'aria-label': 'New random vectors for the image-patch heatmaps' },
     'New random vectors',
   );
-  reroll.addEventListener('click', () => state.set('img.seed', (state.get('img.seed') % 999998) + 1));
+  reroll.addEventListener('click', () => state.set('img.seed', nextSeed(state.get('img.seed'))));
   const neighbours = h('table', { class: 'numbers stacks', id: 'img-neighbours' });
   const note = h('p', { class: 'result', id: 'img-grid-note' });
   root.append(

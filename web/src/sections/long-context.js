@@ -11,7 +11,7 @@ import { createHeatmap } from '../plots/heatmap.js';
 import { createLinePlot } from '../plots/lineplot.js';
 import { coalesceToFrame, progressiveToFrame } from '../schedule.js';
 import { createScoreCurves } from '../score-curves.js';
-import { randomQueryKey } from '../tokens.js';
+import { nextSeed, randomQueryKey } from '../tokens.js';
 import { range } from '../vectors.js';
 
 export const id = 'long-context';
@@ -379,7 +379,7 @@ export function mount({ posenc, state }) {
     { type: 'button', id: 'lc-reroll', 'aria-label': 'New random q, k for the long-context heatmaps' },
     'New random q, k',
   );
-  reroll.addEventListener('click', () => state.set('lc.seed', (state.get('lc.seed') % 999998) + 1));
+  reroll.addEventListener('click', () => state.set('lc.seed', nextSeed(state.get('lc.seed'))));
   const note = h('p', { class: 'result', id: 'lc-heatmap-note' });
   const distancePlot = createLinePlot({
     name: 'long-context-distance',

@@ -8,7 +8,7 @@ import { byId, h } from '../dom.js';
 import { formatSig, formatTicks } from '../format.js';
 import { createLinePlot } from '../plots/lineplot.js';
 import { coalesceToFrame } from '../schedule.js';
-import { randomMatrix } from '../tokens.js';
+import { nextSeed, randomMatrix } from '../tokens.js';
 import { range, tile } from '../vectors.js';
 
 export const id = 'rope-base';
@@ -46,7 +46,7 @@ export function mount({ posenc, state }) {
     { type: 'button', id: 'rope-base-reroll', 'aria-label': 'New random contents for the base comparison' },
     'New random contents',
   );
-  reroll.addEventListener('click', () => state.set('base.seed', (state.get('base.seed') % 999998) + 1));
+  reroll.addEventListener('click', () => state.set('base.seed', nextSeed(state.get('base.seed'))));
   root.append(
     controlRow(
       numberControl(state, 'base.span', { label: 'distances up to' }),

@@ -3,13 +3,14 @@
 // the proof in numbers that the score depends only on m - n.
 import { controlRow, numberControl } from '../controls.js';
 import { byId, h, pre } from '../dom.js';
+import { bindElements, elementControls, elementSettings } from '../element-settings.js';
 import { formatPython as pythonNumber, formatSig } from '../format.js';
 import { renderTex } from '../math.js';
 import { coalesceToFrame } from '../schedule.js';
 import { tile } from '../vectors.js';
-import { camelCase } from '../widgets/element.js';
 import { RopeHeatmap, ropeContents } from '../widgets/rope-heatmap.js';
 import { Rotation } from '../widgets/rotation.js';
+import { nextSeed } from '../tokens.js';
 
 export const id = 'rope';
 
@@ -39,7 +40,7 @@ const ROTATION_ATTRIBUTES = {
 const ROTATION_KEYS = Object.fromEntries(Object.entries(ROTATION_ATTRIBUTES).map(([key, name]) => [name, key]));
 
 export const settings = {
-  ...Object.fromEntries(Object.entries(ROTATION_ATTRIBUTES).map(([key, name]) => [key, ROTATION[name].spec])),
+  ...elementSettings(Rotation, ROTATION_ATTRIBUTES),
   // The pair's limit, read from the page's settings instead of the element's attributes.
   'rope.pair': {
     ...ROTATION.pair.spec,
@@ -104,16 +105,13 @@ export function mount({ posenc, state }) {
 
   // ---- one pair, rotating (the element; the formula, code and result follow what it drew) -----
   const rotation = document.createElement('posenc-rotation');
-  const bindRotation = () => {
-    for (const [key, name] of Object.entries(ROTATION_ATTRIBUTES)) rotation[camelCase(name)] = state.get(key);
-  };
-  bindRotation();
+  bindElements(state, ROTATION_ATTRIBUTES, rotation);
   const formula = h('div', { class: 'rope-formula', id: 'rope-formula' });
   const code = h('code', { id: 'rope-code' });
   const codeTitle = h('div', { class: 'code-title', id: 'rope-code-title' });
   const result = pre({ class: 'code-output' }, h('code', { id: 'rope-result' }));
   root.append(
-    controlRow(...Object.entries(ROTATION_ATTRIBUTES).map(([key, name]) => ROTATION[name].control(state, key))),
+    controlRow(...elementControls(Rotation, ROTATION_ATTRIBUTES, state)),
     h(
       'div',
       { class: 'side-by-side' },
@@ -161,18 +159,18 @@ export function mount({ posenc, state }) {
 
   // ---- the score heatmap over positions (the element; its settings follow the page's) ---------
   const heatmap = document.createElement('posenc-rope-heatmap');
-  const bindHeatmap = () => {
-    for (const [key, name] of Object.entries(ATTRIBUTES)) heatmap[camelCase(name)] = state.get(key);
+  bindElements(state, ATTRIBUTES, heatmap);
+  const nameHeatmap = () => {
     byId('rope-heatmap-title').textContent = `The score over positions 0 … ${state.get('rope.seq') - 1}`;
   };
-  bindHeatmap();
+  nameHeatmap();
   const reroll = h(
     'button',
     { type: 'button', id: 'rope-reroll', 'aria-label': 'New random q, k for the RoPE score heatmap' },
     'New random q, k',
   );
   reroll.addEventListener('click', () => {
-    state.set('rope.seed', (state.get('rope.seed') % 999998) + 1);
+    state.set('rope.seed', nextSeed(state.get('rope.seed')));
     state.set('rope.content', 'random');
   });
   heatRoot.append(
@@ -256,8 +254,7 @@ export function mount({ posenc, state }) {
   }
 
   const requestShift = coalesceToFrame(drawShift);
-  state.watch(Object.keys(ROTATION_ATTRIBUTES), bindRotation);
-  state.watch(Object.keys(ATTRIBUTES), bindHeatmap);
+  state.watch(['rope.seq'], nameHeatmap);
   state.watch(['rope.hd', 'rope.layout', 'rope.base', 'rope.seed', 'rope.m', 'rope.n', 'rope.shift'], requestShift);
   requestShift();
 }

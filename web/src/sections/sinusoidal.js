@@ -3,21 +3,19 @@
 // channels as curves (<posenc-wavelengths>): low channels oscillate fast, high channels slowly.
 import { controlRow } from '../controls.js';
 import { byId, h, pre } from '../dom.js';
+import { bindElements, elementControls, elementSettings } from '../element-settings.js';
 import { formatFixed, formatPython as pythonNumber, formatSig } from '../format.js';
 import { renderTex } from '../math.js';
-import { camelCase } from '../widgets/element.js';
 import { PeHeatmap } from '../widgets/pe-heatmap.js';
 import { Wavelengths } from '../widgets/wavelengths.js';
 
 export const id = 'sinusoidal';
 
-// The table's settings are the element's (same specs, so the same ranges in links and attributes).
-const TABLE = PeHeatmap.settings;
 /** The URL setting of each of the element's attributes. */
 const ATTRIBUTES = { 'pe.seq': 'seq-len', 'pe.d': 'd-model', 'pe.base': 'base', 'pe.layout': 'layout' };
 
 export const settings = {
-  ...Object.fromEntries(Object.entries(ATTRIBUTES).map(([key, name]) => [key, TABLE[name].spec])),
+  ...elementSettings(PeHeatmap, ATTRIBUTES),
   'pe.dims': Wavelengths.settings.dims.spec,
 };
 
@@ -87,17 +85,11 @@ export function mount({ posenc, state }) {
   const heatmap = document.createElement('posenc-pe-heatmap');
   // The curves of single dimensions: the same table's settings, and the dimensions to plot.
   const dimsPlot = document.createElement('posenc-wavelengths');
-  const bindAttributes = () => {
-    for (const [key, name] of Object.entries(ATTRIBUTES)) {
-      heatmap[camelCase(name)] = state.get(key);
-      dimsPlot[camelCase(name)] = state.get(key);
-    }
-  };
   const bindDims = () => {
     dimsPlot.dims = state.get('pe.dims');
   };
   bindDims();
-  bindAttributes();
+  bindElements(state, ATTRIBUTES, heatmap, dimsPlot);
   heatmap.addEventListener('posenc-pick', ({ detail }) => {
     if (!detail) return; // the pointer left: the last cell stays read
     const { row, col, value, pair, fn, angle, text } = detail;
@@ -115,7 +107,7 @@ export function mount({ posenc, state }) {
   const dimsNote = h('p', { class: 'note', id: 'pe-dims-note' });
 
   root.append(
-    controlRow(...Object.entries(ATTRIBUTES).map(([key, name]) => TABLE[name].control(state, key))),
+    controlRow(...elementControls(PeHeatmap, ATTRIBUTES, state)),
     h(
       'div',
       { class: 'side-by-side' },
@@ -169,6 +161,5 @@ export function mount({ posenc, state }) {
   // wavelengths list the curves.
   heatmap.addEventListener('posenc-change', drawCode);
   dimsPlot.addEventListener('posenc-change', describeCurves);
-  state.watch(Object.keys(ATTRIBUTES), bindAttributes);
   state.watch(['pe.dims'], bindDims);
 }

@@ -3,31 +3,26 @@
 // and keeps the table of the drawn numbers and the note.
 import { controlRow } from '../controls.js';
 import { byId, h } from '../dom.js';
+import { elementControls, bindElements, elementSettings } from '../element-settings.js';
 import { formatSig } from '../format.js';
-import { camelCase } from '../widgets/element.js';
 import { Vectors2d } from '../widgets/vectors-2d.js';
 
 export const id = 'tokens2d';
 
-// The element's settings, the same specs (so the same ranges in links and attributes).
-const FIGURE = Vectors2d.settings;
 /** The URL setting of each of the element's attributes. */
-const ATTRIBUTES = Object.fromEntries(Object.keys(FIGURE).map((name) => [`t2.${name}`, name]));
+const ATTRIBUTES = Object.fromEntries(Object.keys(Vectors2d.settings).map((name) => [`t2.${name}`, name]));
 
-export const settings = Object.fromEntries(Object.entries(ATTRIBUTES).map(([key, name]) => [key, FIGURE[name].spec]));
+export const settings = elementSettings(Vectors2d, ATTRIBUTES);
 
 export function mount({ state }) {
   const root = byId('tokens2d-demo');
   const figure = document.createElement('posenc-vectors-2d');
-  const bindAttributes = () => {
-    for (const [key, name] of Object.entries(ATTRIBUTES)) figure[camelCase(name)] = state.get(key);
-  };
-  bindAttributes();
+  bindElements(state, ATTRIBUTES, figure);
   const table = h('table', { class: 'numbers', id: 't2-table' });
   // The controls in the tutorial's order: the three vectors, then the first position.
   const order = [...Object.keys(ATTRIBUTES).slice(1), 't2.offset'];
   root.append(
-    controlRow(...order.map((key) => FIGURE[ATTRIBUTES[key]].control(state, key))),
+    controlRow(...elementControls(Vectors2d, ATTRIBUTES, state, order)),
     h(
       'div',
       { class: 'side-by-side' },
@@ -81,5 +76,4 @@ export function mount({ state }) {
   }
 
   figure.addEventListener('posenc-change', drawTable);
-  state.watch(Object.keys(ATTRIBUTES), bindAttributes);
 }

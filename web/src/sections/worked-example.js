@@ -3,30 +3,22 @@
 // attributes and keeps the controls and the note under the tables.
 import { controlRow } from '../controls.js';
 import { byId, h } from '../dom.js';
-import { camelCase } from '../widgets/element.js';
+import { bindElements, elementControls, elementSettings } from '../element-settings.js';
 import { exact, SEED_EMBEDDINGS, WorkedExample } from '../widgets/worked-example.js';
 
 export const id = 'worked-example';
 
-const FIGURE = WorkedExample.settings;
 /** The URL setting of each of the element's attributes. */
 const ATTRIBUTES = { 'we.the': 'the', 'we.cat': 'cat' };
 
-export const settings = Object.fromEntries(Object.entries(ATTRIBUTES).map(([key, name]) => [key, FIGURE[name].spec]));
+export const settings = elementSettings(WorkedExample, ATTRIBUTES);
 
 export function mount({ state }) {
   const root = byId('worked-example-demo');
   const figure = document.createElement('posenc-worked-example');
-  const bindAttributes = () => {
-    for (const [key, name] of Object.entries(ATTRIBUTES)) figure[camelCase(name)] = state.get(key);
-  };
-  bindAttributes();
+  bindElements(state, ATTRIBUTES, figure);
   const note = h('p', { class: 'result', id: 'we-note' });
-  root.append(
-    controlRow(...Object.entries(ATTRIBUTES).map(([key, name]) => FIGURE[name].control(state, key))),
-    figure,
-    note,
-  );
+  root.append(controlRow(...elementControls(WorkedExample, ATTRIBUTES, state)), figure, note);
 
   /** The note, from the numbers the element drew. */
   function drawNote() {
@@ -45,5 +37,4 @@ export function mount({ state }) {
   }
 
   figure.addEventListener('posenc-change', drawNote);
-  state.watch(Object.keys(ATTRIBUTES), bindAttributes);
 }
