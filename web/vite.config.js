@@ -24,6 +24,15 @@ function katexWoff2Only() {
   };
 }
 
+// The single file is the tutorial alone: paragraphs marked data-site-only (links to the site's
+// other pages, such as the widgets gallery) would lead nowhere from it.
+function siteOnlyRemoved() {
+  return {
+    name: 'posenc-site-only-removed',
+    transformIndexHtml: (html) => html.replace(/\s*<p data-site-only>[\s\S]*?<\/p>/g, ''),
+  };
+}
+
 const pagePath = (name) => fileURLToPath(new URL(name, import.meta.url));
 const inlineEntry = fileURLToPath(new URL('../bindings/js/inline.js', import.meta.url));
 
@@ -45,7 +54,9 @@ export default defineConfig(({ mode }) => {
     resolve: single ? { alias: { '../../bindings/js/index.js': inlineEntry } } : {},
     plugins: [
       katexWoff2Only(),
-      ...(single ? [viteSingleFile({ outputFileName: 'posenc-tutorial.html' }), singleFileCsp()] : []),
+      ...(single
+        ? [siteOnlyRemoved(), viteSingleFile({ outputFileName: 'posenc-tutorial.html' }), singleFileCsp()]
+        : []),
     ],
   };
 });

@@ -69,7 +69,7 @@ console.log(JSON.stringify({ variant: p.variant, source: p.wasmSource, value: p.
 `;
 
 const CONSUMER_WIDGETS_TS = `
-import { PeHeatmap, type PeHeatmapPick, type PeHeatmapSettings, type RopeHeatmapPick, type RotationPick, type Vectors2dPick, type WavelengthsPick, type WorkedExamplePick } from 'posenc/widgets';
+import { PeHeatmap, type ComparePick, type PeHeatmapPick, type PeHeatmapSettings, type RopeHeatmapPick, type RotationPick, type Vectors2dPick, type WavelengthsPick, type WorkedExamplePick } from 'posenc/widgets';
 const element = document.createElement('posenc-pe-heatmap');
 const same: PeHeatmap = element;
 element.seqLen = 64;
@@ -78,7 +78,7 @@ element.layout = 'concat';
 element.layout = 'neox';
 const settings: PeHeatmapSettings = element.settings;
 element.addEventListener('posenc-pick', (event) => {
-  const pick: PeHeatmapPick | RopeHeatmapPick | Vectors2dPick | WorkedExamplePick | WavelengthsPick | RotationPick | null = event.detail;
+  const pick: PeHeatmapPick | RopeHeatmapPick | Vectors2dPick | WorkedExamplePick | WavelengthsPick | RotationPick | ComparePick | null = event.detail;
   console.log(pick?.text); // every pick has its read-out sentence
 });
 const rope = document.createElement('posenc-rope-heatmap');
@@ -103,9 +103,15 @@ const turn = document.createElement('posenc-rotation');
 turn.pairValues = [1, 0.5];
 // @ts-expect-error: layout is 'interleaved' or 'half'
 turn.layout = 'concat';
+const compare = document.createElement('posenc-compare');
+compare.metric = 'dot';
+compare.q = [1, 2];
+// @ts-expect-error: metric is 'cosine' or 'dot'
+compare.metric = 'l2';
+const ropeScores: Float32Array | undefined = compare.scores?.rope;
 const csv: string = element.toCSV();
 const png: Promise<Blob> = element.toPNG();
-console.log(same, settings, csv, png, PeHeatmap.prototype, rope.settings.layout, vectors.vectors?.[0].sum, sums, wavelength, turn.rotation?.path);
+console.log(same, settings, csv, png, PeHeatmap.prototype, rope.settings.layout, vectors.vectors?.[0].sum, sums, wavelength, turn.rotation?.path, ropeScores);
 `;
 
 /**

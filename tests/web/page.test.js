@@ -78,6 +78,14 @@ test('loads with no console errors, under strict CSP, and makes no request beyon
   );
 });
 
+test('the footer links to the widgets gallery, which the site serves', async () => {
+  const href = await page.locator('#widgets-link').evaluate((link) => link.href);
+  assert.equal(new URL(href).pathname, new URL('widgets.html', page.url()).pathname);
+  const response = await page.request.get(href);
+  assert.equal(response.status(), 200);
+  assert.match(await response.text(), /<title>posenc widgets/);
+});
+
 test('every section has drawn its plots', async () => {
   for (const name of PLOTS.heatmap) {
     const distinct = await page.locator(`figure[data-plot="${name}"] canvas.heatmap-cells`).evaluate((canvas) => {

@@ -33,6 +33,13 @@ test('the single HTML file holds everything: no script, style or font files besi
     assert.equal(html.split(base64).length - 1, 1, `the ${variant} module, once`);
   }
   assert.doesNotMatch(html, /data:application\/wasm/, 'no .wasm data: URL beside the inline chunks');
+  // The site's other pages (the widgets gallery) are not in the file: no link leads to them.
+  const hrefs = [...html.matchAll(/<a[^>]+href="([^"]*)"/g)].map((match) => match[1]);
+  assert.ok(hrefs.length > 10, `${hrefs.length} links`);
+  assert.deepEqual(
+    hrefs.filter((href) => href.includes('widgets.html')),
+    [],
+  );
 });
 
 test('opened from file://, it computes and draws with no request anywhere', async () => {

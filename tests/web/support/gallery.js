@@ -105,7 +105,10 @@ export async function assertDarkMode(browser, page, url, selector) {
   const dark = await openPage(browser, { colorScheme: 'dark' });
   await gotoAndSettle(dark.page, url);
   assert.equal(await background(dark.page), 'rgb(20, 23, 27)');
-  const title = await dark.page.locator(`${selector} [part~="title"]`).evaluate((node) => getComputedStyle(node).color);
+  const title = await dark.page
+    .locator(`${selector} [part~="title"]`)
+    .first()
+    .evaluate((node) => getComputedStyle(node).color);
   assert.equal(title, 'rgb(227, 231, 236)');
   assert.deepEqual(dark.log.errors, []);
   await dark.context.close();

@@ -251,6 +251,44 @@ export interface Rotation extends PosencElementBase<RotationSettings>, RotationS
 }
 export declare const Rotation: { prototype: Rotation; new (): Rotation };
 
+/** The settings of <posenc-compare>, as properties (attributes: seq-len, d-model, base, metric, content, seed, q, k). */
+export interface CompareSettings {
+  /** Query and key positions 0 … seqLen − 1, 8…512; default 128. */
+  seqLen: number;
+  /** The vectors' width d, even, 2…256; default 32. */
+  dModel: number;
+  /** The frequency base of the sinusoidal table and of RoPE, 2…1e8; default 10000. */
+  base: number;
+  /** Cosine similarity (default) or the dot product, on one scale for the three panels. */
+  metric: 'cosine' | 'dot';
+  /** One random query and key at every position (default), a random vector per token, all ones (the trap), or q and k below. */
+  content: 'qk' | 'tokens' | 'ones' | 'edited';
+  /** 1…999999; default 7. */
+  seed: number;
+  /** The query of content 'edited' (attribute "1,0.5,-0.5,0.25"), 1…256 numbers in [−100, 100], repeated to fill dModel. */
+  q: number[];
+  /** The key of content 'edited', as q; default [0.5, 1, 0.25, −0.5]. */
+  k: number[];
+}
+
+/** posenc-pick's detail for <posenc-compare>: the cell, its positions and the three panels' scores there. */
+export interface ComparePick {
+  row: number;
+  col: number;
+  m: number;
+  n: number;
+  scores: { naive: number; sinusoidal: number; rope: number };
+  text: string;
+}
+
+export interface Compare extends PosencElementBase<CompareSettings>, CompareSettings {
+  /** The drawn scores (each row-major [seqLen, seqLen]), or null before the first draw. */
+  readonly scores: { naive: Float32Array; sinusoidal: Float32Array; rope: Float32Array } | null;
+  /** Moves the three panels' crosshair to a cell, or hides it with null. */
+  setCursor(cell: { row: number; col: number } | null): void;
+}
+export declare const Compare: { prototype: Compare; new (): Compare };
+
 /** Makes a posenc instance the page's shared one (the elements otherwise load their own, once). */
 export declare function providePosenc(posenc: unknown): void;
 
@@ -263,6 +301,7 @@ declare global {
     'posenc-attention': Attention;
     'posenc-wavelengths': Wavelengths;
     'posenc-rotation': Rotation;
+    'posenc-compare': Compare;
   }
   interface HTMLElementEventMap {
     'posenc-change': CustomEvent<{ settings: Record<string, unknown> }>;
@@ -274,6 +313,7 @@ declare global {
       | WorkedExamplePick
       | WavelengthsPick
       | RotationPick
+      | ComparePick
       | null
     >;
     'posenc-invalid': CustomEvent<PosencInvalid>;

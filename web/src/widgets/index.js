@@ -10,13 +10,9 @@ import { WorkedExample } from './worked-example.js'; // registers <posenc-worked
 import { Attention } from './attention.js'; // registers <posenc-attention>
 import { Wavelengths } from './wavelengths.js'; // registers <posenc-wavelengths>
 import { Rotation } from './rotation.js'; // registers <posenc-rotation>
+import { Compare } from './compare.js'; // registers <posenc-compare>
 
 setPosencLoader(() => loadPosenc());
 
 export { providePosenc } from './engine.js';
-export { PeHeatmap, RopeHeatmap };
-export { Vectors2d };
-export { WorkedExample };
-export { Attention };
-export { Wavelengths };
-export { Rotation };
+export { Attention, Compare, PeHeatmap, RopeHeatmap, Rotation, Vectors2d, Wavelengths, WorkedExample };
