@@ -140,46 +140,70 @@ async function serveAndCheck(folder, entry, wasmSource) {
   }
 }
 
+/** The checks of one app of a setup: served as files, its production build, its dev server. */
+async function checkSetup(t, setup, app, name, wasmSource) {
+  if (setup.static) {
+    await t.test('served as files', () =>
+      record(name, 'static', (entry) => serveAndCheck(app, entry, wasmSource.static)),
+    );
+  }
+  if (setup.build) {
+    await t.test('production build', () =>
+      record(name, 'build', async (entry) => {
+        const [command, ...args] = setup.build.command;
+        await runToEnd(command, args, app);
+        entry.cost = bundleCost(path.join(app, setup.build.out));
+        await serveAndCheck(path.join(app, setup.build.serve), entry, wasmSource.build);
+      }),
+    );
+  }
+  if (setup.dev) {
+    await t.test('dev server', () =>
+      record(name, 'dev', async (entry) => {
+        const port = await freePort();
+        const [command, ...args] = setup.dev(port);
+        const server = start(command, args, app);
+        try {
+          const url = `http://127.0.0.1:${port}/`;
+          await waitForHttp(url, server);
+          await checkApp(browser, url, entry, wasmSource.dev);
+        } catch (error) {
+          error.message += `\n-- server output --\n${server.output()}`;
+          throw error;
+        } finally {
+          await server.stop();
+        }
+      }),
+    );
+  }
+}
+
 for (const setup of SETUPS) {
   test(setup.name, { timeout: 240_000 }, async (t) => {
     const app = prepareApp(setup.name, setup.template, packageDir, {
       consumer: setup.static ?? 'posenc',
       page: setup.page,
     });
-    if (setup.static) {
-      await t.test('served as files', () =>
-        record(setup.name, 'static', (entry) => serveAndCheck(app, entry, setup.wasmSource.static)),
-      );
-    }
-    if (setup.build) {
-      await t.test('production build', () =>
-        record(setup.name, 'build', async (entry) => {
-          const [command, ...args] = setup.build.command;
-          await runToEnd(command, args, app);
-          entry.cost = bundleCost(path.join(app, setup.build.out));
-          await serveAndCheck(path.join(app, setup.build.serve), entry, setup.wasmSource.build);
-        }),
-      );
-    }
-    if (setup.dev) {
-      await t.test('dev server', () =>
-        record(setup.name, 'dev', async (entry) => {
-          const port = await freePort();
-          const [command, ...args] = setup.dev(port);
-          const server = start(command, args, app);
-          try {
-            const url = `http://127.0.0.1:${port}/`;
-            await waitForHttp(url, server);
-            await checkApp(browser, url, entry, setup.wasmSource.dev);
-          } catch (error) {
-            error.message += `\n-- server output --\n${server.output()}`;
-            throw error;
-          } finally {
-            await server.stop();
-          }
-        }),
-      );
-    }
+    await checkSetup(t, setup, app, setup.name, setup.wasmSource);
+  });
+}
+
+// posenc/widgets alone (apps/widgets.js: an element on the page, the shared instance), in the
+// setups most demos use and as a static folder: where the elements' posenc finds its wasm is
+// the default entry's answer in each (dist/widgets.js loads it as index.js does).
+const WIDGETS = [
+  { setup: 'vite8', consumer: 'posenc/widgets' },
+  { setup: 'webpack', consumer: 'posenc/widgets' },
+  { setup: 'esbuild', consumer: 'posenc/widgets' },
+  { setup: 'static', consumer: './node_modules/posenc/dist/widgets.js' },
+];
+
+for (const { setup: setupName, consumer } of WIDGETS) {
+  const setup = SETUPS.find(({ name }) => name === setupName);
+  const name = `${setupName}-widgets`;
+  test(`${setupName}, posenc/widgets`, { timeout: 240_000 }, async (t) => {
+    const app = prepareApp(name, setup.template, packageDir, { consumer, page: setup.page, source: 'widgets.js' });
+    await checkSetup(t, setup, app, name, setup.wasmSource);
   });
 }
 

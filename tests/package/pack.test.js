@@ -69,7 +69,7 @@ console.log(JSON.stringify({ variant: p.variant, source: p.wasmSource, value: p.
 `;
 
 const CONSUMER_WIDGETS_TS = `
-import { PeHeatmap, type ComparePick, type PeHeatmapPick, type PeHeatmapSettings, type RopeHeatmapPick, type RotationPick, type Vectors2dPick, type WavelengthsPick, type WorkedExamplePick } from 'posenc/widgets';
+import { PeHeatmap, sharedPosenc, type ComparePick, type PeHeatmapPick, type PeHeatmapSettings, type RopeHeatmapPick, type RotationPick, type Vectors2dPick, type WavelengthsPick, type WorkedExamplePick } from 'posenc/widgets';
 const element = document.createElement('posenc-pe-heatmap');
 const same: PeHeatmap = element;
 element.seqLen = 64;
@@ -109,9 +109,11 @@ compare.q = [1, 2];
 // @ts-expect-error: metric is 'cosine' or 'dot'
 compare.metric = 'l2';
 const ropeScores: Float32Array | undefined = compare.scores?.rope;
+// the elements' own instance, with posenc's types
+const table: Promise<Float32Array> = sharedPosenc().then((posenc) => posenc.sinusoidal({ seqLen: 4, dModel: 8 }));
 const csv: string = element.toCSV();
 const png: Promise<Blob> = element.toPNG();
-console.log(same, settings, csv, png, PeHeatmap.prototype, rope.settings.layout, vectors.vectors?.[0].sum, sums, wavelength, turn.rotation?.path, ropeScores);
+console.log(same, settings, csv, png, PeHeatmap.prototype, rope.settings.layout, vectors.vectors?.[0].sum, sums, wavelength, turn.rotation?.path, ropeScores, table);
 `;
 
 /**

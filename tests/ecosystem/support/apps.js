@@ -22,18 +22,18 @@ export function unpackPosenc() {
 
 /**
  * A fresh copy of the app template `template` at test-artifacts/ecosystem/<name>, with posenc
- * (the unpacked tarball at `packageDir`) in node_modules/posenc and `extraFiles` (paths under
- * tests/ecosystem/apps/) copied beside the template's own files. Returns its folder.
+ * (the unpacked tarball at `packageDir`) in node_modules/posenc, the consumer `source` (a file of
+ * tests/ecosystem/apps/) as its main.js and the shared page where `page` says. Returns its folder.
  */
-export function prepareApp(name, template, packageDir, { consumer, page } = {}) {
+export function prepareApp(name, template, packageDir, { consumer, page, source = 'main.js' } = {}) {
   const app = path.join(WORK, name);
   rmSync(app, { recursive: true, force: true });
   cpSync(path.join(APPS, template), app, { recursive: true });
-  // The one consumer (apps/main.js), importing posenc as `consumer` says: the package name for
-  // bundlers, a path for static folders.
+  // The consumer (apps/main.js, or apps/widgets.js for posenc/widgets) as the app's main.js,
+  // importing posenc as `consumer` says: the package name for bundlers, a path for static folders.
   if (consumer !== undefined) {
-    const main = readFileSync(path.join(APPS, 'main.js'), 'utf8');
-    writeFileSync(path.join(app, 'main.js'), main.replace("from 'posenc';", `from '${consumer}';`));
+    const main = readFileSync(path.join(APPS, source), 'utf8');
+    writeFileSync(path.join(app, 'main.js'), main.replace(/from 'posenc(\/widgets)?';/, `from '${consumer}';`));
   }
   // The one page (apps/index.html), where the tool looks for it, loading the script where the
   // tool puts it (none where the tool adds the tag itself).

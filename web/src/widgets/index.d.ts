@@ -1,5 +1,6 @@
 // posenc/widgets: the tutorial's figures as custom elements (hand-written declarations; the
 // elements are in web/src/widgets/). Importing the module registers the elements.
+import type { Posenc } from '../../../bindings/js/index.js';
 
 /** The settings of <posenc-pe-heatmap>, as properties (attributes: seq-len, d-model, base, layout). */
 export interface PeHeatmapSettings {
@@ -289,8 +290,10 @@ export interface Compare extends PosencElementBase<CompareSettings>, CompareSett
 }
 export declare const Compare: { prototype: Compare; new (): Compare };
 
-/** Makes a posenc instance the page's shared one (the elements otherwise load their own, once). */
-export declare function providePosenc(posenc: unknown): void;
+/** Makes a posenc instance (or a Promise of one) the page's shared one: the elements then use it instead of loading their own. */
+export declare function providePosenc(posenc: Posenc | Promise<Posenc>): void;
+/** The page's shared posenc instance, the one the elements compute with (loaded on the first call or element, once). */
+export declare function sharedPosenc(): Promise<Posenc>;
 
 declare global {
   interface HTMLElementTagNameMap {

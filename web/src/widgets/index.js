@@ -14,5 +14,5 @@ import { Compare } from './compare.js'; // registers <posenc-compare>
 
 setPosencLoader(() => loadPosenc());
 
-export { providePosenc } from './engine.js';
+export { providePosenc, sharedPosenc } from './engine.js';
 export { Attention, Compare, PeHeatmap, RopeHeatmap, Rotation, Vectors2d, Wavelengths, WorkedExample };
