@@ -7,7 +7,7 @@ import { before, test } from 'node:test';
 import { randomQueryKey } from '../../web/src/tokens.js';
 import { gotoAndSettle, openPage, waitForIdle } from './support/browser.js';
 import { checkHeatmapPixels } from './support/colors.js';
-import { problemsAfter, setAttributes } from './support/gallery.js';
+import { problemsAfter, recordPicks, setAttributes } from './support/gallery.js';
 import { useGallerySession } from './support/session.js';
 
 const SELECTOR = '#gallery-attention';
@@ -159,19 +159,14 @@ test('bad attributes: a message inside, an event, never a throw', async () => {
 });
 
 test('keyboard read-out, posenc-pick, and a text alternative from the data', async () => {
-  await page.evaluate(() => {
-    window.attentionPicks = [];
-    document
-      .querySelector('#gallery-attention')
-      .addEventListener('posenc-pick', (e) => window.attentionPicks.push(e.detail));
-  });
+  const lastPick = await recordPicks(page, SELECTOR);
   await page.locator(`${SELECTOR} canvas.heatmap-cells`).focus();
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('ArrowRight');
   const readout = await page.locator(`${SELECTOR} [part~="readout"]`).textContent();
   assert.match(readout, /^RoPE: m = 2, n = 1, m − n = 1: score /);
-  const last = (await page.evaluate(() => window.attentionPicks)).at(-1);
+  const last = await lastPick();
   assert.equal(last.m, 2);
   assert.equal(last.n, 1);
   const expected = reference('rope', { n: 64 })[2 * 64 + 1];

@@ -7,7 +7,14 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { randomQueryKey } from '../../web/src/tokens.js';
 import { checkHeatmapPixels } from './support/colors.js';
-import { changesFrom, galleryElementChecks, pngOf, problemsAfter, setAttributes } from './support/gallery.js';
+import {
+  changesFrom,
+  galleryElementChecks,
+  pngOf,
+  problemsAfter,
+  recordPicks,
+  setAttributes,
+} from './support/gallery.js';
 import { useGallerySession } from './support/session.js';
 
 const SELECTOR = '#gallery-compare';
@@ -163,18 +170,13 @@ test('bad attributes: a message inside, an event each, never a throw; the drawin
 });
 
 test('keyboard read-out: one cell in all three panels, posenc-pick with the three scores', async () => {
-  await page.evaluate(() => {
-    window.comparePicks = [];
-    document
-      .querySelector('#gallery-compare')
-      .addEventListener('posenc-pick', (e) => window.comparePicks.push(e.detail));
-  });
+  const lastPick = await recordPicks(page, SELECTOR);
   const sinusoidal = page.locator(`${SELECTOR} figure[data-plot="compare-sinusoidal"] canvas.heatmap-cells`);
   await sinusoidal.focus();
   for (const key of ['ArrowDown', 'ArrowDown', 'ArrowDown', 'ArrowRight']) await page.keyboard.press(key);
   const readout = await page.locator(`${SELECTOR} #cmp-readout`).textContent();
   assert.match(readout, /^m = 3, n = 1 \(m − n = 2\), cosine: naive .*, sinusoidal .*, rope /);
-  const last = (await page.evaluate(() => window.comparePicks)).at(-1);
+  const last = await lastPick();
   assert.deepEqual([last.m, last.n], [3, 1]);
   const want = reference({ n: 32, d: 16 });
   for (const key of KEYS)

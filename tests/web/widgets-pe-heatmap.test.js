@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { gotoAndSettle, openPage, waitForIdle } from './support/browser.js';
 import { checkHeatmapPixels } from './support/colors.js';
-import { assertAccessible, assertFitsPhone } from './support/gallery.js';
+import { assertAccessible, assertFitsPhone, recordPicks } from './support/gallery.js';
 import { useGallerySession } from './support/session.js';
 
 const SELECTOR = '#gallery-pe-heatmap';
@@ -154,18 +154,13 @@ test('bad attributes and properties: a message inside, one warning, an event, ne
 
 test('keyboard read-out and posenc-pick', async () => {
   await setAttributes({ 'seq-len': '64', 'd-model': '64', layout: 'interleaved', base: '10000' });
-  await page.evaluate(() => {
-    window.picks = [];
-    document
-      .querySelector('#gallery-pe-heatmap')
-      .addEventListener('posenc-pick', (event) => window.picks.push(event.detail));
-  });
+  const lastPick = await recordPicks(page, SELECTOR);
   await page.locator(`${SELECTOR} canvas.heatmap-cells`).focus();
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowDown');
   const readout = await page.locator(`${SELECTOR} [part~="readout"]`).textContent();
   assert.match(readout, /^position 1, dimension 1 \(pair i = 0, cos\): angle 1 rad, value 0\.540302/);
-  const last = (await page.evaluate(() => window.picks)).at(-1);
+  const last = await lastPick();
   assert.equal(last.row, 1);
   assert.equal(last.col, 1);
   assert.equal(last.fn, 'cos');

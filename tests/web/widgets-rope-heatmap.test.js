@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { waitForIdle } from './support/browser.js';
 import { checkHeatmapPixels } from './support/colors.js';
-import { problemsAfter, setAttributes } from './support/gallery.js';
+import { problemsAfter, recordPicks, setAttributes } from './support/gallery.js';
 import { useGallerySession } from './support/session.js';
 
 const SELECTOR = '#gallery-rope-heatmap';
@@ -114,19 +114,14 @@ test('bad attributes: a message inside, an event, never a throw', async () => {
 });
 
 test('keyboard read-out and posenc-pick with the positions', async () => {
-  await page.evaluate(() => {
-    window.ropePicks = [];
-    document
-      .querySelector('#gallery-rope-heatmap')
-      .addEventListener('posenc-pick', (e) => window.ropePicks.push(e.detail));
-  });
+  const lastPick = await recordPicks(page, SELECTOR);
   await page.locator(`${SELECTOR} canvas.heatmap-cells`).focus();
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('ArrowRight');
   const readout = await page.locator(`${SELECTOR} [part~="readout"]`).textContent();
   assert.match(readout, /^m = 2, n = 1, m − n = 1: score /);
-  const last = (await page.evaluate(() => window.ropePicks)).at(-1);
+  const last = await lastPick();
   assert.equal(last.m, 2);
   assert.equal(last.n, 1);
   assert.ok(Math.abs(last.value - onesScore(2, 1, 8, 100)) < 1e-5, `${last.value}`);

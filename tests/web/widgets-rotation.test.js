@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { waitForIdle } from './support/browser.js';
 import { useGallerySession } from './support/session.js';
-import { changesFrom, galleryElementChecks, problemsAfter } from './support/gallery.js';
+import { changesFrom, galleryElementChecks, problemsAfter, recordPicks } from './support/gallery.js';
 
 const SELECTOR = '#gallery-rotation';
 
@@ -111,12 +111,7 @@ test('bad attributes and properties: a message inside, one warning, an event, ne
 });
 
 test('keyboard read-out and posenc-pick along the path', async () => {
-  await page.evaluate(() => {
-    window.rotationPicks = [];
-    document
-      .querySelector('#gallery-rotation')
-      .addEventListener('posenc-pick', (event) => window.rotationPicks.push(event.detail));
-  });
+  const lastPick = await recordPicks(page, SELECTOR);
   const area = page.locator(`${SELECTOR} .plot-area`);
   await area.focus();
   await page.keyboard.press('ArrowRight');
@@ -126,7 +121,7 @@ test('keyboard read-out and posenc-pick along the path', async () => {
   const settings = { pair: 1, dModel: 16, values: [1, 0.5] };
   const [ea, eb] = reference(2, settings);
   assert.match(readout, /^position 2: angle 0\.6324\d* rad, x_2 = /);
-  const last = (await page.evaluate(() => window.rotationPicks)).at(-1);
+  const last = await lastPick();
   assert.equal(last.position, 2);
   assert.ok(Math.abs(last.angle - 2 / 10000 ** (2 / 16)) <= 1e-12);
   assert.ok(Math.abs(last.values[0] - ea) <= 2e-6 && Math.abs(last.values[1] - eb) <= 2e-6, JSON.stringify(last));
@@ -134,11 +129,11 @@ test('keyboard read-out and posenc-pick along the path', async () => {
   await page.keyboard.press('Shift+ArrowRight');
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowRight');
-  assert.equal((await page.evaluate(() => window.rotationPicks)).at(-1).position, 5);
+  assert.equal((await lastPick()).position, 5);
   for (let i = 0; i < 10; i++) await page.keyboard.press('ArrowRight');
-  assert.equal((await page.evaluate(() => window.rotationPicks)).at(-1).position, 12, 'stops at the last position');
+  assert.equal((await lastPick()).position, 12, 'stops at the last position');
   await area.blur();
-  assert.equal((await page.evaluate(() => window.rotationPicks)).at(-1), null);
+  assert.equal(await lastPick(), null);
 });
 
 test('toPNG: a PNG of the plot; toCSV: the path, one row per position', async () => {

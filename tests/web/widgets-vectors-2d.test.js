@@ -12,6 +12,7 @@ import {
   assertFitsPhone,
   changesFrom,
   pngOf,
+  recordPicks,
   setAttributes as setGalleryAttributes,
 } from './support/gallery.js';
 import { useGallerySession } from './support/session.js';
@@ -172,12 +173,7 @@ test('bad attributes and properties: a message inside, one warning, an event, ne
 
 test('keyboard read-out, posenc-pick and the text alternative', async () => {
   await setAttributes({ offset: '5' });
-  await page.evaluate(() => {
-    window.picks = [];
-    document
-      .querySelector('#gallery-vectors-2d')
-      .addEventListener('posenc-pick', (event) => window.picks.push(event.detail));
-  });
+  const lastPick = await recordPicks(page, SELECTOR);
   await page.locator(`${SELECTOR} .vectors-area`).focus();
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowRight');
@@ -186,14 +182,14 @@ test('keyboard read-out, posenc-pick and the text alternative', async () => {
     readout,
     /^this, position 6: word \(-0\.8, 0\.9\) \+ PE\(6\) = \(sin 6, cos 6\) = \(-0\.2794, 0\.9602\)/,
   );
-  const last = (await page.evaluate(() => window.picks)).at(-1);
+  const last = await lastPick();
   assert.equal(last.word, 'this');
   assert.equal(last.position, 6);
   close(last.pe[0], Math.sin(6), 'picked sin 6');
   close(last.sum[1], Math.fround(0.9) + Math.cos(6), 'picked sum');
   assert.equal(await page.locator('#gallery-pick').textContent(), readout);
   await page.keyboard.press('End');
-  assert.equal((await page.evaluate(() => window.picks)).at(-1).word, 'out');
+  assert.equal((await lastPick()).word, 'out');
   const label = await page.locator(`${SELECTOR} .vectors-area`).getAttribute('aria-label');
   assert.match(label, /check at position 5: word plus position = \(0\.241, 0\.684\)/);
   await setAttributes({ offset: '0' });

@@ -7,7 +7,7 @@ import { before, test } from 'node:test';
 import { waitForIdle } from './support/browser.js';
 import { readLinePlot } from './support/lineplot.js';
 import { useGallerySession } from './support/session.js';
-import { changesFrom, galleryElementChecks, problemsAfter } from './support/gallery.js';
+import { changesFrom, galleryElementChecks, problemsAfter, recordPicks } from './support/gallery.js';
 
 const SELECTOR = '#gallery-wavelengths';
 
@@ -147,12 +147,7 @@ test('bad attributes and properties: a message inside, one warning, an event, ne
 });
 
 test('keyboard read-out and posenc-pick', async () => {
-  await page.evaluate(() => {
-    window.picks = [];
-    document
-      .querySelector('#gallery-wavelengths')
-      .addEventListener('posenc-pick', (event) => window.picks.push(event.detail));
-  });
+  const lastPick = await recordPicks(page, SELECTOR);
   await page.locator(`${SELECTOR} .lineplot-area`).focus();
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowRight');
@@ -161,7 +156,7 @@ test('keyboard read-out and posenc-pick', async () => {
     readout,
     /^position 1 — dimension 0: 0\.84147; dimension 10: 0\.23492; dimension 30: 0\.013335; dimension 63: 1$/,
   );
-  const last = (await page.evaluate(() => window.picks)).at(-1);
+  const last = await lastPick();
   assert.equal(last.position, 1);
   assert.deepEqual(
     last.values.map((v) => v.dimension),
@@ -172,7 +167,7 @@ test('keyboard read-out and posenc-pick', async () => {
   }
   assert.equal(await page.locator('#gallery-pick').textContent(), readout);
   await page.locator(`${SELECTOR} .lineplot-area`).blur();
-  assert.equal((await page.evaluate(() => window.picks)).at(-1), null);
+  assert.equal(await lastPick(), null);
 });
 
 test('toPNG: a PNG of the plot; toCSV: one labelled row per point', async () => {

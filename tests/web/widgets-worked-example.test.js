@@ -12,6 +12,7 @@ import {
   assertFitsPhone,
   changesFrom,
   pngOf,
+  recordPicks,
   setAttributes as setGalleryAttributes,
 } from './support/gallery.js';
 import { useGallerySession } from './support/session.js';
@@ -123,22 +124,17 @@ test('bad attributes and properties: a message inside, one warning, an event, ne
 });
 
 test('keyboard read-out, posenc-pick and the text alternative', async () => {
-  await page.evaluate(() => {
-    window.picks = [];
-    document
-      .querySelector('#gallery-worked-example')
-      .addEventListener('posenc-pick', (event) => window.picks.push(event.detail));
-  });
+  const lastPick = await recordPicks(page, SELECTOR);
   await page.locator(`${SELECTOR} .table-scroll[tabindex="0"]`).focus();
   await page.keyboard.press('End');
   const readout = await page.locator(`${SELECTOR} [part~="readout"]`).textContent();
   assert.equal(readout, '“cat” (position 1), channel 3: cos(0.01) = 0.99995; seed 001 printed 0.999 (truncated)');
-  const last = (await page.evaluate(() => window.picks)).at(-1);
+  const last = await lastPick();
   assert.deepEqual([last.word, last.channel, last.fn, last.truncated], ['cat', 3, 'cos', true]);
   close(last.value, Math.cos(0.01), 'picked value');
   assert.equal(await page.locator('#gallery-pick').textContent(), readout);
   await page.keyboard.press('ArrowUp');
-  assert.equal((await page.evaluate(() => window.picks)).at(-1).channel, 2);
+  assert.equal((await lastPick()).channel, 2);
   assert.equal(await page.locator(`${SELECTOR} #we-pe-table tr.current`).getAttribute('data-k'), '2');
   const caption = await page.locator(`${SELECTOR} [part~="summary"]`).textContent();
   assert.match(caption, /Seed 001 truncated “cat”, channel 3 \(0\.999 for 0\.99995\)/);

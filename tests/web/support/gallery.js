@@ -42,6 +42,19 @@ export async function assertFitsPhone(browser, url, { selector, origin }) {
   assert.deepEqual(phone.log.errors, []);
 }
 
+/**
+ * Records the element's posenc-pick details from now on; returns an async function that gives
+ * the last one (null when the pointer left; undefined before any).
+ */
+export async function recordPicks(page, selector) {
+  const key = `posenc-picks ${selector}`;
+  await page.locator(selector).evaluate((node, name) => {
+    window[name] = [];
+    node.addEventListener('posenc-pick', (event) => window[name].push(event.detail));
+  }, key);
+  return () => page.evaluate((name) => window[name].at(-1), key);
+}
+
 /** Sets attributes on the element at `selector` and waits for its redraw. */
 export async function setAttributes(page, selector, attributes) {
   await page.locator(selector).evaluate((node, list) => {

@@ -15,6 +15,7 @@ import { createHeatmap } from '../plots/heatmap.js';
 import { randomMatrix, randomQueryKey } from '../tokens.js';
 import { range, tile } from '../vectors.js';
 import { defineElement, PosencElement } from './element.js';
+import { seedSetting } from './settings.js';
 
 // ALiBi's slopes are those of an 8-head model (posenc.alibiSlopes); the reader picks the head.
 export const ALIBI_HEADS = 8;
@@ -176,10 +177,7 @@ export class Attention extends PosencElement {
           ]),
         }),
     },
-    seed: {
-      spec: { type: 'int', default: 7, min: 1, max: 999999 },
-      control: (state, key) => numberControl(state, key, { label: 'seed' }),
-    },
+    seed: seedSetting(),
     view: {
       spec: { type: 'enum', default: 'scores', values: ['scores', 'weights'] },
       control: (state, key) =>

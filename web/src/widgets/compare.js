@@ -15,6 +15,7 @@ import { createHeatmap } from '../plots/heatmap.js';
 import { randomMatrix, randomQueryKey } from '../tokens.js';
 import { addArrays, cycleTo, maxAbsDifference, tile } from '../vectors.js';
 import { defineElement, PosencElement } from './element.js';
+import { baseSetting, seedSetting } from './settings.js';
 
 export const PANELS = [
   { key: 'naive', title: 'naive', formula: '(q + m) · (k + n)' },
@@ -81,10 +82,7 @@ export class Compare extends PosencElement {
       spec: { type: 'int', default: 32, min: 2, max: 256, even: true },
       control: (state, key) => numberControl(state, key, { label: 'd' }),
     },
-    base: {
-      spec: { type: 'number', default: 10000, min: 2, max: 1e8 },
-      control: (state, key) => numberControl(state, key, { label: 'base', scale: 'log' }),
-    },
+    base: baseSetting('base'),
     metric: {
       spec: { type: 'enum', default: 'cosine', values: ['cosine', 'dot'] },
       control: (state, key) =>
@@ -100,10 +98,7 @@ export class Compare extends PosencElement {
       spec: { type: 'enum', default: 'qk', values: CONTENT_OPTIONS.map(({ value }) => value) },
       control: (state, key) => choiceControl(state, key, { label: 'token contents', options: CONTENT_OPTIONS }),
     },
-    seed: {
-      spec: { type: 'int', default: 7, min: 1, max: 999999 },
-      control: (state, key) => numberControl(state, key, { label: 'seed' }),
-    },
+    seed: seedSetting(),
     q: {
       spec: vectorSpec([1, 0.5, -0.5, 0.25]),
       control: (state, key) => numbersControl(state, key, { label: 'your q (repeats to fill d)', size: 28 }),

@@ -7,6 +7,7 @@ import { formatPython, formatSig } from '../format.js';
 import { channelInfo } from '../layouts.js';
 import { createHeatmap } from '../plots/heatmap.js';
 import { defineElement, PosencElement } from './element.js';
+import { baseSetting } from './settings.js';
 
 const LAYOUT_OPTIONS = [
   { value: 'interleaved', label: 'interleaved (sin, cos, sin, cos, …)' },
@@ -23,10 +24,7 @@ export class PeHeatmap extends PosencElement {
       spec: { type: 'int', default: 128, min: 2, max: 2048, even: true },
       control: (state, key) => numberControl(state, key, { label: 'd_model' }),
     },
-    base: {
-      spec: { type: 'number', default: 10000, min: 2, max: 1e8 },
-      control: (state, key) => numberControl(state, key, { label: 'base n', scale: 'log' }),
-    },
+    base: baseSetting(),
     layout: {
       spec: { type: 'enum', default: 'interleaved', values: ['interleaved', 'concat'] },
       control: (state, key) => choiceControl(state, key, { label: 'layout', options: LAYOUT_OPTIONS }),

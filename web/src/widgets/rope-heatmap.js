@@ -11,6 +11,7 @@ import { similaritySteps } from '../plots/similarity-steps.js';
 import { randomQueryKey } from '../tokens.js';
 import { tile } from '../vectors.js';
 import { defineElement, PosencElement } from './element.js';
+import { baseSetting, seedSetting } from './settings.js';
 
 export const ROPE_LAYOUT_OPTIONS = [
   { value: 'interleaved', label: 'interleaved: pairs (x₂ᵢ, x₂ᵢ₊₁)' },
@@ -46,19 +47,13 @@ export class RopeHeatmap extends PosencElement {
           ],
         }),
     },
-    seed: {
-      spec: { type: 'int', default: 1, min: 1, max: 999999 },
-      control: (state, key) => numberControl(state, key, { label: 'seed' }),
-    },
+    seed: seedSetting(1),
     layout: {
       spec: { type: 'enum', default: 'interleaved', values: ['interleaved', 'half'] },
       control: (state, key, instance) =>
         choiceControl(state, key, { label: 'layout', options: ROPE_LAYOUT_OPTIONS, instance }),
     },
-    base: {
-      spec: { type: 'number', default: 10000, min: 2, max: 1e8 },
-      control: (state, key) => numberControl(state, key, { label: 'base n', scale: 'log' }),
-    },
+    base: baseSetting(),
   };
 
   #heatmap;
