@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
+#include <utility>
 
 #include "narrow.h"
 #include "simd.h"
@@ -73,6 +74,37 @@ void store_u16(std::uint16_t* at, const Int32s<Arch>& bits) {
   alignas(64) std::int32_t lanes[Int32s<Arch>::size];
   bits.store_aligned(lanes);
   for (std::size_t i = 0; i < Int32s<Arch>::size; ++i) at[i] = static_cast<std::uint16_t>(lanes[i]);
+}
+
+// Two float batches' worth of consecutive 16-bit patterns (2 * size), zero-extended: on SIMD128
+// one 128-bit load split by the extend instructions, instead of two 64-bit loads.
+template <class Arch>
+std::pair<Int32s<Arch>, Int32s<Arch>> load_u16_pair(const std::uint16_t* at) {
+#if XSIMD_WITH_WASM
+  if constexpr (std::is_same_v<Arch, xsimd::wasm>) {
+    const v128_t bits = wasm_v128_load(at);
+    return {wasm_u32x4_extend_low_u16x8(bits), wasm_u32x4_extend_high_u16x8(bits)};
+  }
+#endif
+  return {load_u16<Arch>(at), load_u16<Arch>(at + Int32s<Arch>::size)};
+}
+
+// The patterns of `first` stored at first_at, those of `second` at second_at (each as store_u16;
+// contiguous or not): on SIMD128 one narrowing for both, then a 64-bit lane store each, with no
+// trip through a scalar register.
+template <class Arch>
+void store_u16_pair(std::uint16_t* first_at, std::uint16_t* second_at, const Int32s<Arch>& first,
+                    const Int32s<Arch>& second) {
+#if XSIMD_WITH_WASM
+  if constexpr (std::is_same_v<Arch, xsimd::wasm>) {
+    const v128_t packed = wasm_u16x8_narrow_i32x4(first, second);
+    wasm_v128_store64_lane(first_at, packed, 0);
+    wasm_v128_store64_lane(second_at, packed, 1);
+    return;
+  }
+#endif
+  store_u16<Arch>(first_at, first);
+  store_u16<Arch>(second_at, second);
 }
 
 // binary16 -> float32, exact: the exponent and fraction bits moved into place make a float
@@ -191,6 +223,42 @@ xsimd::batch<float, Arch> round_to_odd_pair(const xsimd::batch<double, Arch>& lo
   // Away from zero: one step back towards zero in the magnitude bits, then the sticky last bit.
   return xsimd::bitwise_cast<float>((xsimd::bitwise_cast<std::int32_t>(nearest) - (inexact >> 1)) |
                                     (inexact & ints(1)));
+}
+
+// Two float64 batches rounded once to a 16-bit format, as double_to_half or double_to_bfloat16
+// would each value, cheaply: to nearest float32 first, then by `narrow` (floats_to_half or
+// floats_to_bfloat16). The two roundings differ only where the float32 lands exactly on a midpoint
+// between two of the format's neighbours while the float64 was not on it (a midpoint strictly
+// between the float64 and its float32 would be a float32 nearer still). A batch with a lane
+// that `may_tie` (a test true at least for every midpoint) is made from the round-to-odd float32
+// instead, which is always right and rare in a table (about 1 lane in 4096 for binary16).
+template <class Arch, class MayTie, class Narrow>
+Int32s<Arch> rounded_once_pair(const xsimd::batch<double, Arch>& lo, const xsimd::batch<double, Arch>& hi,
+                               MayTie may_tie, Narrow narrow) {
+  const xsimd::batch<float, Arch> nearest = narrow_pair<Arch>(lo, hi);
+  if (xsimd::any(may_tie(xsimd::bitwise_cast<std::int32_t>(nearest)))) return narrow(round_to_odd_pair<Arch>(lo, hi));
+  return narrow(nearest);
+}
+
+// binary16's midpoints have their 12 lowest float32 bits clear: 13 fraction bits are dropped for
+// its normals (the midpoint's are 0x1000), more for its subnormals. Exact values such as 0 and 1
+// also pass: a superset is safe.
+template <class Arch>
+Int32s<Arch> doubles_to_half(const xsimd::batch<double, Arch>& lo, const xsimd::batch<double, Arch>& hi) {
+  using ints = Int32s<Arch>;
+  return rounded_once_pair<Arch>(
+      lo, hi, [](const ints& bits) { return (bits & ints(0xFFF)) == ints(0); },
+      [](const xsimd::batch<float, Arch>& value) { return floats_to_half<Arch>(value); });
+}
+
+// bfloat16's midpoints have 0x8000 as their lower half, subnormals included (float32's
+// exponent range), and the one to Inf (0x7F7F8000) too.
+template <class Arch>
+Int32s<Arch> doubles_to_bfloat16(const xsimd::batch<double, Arch>& lo, const xsimd::batch<double, Arch>& hi) {
+  using ints = Int32s<Arch>;
+  return rounded_once_pair<Arch>(
+      lo, hi, [](const ints& bits) { return (bits & ints(0xFFFF)) == ints(0x8000); },
+      [](const xsimd::batch<float, Arch>& value) { return floats_to_bfloat16<Arch>(value); });
 }
 
 #endif  // POSENC_SIMD

@@ -69,11 +69,11 @@ struct PhaseRows {
       T* s_at = out.sin + (out.interleaved ? 2 * i : i);
       T* c_at = out.cos + i;
       for (std::size_t r = 0; r < rows; ++r, s_at += out.row_stride, c_at += out.row_stride) {
-        const floats s = rounded<Arch>(s0, s1), c = rounded<Arch>(c0, c1);
+        const auto s = rounded<Arch>(s0, s1), c = rounded<Arch>(c0, c1);
         // Interleaved: sin/cos pairs alternate over two batches; else each goes to its own row.
-        // One pair of stores either way: each store inlines the storage's conversion.
-        put<Arch>(s_at, out.interleaved ? xsimd::zip_lo(s, c) : s);
-        put<Arch>(out.interleaved ? s_at + group : c_at, out.interleaved ? xsimd::zip_hi(s, c) : c);
+        // One pair of stores either way: the storage's conversion is inlined once.
+        put<Arch>(s_at, out.interleaved ? s_at + group : c_at, out.interleaved ? xsimd::zip_lo(s, c) : s,
+                  out.interleaved ? xsimd::zip_hi(s, c) : c);
         const doubles n0 = c0 * wc0 - s0 * ws0, n1 = c1 * wc1 - s1 * ws1;
         s0 = s0 * wc0 + c0 * ws0;
         s1 = s1 * wc1 + c1 * ws1;
@@ -88,22 +88,24 @@ struct PhaseRows {
     scalar(whole, cos, sin, step_cos, step_sin, pairs, rows, out);
   }
 
-  // The float32 lanes of two float64 batches as the table takes them: a sum adds float32 values;
-  // a table stores them rounded as once from float64 (Storage::table).
+  // Two float64 batches as the table takes them: a sum adds their float32 values; a table stores
+  // them rounded as once from float64 (Storage::table: float32 lanes, or 16-bit patterns).
   template <class Arch>
-  static xsimd::batch<float, Arch> rounded(const xsimd::batch<double, Arch>& lo, const xsimd::batch<double, Arch>& hi) {
+  static auto rounded(const xsimd::batch<double, Arch>& lo, const xsimd::batch<double, Arch>& hi) {
     if constexpr (Accumulate)
       return narrow_pair<Arch>(lo, hi);
     else
       return Storage::template table<Arch>(lo, hi);
   }
 
-  template <class Arch>
-  static void put(T* at, const xsimd::batch<float, Arch>& value) {
-    if constexpr (Accumulate)
-      Storage::template store<Arch>(at, Storage::template load<Arch>(at) + value);
-    else
-      Storage::template store<Arch>(at, value);
+  template <class Arch, class Values>
+  static void put(T* first_at, T* second_at, const Values& first, const Values& second) {
+    if constexpr (Accumulate) {
+      Storage::template store<Arch>(first_at, Storage::template load<Arch>(first_at) + first);
+      Storage::template store<Arch>(second_at, Storage::template load<Arch>(second_at) + second);
+    } else {
+      Storage::template store_table_pair<Arch>(first_at, second_at, first, second);
+    }
   }
 #endif
 };

@@ -50,27 +50,36 @@ struct RotateHalfOf {
   }
 
 #if POSENC_SIMD
+  // Two batches of channels per step: one 128-bit access each for a and b in 16-bit storage.
   template <class Arch>
   static void simd(const float* cos, const float* sin, const T* src, T* dst, std::size_t half, std::size_t heads,
                    std::size_t stride, HeadOrder order, std::size_t n) {
     using batch = xsimd::batch<float, Arch>;
-    const std::size_t whole = n - n % batch::size;
-    const auto rotate = [&](std::size_t h, std::size_t i, const batch& c, const batch& s) {
+    constexpr std::size_t lanes = batch::size, width = 2 * lanes;
+    const std::size_t whole = n - n % width;
+    struct Angles {  // cos/sin of a step's channels
+      batch c0, c1, s0, s1;
+    };
+    const auto angles = [&](std::size_t i) {
+      return Angles{batch::load_unaligned(cos + i), batch::load_unaligned(cos + i + lanes),
+                    batch::load_unaligned(sin + i), batch::load_unaligned(sin + i + lanes)};
+    };
+    const auto rotate = [&](std::size_t h, std::size_t i, const Angles& w) {
       const T* x = src + h * stride + i;
       T* y = dst + h * stride + i;
-      const batch a = Storage::template load<Arch>(x), b = Storage::template load<Arch>(x + half);
-      Storage::template store<Arch>(y, a * c - b * s);
-      Storage::template store<Arch>(y + half, b * c + a * s);
+      const auto [a0, a1] = Storage::template load_pair<Arch>(x);
+      const auto [b0, b1] = Storage::template load_pair<Arch>(x + half);
+      Storage::template store_pair<Arch>(y, y + lanes, a0 * w.c0 - b0 * w.s0, a1 * w.c1 - b1 * w.s1);
+      Storage::template store_pair<Arch>(y + half, y + half + lanes, b0 * w.c0 + a0 * w.s0, b1 * w.c1 + a1 * w.s1);
     };
     if (across_heads_for<Storage>(order)) {
-      for (std::size_t i = 0; i < whole; i += batch::size) {
-        const batch c = batch::load_unaligned(cos + i), s = batch::load_unaligned(sin + i);
-        for (std::size_t h = 0; h < heads; ++h) rotate(h, i, c, s);
+      for (std::size_t i = 0; i < whole; i += width) {
+        const Angles w = angles(i);
+        for (std::size_t h = 0; h < heads; ++h) rotate(h, i, w);
       }
     } else {
       for (std::size_t h = 0; h < heads; ++h)
-        for (std::size_t i = 0; i < whole; i += batch::size)
-          rotate(h, i, batch::load_unaligned(cos + i), batch::load_unaligned(sin + i));
+        for (std::size_t i = 0; i < whole; i += width) rotate(h, i, angles(i));
     }
     scalar(whole, cos, sin, src, dst, half, heads, stride, order, n);
   }
@@ -124,9 +133,9 @@ struct RotateInterleavedOf {
     const auto rotate = [&](std::size_t h, std::size_t i, const Spread& p) {
       const T* x = src + h * stride + 2 * i;
       T* y = dst + h * stride + 2 * i;
-      const batch low = Storage::template load<Arch>(x), high = Storage::template load<Arch>(x + lanes);
-      Storage::template store<Arch>(y, low * p.c_low + xsimd::swizzle(low, swap_pairs) * p.s_low);
-      Storage::template store<Arch>(y + lanes, high * p.c_high + xsimd::swizzle(high, swap_pairs) * p.s_high);
+      const auto [low, high] = Storage::template load_pair<Arch>(x);
+      Storage::template store_pair<Arch>(y, y + lanes, low * p.c_low + xsimd::swizzle(low, swap_pairs) * p.s_low,
+                                         high * p.c_high + xsimd::swizzle(high, swap_pairs) * p.s_high);
     };
     if (across_heads_for<Storage>(order)) {
       for (std::size_t i = 0; i < whole; i += lanes) {
