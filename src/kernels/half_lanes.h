@@ -225,41 +225,76 @@ xsimd::batch<float, Arch> round_to_odd_pair(const xsimd::batch<double, Arch>& lo
                                     (inexact & ints(1)));
 }
 
-// Two float64 batches rounded once to a 16-bit format, as double_to_half or double_to_bfloat16
-// would each value, cheaply: to nearest float32 first, then by `narrow` (floats_to_half or
-// floats_to_bfloat16). The two roundings differ only where the float32 lands exactly on a midpoint
-// between two of the format's neighbours while the float64 was not on it (a midpoint strictly
-// between the float64 and its float32 would be a float32 nearer still). A batch with a lane
-// that `may_tie` (a test true at least for every midpoint) is made from the round-to-odd float32
-// instead, which is always right and rare in a table (about 1 lane in 4096 for binary16).
-template <class Arch, class MayTie, class Narrow>
-Int32s<Arch> rounded_once_pair(const xsimd::batch<double, Arch>& lo, const xsimd::batch<double, Arch>& hi,
-                               MayTie may_tie, Narrow narrow) {
-  const xsimd::batch<float, Arch> nearest = narrow_pair<Arch>(lo, hi);
-  if (xsimd::any(may_tie(xsimd::bitwise_cast<std::int32_t>(nearest)))) return narrow(round_to_odd_pair<Arch>(lo, hi));
-  return narrow(nearest);
+// Pairs of float64 batches rounded once to a 16-bit format, as double_to_half and
+// double_to_bfloat16 round each value, in two ways. The exact one (exact_half, exact_bfloat16)
+// converts the round-to-odd float32. The quick one (QuickHalf, QuickBfloat16) rounds to nearest
+// float32, then to the format by a few integer operations, and keeps, across all the batches it
+// converts, what right() needs to tell whether all its lanes were right: none may be a float32
+// that is exactly a midpoint between two neighbours of the format, the only place where rounding
+// twice differs from rounding once (a midpoint strictly between the float64 and its float32
+// would be a float32 nearer still), nor what the few operations do not cover. A table is made
+// the quick way, and again the exact way where right() says no (rare: a binary16 midpoint is
+// about 1 lane in 8192, a bfloat16 one 1 in 65536; zeros count too). The running minima and
+// maxima cost an operation per check and batch, less than testing every batch.
+
+template <class Arch>
+Int32s<Arch> exact_half(const xsimd::batch<double, Arch>& lo, const xsimd::batch<double, Arch>& hi) {
+  return floats_to_half<Arch>(round_to_odd_pair<Arch>(lo, hi));
 }
 
-// binary16's midpoints have their 12 lowest float32 bits clear: 13 fraction bits are dropped for
-// its normals (the midpoint's are 0x1000), more for its subnormals. Exact values such as 0 and 1
-// also pass: a superset is safe.
+// Right in binary16's normal range [2^-14, 65520) (no NaN, no Inf), midpoints aside: there the
+// float32's magnitude re-biased to binary16's exponent plus half a binary16 step, cut to
+// binary16's bits, is the float32 rounded to nearest. After the half step, a midpoint's 13 bits
+// below binary16's are 0.
 template <class Arch>
-Int32s<Arch> doubles_to_half(const xsimd::batch<double, Arch>& lo, const xsimd::batch<double, Arch>& hi) {
+class QuickHalf {
   using ints = Int32s<Arch>;
-  return rounded_once_pair<Arch>(
-      lo, hi, [](const ints& bits) { return (bits & ints(0xFFF)) == ints(0); },
-      [](const xsimd::batch<float, Arch>& value) { return floats_to_half<Arch>(value); });
+
+ public:
+  Int32s<Arch> operator()(const xsimd::batch<double, Arch>& lo, const xsimd::batch<double, Arch>& hi) {
+    const xsimd::batch<float, Arch> nearest = narrow_pair<Arch>(lo, hi);
+    const ints bits = xsimd::bitwise_cast<std::int32_t>(nearest);
+    const ints stepped = xsimd::bitwise_cast<std::int32_t>(xsimd::abs(nearest)) + ints(kRebias + 0x1000);
+    const ints magnitude = stepped >> 13;  // negative below 2^-14 - 2^-25 (zero included)
+    below_ = xsimd::min(below_, stepped & ints(0x1FFF));
+    smallest_ = xsimd::min(smallest_, magnitude);
+    largest_ = xsimd::max(largest_, magnitude);
+    return magnitude | ((bits >> 16) & ints(0x8000));
+  }
+  bool right() const {
+    return xsimd::all((below_ != ints(0)) & (smallest_ >= ints(0x0400)) & (largest_ < ints(0x7C00)));
+  }
+
+ private:
+  static constexpr std::int32_t kRebias = (15 - 127) * (1 << 23);  // float32's exponent bias to binary16's
+  ints below_ = ints(0x1FFF), smallest_ = ints(0x7C00), largest_ = ints(0);
+};
+
+template <class Arch>
+Int32s<Arch> exact_bfloat16(const xsimd::batch<double, Arch>& lo, const xsimd::batch<double, Arch>& hi) {
+  return floats_to_bfloat16<Arch>(round_to_odd_pair<Arch>(lo, hi));
 }
 
-// bfloat16's midpoints have 0x8000 as their lower half, subnormals included (float32's
-// exponent range), and the one to Inf (0x7F7F8000) too.
+// Right for every number, midpoints aside: bfloat16 is float32's upper half, so adding half its
+// step to the bits rounds the magnitude to nearest, up to Inf, the sign bit untouched. After
+// the half step, a midpoint's lower half is 0.
 template <class Arch>
-Int32s<Arch> doubles_to_bfloat16(const xsimd::batch<double, Arch>& lo, const xsimd::batch<double, Arch>& hi) {
+class QuickBfloat16 {
   using ints = Int32s<Arch>;
-  return rounded_once_pair<Arch>(
-      lo, hi, [](const ints& bits) { return (bits & ints(0xFFFF)) == ints(0x8000); },
-      [](const xsimd::batch<float, Arch>& value) { return floats_to_bfloat16<Arch>(value); });
-}
+
+ public:
+  Int32s<Arch> operator()(const xsimd::batch<double, Arch>& lo, const xsimd::batch<double, Arch>& hi) {
+    const ints bits = xsimd::bitwise_cast<std::int32_t>(narrow_pair<Arch>(lo, hi));
+    const ints stepped = bits + ints(0x8000);
+    below_ = xsimd::min(below_, stepped & ints(0xFFFF));
+    largest_ = xsimd::max(largest_, bits & ints(0x7FFFFFFF));
+    return xsimd::bitwise_cast<std::int32_t>(xsimd::bitwise_cast<std::uint32_t>(stepped) >> 16);
+  }
+  bool right() const { return xsimd::all((below_ != ints(0)) & (largest_ <= ints(0x7F800000))); }  // no NaN
+
+ private:
+  ints below_ = ints(0xFFFF), largest_ = ints(0);
+};
 
 #endif  // POSENC_SIMD
 

@@ -8,7 +8,8 @@
 // written once, converted in registers; load_pair/store_pair, two batches at once (one 128-bit
 // access of 16-bit data on SIMD128); and table<Arch>(lo, hi), two float64 batches rounded as
 // from_double() rounds each value, in the form store_table_pair() writes (float32 lanes, or the
-// 16-bit patterns).
+// 16-bit patterns), which the 16-bit policies also make quickly (QuickTable<Arch>: right for
+// nearly every value, and able to tell; half_lanes.h).
 #pragma once
 
 #include <cstdint>
@@ -123,8 +124,10 @@ struct Float16Storage : SixteenBitLanes<Float16Storage> {
   }
   template <class Arch>
   static Int32s<Arch> table(const xsimd::batch<double, Arch>& lo, const xsimd::batch<double, Arch>& hi) {
-    return doubles_to_half<Arch>(lo, hi);
+    return exact_half<Arch>(lo, hi);
   }
+  template <class Arch>
+  using QuickTable = QuickHalf<Arch>;
 #endif
 };
 
@@ -144,8 +147,10 @@ struct Bfloat16Storage : SixteenBitLanes<Bfloat16Storage> {
   }
   template <class Arch>
   static Int32s<Arch> table(const xsimd::batch<double, Arch>& lo, const xsimd::batch<double, Arch>& hi) {
-    return doubles_to_bfloat16<Arch>(lo, hi);
+    return exact_bfloat16<Arch>(lo, hi);
   }
+  template <class Arch>
+  using QuickTable = QuickBfloat16<Arch>;
 #endif
 };
 

@@ -2,10 +2,10 @@
 // kernels/storage.h) against half.h's scalar ones, bit for bit: widening every one of the 65,536
 // patterns; narrowing dense sets of floats around every pattern, every tie between neighbours and
 // the format's edges (subnormals, 65504/65520, bfloat16's largest, NaN payloads, ±0, ±Inf), one
-// batch and two at a time (load_pair/store_pair); the table conversion from float64 (to nearest
-// float32, or round to odd where that could be a tie, then to nearest even) against
-// double_to_half and double_to_bfloat16 on millions of values, ties ± tiny offsets among them,
-// each value through both of its paths. Then the kernels of half data: rotations, the table rows
+// batch and two at a time (load_pair/store_pair); the table conversions from float64 (exact:
+// round to odd, then to nearest even; quick: to nearest float32, then to the format, where it
+// says it is right) against double_to_half and double_to_bfloat16 on millions of values, ties
+// ± tiny offsets among them. Then the kernels of half data: rotations, the table rows
 // and the sums of float32 rows, the xsimd versions equal to the scalar loops for every length
 // (tails), in place and out of place. Built twice on x86-64 (SSE2 and AVX2).
 #include <catch2/catch_test_macros.hpp>
@@ -17,6 +17,7 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "kernels/phase_rows.h"
@@ -91,23 +92,39 @@ std::vector<std::uint16_t> simd_narrowed(const std::vector<float>& in, bool pair
   return out;
 }
 
-// The table conversion (Storage::table) of each value. `alone`: each value in a batch of its
-// own, the other lanes a value that is no tie of either format (0.3), so that the value alone
-// chooses the path (to nearest, or round to odd); else kLanes neighbours at a time.
+// The exact table conversion (Storage::table) of each value, kLanes neighbours at a time.
 template <class Storage>
-std::vector<std::uint16_t> simd_table(const std::vector<double>& in, bool alone) {
-  constexpr std::size_t half = doubles::size;
+std::vector<std::uint16_t> simd_table(const std::vector<double>& in) {
   std::vector<std::uint16_t> out(in.size());
-  alignas(64) double lanes[kLanes];
-  alignas(64) std::uint16_t patterns[kLanes];
-  const std::size_t step = alone ? 1 : kLanes;
-  for (std::size_t i = 0; i < in.size(); i += step) {
-    for (std::size_t j = 0; j < kLanes; ++j) lanes[j] = alone ? (j == i % kLanes ? in[i] : 0.3) : in[i + j];
-    const auto table = Storage::template table<Arch>(doubles::load_aligned(lanes), doubles::load_aligned(lanes + half));
-    posenc::kernels::store_u16<Arch>(patterns, table);
-    for (std::size_t j = 0; j < step; ++j) out[i + j] = patterns[alone ? i % kLanes : j];
+  for (std::size_t i = 0; i < in.size(); i += kLanes) {
+    const doubles lo = doubles::load_unaligned(in.data() + i), hi = doubles::load_unaligned(in.data() + i + kLanes / 2);
+    posenc::kernels::store_u16<Arch>(out.data() + i, Storage::template table<Arch>(lo, hi));
   }
   return out;
+}
+
+// The quick table conversion (Storage::QuickTable) of each value in a batch of its own (the
+// other lanes 0.3, no midpoint of either format, in binary16's normal range): the values it
+// says it got right, and among them those it got wrong (against from_double).
+template <class Storage>
+std::pair<std::size_t, std::size_t> quick_table_right_and_wrong(const std::vector<double>& in) {
+  std::size_t right = 0, wrong = 0;
+  alignas(64) double lanes[kLanes];
+  alignas(64) std::uint16_t patterns[kLanes];
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    const std::size_t lane = i % kLanes;
+    for (std::size_t j = 0; j < kLanes; ++j) lanes[j] = j == lane ? in[i] : 0.3;
+    typename Storage::template QuickTable<Arch> quick;
+    posenc::kernels::store_u16<Arch>(patterns,
+                                     quick(doubles::load_aligned(lanes), doubles::load_aligned(lanes + kLanes / 2)));
+    if (!quick.right()) continue;
+    ++right;
+    if (patterns[lane] != Storage::from_double(in[i])) {
+      if (wrong == 0) UNSCOPED_INFO("quick and wrong: " << in[i] << " gives " << patterns[lane]);
+      ++wrong;
+    }
+  }
+  return {right, wrong};
 }
 
 template <class T>
@@ -226,15 +243,20 @@ TEST_CASE("SIMD narrowing of dense float32 sets equals float_to_half and float_t
   }
 }
 
-TEST_CASE("SIMD table conversion rounds float64 once: equals double_to_half and double_to_bfloat16",
-          "[kernels][half]") {
+TEST_CASE("SIMD table conversions round float64 once: equal double_to_half and double_to_bfloat16", "[kernels][half]") {
   const std::vector<double> half_values = table_doubles<Float16Storage>();
   const std::vector<double> bf16_values = table_doubles<Bfloat16Storage>();
-  for (const bool alone : {false, true}) {
-    INFO("alone " << alone);
-    CHECK(scalar_mismatches<Float16Storage>(half_values, simd_table<Float16Storage>(half_values, alone), true) == 0);
-    CHECK(scalar_mismatches<Bfloat16Storage>(bf16_values, simd_table<Bfloat16Storage>(bf16_values, alone), true) == 0);
-  }
+  // The exact way, every value.
+  CHECK(scalar_mismatches<Float16Storage>(half_values, simd_table<Float16Storage>(half_values), true) == 0);
+  CHECK(scalar_mismatches<Bfloat16Storage>(bf16_values, simd_table<Bfloat16Storage>(bf16_values), true) == 0);
+  // The quick way: never wrong where it says right, and right for most values (half of these
+  // are midpoints or near them; binary16's subnormals and beyond are outside its range).
+  const auto [half_right, half_wrong] = quick_table_right_and_wrong<Float16Storage>(half_values);
+  CHECK(half_wrong == 0);
+  CHECK(half_right > half_values.size() / 4);
+  const auto [bf16_right, bf16_wrong] = quick_table_right_and_wrong<Bfloat16Storage>(bf16_values);
+  CHECK(bf16_wrong == 0);
+  CHECK(bf16_right > bf16_values.size() / 2);
   // Through float32 to nearest would round twice: the tie plus a tiny offset is the case.
   const double above_tie = 1.0 + 0x1p-11 + 0x1p-40;  // just above the tie between 1 and 1 + 2^-10
   CHECK(posenc::float_to_half(static_cast<float>(above_tie)) != posenc::double_to_half(above_tie));
@@ -274,12 +296,14 @@ void check_rotations(std::size_t n, HeadOrder order, bool in_place) {
   }
 }
 
-// The rows of a half table, written by the table kernel in the storage type.
+// The rows of a half table, written by the table kernel in the storage type. `with_zero`: one
+// pair's sin starts at 0, which the quick rounding leaves to the exact one.
 template <class Storage>
-void check_half_phase_rows(std::size_t pairs, bool interleaved) {
+void check_half_phase_rows(std::size_t pairs, bool interleaved, bool with_zero) {
   const std::size_t rows = 5, stride = 2 * pairs + 1;
   std::vector<double> c = random_doubles(pairs, 4), s = random_doubles(pairs, 5);
   const std::vector<double> wc = random_doubles(pairs, 6, 0.9, 1.0), ws = random_doubles(pairs, 7, -0.4, 0.4);
+  if (with_zero && pairs > 0) s[pairs / 2] = 0.0;
   std::vector<double> c2 = c, s2 = s;
   std::vector<std::uint16_t> got(rows * stride, 0x7F81), want = got;
   const auto out = [&](std::vector<std::uint16_t>& t) {
@@ -319,8 +343,10 @@ TEST_CASE("table rows of half tables: simd equals scalar bit for bit, every widt
   const std::size_t n = GENERATE(range<std::size_t>(0, 40), 128);
   const bool interleaved = GENERATE(false, true);
   INFO("n " << n << ", lanes " << kLanes);
-  check_half_phase_rows<Float16Storage>(n, interleaved);
-  check_half_phase_rows<Bfloat16Storage>(n, interleaved);
+  for (const bool with_zero : {false, true}) {
+    check_half_phase_rows<Float16Storage>(n, interleaved, with_zero);
+    check_half_phase_rows<Bfloat16Storage>(n, interleaved, with_zero);
+  }
   check_store_floats<Float16Storage, false>(n);
   check_store_floats<Float16Storage, true>(n);
   check_store_floats<Bfloat16Storage, false>(n);
