@@ -7,7 +7,9 @@
 // The core is built with -ffp-contract=off, so the SIMD paths and the scalar loops must round
 // identically: rotations, narrowing, the recurrence step and the table rows (phase_rows, every
 // layout, written or added) are compared bit for bit (NaN matching NaN), and table elements
-// between rows (strides wider than a row) must keep their values. dot and dot_row sum in a
+// between rows (strides wider than a row) must keep their values. So are the float16 and
+// bfloat16 versions of the rotations and of the written table rows (16-bit patterns; a NaN
+// matching a NaN of the format). dot and dot_row sum in a
 // different order: they are held to the float32 summation bound. alibi_row (an ALiBi bias row)
 // is compared bit for bit, and so are the score rows (scale_row, scale_add_row); row_max by value.
 // sincos is compared with
@@ -19,6 +21,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "fuzz_expect.h"
@@ -41,10 +44,20 @@ constexpr const char* kVersion = "scalar";
 constexpr std::size_t kMaxLength = 259;
 
 // n elements at a fuzzer-chosen misalignment: [shift sentinels | n elements], nothing after.
+// What an unwritten element holds: the sentinel NaN, or for 16-bit patterns a NaN payload no
+// conversion produces.
+template <class T>
+T unwritten() {
+  if constexpr (std::is_same_v<T, std::uint16_t>)
+    return 0x7F81;
+  else
+    return static_cast<T>(sentinel());
+}
+
 template <class T>
 class Shifted {
  public:
-  Shifted(std::size_t n, std::size_t shift) : shift_(shift), storage_(shift + n, static_cast<T>(sentinel())) {}
+  Shifted(std::size_t n, std::size_t shift) : shift_(shift), storage_(shift + n, unwritten<T>()) {}
   T* data() { return storage_.data() + shift_; }
   const T* data() const { return storage_.data() + shift_; }
   std::size_t size() const { return storage_.size() - shift_; }
@@ -60,7 +73,7 @@ class Shifted {
 
   bool prefix_intact() const {
     for (std::size_t i = 0; i < shift_; ++i)
-      if (bits_of(storage_[i]) != bits_of(static_cast<T>(sentinel()))) return false;
+      if (bits_of(storage_[i]) != bits_of(unwritten<T>())) return false;
     return true;
   }
 
@@ -274,6 +287,109 @@ void fuzz_phase_rows(FuzzInput& in, std::size_t pairs, bool accumulate) {
   expect_same("phase_rows second table", u, want_second);
 }
 
+// The 16-bit kernels: float16 or bfloat16 by a byte, as the core chooses them (storage.h).
+template <class Fn>
+void with_half_storage(FuzzInput& in, Fn&& fn) {
+  if (in.byte() % 2 == 0)
+    fn(k::Float16Storage{});
+  else
+    fn(k::Bfloat16Storage{});
+}
+
+// n fuzzed floats in a 16-bit format, at a fuzzed misalignment.
+template <class Storage>
+Shifted<std::uint16_t> half_input(FuzzInput& in, std::size_t n) {
+  const Shifted<float> values = input<float>(in, n);
+  Shifted<std::uint16_t> patterns(n, in.byte() % 8);
+  for (std::size_t i = 0; i < n; ++i) patterns[i] = Storage::from_float(values[i]);
+  return patterns;
+}
+
+// The same patterns, or NaN on both sides (its sign may differ: IEEE 754 leaves an arithmetic
+// NaN's sign unspecified, and SIMD lanes and the scalar loops order operands differently).
+template <class Storage>
+void expect_same_patterns(const char* what, const Shifted<std::uint16_t>& simd, const Shifted<std::uint16_t>& scalar) {
+  FUZZ_EXPECT(simd.prefix_intact() && scalar.prefix_intact(), "%s %s wrote before its array", kVersion, what);
+  for (std::size_t i = 0; i < simd.size(); ++i) {
+    const bool both_nan = std::isnan(Storage::to_float(simd[i])) && std::isnan(Storage::to_float(scalar[i]));
+    FUZZ_EXPECT(simd[i] == scalar[i] || both_nan, "%s %s: element %zu of %zu: simd 0x%04x, scalar 0x%04x", kVersion,
+                what, i, simd.size(), simd[i], scalar[i]);
+  }
+}
+
+// rotate_half_of / rotate_interleaved_of on 16-bit data, in place or not.
+void fuzz_half_rotation(FuzzInput& in, std::size_t n, bool interleaved) {
+  with_half_storage(in, [&](auto storage) {
+    using Storage = decltype(storage);
+    const bool in_place = in.byte() % 2 == 0;
+    const Heads heads = heads_of(in, 2 * n);
+    const std::size_t length = heads.count * heads.stride;
+    const Shifted<float> cos = input<float>(in, n), sin = input<float>(in, n);
+    const Shifted<std::uint16_t> x = half_input<Storage>(in, length);
+    Shifted<std::uint16_t> want = x.moved(0);
+    const std::uint16_t* want_src = in_place ? want.data() : x.data();
+    if (interleaved)
+      k::RotateInterleavedOf<Storage>::scalar(0, cos.data(), sin.data(), want_src, want.data(), heads.count,
+                                              heads.stride, heads.order, n);
+    else
+      k::RotateHalfOf<Storage>::scalar(0, cos.data(), sin.data(), want_src, want.data(), n, heads.count, heads.stride,
+                                       heads.order, n);
+    const std::size_t shift = simd_shift(in);
+    Shifted<std::uint16_t> src = x.moved(shift);
+    Shifted<std::uint16_t> out = x.moved(shift);  // out of place: the gaps must keep x's values too
+    const std::uint16_t* from = in_place ? out.data() : src.data();
+    if (interleaved)
+      k::rotate_interleaved_of<Storage>(cos.data(), sin.data(), from, out.data(), heads.count, heads.stride,
+                                        heads.order, n);
+    else
+      k::rotate_half_of<Storage>(cos.data(), sin.data(), from, out.data(), n, heads.count, heads.stride, heads.order,
+                                 n);
+    expect_same_patterns<Storage>(interleaved ? "half rotate_interleaved" : "half rotate_half", out, want);
+    if (!in_place) expect_same_patterns<Storage>("half rotation source", src, x);
+  });
+}
+
+// The written rows of a 16-bit table (quick rounding, and the exact one where it was unsure)
+// against the scalar loop's double_to_half / double_to_bfloat16 of each value, every layout.
+void fuzz_half_phase_rows(FuzzInput& in, std::size_t pairs) {
+  with_half_storage(in, [&](auto storage) {
+    using Storage = decltype(storage);
+    const std::size_t count = pairs == 0 ? 1 : pairs;
+    const std::uint8_t shape = in.byte();
+    const std::size_t rows = 1 + shape % 8;
+    const auto layout = static_cast<RowsLayout>(shape / 8 % 3);
+    const std::size_t row_width = layout == RowsLayout::kSeparate ? count : 2 * count;
+    const std::size_t stride = row_width + in.byte() % 4;
+    const std::size_t size = (rows - 1) * stride + row_width;
+    const Shifted<double> cos = input<double>(in, count), sin = input<double>(in, count);
+    const Shifted<double> step_cos = input<double>(in, count), step_sin = input<double>(in, count);
+    const auto out = [&](Shifted<std::uint16_t>& t, Shifted<std::uint16_t>& u) {
+      std::uint16_t* row = t.data();
+      switch (layout) {
+        case RowsLayout::kInterleaved:
+          return k::RowsOutOf<std::uint16_t>{row, row + 1, stride, true};
+        case RowsLayout::kConcat:
+          return k::RowsOutOf<std::uint16_t>{row, row + count, stride, false};
+        default:
+          return k::RowsOutOf<std::uint16_t>{row, u.data(), stride, false};
+      }
+    };
+    // Unwritten elements (stride gaps, an unused second array) stay so on both sides.
+    Shifted<double> want_cos = cos.moved(0), want_sin = sin.moved(0);
+    Shifted<std::uint16_t> want_first(size, 0), want_second(size, 0);
+    k::PhaseRows<false, Storage>::scalar(0, want_cos.data(), want_sin.data(), step_cos.data(), step_sin.data(), count,
+                                         rows, out(want_first, want_second));
+    const std::size_t shift = simd_shift(in);
+    Shifted<double> c = cos.moved(shift), s = sin.moved((shift + 1) % 8);
+    Shifted<std::uint16_t> t(size, (shift + 2) % 8), u(size, (shift + 3) % 8);
+    k::phase_rows<false, Storage>(c.data(), s.data(), step_cos.data(), step_sin.data(), count, rows, out(t, u));
+    expect_same("half phase_rows cos state", c, want_cos);
+    expect_same("half phase_rows sin state", s, want_sin);
+    expect_same_patterns<Storage>("half phase_rows table", t, want_first);
+    expect_same_patterns<Storage>("half phase_rows second table", u, want_second);
+  });
+}
+
 // One ALiBi bias row: slope · (start + j), start an integer distance (or a hostile double).
 void fuzz_alibi_row(FuzzInput& in, std::size_t n) {
   const double slope = in.value();
@@ -314,7 +430,7 @@ void fuzz_row_max(FuzzInput& in, std::size_t n) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   FuzzInput in(data, size);
-  const std::uint8_t kernel = in.byte() % 15;
+  const std::uint8_t kernel = in.byte() % 18;
   const std::size_t n = in.u16() % (kMaxLength + 1);
   switch (kernel) {
     case 0:
@@ -359,8 +475,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     case 13:
       fuzz_score_row(in, n, true);
       break;
-    default:
+    case 14:
       fuzz_row_max(in, n);
+      break;
+    case 15:
+      fuzz_half_rotation(in, n, false);
+      break;
+    case 16:
+      fuzz_half_rotation(in, n, true);
+      break;
+    default:
+      fuzz_half_phase_rows(in, n);
       break;
   }
   return 0;
