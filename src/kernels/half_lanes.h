@@ -229,9 +229,9 @@ xsimd::batch<float, Arch> round_to_odd_pair(const xsimd::batch<double, Arch>& lo
 }
 
 // Pairs of float64 batches rounded once to a 16-bit format, as double_to_half and
-// double_to_bfloat16 round each value, in two ways. The exact one (exact_half, exact_bfloat16)
-// converts the round-to-odd float32. The quick one (QuickHalf, QuickBfloat16) rounds to nearest
-// float32, then to the format by a few integer operations, and keeps, across all the batches it
+// double_to_bfloat16 round each value, in two ways. The exact one converts the round-to-odd
+// float32 (round_to_odd_pair, then floats_to_half or floats_to_bfloat16). The quick one (QuickHalf, QuickBfloat16)
+// rounds to nearest float32, then to the format by a few integer operations, and keeps, across all the batches it
 // converts, what right() needs to tell whether all its lanes were right: none may be a float32
 // that is exactly a midpoint between two neighbours of the format, the only place where rounding
 // twice differs from rounding once (a midpoint strictly between the float64 and its float32
@@ -239,11 +239,6 @@ xsimd::batch<float, Arch> round_to_odd_pair(const xsimd::batch<double, Arch>& lo
 // the quick way, and again the exact way where right() says no (rare: a binary16 midpoint is
 // about 1 lane in 8192, a bfloat16 one 1 in 65536; zeros count too). The running minima and
 // maxima cost an operation per check and batch, less than testing every batch.
-
-template <class Arch>
-Int32s<Arch> exact_half(const xsimd::batch<double, Arch>& lo, const xsimd::batch<double, Arch>& hi) {
-  return floats_to_half<Arch>(round_to_odd_pair<Arch>(lo, hi));
-}
 
 // Right in binary16's normal range [2^-14, 65520) (no NaN, no Inf), midpoints aside: there the
 // float32's magnitude re-biased to binary16's exponent plus half a binary16 step, cut to
@@ -272,11 +267,6 @@ class QuickHalf {
   static constexpr std::int32_t kRebias = (15 - 127) * (1 << 23);  // float32's exponent bias to binary16's
   ints below_ = ints(0x1FFF), smallest_ = ints(0x7C00), largest_ = ints(0);
 };
-
-template <class Arch>
-Int32s<Arch> exact_bfloat16(const xsimd::batch<double, Arch>& lo, const xsimd::batch<double, Arch>& hi) {
-  return floats_to_bfloat16<Arch>(round_to_odd_pair<Arch>(lo, hi));
-}
 
 // Right for every number, midpoints aside: bfloat16 is float32's upper half, so adding half its
 // step to the bits rounds the magnitude to nearest, up to Inf, the sign bit untouched. After

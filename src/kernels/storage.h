@@ -59,7 +59,7 @@ struct Float32Storage {
 };
 
 // The batch side of the two 16-bit policies (a base of each): they differ in their lane
-// conversions, Policy::widen and Policy::narrow, only.
+// conversions only, Policy::widen, Policy::narrow and Policy::QuickTable.
 template <class Policy>
 struct SixteenBitLanes {
 #if POSENC_SIMD
@@ -82,7 +82,12 @@ struct SixteenBitLanes {
     store_u16_pair<Arch>(first_at, second_at, Policy::template narrow<Arch>(first),
                          Policy::template narrow<Arch>(second));
   }
-  // Table values: the patterns themselves (Policy::table, rounded once from float64).
+  // Table values: the patterns, rounded once from float64 (the exact way: the round-to-odd
+  // float32 narrowed; Policy::QuickTable is the quick one).
+  template <class Arch>
+  static Int32s<Arch> table(const xsimd::batch<double, Arch>& lo, const xsimd::batch<double, Arch>& hi) {
+    return Policy::template narrow<Arch>(round_to_odd_pair<Arch>(lo, hi));
+  }
   template <class Arch>
   static void store_table_pair(std::uint16_t* first_at, std::uint16_t* second_at, const Int32s<Arch>& first,
                                const Int32s<Arch>& second) {
@@ -123,10 +128,6 @@ struct Float16Storage : SixteenBitLanes<Float16Storage> {
     }
   }
   template <class Arch>
-  static Int32s<Arch> table(const xsimd::batch<double, Arch>& lo, const xsimd::batch<double, Arch>& hi) {
-    return exact_half<Arch>(lo, hi);
-  }
-  template <class Arch>
   using QuickTable = QuickHalf<Arch>;
 #endif
 };
@@ -144,10 +145,6 @@ struct Bfloat16Storage : SixteenBitLanes<Bfloat16Storage> {
   template <class Arch>
   static Int32s<Arch> narrow(const xsimd::batch<float, Arch>& value) {
     return floats_to_bfloat16<Arch>(value);
-  }
-  template <class Arch>
-  static Int32s<Arch> table(const xsimd::batch<double, Arch>& lo, const xsimd::batch<double, Arch>& hi) {
-    return exact_bfloat16<Arch>(lo, hi);
   }
   template <class Arch>
   using QuickTable = QuickBfloat16<Arch>;

@@ -31,7 +31,6 @@
 namespace {
 
 using namespace fuzz;
-using posenc::kernels::RowsOut;
 namespace k = posenc::kernels;
 
 // The version k::rotate_half(...) and the others run, for messages.
@@ -112,38 +111,73 @@ Heads heads_of(FuzzInput& in, std::size_t used) {
   return {count, stride, in.byte() % 2 == 0 ? k::HeadOrder::kAcrossHeads : k::HeadOrder::kHeadByHead};
 }
 
-void fuzz_rotate_half(FuzzInput& in, std::size_t n, bool in_place) {
-  const Heads heads = heads_of(in, 2 * n);
-  const std::size_t length = heads.count * heads.stride;
-  const Shifted<float> cos = input<float>(in, n), sin = input<float>(in, n);
-  const Shifted<float> x = input<float>(in, length);
-  Shifted<float> want = x.moved(0);
-  k::RotateHalf::scalar(0, cos.data(), sin.data(), in_place ? want.data() : x.data(), want.data(), n, heads.count,
-                        heads.stride, heads.order, n);
-  const std::size_t shift = simd_shift(in);
-  Shifted<float> src = x.moved(shift);
-  Shifted<float> out = x.moved(shift);  // out of place: the gaps must keep x's values too
-  k::rotate_half(cos.data(), sin.data(), in_place ? out.data() : src.data(), out.data(), n, heads.count, heads.stride,
-                 heads.order, n);
-  expect_same("rotate_half", out, want);
-  if (!in_place) expect_same("rotate_half source", src, x);
+// The elements a kernel of Storage's type reads: fuzzed floats, rounded to the 16-bit formats.
+template <class Storage>
+Shifted<typename Storage::type> element_input(FuzzInput& in, std::size_t n) {
+  const Shifted<float> values = input<float>(in, n);
+  if constexpr (std::is_same_v<typename Storage::type, float>) {
+    return values;
+  } else {
+    Shifted<std::uint16_t> patterns(n, in.byte() % 8);
+    for (std::size_t i = 0; i < n; ++i) patterns[i] = Storage::from_float(values[i]);
+    return patterns;
+  }
 }
 
-void fuzz_rotate_interleaved(FuzzInput& in, std::size_t n, bool in_place) {
+// expect_same for Storage's elements. 16-bit patterns: the same, or NaN on both sides (its sign
+// may differ: IEEE 754 leaves an arithmetic NaN's sign unspecified, and SIMD lanes and the scalar
+// loops order operands differently).
+template <class Storage, class T>
+void expect_same_elements(const char* what, const Shifted<T>& simd, const Shifted<T>& scalar) {
+  if constexpr (std::is_same_v<T, float>) {
+    expect_same(what, simd, scalar);
+  } else {
+    FUZZ_EXPECT(simd.prefix_intact() && scalar.prefix_intact(), "%s %s wrote before its array", kVersion, what);
+    for (std::size_t i = 0; i < simd.size(); ++i) {
+      const bool both_nan = std::isnan(Storage::to_float(simd[i])) && std::isnan(Storage::to_float(scalar[i]));
+      FUZZ_EXPECT(simd[i] == scalar[i] || both_nan, "%s %s: element %zu of %zu: simd 0x%04x, scalar 0x%04x", kVersion,
+                  what, i, simd.size(), simd[i], scalar[i]);
+    }
+  }
+}
+
+// The 16-bit kernels: float16 or bfloat16 by a byte, as the core chooses them (storage.h).
+template <class Fn>
+void with_half_storage(FuzzInput& in, Fn&& fn) {
+  if (in.byte() % 2 == 0)
+    fn(k::Float16Storage{});
+  else
+    fn(k::Bfloat16Storage{});
+}
+
+// rotate_half_of (half pairing) or rotate_interleaved_of on Storage's elements.
+template <class Storage>
+void fuzz_rotation(FuzzInput& in, std::size_t n, bool interleaved, bool in_place) {
+  using T = typename Storage::type;
   const Heads heads = heads_of(in, 2 * n);
   const std::size_t length = heads.count * heads.stride;
   const Shifted<float> cos = input<float>(in, n), sin = input<float>(in, n);
-  const Shifted<float> x = input<float>(in, length);
-  Shifted<float> want = x.moved(0);
-  k::RotateInterleaved::scalar(0, cos.data(), sin.data(), in_place ? want.data() : x.data(), want.data(), heads.count,
-                               heads.stride, heads.order, n);
+  const Shifted<T> x = element_input<Storage>(in, length);
+  Shifted<T> want = x.moved(0);
+  const T* want_from = in_place ? want.data() : x.data();
+  if (interleaved)
+    k::RotateInterleavedOf<Storage>::scalar(0, cos.data(), sin.data(), want_from, want.data(), heads.count,
+                                            heads.stride, heads.order, n);
+  else
+    k::RotateHalfOf<Storage>::scalar(0, cos.data(), sin.data(), want_from, want.data(), n, heads.count, heads.stride,
+                                     heads.order, n);
   const std::size_t shift = simd_shift(in);
-  Shifted<float> src = x.moved(shift);
-  Shifted<float> out = x.moved(shift);
-  k::rotate_interleaved(cos.data(), sin.data(), in_place ? out.data() : src.data(), out.data(), heads.count,
-                        heads.stride, heads.order, n);
-  expect_same("rotate_interleaved", out, want);
-  if (!in_place) expect_same("rotate_interleaved source", src, x);
+  Shifted<T> src = x.moved(shift);
+  Shifted<T> out = x.moved(shift);  // out of place: the gaps must keep x's values too
+  const T* from = in_place ? out.data() : src.data();
+  if (interleaved)
+    k::rotate_interleaved_of<Storage>(cos.data(), sin.data(), from, out.data(), heads.count, heads.stride, heads.order,
+                                      n);
+  else
+    k::rotate_half_of<Storage>(cos.data(), sin.data(), from, out.data(), n, heads.count, heads.stride, heads.order, n);
+  expect_same_elements<Storage>(interleaved ? "rotate_interleaved" : "rotate_half", out, want);
+  if (!in_place)
+    expect_same_elements<Storage>(interleaved ? "rotate_interleaved source" : "rotate_half source", src, x);
 }
 
 // |simd - scalar| for two sums of the same n products in different orders: each is within
@@ -237,7 +271,10 @@ void fuzz_rotate_step(FuzzInput& in, std::size_t n) {
 // one row) and of rope_cache (separate cos and sin arrays), with row strides at least a row.
 enum class RowsLayout { kInterleaved, kConcat, kSeparate };
 
+// Storage's table rows (16-bit ones: written only, as the core makes them).
+template <class Storage>
 void fuzz_phase_rows(FuzzInput& in, std::size_t pairs, bool accumulate) {
+  using T = typename Storage::type;
   pairs = pairs == 0 ? 1 : pairs;
   const std::uint8_t shape = in.byte();
   const std::size_t rows = 1 + shape % 8;  // the core never asks for 0 rows
@@ -248,21 +285,21 @@ void fuzz_phase_rows(FuzzInput& in, std::size_t pairs, bool accumulate) {
 
   const Shifted<double> cos = input<double>(in, pairs), sin = input<double>(in, pairs);
   const Shifted<double> step_cos = input<double>(in, pairs), step_sin = input<double>(in, pairs);
-  const Shifted<float> first = input<float>(in, size), second = input<float>(in, size);
-  const auto out = [&](Shifted<float>& t, Shifted<float>& u) {
-    float* row = t.data();
+  const Shifted<T> first = element_input<Storage>(in, size), second = element_input<Storage>(in, size);
+  const auto out = [&](Shifted<T>& t, Shifted<T>& u) {
+    T* row = t.data();
     switch (layout) {
       case RowsLayout::kInterleaved:
-        return RowsOut{row, row + 1, stride, true};
+        return k::RowsOutOf<T>{row, row + 1, stride, true};
       case RowsLayout::kConcat:
-        return RowsOut{row, row + pairs, stride, false};
+        return k::RowsOutOf<T>{row, row + pairs, stride, false};
       default:
-        return RowsOut{row, u.data(), stride, false};
+        return k::RowsOutOf<T>{row, u.data(), stride, false};
     }
   };
   Shifted<double> want_cos = cos.moved(0), want_sin = sin.moved(0);
-  Shifted<float> want_first = first.moved(0), want_second = second.moved(0);
-  (accumulate ? k::PhaseRows<true>::scalar : k::PhaseRows<false>::scalar)(
+  Shifted<T> want_first = first.moved(0), want_second = second.moved(0);
+  (accumulate ? k::PhaseRows<true, Storage>::scalar : k::PhaseRows<false, Storage>::scalar)(
       0, want_cos.data(), want_sin.data(), step_cos.data(), step_sin.data(), pairs, rows, out(want_first, want_second));
   // Elements past a row's width (stride gaps) and an unused second array keep their values.
   for (std::size_t i = 0; i < size; ++i) {
@@ -275,119 +312,16 @@ void fuzz_phase_rows(FuzzInput& in, std::size_t pairs, bool accumulate) {
   }
   const std::size_t shift = simd_shift(in);
   Shifted<double> c = cos.moved(shift), s = sin.moved((shift + 1) % 8);
-  Shifted<float> t = first.moved((shift + 2) % 8), u = second.moved((shift + 3) % 8);
+  Shifted<T> t = first.moved((shift + 2) % 8), u = second.moved((shift + 3) % 8);
   if (accumulate) {
-    k::phase_rows<true>(c.data(), s.data(), step_cos.data(), step_sin.data(), pairs, rows, out(t, u));
+    k::phase_rows<true, Storage>(c.data(), s.data(), step_cos.data(), step_sin.data(), pairs, rows, out(t, u));
   } else {
-    k::phase_rows<false>(c.data(), s.data(), step_cos.data(), step_sin.data(), pairs, rows, out(t, u));
+    k::phase_rows<false, Storage>(c.data(), s.data(), step_cos.data(), step_sin.data(), pairs, rows, out(t, u));
   }
   expect_same("phase_rows cos state", c, want_cos);
   expect_same("phase_rows sin state", s, want_sin);
-  expect_same("phase_rows table", t, want_first);
-  expect_same("phase_rows second table", u, want_second);
-}
-
-// The 16-bit kernels: float16 or bfloat16 by a byte, as the core chooses them (storage.h).
-template <class Fn>
-void with_half_storage(FuzzInput& in, Fn&& fn) {
-  if (in.byte() % 2 == 0)
-    fn(k::Float16Storage{});
-  else
-    fn(k::Bfloat16Storage{});
-}
-
-// n fuzzed floats in a 16-bit format, at a fuzzed misalignment.
-template <class Storage>
-Shifted<std::uint16_t> half_input(FuzzInput& in, std::size_t n) {
-  const Shifted<float> values = input<float>(in, n);
-  Shifted<std::uint16_t> patterns(n, in.byte() % 8);
-  for (std::size_t i = 0; i < n; ++i) patterns[i] = Storage::from_float(values[i]);
-  return patterns;
-}
-
-// The same patterns, or NaN on both sides (its sign may differ: IEEE 754 leaves an arithmetic
-// NaN's sign unspecified, and SIMD lanes and the scalar loops order operands differently).
-template <class Storage>
-void expect_same_patterns(const char* what, const Shifted<std::uint16_t>& simd, const Shifted<std::uint16_t>& scalar) {
-  FUZZ_EXPECT(simd.prefix_intact() && scalar.prefix_intact(), "%s %s wrote before its array", kVersion, what);
-  for (std::size_t i = 0; i < simd.size(); ++i) {
-    const bool both_nan = std::isnan(Storage::to_float(simd[i])) && std::isnan(Storage::to_float(scalar[i]));
-    FUZZ_EXPECT(simd[i] == scalar[i] || both_nan, "%s %s: element %zu of %zu: simd 0x%04x, scalar 0x%04x", kVersion,
-                what, i, simd.size(), simd[i], scalar[i]);
-  }
-}
-
-// rotate_half_of / rotate_interleaved_of on 16-bit data, in place or not.
-void fuzz_half_rotation(FuzzInput& in, std::size_t n, bool interleaved) {
-  with_half_storage(in, [&](auto storage) {
-    using Storage = decltype(storage);
-    const bool in_place = in.byte() % 2 == 0;
-    const Heads heads = heads_of(in, 2 * n);
-    const std::size_t length = heads.count * heads.stride;
-    const Shifted<float> cos = input<float>(in, n), sin = input<float>(in, n);
-    const Shifted<std::uint16_t> x = half_input<Storage>(in, length);
-    Shifted<std::uint16_t> want = x.moved(0);
-    const std::uint16_t* want_src = in_place ? want.data() : x.data();
-    if (interleaved)
-      k::RotateInterleavedOf<Storage>::scalar(0, cos.data(), sin.data(), want_src, want.data(), heads.count,
-                                              heads.stride, heads.order, n);
-    else
-      k::RotateHalfOf<Storage>::scalar(0, cos.data(), sin.data(), want_src, want.data(), n, heads.count, heads.stride,
-                                       heads.order, n);
-    const std::size_t shift = simd_shift(in);
-    Shifted<std::uint16_t> src = x.moved(shift);
-    Shifted<std::uint16_t> out = x.moved(shift);  // out of place: the gaps must keep x's values too
-    const std::uint16_t* from = in_place ? out.data() : src.data();
-    if (interleaved)
-      k::rotate_interleaved_of<Storage>(cos.data(), sin.data(), from, out.data(), heads.count, heads.stride,
-                                        heads.order, n);
-    else
-      k::rotate_half_of<Storage>(cos.data(), sin.data(), from, out.data(), n, heads.count, heads.stride, heads.order,
-                                 n);
-    expect_same_patterns<Storage>(interleaved ? "half rotate_interleaved" : "half rotate_half", out, want);
-    if (!in_place) expect_same_patterns<Storage>("half rotation source", src, x);
-  });
-}
-
-// The written rows of a 16-bit table (quick rounding, and the exact one where it was unsure)
-// against the scalar loop's double_to_half / double_to_bfloat16 of each value, every layout.
-void fuzz_half_phase_rows(FuzzInput& in, std::size_t pairs) {
-  with_half_storage(in, [&](auto storage) {
-    using Storage = decltype(storage);
-    const std::size_t count = pairs == 0 ? 1 : pairs;
-    const std::uint8_t shape = in.byte();
-    const std::size_t rows = 1 + shape % 8;
-    const auto layout = static_cast<RowsLayout>(shape / 8 % 3);
-    const std::size_t row_width = layout == RowsLayout::kSeparate ? count : 2 * count;
-    const std::size_t stride = row_width + in.byte() % 4;
-    const std::size_t size = (rows - 1) * stride + row_width;
-    const Shifted<double> cos = input<double>(in, count), sin = input<double>(in, count);
-    const Shifted<double> step_cos = input<double>(in, count), step_sin = input<double>(in, count);
-    const auto out = [&](Shifted<std::uint16_t>& t, Shifted<std::uint16_t>& u) {
-      std::uint16_t* row = t.data();
-      switch (layout) {
-        case RowsLayout::kInterleaved:
-          return k::RowsOutOf<std::uint16_t>{row, row + 1, stride, true};
-        case RowsLayout::kConcat:
-          return k::RowsOutOf<std::uint16_t>{row, row + count, stride, false};
-        default:
-          return k::RowsOutOf<std::uint16_t>{row, u.data(), stride, false};
-      }
-    };
-    // Unwritten elements (stride gaps, an unused second array) stay so on both sides.
-    Shifted<double> want_cos = cos.moved(0), want_sin = sin.moved(0);
-    Shifted<std::uint16_t> want_first(size, 0), want_second(size, 0);
-    k::PhaseRows<false, Storage>::scalar(0, want_cos.data(), want_sin.data(), step_cos.data(), step_sin.data(), count,
-                                         rows, out(want_first, want_second));
-    const std::size_t shift = simd_shift(in);
-    Shifted<double> c = cos.moved(shift), s = sin.moved((shift + 1) % 8);
-    Shifted<std::uint16_t> t(size, (shift + 2) % 8), u(size, (shift + 3) % 8);
-    k::phase_rows<false, Storage>(c.data(), s.data(), step_cos.data(), step_sin.data(), count, rows, out(t, u));
-    expect_same("half phase_rows cos state", c, want_cos);
-    expect_same("half phase_rows sin state", s, want_sin);
-    expect_same_patterns<Storage>("half phase_rows table", t, want_first);
-    expect_same_patterns<Storage>("half phase_rows second table", u, want_second);
-  });
+  expect_same_elements<Storage>("phase_rows table", t, want_first);
+  expect_same_elements<Storage>("phase_rows second table", u, want_second);
 }
 
 // One ALiBi bias row: slope · (start + j), start an integer distance (or a hostile double).
@@ -434,16 +368,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::size_t n = in.u16() % (kMaxLength + 1);
   switch (kernel) {
     case 0:
-      fuzz_rotate_half(in, n, false);
-      break;
     case 1:
-      fuzz_rotate_half(in, n, true);
+      fuzz_rotation<k::Float32Storage>(in, n, false, kernel == 1);
       break;
     case 2:
-      fuzz_rotate_interleaved(in, n, false);
-      break;
     case 3:
-      fuzz_rotate_interleaved(in, n, true);
+      fuzz_rotation<k::Float32Storage>(in, n, true, kernel == 3);
       break;
     case 4:
       fuzz_dot(in, n);
@@ -458,10 +388,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       fuzz_rotate_step(in, n);
       break;
     case 8:
-      fuzz_phase_rows(in, n, false);
-      break;
     case 9:
-      fuzz_phase_rows(in, n, true);
+      fuzz_phase_rows<k::Float32Storage>(in, n, kernel == 9);
       break;
     case 10:
       fuzz_dot_row(in, n);
@@ -470,22 +398,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       fuzz_alibi_row(in, n);
       break;
     case 12:
-      fuzz_score_row(in, n, false);
-      break;
     case 13:
-      fuzz_score_row(in, n, true);
+      fuzz_score_row(in, n, kernel == 13);
       break;
     case 14:
       fuzz_row_max(in, n);
       break;
     case 15:
-      fuzz_half_rotation(in, n, false);
+    case 16:  // 16-bit rotations: the storage byte, then the in-place byte
+      with_half_storage(in, [&](auto storage) {
+        const bool in_place = in.byte() % 2 == 0;
+        fuzz_rotation<decltype(storage)>(in, n, kernel == 16, in_place);
+      });
       break;
-    case 16:
-      fuzz_half_rotation(in, n, true);
-      break;
-    default:
-      fuzz_half_phase_rows(in, n);
+    default:  // 16-bit table rows: the storage byte first
+      with_half_storage(in, [&](auto storage) { fuzz_phase_rows<decltype(storage)>(in, n, false); });
       break;
   }
   return 0;
