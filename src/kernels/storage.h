@@ -124,7 +124,8 @@ struct Float16Storage : SixteenBitLanes<Float16Storage> {
       store<Arch>(first_at, first);
       store<Arch>(second_at, second);
     } else {
-      SixteenBitLanes::store_pair<Arch>(first_at, second_at, first, second);
+      const auto [first_bits, second_bits] = floats_to_half_pair<Arch>(first, second);
+      store_u16_pair<Arch>(first_at, second_at, first_bits, second_bits);
     }
   }
   template <class Arch>

@@ -2,12 +2,12 @@
 // kernels/storage.h) against half.h's scalar ones, bit for bit: widening every one of the 65,536
 // patterns; narrowing dense sets of floats around every pattern, every tie between neighbours and
 // the format's edges (subnormals, 65504/65520, bfloat16's largest, NaN payloads, ±0, ±Inf), one
-// batch and two at a time (load_pair/store_pair); the table conversions from float64 (exact:
-// round to odd, then to nearest even; quick: to nearest float32, then to the format, where it
-// says it is right) against double_to_half and double_to_bfloat16 on millions of values, ties
-// ± tiny offsets among them. Then the kernels of half data: rotations, the table rows
-// and the sums of float32 rows, the xsimd versions equal to the scalar loops for every length
-// (tails), in place and out of place. Built twice on x86-64 (SSE2 and AVX2).
+// batch and two at a time (load_pair/store_pair, floats_to_half_pair); the table conversions
+// from float64 (exact: round to odd, then to nearest even; quick: to nearest float32, then to
+// the format, where it says it is right) against double_to_half and double_to_bfloat16 on
+// millions of values, ties ± tiny offsets among them. Then the kernels of half data: rotations,
+// the table rows and the sums of float32 rows, the xsimd versions equal to the scalar loops for
+// every length (tails), in place and out of place. Built twice on x86-64 (SSE2 and AVX2).
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/generators/catch_generators.hpp>
 #include <catch2/generators/catch_generators_range.hpp>
@@ -234,6 +234,16 @@ TEST_CASE("SIMD widening of all 65,536 binary16 and bfloat16 patterns equals the
 TEST_CASE("SIMD narrowing of dense float32 sets equals float_to_half and float_to_bfloat16", "[kernels][half]") {
   const std::vector<float> half_values = dense_floats<Float16Storage>();
   const std::vector<float> bf16_values = dense_floats<Bfloat16Storage>();
+  // floats_to_half_pair itself (an F16C build stores by the instruction instead): its quick
+  // path where both batches are in binary16's normal range, the general one elsewhere.
+  std::vector<std::uint16_t> paired(half_values.size());
+  for (std::size_t i = 0; i < half_values.size(); i += 2 * kLanes) {
+    const auto [first, second] = posenc::kernels::floats_to_half_pair<Arch>(
+        floats::load_unaligned(half_values.data() + i), floats::load_unaligned(half_values.data() + i + kLanes));
+    posenc::kernels::store_u16<Arch>(paired.data() + i, first);
+    posenc::kernels::store_u16<Arch>(paired.data() + i + kLanes, second);
+  }
+  CHECK(scalar_mismatches<Float16Storage>(half_values, paired, false) == 0);
   for (const bool pairs : {false, true}) {
     INFO("pairs " << pairs);
     CHECK(scalar_mismatches<Float16Storage>(half_values, simd_narrowed<Float16Storage>(half_values, pairs), false) ==
