@@ -273,9 +273,9 @@ class QuickHalf {
 
  public:
   Int32s<Arch> operator()(const xsimd::batch<double, Arch>& lo, const xsimd::batch<double, Arch>& hi) {
-    const xsimd::batch<float, Arch> nearest = narrow_pair<Arch>(lo, hi);
-    const ints bits = xsimd::bitwise_cast<std::int32_t>(nearest);
-    const ints stepped = xsimd::bitwise_cast<std::int32_t>(xsimd::abs(nearest)) + ints(kRebias + 0x1000);
+    const ints bits = xsimd::bitwise_cast<std::int32_t>(narrow_pair<Arch>(lo, hi));
+    // The magnitude by an integer mask: V8 makes float abs three instructions on x86.
+    const ints stepped = (bits & ints(0x7FFFFFFF)) + ints(kRebias + 0x1000);
     const ints magnitude = stepped >> 13;  // negative below 2^-14 - 2^-25 (zero included)
     below_ = xsimd::min(below_, stepped & ints(0x1FFF));
     smallest_ = xsimd::min(smallest_, magnitude);
