@@ -114,12 +114,13 @@ template <class Arch>
 xsimd::batch<float, Arch> half_to_floats(const Int32s<Arch>& h) {
   using floats = xsimd::batch<float, Arch>;
   using ints = Int32s<Arch>;
-  const floats scaled = xsimd::bitwise_cast<float>((h & ints(0x7FFF)) << 13) * floats(0x1p112f);
-  // Inf and NaN (exponent 31) scale to 2^16 and more, finite values to at most 65504. A float
-  // comparison: a single instruction where an unsigned integer one takes several (SIMD128 on x86).
-  const ints special =
-      xsimd::select(xsimd::batch_bool_cast<std::int32_t>(scaled >= floats(0x1p16f)), ints(0x7F800000), ints(0));
-  return xsimd::bitwise_cast<float>(xsimd::bitwise_cast<std::int32_t>(scaled) | special | ((h & ints(0x8000)) << 16));
+  // The sign to bit 31, the exponent and fraction to bits 13-27 (an arithmetic shift copies the
+  // sign into bits 28-30, which the mask clears); the multiplication keeps the sign.
+  const ints moved = ((h << 16) >> 3) & ints(static_cast<std::int32_t>(0x8FFFE000u));
+  const floats scaled = xsimd::bitwise_cast<float>(moved) * floats(0x1p112f);
+  const ints exponent = moved & ints(0x0F800000);
+  const ints special = xsimd::select(exponent == ints(0x0F800000), ints(0x7F800000), ints(0));  // Inf, NaN
+  return xsimd::bitwise_cast<float>(xsimd::bitwise_cast<std::int32_t>(scaled) | special);
 }
 
 // float32 -> binary16, round to nearest even, by the float unit itself (Maratyszcza's FP16
@@ -153,7 +154,11 @@ std::pair<Int32s<Arch>, Int32s<Arch>> floats_to_half_pair(const xsimd::batch<flo
   const auto normal = [](const floats& magnitude) {
     return (magnitude >= floats(0x1p-14f)) & (magnitude < floats(65520.0f));
   };
-  const floats first_magnitude = xsimd::abs(first), second_magnitude = xsimd::abs(second);
+  // Magnitudes by an integer mask: V8 makes float abs three instructions on x86.
+  const auto magnitude = [](const floats& value) {
+    return xsimd::bitwise_cast<float>(xsimd::bitwise_cast<std::int32_t>(value) & ints(0x7FFFFFFF));
+  };
+  const floats first_magnitude = magnitude(first), second_magnitude = magnitude(second);
   if (!xsimd::all(normal(first_magnitude) & normal(second_magnitude)))
     return {floats_to_half<Arch>(first), floats_to_half<Arch>(second)};
   const auto quick = [](const floats& value, const floats& magnitude) {
