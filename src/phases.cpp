@@ -91,47 +91,43 @@ void PhaseBlock::for_each_tile(const Positions& positions, std::size_t seq_len, 
   position_ = -1;  // the state no longer matches cos()/sin()
 }
 
-// The float32 tile of a 16-bit table (write_rows).
-template <bool Accumulate, class Rounding>
-void PhaseBlock::write_tile(std::size_t rows, kernels::RowsOut out) {
-  kernels::phase_rows<Accumulate, Rounding>(cos64_, sin64_, step_cos_, step_sin_, count_, rows, out);
-}
-
 namespace {
 
-// float32 values stored into (or added to) a run of a 16-bit table.
-template <bool Accumulate, class Storage>
-void store_row(const float* values, std::uint16_t* out, std::size_t n) {
-  kernels::store_floats<Accumulate, Storage>(values, out, n);
+// float32 values added to a run of a 16-bit table.
+template <class Storage>
+void add_row(const float* values, std::uint16_t* out, std::size_t n) {
+  kernels::store_floats<true, Storage>(values, out, n);
 }
 
 }  // namespace
 
 template <bool Accumulate, class T>
 void PhaseBlock::write_rows(const Positions& positions, std::size_t seq_len, kernels::RowsOutOf<T> out, Dtype dtype) {
-  if constexpr (std::is_same_v<T, float>) {
-    for_each_tile(positions, seq_len, [&](std::size_t row, std::size_t rows) {
-      const std::size_t skip = row * out.row_stride;
-      kernels::phase_rows<Accumulate>(cos64_, sin64_, step_cos_, step_sin_, count_, rows,
-                                      {out.sin + skip, out.cos + skip, out.row_stride, out.interleaved});
+  if constexpr (std::is_same_v<T, float> || !Accumulate) {
+    // Tables, and float32 sums: the table kernel writes the rows in the storage type directly.
+    kernels::with_storage<T>(dtype, [&](auto storage) {
+      for_each_tile(positions, seq_len, [&](std::size_t row, std::size_t rows) {
+        const std::size_t skip = row * out.row_stride;
+        kernels::phase_rows<Accumulate, decltype(storage)>(
+            cos64_, sin64_, step_cos_, step_sin_, count_, rows,
+            {out.sin + skip, out.cos + skip, out.row_stride, out.interleaved});
+      });
     });
   } else {
-    // 16-bit tables: the tile's rows in float32 first (in L1, laid out as in the table), rounded
-    // to odd for a table, to nearest for a sum, then stored once in the storage type. The table
-    // kernel is float32's; only the small store kernels are per type.
+    // Sums into 16-bit tables: the tile's rows in float32 first (in L1, laid out as in the
+    // table), then added once in the storage type. The table kernel is float32's; only the
+    // small store kernels are per type.
     float tile[kRowTile * 2 * kCapacity];
     const std::size_t width = 2 * std::size_t{count_};
     const kernels::RowsOut tile_rows = out.interleaved ? kernels::RowsOut{tile, tile + 1, width, true}
                                                        : kernels::RowsOut{tile, tile + count_, width, false};
-    using Rounding = std::conditional_t<Accumulate, kernels::Float32Storage, kernels::Float32RoundToOdd>;
     // The store kernel of the call's storage type, chosen once: one copy of each, not one per
     // call site.
-    const auto store =
-        kernels::with_storage<T>(dtype, [](auto storage) { return &store_row<Accumulate, decltype(storage)>; });
+    const auto store = kernels::with_storage<T>(dtype, [](auto storage) { return &add_row<decltype(storage)>; });
     // Interleaved rows are one run of sin/cos pairs; else the sin and the cos halves are two.
     const std::size_t runs = out.interleaved ? 1 : 2, length = width / runs;
     for_each_tile(positions, seq_len, [&](std::size_t row, std::size_t rows) {
-      write_tile<false, Rounding>(rows, tile_rows);
+      kernels::phase_rows<false>(cos64_, sin64_, step_cos_, step_sin_, count_, rows, tile_rows);
       for (std::size_t r = 0; r < rows; ++r)
         for (std::size_t k = 0; k < runs; ++k)
           store(tile + r * width + k * length, (k == 0 ? out.sin : out.cos) + (row + r) * out.row_stride, length);

@@ -70,9 +70,6 @@ class PhaseBlock {
   // first row (and left after its last one) in cos64_/sin64_.
   template <class Fn>
   void for_each_tile(const Positions& positions, std::size_t seq_len, Fn&& fn);
-  // One tile's rows by the table kernel, rounded as Rounding (a float32 storage policy) says.
-  template <bool Accumulate, class Rounding>
-  void write_tile(std::size_t rows, kernels::RowsOut out);
   void prepare_steps();
   void anchor(std::int64_t position);
 

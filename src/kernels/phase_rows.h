@@ -8,6 +8,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <type_traits>
 
 #include "narrow.h"
 #include "rows_out.h"
@@ -51,59 +53,88 @@ struct PhaseRows {
   }
 
 #if POSENC_SIMD
+  // cos and sin of a group of pairs (or their one-row steps), two float64 batches each.
+  template <class Arch>
+  struct Group {
+    xsimd::batch<double, Arch> c0, c1, s0, s1;
+  };
+
   template <class Arch>
   static void simd(double* cos, double* sin, const double* step_cos, const double* step_sin, std::size_t pairs,
                    std::size_t rows, const RowsOutOf<T>& out) {
     using doubles = xsimd::batch<double, Arch>;
-    using floats = xsimd::batch<float, Arch>;
-    constexpr std::size_t group = floats::size;  // pairs per group: two float64 batches
+    constexpr std::size_t group = xsimd::batch<float, Arch>::size;  // pairs per group: two float64 batches
     constexpr std::size_t half = doubles::size;
     const std::size_t whole = pairs - pairs % group;
+    const auto load = [](const double* c, const double* s) {
+      return Group<Arch>{doubles::load_unaligned(c), doubles::load_unaligned(c + half), doubles::load_unaligned(s),
+                         doubles::load_unaligned(s + half)};
+    };
     for (std::size_t i = 0; i < whole; i += group) {
-      doubles c0 = doubles::load_unaligned(cos + i), c1 = doubles::load_unaligned(cos + i + half);
-      doubles s0 = doubles::load_unaligned(sin + i), s1 = doubles::load_unaligned(sin + i + half);
-      const doubles wc0 = doubles::load_unaligned(step_cos + i);
-      const doubles wc1 = doubles::load_unaligned(step_cos + i + half);
-      const doubles ws0 = doubles::load_unaligned(step_sin + i);
-      const doubles ws1 = doubles::load_unaligned(step_sin + i + half);
+      const Group<Arch> start = load(cos + i, sin + i), step = load(step_cos + i, step_sin + i);
       T* s_at = out.sin + (out.interleaved ? 2 * i : i);
       T* c_at = out.cos + i;
-      for (std::size_t r = 0; r < rows; ++r, s_at += out.row_stride, c_at += out.row_stride) {
-        const floats s = rounded<Arch>(s0, s1), c = rounded<Arch>(c0, c1);
-        // Interleaved: sin/cos pairs alternate over two batches; else each goes to its own row.
-        // One pair of stores either way: each store inlines the storage's conversion.
-        put<Arch>(s_at, out.interleaved ? xsimd::zip_lo(s, c) : s);
-        put<Arch>(out.interleaved ? s_at + group : c_at, out.interleaved ? xsimd::zip_hi(s, c) : c);
-        const doubles n0 = c0 * wc0 - s0 * ws0, n1 = c1 * wc1 - s1 * ws1;
-        s0 = s0 * wc0 + c0 * ws0;
-        s1 = s1 * wc1 + c1 * ws1;
-        c0 = n0;
-        c1 = n1;
+      Group<Arch> end;
+      if constexpr (std::is_same_v<T, float> || Accumulate) {
+        end = write<Arch>(start, step, rows, s_at, c_at, out,
+                          [](const doubles& lo, const doubles& hi) { return rounded<Arch>(lo, hi); });
+      } else {
+        // 16-bit tables: the quick rounding, then the exact one if a lane was not right in it
+        // (the same recurrence from the same state: the same float64 values).
+        typename Storage::template QuickTable<Arch> quick;
+        end = write<Arch>(start, step, rows, s_at, c_at, out,
+                          [&quick](const doubles& lo, const doubles& hi) { return quick(lo, hi); });
+        if (!quick.right())
+          write<Arch>(start, step, rows, s_at, c_at, out,
+                      [](const doubles& lo, const doubles& hi) { return Storage::template table<Arch>(lo, hi); });
       }
-      c0.store_unaligned(cos + i);
-      c1.store_unaligned(cos + i + half);
-      s0.store_unaligned(sin + i);
-      s1.store_unaligned(sin + i + half);
+      end.c0.store_unaligned(cos + i);
+      end.c1.store_unaligned(cos + i + half);
+      end.s0.store_unaligned(sin + i);
+      end.s1.store_unaligned(sin + i + half);
     }
     scalar(whole, cos, sin, step_cos, step_sin, pairs, rows, out);
   }
 
-  // The float32 lanes of two float64 batches as the table takes them: a sum adds float32 values;
-  // a table stores them rounded as once from float64 (Storage::table).
+  // A group's rows from state `at`, each pair of float64 batches made table values by `round`;
+  // returns the state after the last row.
+  template <class Arch, class Round>
+  static Group<Arch> write(Group<Arch> at, const Group<Arch>& step, std::size_t rows, T* s_at, T* c_at,
+                           const RowsOutOf<T>& out, Round round) {
+    constexpr std::size_t group = xsimd::batch<float, Arch>::size;
+    for (std::size_t r = 0; r < rows; ++r, s_at += out.row_stride, c_at += out.row_stride) {
+      const auto s = round(at.s0, at.s1), c = round(at.c0, at.c1);
+      // Interleaved: sin/cos pairs alternate over two batches; else each goes to its own row.
+      // One pair of stores either way: the storage's conversion is inlined once.
+      put<Arch>(s_at, out.interleaved ? s_at + group : c_at, out.interleaved ? xsimd::zip_lo(s, c) : s,
+                out.interleaved ? xsimd::zip_hi(s, c) : c);
+      const auto c0 = at.c0 * step.c0 - at.s0 * step.s0, c1 = at.c1 * step.c1 - at.s1 * step.s1;
+      at.s0 = at.s0 * step.c0 + at.c0 * step.s0;
+      at.s1 = at.s1 * step.c1 + at.c1 * step.s1;
+      at.c0 = c0;
+      at.c1 = c1;
+    }
+    return at;
+  }
+
+  // Two float64 batches as the table takes them: a sum adds their float32 values; a table stores
+  // them rounded as once from float64 (Storage::table: float32 lanes, or 16-bit patterns).
   template <class Arch>
-  static xsimd::batch<float, Arch> rounded(const xsimd::batch<double, Arch>& lo, const xsimd::batch<double, Arch>& hi) {
+  static auto rounded(const xsimd::batch<double, Arch>& lo, const xsimd::batch<double, Arch>& hi) {
     if constexpr (Accumulate)
       return narrow_pair<Arch>(lo, hi);
     else
       return Storage::template table<Arch>(lo, hi);
   }
 
-  template <class Arch>
-  static void put(T* at, const xsimd::batch<float, Arch>& value) {
-    if constexpr (Accumulate)
-      Storage::template store<Arch>(at, Storage::template load<Arch>(at) + value);
-    else
-      Storage::template store<Arch>(at, value);
+  template <class Arch, class Values>
+  static void put(T* first_at, T* second_at, const Values& first, const Values& second) {
+    if constexpr (Accumulate) {
+      Storage::template store<Arch>(first_at, Storage::template load<Arch>(first_at) + first);
+      Storage::template store<Arch>(second_at, Storage::template load<Arch>(second_at) + second);
+    } else {
+      Storage::template store_table_pair<Arch>(first_at, second_at, first, second);
+    }
   }
 #endif
 };

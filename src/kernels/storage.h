@@ -5,14 +5,16 @@
 //
 // Each has a scalar side (to_float, from_float, from_double) and, in SIMD builds, the same on a
 // batch of float32 lanes: load<Arch>(at) and store<Arch>(at, batch), the half data read and
-// written once, converted in registers; float32's also table<Arch>(lo, hi), two float64 batches
-// rounded into one float32 batch as from_double() rounds each value.
+// written once, converted in registers; load_pair/store_pair, two batches at once (one 128-bit
+// access of 16-bit data on SIMD128); and table<Arch>(lo, hi), two float64 batches rounded as
+// from_double() rounds each value, in the form store_table_pair() writes (float32 lanes, or the
+// 16-bit patterns), which the 16-bit policies also make quickly (QuickTable<Arch>: right for
+// nearly every value, and able to tell; half_lanes.h).
 #pragma once
 
-#include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <type_traits>
+#include <utility>
 
 #include "half_lanes.h"
 #include "posenc/half.h"
@@ -35,37 +37,29 @@ struct Float32Storage {
     value.store_unaligned(at);
   }
   template <class Arch>
+  static std::pair<xsimd::batch<float, Arch>, xsimd::batch<float, Arch>> load_pair(const float* at) {
+    return {load<Arch>(at), load<Arch>(at + xsimd::batch<float, Arch>::size)};
+  }
+  template <class Arch>
+  static void store_pair(float* first_at, float* second_at, const xsimd::batch<float, Arch>& first,
+                         const xsimd::batch<float, Arch>& second) {
+    store<Arch>(first_at, first);
+    store<Arch>(second_at, second);
+  }
+  template <class Arch>
   static xsimd::batch<float, Arch> table(const xsimd::batch<double, Arch>& lo, const xsimd::batch<double, Arch>& hi) {
     return narrow_pair<Arch>(lo, hi);
   }
-#endif
-};
-
-// float32 rounded to odd from float64 (truncated, the last bit set when inexact): the float32
-// tile a half-precision table is made in, which the 16-bit policies then round once more,
-// exactly as rounding the float64 value once (half_lanes.h, round_to_odd_pair).
-struct Float32RoundToOdd : Float32Storage {
-  static float from_double(double value) {
-    const float nearest = static_cast<float>(value);
-    if (!(static_cast<double>(nearest) != value) || value != value) return nearest;  // exact, or NaN
-    std::uint32_t bits;
-    std::memcpy(&bits, &nearest, sizeof bits);
-    if (std::fabs(static_cast<double>(nearest)) > std::fabs(value)) --bits;  // away from zero: one step back
-    bits |= 1;
-    float odd;
-    std::memcpy(&odd, &bits, sizeof odd);
-    return odd;
-  }
-#if POSENC_SIMD
   template <class Arch>
-  static xsimd::batch<float, Arch> table(const xsimd::batch<double, Arch>& lo, const xsimd::batch<double, Arch>& hi) {
-    return round_to_odd_pair<Arch>(lo, hi);
+  static void store_table_pair(float* first_at, float* second_at, const xsimd::batch<float, Arch>& first,
+                               const xsimd::batch<float, Arch>& second) {
+    store_pair<Arch>(first_at, second_at, first, second);
   }
 #endif
 };
 
 // The batch side of the two 16-bit policies (a base of each): they differ in their lane
-// conversions, Policy::widen and Policy::narrow, only.
+// conversions only, Policy::widen, Policy::narrow and Policy::QuickTable.
 template <class Policy>
 struct SixteenBitLanes {
 #if POSENC_SIMD
@@ -76,6 +70,28 @@ struct SixteenBitLanes {
   template <class Arch>
   static void store(std::uint16_t* at, const xsimd::batch<float, Arch>& value) {
     store_u16<Arch>(at, Policy::template narrow<Arch>(value));
+  }
+  template <class Arch>
+  static std::pair<xsimd::batch<float, Arch>, xsimd::batch<float, Arch>> load_pair(const std::uint16_t* at) {
+    const auto [first, second] = load_u16_pair<Arch>(at);
+    return {Policy::template widen<Arch>(first), Policy::template widen<Arch>(second)};
+  }
+  template <class Arch>
+  static void store_pair(std::uint16_t* first_at, std::uint16_t* second_at, const xsimd::batch<float, Arch>& first,
+                         const xsimd::batch<float, Arch>& second) {
+    store_u16_pair<Arch>(first_at, second_at, Policy::template narrow<Arch>(first),
+                         Policy::template narrow<Arch>(second));
+  }
+  // Table values: the patterns, rounded once from float64 (the exact way: the round-to-odd
+  // float32 narrowed; Policy::QuickTable is the quick one).
+  template <class Arch>
+  static Int32s<Arch> table(const xsimd::batch<double, Arch>& lo, const xsimd::batch<double, Arch>& hi) {
+    return Policy::template narrow<Arch>(round_to_odd_pair<Arch>(lo, hi));
+  }
+  template <class Arch>
+  static void store_table_pair(std::uint16_t* first_at, std::uint16_t* second_at, const Int32s<Arch>& first,
+                               const Int32s<Arch>& second) {
+    store_u16_pair<Arch>(first_at, second_at, first, second);
   }
 #endif
 };
@@ -101,6 +117,19 @@ struct Float16Storage : SixteenBitLanes<Float16Storage> {
     else
       SixteenBitLanes::store<Arch>(at, value);
   }
+  template <class Arch>
+  static void store_pair(std::uint16_t* first_at, std::uint16_t* second_at, const xsimd::batch<float, Arch>& first,
+                         const xsimd::batch<float, Arch>& second) {
+    if constexpr (kHalfStoreInstruction<Arch>) {
+      store<Arch>(first_at, first);
+      store<Arch>(second_at, second);
+    } else {
+      const auto [first_bits, second_bits] = floats_to_half_pair<Arch>(first, second);
+      store_u16_pair<Arch>(first_at, second_at, first_bits, second_bits);
+    }
+  }
+  template <class Arch>
+  using QuickTable = QuickHalf<Arch>;
 #endif
 };
 
@@ -118,6 +147,8 @@ struct Bfloat16Storage : SixteenBitLanes<Bfloat16Storage> {
   static Int32s<Arch> narrow(const xsimd::batch<float, Arch>& value) {
     return floats_to_bfloat16<Arch>(value);
   }
+  template <class Arch>
+  using QuickTable = QuickBfloat16<Arch>;
 #endif
 };
 

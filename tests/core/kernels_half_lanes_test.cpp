@@ -1,12 +1,13 @@
 // The SIMD half conversions (kernels/half_lanes.h, through the storage policies of
 // kernels/storage.h) against half.h's scalar ones, bit for bit: widening every one of the 65,536
 // patterns; narrowing dense sets of floats around every pattern, every tie between neighbours and
-// the format's edges (subnormals, 65504/65520, bfloat16's largest, NaN payloads, ±0, ±Inf); the
-// table store from float64 (round to odd, then to nearest even) against double_to_half and
-// double_to_bfloat16 on millions of values, ties ± tiny offsets among them. Then the kernels of
-// half data: rotations, the round-to-odd table rows and the stores of float32 rows, the xsimd
-// versions equal to the scalar loops for every length (tails), in place and out of place.
-// Built twice on x86-64 (SSE2 and AVX2).
+// the format's edges (subnormals, 65504/65520, bfloat16's largest, NaN payloads, ±0, ±Inf), one
+// batch and two at a time (load_pair/store_pair, floats_to_half_pair); the table conversions
+// from float64 (exact: round to odd, then to nearest even; quick: to nearest float32, then to
+// the format, where it says it is right) against double_to_half and double_to_bfloat16 on
+// millions of values, ties ± tiny offsets among them. Then the kernels of half data: rotations,
+// the table rows and the sums of float32 rows, the xsimd versions equal to the scalar loops for
+// every length (tails), in place and out of place. Built twice on x86-64 (SSE2 and AVX2).
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/generators/catch_generators.hpp>
 #include <catch2/generators/catch_generators_range.hpp>
@@ -16,6 +17,7 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "kernels/phase_rows.h"
@@ -32,7 +34,6 @@ using floats = xsimd::batch<float, Arch>;
 using doubles = xsimd::batch<double, Arch>;
 using posenc::kernels::Bfloat16Storage;
 using posenc::kernels::Float16Storage;
-using posenc::kernels::Float32RoundToOdd;
 using posenc::kernels::HeadOrder;
 constexpr std::size_t kLanes = floats::size;
 
@@ -47,41 +48,88 @@ std::uint32_t bits_of(float value) {
   return bits;
 }
 
-// The SIMD policy applied to whole arrays (n a multiple of kLanes).
+// The SIMD policy applied to whole arrays (n a multiple of 2 kLanes): one batch at a time
+// (load) or two (load_pair).
 template <class Storage>
-std::vector<std::uint32_t> simd_widened_bits(const std::vector<std::uint16_t>& in) {
+std::vector<std::uint32_t> simd_widened_bits(const std::vector<std::uint16_t>& in, bool pairs) {
   std::vector<std::uint32_t> out(in.size());
-  for (std::size_t i = 0; i < in.size(); i += kLanes) {
-    alignas(64) float lanes[kLanes];
-    Storage::template load<Arch>(in.data() + i).store_aligned(lanes);
-    for (std::size_t j = 0; j < kLanes; ++j) out[i + j] = bits_of(lanes[j]);
+  for (std::size_t i = 0; i < in.size(); i += 2 * kLanes) {
+    alignas(64) float lanes[2 * kLanes];
+    if (pairs) {
+      const auto [first, second] = Storage::template load_pair<Arch>(in.data() + i);
+      first.store_aligned(lanes);
+      second.store_aligned(lanes + kLanes);
+    } else {
+      Storage::template load<Arch>(in.data() + i).store_aligned(lanes);
+      Storage::template load<Arch>(in.data() + i + kLanes).store_aligned(lanes + kLanes);
+    }
+    for (std::size_t j = 0; j < 2 * kLanes; ++j) out[i + j] = bits_of(lanes[j]);
   }
   return out;
 }
 
+// One batch at a time (store), or two (store_pair) written to their places in reverse order,
+// apart (the second's patterns first, then a gap pattern left untouched, then the first's).
 template <class Storage>
-std::vector<std::uint16_t> simd_narrowed(const std::vector<float>& in) {
+std::vector<std::uint16_t> simd_narrowed(const std::vector<float>& in, bool pairs) {
   std::vector<std::uint16_t> out(in.size() + 1, 0xABCD);  // one past: the store writes kLanes patterns only
-  for (std::size_t i = 0; i < in.size(); i += kLanes)
-    Storage::template store<Arch>(out.data() + i, floats::load_unaligned(in.data() + i));
+  for (std::size_t i = 0; i < in.size(); i += 2 * kLanes) {
+    const floats first = floats::load_unaligned(in.data() + i), second = floats::load_unaligned(in.data() + i + kLanes);
+    if (pairs) {
+      std::uint16_t apart[2 * kLanes + 1];
+      apart[kLanes] = 0xABCD;
+      Storage::template store_pair<Arch>(apart + kLanes + 1, apart, first, second);
+      CHECK(apart[kLanes] == 0xABCD);
+      std::memcpy(out.data() + i, apart + kLanes + 1, sizeof(std::uint16_t) * kLanes);
+      std::memcpy(out.data() + i + kLanes, apart, sizeof(std::uint16_t) * kLanes);
+    } else {
+      Storage::template store<Arch>(out.data() + i, first);
+      Storage::template store<Arch>(out.data() + i + kLanes, second);
+    }
+  }
   CHECK(out.back() == 0xABCD);
   out.pop_back();
   return out;
 }
 
+// The exact table conversion (Storage::table) of each value, kLanes neighbours at a time.
 template <class Storage>
 std::vector<std::uint16_t> simd_table(const std::vector<double>& in) {
   std::vector<std::uint16_t> out(in.size());
   for (std::size_t i = 0; i < in.size(); i += kLanes) {
     const doubles lo = doubles::load_unaligned(in.data() + i), hi = doubles::load_unaligned(in.data() + i + kLanes / 2);
-    Storage::template store<Arch>(out.data() + i, Float32RoundToOdd::table<Arch>(lo, hi));
+    posenc::kernels::store_u16<Arch>(out.data() + i, Storage::template table<Arch>(lo, hi));
   }
   return out;
 }
 
+// The quick table conversion (Storage::QuickTable) of each value in a batch of its own (the
+// other lanes 0.3, no midpoint of either format, in binary16's normal range): the values it
+// says it got right, and among them those it got wrong (against from_double).
+template <class Storage>
+std::pair<std::size_t, std::size_t> quick_table_right_and_wrong(const std::vector<double>& in) {
+  std::size_t right = 0, wrong = 0;
+  alignas(64) double lanes[kLanes];
+  alignas(64) std::uint16_t patterns[kLanes];
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    const std::size_t lane = i % kLanes;
+    for (std::size_t j = 0; j < kLanes; ++j) lanes[j] = j == lane ? in[i] : 0.3;
+    typename Storage::template QuickTable<Arch> quick;
+    posenc::kernels::store_u16<Arch>(patterns,
+                                     quick(doubles::load_aligned(lanes), doubles::load_aligned(lanes + kLanes / 2)));
+    if (!quick.right()) continue;
+    ++right;
+    if (patterns[lane] != Storage::from_double(in[i])) {
+      if (wrong == 0) UNSCOPED_INFO("quick and wrong: " << in[i] << " gives " << patterns[lane]);
+      ++wrong;
+    }
+  }
+  return {right, wrong};
+}
+
 template <class T>
 void pad_to_lanes(std::vector<T>& v) {
-  while (v.size() % kLanes != 0) v.push_back(v.front());
+  while (v.size() % (2 * kLanes) != 0) v.push_back(v.front());
 }
 
 template <class Storage, class T>
@@ -170,35 +218,55 @@ std::vector<double> table_doubles() {
 
 TEST_CASE("SIMD widening of all 65,536 binary16 and bfloat16 patterns equals the scalar one", "[kernels][half]") {
   const std::vector<std::uint16_t> patterns = all_patterns();
-  const std::vector<std::uint32_t> half = simd_widened_bits<Float16Storage>(patterns);
-  const std::vector<std::uint32_t> bf16 = simd_widened_bits<Bfloat16Storage>(patterns);
-  std::size_t mismatches = 0;
-  for (std::uint32_t h = 0; h < 65536; ++h) {
-    mismatches += half[h] != bits_of(posenc::half_to_float(static_cast<std::uint16_t>(h)));
-    mismatches += bf16[h] != bits_of(posenc::bfloat16_to_float(static_cast<std::uint16_t>(h)));
+  for (const bool pairs : {false, true}) {
+    INFO("pairs " << pairs);
+    const std::vector<std::uint32_t> half = simd_widened_bits<Float16Storage>(patterns, pairs);
+    const std::vector<std::uint32_t> bf16 = simd_widened_bits<Bfloat16Storage>(patterns, pairs);
+    std::size_t mismatches = 0;
+    for (std::uint32_t h = 0; h < 65536; ++h) {
+      mismatches += half[h] != bits_of(posenc::half_to_float(static_cast<std::uint16_t>(h)));
+      mismatches += bf16[h] != bits_of(posenc::bfloat16_to_float(static_cast<std::uint16_t>(h)));
+    }
+    CHECK(mismatches == 0);
   }
-  CHECK(mismatches == 0);
 }
 
 TEST_CASE("SIMD narrowing of dense float32 sets equals float_to_half and float_to_bfloat16", "[kernels][half]") {
   const std::vector<float> half_values = dense_floats<Float16Storage>();
-  CHECK(scalar_mismatches<Float16Storage>(half_values, simd_narrowed<Float16Storage>(half_values), false) == 0);
   const std::vector<float> bf16_values = dense_floats<Bfloat16Storage>();
-  CHECK(scalar_mismatches<Bfloat16Storage>(bf16_values, simd_narrowed<Bfloat16Storage>(bf16_values), false) == 0);
+  // floats_to_half_pair itself (an F16C build stores by the instruction instead): its quick
+  // path where both batches are in binary16's normal range, the general one elsewhere.
+  std::vector<std::uint16_t> paired(half_values.size());
+  for (std::size_t i = 0; i < half_values.size(); i += 2 * kLanes) {
+    const auto [first, second] = posenc::kernels::floats_to_half_pair<Arch>(
+        floats::load_unaligned(half_values.data() + i), floats::load_unaligned(half_values.data() + i + kLanes));
+    posenc::kernels::store_u16<Arch>(paired.data() + i, first);
+    posenc::kernels::store_u16<Arch>(paired.data() + i + kLanes, second);
+  }
+  CHECK(scalar_mismatches<Float16Storage>(half_values, paired, false) == 0);
+  for (const bool pairs : {false, true}) {
+    INFO("pairs " << pairs);
+    CHECK(scalar_mismatches<Float16Storage>(half_values, simd_narrowed<Float16Storage>(half_values, pairs), false) ==
+          0);
+    CHECK(scalar_mismatches<Bfloat16Storage>(bf16_values, simd_narrowed<Bfloat16Storage>(bf16_values, pairs), false) ==
+          0);
+  }
 }
 
-TEST_CASE("SIMD table store rounds float64 once: equals double_to_half and double_to_bfloat16", "[kernels][half]") {
+TEST_CASE("SIMD table conversions round float64 once: equal double_to_half and double_to_bfloat16", "[kernels][half]") {
   const std::vector<double> half_values = table_doubles<Float16Storage>();
-  CHECK(scalar_mismatches<Float16Storage>(half_values, simd_table<Float16Storage>(half_values), true) == 0);
   const std::vector<double> bf16_values = table_doubles<Bfloat16Storage>();
+  // The exact way, every value.
+  CHECK(scalar_mismatches<Float16Storage>(half_values, simd_table<Float16Storage>(half_values), true) == 0);
   CHECK(scalar_mismatches<Bfloat16Storage>(bf16_values, simd_table<Bfloat16Storage>(bf16_values), true) == 0);
-  // The scalar side (the kernels' tails): round to odd, then to nearest even.
-  std::size_t scalar_twice = 0;
-  for (const double v : half_values)
-    scalar_twice += Float16Storage::from_float(Float32RoundToOdd::from_double(v)) != posenc::double_to_half(v);
-  for (const double v : bf16_values)
-    scalar_twice += Bfloat16Storage::from_float(Float32RoundToOdd::from_double(v)) != posenc::double_to_bfloat16(v);
-  CHECK(scalar_twice == 0);
+  // The quick way: never wrong where it says right, and right for most values (half of these
+  // are midpoints or near them; binary16's subnormals and beyond are outside its range).
+  const auto [half_right, half_wrong] = quick_table_right_and_wrong<Float16Storage>(half_values);
+  CHECK(half_wrong == 0);
+  CHECK(half_right > half_values.size() / 4);
+  const auto [bf16_right, bf16_wrong] = quick_table_right_and_wrong<Bfloat16Storage>(bf16_values);
+  CHECK(bf16_wrong == 0);
+  CHECK(bf16_right > bf16_values.size() / 2);
   // Through float32 to nearest would round twice: the tie plus a tiny offset is the case.
   const double above_tie = 1.0 + 0x1p-11 + 0x1p-40;  // just above the tie between 1 and 1 + 2^-10
   CHECK(posenc::float_to_half(static_cast<float>(above_tie)) != posenc::double_to_half(above_tie));
@@ -238,21 +306,24 @@ void check_rotations(std::size_t n, HeadOrder order, bool in_place) {
   }
 }
 
-// The float32 tile of a half table (rounded to odd) and its store into the table.
-void check_odd_phase_rows(std::size_t pairs, bool interleaved) {
+// The rows of a half table, written by the table kernel in the storage type. `with_zero`: one
+// pair's sin starts at 0, which the quick rounding leaves to the exact one.
+template <class Storage>
+void check_half_phase_rows(std::size_t pairs, bool interleaved, bool with_zero) {
   const std::size_t rows = 5, stride = 2 * pairs + 1;
   std::vector<double> c = random_doubles(pairs, 4), s = random_doubles(pairs, 5);
   const std::vector<double> wc = random_doubles(pairs, 6, 0.9, 1.0), ws = random_doubles(pairs, 7, -0.4, 0.4);
+  if (with_zero && pairs > 0) s[pairs / 2] = 0.0;
   std::vector<double> c2 = c, s2 = s;
-  std::vector<float> got = sentinel_filled(rows * stride), want = got;
-  const auto out = [&](std::vector<float>& t) {
-    return interleaved ? posenc::kernels::RowsOut{t.data(), t.data() + 1, stride, true}
-                       : posenc::kernels::RowsOut{t.data(), t.data() + pairs, stride, false};
+  std::vector<std::uint16_t> got(rows * stride, 0x7F81), want = got;
+  const auto out = [&](std::vector<std::uint16_t>& t) {
+    return interleaved ? posenc::kernels::RowsOutOf<std::uint16_t>{t.data(), t.data() + 1, stride, true}
+                       : posenc::kernels::RowsOutOf<std::uint16_t>{t.data(), t.data() + pairs, stride, false};
   };
-  using Kernel = posenc::kernels::PhaseRows<false, Float32RoundToOdd>;
-  Kernel::simd<Arch>(c.data(), s.data(), wc.data(), ws.data(), pairs, rows, out(got));
+  using Kernel = posenc::kernels::PhaseRows<false, Storage>;
+  Kernel::template simd<Arch>(c.data(), s.data(), wc.data(), ws.data(), pairs, rows, out(got));
   Kernel::scalar(0, c2.data(), s2.data(), wc.data(), ws.data(), pairs, rows, out(want));
-  CHECK(first_difference(got, want) == got.size());
+  CHECK(got == want);
   CHECK(first_difference(c, c2) == pairs);
   CHECK(first_difference(s, s2) == pairs);
 }
@@ -282,7 +353,10 @@ TEST_CASE("table rows of half tables: simd equals scalar bit for bit, every widt
   const std::size_t n = GENERATE(range<std::size_t>(0, 40), 128);
   const bool interleaved = GENERATE(false, true);
   INFO("n " << n << ", lanes " << kLanes);
-  check_odd_phase_rows(n, interleaved);
+  for (const bool with_zero : {false, true}) {
+    check_half_phase_rows<Float16Storage>(n, interleaved, with_zero);
+    check_half_phase_rows<Bfloat16Storage>(n, interleaved, with_zero);
+  }
   check_store_floats<Float16Storage, false>(n);
   check_store_floats<Float16Storage, true>(n);
   check_store_floats<Bfloat16Storage, false>(n);

@@ -7,7 +7,9 @@
 // The core is built with -ffp-contract=off, so the SIMD paths and the scalar loops must round
 // identically: rotations, narrowing, the recurrence step and the table rows (phase_rows, every
 // layout, written or added) are compared bit for bit (NaN matching NaN), and table elements
-// between rows (strides wider than a row) must keep their values. dot and dot_row sum in a
+// between rows (strides wider than a row) must keep their values. So are the float16 and
+// bfloat16 versions of the rotations and of the written table rows (16-bit patterns; a NaN
+// matching a NaN of the format). dot and dot_row sum in a
 // different order: they are held to the float32 summation bound. alibi_row (an ALiBi bias row)
 // is compared bit for bit, and so are the score rows (scale_row, scale_add_row); row_max by value.
 // sincos is compared with
@@ -19,6 +21,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "fuzz_expect.h"
@@ -28,7 +31,6 @@
 namespace {
 
 using namespace fuzz;
-using posenc::kernels::RowsOut;
 namespace k = posenc::kernels;
 
 // The version k::rotate_half(...) and the others run, for messages.
@@ -41,10 +43,20 @@ constexpr const char* kVersion = "scalar";
 constexpr std::size_t kMaxLength = 259;
 
 // n elements at a fuzzer-chosen misalignment: [shift sentinels | n elements], nothing after.
+// What an unwritten element holds: the sentinel NaN, or for 16-bit patterns a NaN payload no
+// conversion produces.
+template <class T>
+T unwritten() {
+  if constexpr (std::is_same_v<T, std::uint16_t>)
+    return 0x7F81;
+  else
+    return static_cast<T>(sentinel());
+}
+
 template <class T>
 class Shifted {
  public:
-  Shifted(std::size_t n, std::size_t shift) : shift_(shift), storage_(shift + n, static_cast<T>(sentinel())) {}
+  Shifted(std::size_t n, std::size_t shift) : shift_(shift), storage_(shift + n, unwritten<T>()) {}
   T* data() { return storage_.data() + shift_; }
   const T* data() const { return storage_.data() + shift_; }
   std::size_t size() const { return storage_.size() - shift_; }
@@ -60,7 +72,7 @@ class Shifted {
 
   bool prefix_intact() const {
     for (std::size_t i = 0; i < shift_; ++i)
-      if (bits_of(storage_[i]) != bits_of(static_cast<T>(sentinel()))) return false;
+      if (bits_of(storage_[i]) != bits_of(unwritten<T>())) return false;
     return true;
   }
 
@@ -99,38 +111,73 @@ Heads heads_of(FuzzInput& in, std::size_t used) {
   return {count, stride, in.byte() % 2 == 0 ? k::HeadOrder::kAcrossHeads : k::HeadOrder::kHeadByHead};
 }
 
-void fuzz_rotate_half(FuzzInput& in, std::size_t n, bool in_place) {
-  const Heads heads = heads_of(in, 2 * n);
-  const std::size_t length = heads.count * heads.stride;
-  const Shifted<float> cos = input<float>(in, n), sin = input<float>(in, n);
-  const Shifted<float> x = input<float>(in, length);
-  Shifted<float> want = x.moved(0);
-  k::RotateHalf::scalar(0, cos.data(), sin.data(), in_place ? want.data() : x.data(), want.data(), n, heads.count,
-                        heads.stride, heads.order, n);
-  const std::size_t shift = simd_shift(in);
-  Shifted<float> src = x.moved(shift);
-  Shifted<float> out = x.moved(shift);  // out of place: the gaps must keep x's values too
-  k::rotate_half(cos.data(), sin.data(), in_place ? out.data() : src.data(), out.data(), n, heads.count, heads.stride,
-                 heads.order, n);
-  expect_same("rotate_half", out, want);
-  if (!in_place) expect_same("rotate_half source", src, x);
+// The elements a kernel of Storage's type reads: fuzzed floats, rounded to the 16-bit formats.
+template <class Storage>
+Shifted<typename Storage::type> element_input(FuzzInput& in, std::size_t n) {
+  const Shifted<float> values = input<float>(in, n);
+  if constexpr (std::is_same_v<typename Storage::type, float>) {
+    return values;
+  } else {
+    Shifted<std::uint16_t> patterns(n, in.byte() % 8);
+    for (std::size_t i = 0; i < n; ++i) patterns[i] = Storage::from_float(values[i]);
+    return patterns;
+  }
 }
 
-void fuzz_rotate_interleaved(FuzzInput& in, std::size_t n, bool in_place) {
+// expect_same for Storage's elements. 16-bit patterns: the same, or NaN on both sides (its sign
+// may differ: IEEE 754 leaves an arithmetic NaN's sign unspecified, and SIMD lanes and the scalar
+// loops order operands differently).
+template <class Storage, class T>
+void expect_same_elements(const char* what, const Shifted<T>& simd, const Shifted<T>& scalar) {
+  if constexpr (std::is_same_v<T, float>) {
+    expect_same(what, simd, scalar);
+  } else {
+    FUZZ_EXPECT(simd.prefix_intact() && scalar.prefix_intact(), "%s %s wrote before its array", kVersion, what);
+    for (std::size_t i = 0; i < simd.size(); ++i) {
+      const bool both_nan = std::isnan(Storage::to_float(simd[i])) && std::isnan(Storage::to_float(scalar[i]));
+      FUZZ_EXPECT(simd[i] == scalar[i] || both_nan, "%s %s: element %zu of %zu: simd 0x%04x, scalar 0x%04x", kVersion,
+                  what, i, simd.size(), simd[i], scalar[i]);
+    }
+  }
+}
+
+// The 16-bit kernels: float16 or bfloat16 by a byte, as the core chooses them (storage.h).
+template <class Fn>
+void with_half_storage(FuzzInput& in, Fn&& fn) {
+  if (in.byte() % 2 == 0)
+    fn(k::Float16Storage{});
+  else
+    fn(k::Bfloat16Storage{});
+}
+
+// rotate_half_of (half pairing) or rotate_interleaved_of on Storage's elements.
+template <class Storage>
+void fuzz_rotation(FuzzInput& in, std::size_t n, bool interleaved, bool in_place) {
+  using T = typename Storage::type;
   const Heads heads = heads_of(in, 2 * n);
   const std::size_t length = heads.count * heads.stride;
   const Shifted<float> cos = input<float>(in, n), sin = input<float>(in, n);
-  const Shifted<float> x = input<float>(in, length);
-  Shifted<float> want = x.moved(0);
-  k::RotateInterleaved::scalar(0, cos.data(), sin.data(), in_place ? want.data() : x.data(), want.data(), heads.count,
-                               heads.stride, heads.order, n);
+  const Shifted<T> x = element_input<Storage>(in, length);
+  Shifted<T> want = x.moved(0);
+  const T* want_from = in_place ? want.data() : x.data();
+  if (interleaved)
+    k::RotateInterleavedOf<Storage>::scalar(0, cos.data(), sin.data(), want_from, want.data(), heads.count,
+                                            heads.stride, heads.order, n);
+  else
+    k::RotateHalfOf<Storage>::scalar(0, cos.data(), sin.data(), want_from, want.data(), n, heads.count, heads.stride,
+                                     heads.order, n);
   const std::size_t shift = simd_shift(in);
-  Shifted<float> src = x.moved(shift);
-  Shifted<float> out = x.moved(shift);
-  k::rotate_interleaved(cos.data(), sin.data(), in_place ? out.data() : src.data(), out.data(), heads.count,
-                        heads.stride, heads.order, n);
-  expect_same("rotate_interleaved", out, want);
-  if (!in_place) expect_same("rotate_interleaved source", src, x);
+  Shifted<T> src = x.moved(shift);
+  Shifted<T> out = x.moved(shift);  // out of place: the gaps must keep x's values too
+  const T* from = in_place ? out.data() : src.data();
+  if (interleaved)
+    k::rotate_interleaved_of<Storage>(cos.data(), sin.data(), from, out.data(), heads.count, heads.stride, heads.order,
+                                      n);
+  else
+    k::rotate_half_of<Storage>(cos.data(), sin.data(), from, out.data(), n, heads.count, heads.stride, heads.order, n);
+  expect_same_elements<Storage>(interleaved ? "rotate_interleaved" : "rotate_half", out, want);
+  if (!in_place)
+    expect_same_elements<Storage>(interleaved ? "rotate_interleaved source" : "rotate_half source", src, x);
 }
 
 // |simd - scalar| for two sums of the same n products in different orders: each is within
@@ -224,7 +271,10 @@ void fuzz_rotate_step(FuzzInput& in, std::size_t n) {
 // one row) and of rope_cache (separate cos and sin arrays), with row strides at least a row.
 enum class RowsLayout { kInterleaved, kConcat, kSeparate };
 
+// Storage's table rows (16-bit ones: written only, as the core makes them).
+template <class Storage>
 void fuzz_phase_rows(FuzzInput& in, std::size_t pairs, bool accumulate) {
+  using T = typename Storage::type;
   pairs = pairs == 0 ? 1 : pairs;
   const std::uint8_t shape = in.byte();
   const std::size_t rows = 1 + shape % 8;  // the core never asks for 0 rows
@@ -235,21 +285,21 @@ void fuzz_phase_rows(FuzzInput& in, std::size_t pairs, bool accumulate) {
 
   const Shifted<double> cos = input<double>(in, pairs), sin = input<double>(in, pairs);
   const Shifted<double> step_cos = input<double>(in, pairs), step_sin = input<double>(in, pairs);
-  const Shifted<float> first = input<float>(in, size), second = input<float>(in, size);
-  const auto out = [&](Shifted<float>& t, Shifted<float>& u) {
-    float* row = t.data();
+  const Shifted<T> first = element_input<Storage>(in, size), second = element_input<Storage>(in, size);
+  const auto out = [&](Shifted<T>& t, Shifted<T>& u) {
+    T* row = t.data();
     switch (layout) {
       case RowsLayout::kInterleaved:
-        return RowsOut{row, row + 1, stride, true};
+        return k::RowsOutOf<T>{row, row + 1, stride, true};
       case RowsLayout::kConcat:
-        return RowsOut{row, row + pairs, stride, false};
+        return k::RowsOutOf<T>{row, row + pairs, stride, false};
       default:
-        return RowsOut{row, u.data(), stride, false};
+        return k::RowsOutOf<T>{row, u.data(), stride, false};
     }
   };
   Shifted<double> want_cos = cos.moved(0), want_sin = sin.moved(0);
-  Shifted<float> want_first = first.moved(0), want_second = second.moved(0);
-  (accumulate ? k::PhaseRows<true>::scalar : k::PhaseRows<false>::scalar)(
+  Shifted<T> want_first = first.moved(0), want_second = second.moved(0);
+  (accumulate ? k::PhaseRows<true, Storage>::scalar : k::PhaseRows<false, Storage>::scalar)(
       0, want_cos.data(), want_sin.data(), step_cos.data(), step_sin.data(), pairs, rows, out(want_first, want_second));
   // Elements past a row's width (stride gaps) and an unused second array keep their values.
   for (std::size_t i = 0; i < size; ++i) {
@@ -262,16 +312,16 @@ void fuzz_phase_rows(FuzzInput& in, std::size_t pairs, bool accumulate) {
   }
   const std::size_t shift = simd_shift(in);
   Shifted<double> c = cos.moved(shift), s = sin.moved((shift + 1) % 8);
-  Shifted<float> t = first.moved((shift + 2) % 8), u = second.moved((shift + 3) % 8);
+  Shifted<T> t = first.moved((shift + 2) % 8), u = second.moved((shift + 3) % 8);
   if (accumulate) {
-    k::phase_rows<true>(c.data(), s.data(), step_cos.data(), step_sin.data(), pairs, rows, out(t, u));
+    k::phase_rows<true, Storage>(c.data(), s.data(), step_cos.data(), step_sin.data(), pairs, rows, out(t, u));
   } else {
-    k::phase_rows<false>(c.data(), s.data(), step_cos.data(), step_sin.data(), pairs, rows, out(t, u));
+    k::phase_rows<false, Storage>(c.data(), s.data(), step_cos.data(), step_sin.data(), pairs, rows, out(t, u));
   }
   expect_same("phase_rows cos state", c, want_cos);
   expect_same("phase_rows sin state", s, want_sin);
-  expect_same("phase_rows table", t, want_first);
-  expect_same("phase_rows second table", u, want_second);
+  expect_same_elements<Storage>("phase_rows table", t, want_first);
+  expect_same_elements<Storage>("phase_rows second table", u, want_second);
 }
 
 // One ALiBi bias row: slope · (start + j), start an integer distance (or a hostile double).
@@ -314,20 +364,16 @@ void fuzz_row_max(FuzzInput& in, std::size_t n) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   FuzzInput in(data, size);
-  const std::uint8_t kernel = in.byte() % 15;
+  const std::uint8_t kernel = in.byte() % 18;
   const std::size_t n = in.u16() % (kMaxLength + 1);
   switch (kernel) {
     case 0:
-      fuzz_rotate_half(in, n, false);
-      break;
     case 1:
-      fuzz_rotate_half(in, n, true);
+      fuzz_rotation<k::Float32Storage>(in, n, false, kernel == 1);
       break;
     case 2:
-      fuzz_rotate_interleaved(in, n, false);
-      break;
     case 3:
-      fuzz_rotate_interleaved(in, n, true);
+      fuzz_rotation<k::Float32Storage>(in, n, true, kernel == 3);
       break;
     case 4:
       fuzz_dot(in, n);
@@ -342,10 +388,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       fuzz_rotate_step(in, n);
       break;
     case 8:
-      fuzz_phase_rows(in, n, false);
-      break;
     case 9:
-      fuzz_phase_rows(in, n, true);
+      fuzz_phase_rows<k::Float32Storage>(in, n, kernel == 9);
       break;
     case 10:
       fuzz_dot_row(in, n);
@@ -354,13 +398,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       fuzz_alibi_row(in, n);
       break;
     case 12:
-      fuzz_score_row(in, n, false);
-      break;
     case 13:
-      fuzz_score_row(in, n, true);
+      fuzz_score_row(in, n, kernel == 13);
       break;
-    default:
+    case 14:
       fuzz_row_max(in, n);
+      break;
+    case 15:
+    case 16:  // 16-bit rotations: the storage byte, then the in-place byte
+      with_half_storage(in, [&](auto storage) {
+        const bool in_place = in.byte() % 2 == 0;
+        fuzz_rotation<decltype(storage)>(in, n, kernel == 16, in_place);
+      });
+      break;
+    default:  // 16-bit table rows: the storage byte first
+      with_half_storage(in, [&](auto storage) { fuzz_phase_rows<decltype(storage)>(in, n, false); });
       break;
   }
   return 0;

@@ -458,6 +458,26 @@ def kernels_seeds():
                 u8(kernel) + u16(n) + u8(j) + array(j, "1e3", specials if j % 2 else []) + value(0.125)
                 + u8(j + 1) + array(j + 9, "1e3") + u8(j + 2))
         seeds[f"row_max-{n}"] = u8(14) + u16(n) + u8(j) + array(j, "1e20", specials if j % 2 else [])
+    # 16-bit kernels, float16 (storage byte 0) and bfloat16 (1). Rotations (15: half pairing, 16:
+    # interleaved): storage, in place, head count, stride gap, head order, cos, sin, x (floats,
+    # then the patterns' shift), the SIMD copy's shift. Table rows (17): storage, shape (rows,
+    # layout), stride gap, cos, sin, step cos, step sin, the two tables' elements (as x), shift;
+    # one state pair starting at 0 (the exact rounding's path), huge values (Inf, beyond
+    # binary16's range) and NaN.
+    for j, n in enumerate([0, 1, 3, 4, 7, 8, 9, 16, 17, 64, 131, 259]):
+        for storage, name in ((0, "f16"), (1, "bf16")):
+            for kernel, what in ((15, "half_rotate_half"), (16, "half_rotate_interleaved")):
+                seeds[f"{what}_{name}-{n}"] = (
+                    u8(kernel) + u16(n) + u8(storage) + u8(j) + u8(j + 1) + u8(j + 2) + u8(j % 2)
+                    + u8(j) + array(j + 1) + u8(j + 1) + array(j + 2)
+                    + u8(j + 2) + array(j + 3, "1e3" if j % 3 == 0 else "1", specials if j % 2 else []) + u8(j + 3)
+                    + u8(j + 5))
+            seeds[f"half_phase_rows_{name}-{n}"] = (
+                u8(17) + u16(n) + u8(storage) + u8(3 * j + 1) + u8(j)
+                + u8(j) + array(j + 4, "1", [(0, 1.0)]) + u8(j + 1) + array(j + 5, "1e3" if j % 4 == 3 else "1", [(0, 0.0)])
+                + u8(j + 2) + array(j + 6, "1", [(1, "NaN")] if j % 5 == 4 else []) + u8(j + 3) + array(j + 7)
+                + u8(j + 4) + array(j + 8) + u8(j + 5) + u8(j + 6) + array(j + 9) + u8(j + 7)
+                + u8(j + 8))
     return seeds
 
 
