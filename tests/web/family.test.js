@@ -1,80 +1,19 @@
-// The family side by side: the panels' pixels and the distance curve against float64 references
+// The family side by side: the panels' pixels and the distance curve against the float64 references
 // computed here (rotations, xPos scales, ALiBi and T5 biases, softmax), the toggles (softmax,
 // causal mask), the keyboard read-out, the permalink, hostile link values, a phone's width, and
 // the redraw time.
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { randomMatrix, randomQueryKey } from '../../web/src/tokens.js';
+import { attentionReference, FAMILY_DEFAULTS, referenceContents } from './support/attention-reference.js';
 import { artifactPath, gotoAndSettle, openPage, waitForIdle } from './support/browser.js';
 import { checkHeatmapPixels } from './support/colors.js';
 import { readLinePlot } from './support/lineplot.js';
-import { posenc } from './support/reference.js';
 import { useServedSite } from './support/session.js';
 
 const site = useServedSite();
 let browser;
 let server;
 before(async () => ({ browser, server } = await site));
-
-const DEFAULTS = { n: 128, l0: 32, d: 32, seed: 7, content: 'qk', view: 'scores', causal: false, head: 4 };
-
-/** The page's documented inputs: one seeded query and key at every position, or one pair per token. */
-function contents({ content, seed, n, d }) {
-  if (content === 'tokens') {
-    const rows = randomMatrix(seed, 2 * n, d);
-    return { q: (m) => rows.subarray(m * d, (m + 1) * d), k: (j) => rows.subarray((n + j) * d, (n + j + 1) * d) };
-  }
-  const { q, k } = randomQueryKey(seed, d);
-  return { q: () => q, k: () => k };
-}
-
-/**
- * One panel in float64: per pair i, the rotated (RoPE, interleaved pairs, base 10000) dot product,
- * times xPos's ζ_i^((m − n)/512) for 'xpos'; the sum over √d; plus ALiBi's 2^(−head)·(n − m) or the
- * T5 stand-in bias of the bucket; -Infinity above the diagonal under a causal mask; softmax per row.
- */
-function reference(encoding, options) {
-  const { n, d, view, causal, head } = { ...DEFAULTS, ...options };
-  const { q, k } = contents({ ...DEFAULTS, ...options });
-  const buckets = posenc.relativePositionBuckets({ queryLen: n, keyLen: n, bidirectional: !causal });
-  const perDirection = causal ? 32 : 16;
-  const out = new Float64Array(n * n);
-  for (let m = 0; m < n; m++) {
-    for (let j = 0; j < n; j++) {
-      if (causal && j > m) {
-        out[m * n + j] = -Infinity;
-        continue;
-      }
-      const a = q(m);
-      const b = k(j);
-      let dot = 0;
-      for (let i = 0; i < d / 2; i++) {
-        const w = 10000 ** ((-2 * i) / d);
-        const [a0, a1, b0, b1] = [a[2 * i], a[2 * i + 1], b[2 * i], b[2 * i + 1]];
-        if (encoding === 'rope' || encoding === 'xpos') {
-          const [cm, sm, cn, sn] = [Math.cos(m * w), Math.sin(m * w), Math.cos(j * w), Math.sin(j * w)];
-          let term = (a0 * cm - a1 * sm) * (b0 * cn - b1 * sn) + (a0 * sm + a1 * cm) * (b0 * sn + b1 * cn);
-          if (encoding === 'xpos') term *= (((2 * i) / d + 0.4) / 1.4) ** ((m - j) / 512);
-          dot += term;
-        } else dot += a0 * b0 + a1 * b1;
-      }
-      let score = dot / Math.sqrt(d);
-      if (encoding === 'alibi') score += 2 ** -head * (j - m);
-      if (encoding === 't5') score += (-4 * (buckets[m * n + j] % perDirection)) / (perDirection - 1);
-      out[m * n + j] = score;
-    }
-  }
-  if (view === 'weights') {
-    for (let m = 0; m < n; m++) {
-      const row = out.subarray(m * n, (m + 1) * n);
-      const max = Math.max(...row);
-      let sum = 0;
-      for (let j = 0; j < n; j++) sum += row[j] === -Infinity ? 0 : Math.exp(row[j] - max);
-      for (let j = 0; j < n; j++) row[j] = row[j] === -Infinity ? 0 : Math.exp(row[j] - max) / sum;
-    }
-  }
-  return out;
-}
 
 function query(options) {
   const keys = {
@@ -93,8 +32,8 @@ function query(options) {
   return `?${parts.join('&')}`;
 }
 
-async function checkPanel(page, encoding, options, expected = reference(encoding, options)) {
-  const n = options.n ?? DEFAULTS.n;
+async function checkPanel(page, encoding, options, expected = attentionReference(encoding, options)) {
+  const n = options.n ?? FAMILY_DEFAULTS.n;
   return checkHeatmapPixels(page, `attention-${encoding}`, {
     rows: n,
     cols: n,
@@ -122,14 +61,14 @@ for (const options of [
     await gotoAndSettle(page, server.pageUrl + query(options));
     const panels = {};
     for (const encoding of ['rope', 'xpos', 'alibi', 't5']) {
-      panels[encoding] = reference(encoding, options);
+      panels[encoding] = attentionReference(encoding, options);
       checkScale(await checkPanel(page, encoding, options, panels[encoding]), options.view, [panels[encoding]]);
     }
     // The ALiBi slope shown is posenc's for that head of 8.
     const slope = Number(await page.locator('#fam-slope-note').getAttribute('data-slope'));
-    assert.equal(slope, 2 ** -(options.head ?? DEFAULTS.head));
+    assert.equal(slope, 2 ** -(options.head ?? FAMILY_DEFAULTS.head));
     // The curve: the last query against every key, at distance t = (n − 1) − key.
-    const n = options.n ?? DEFAULTS.n;
+    const n = options.n ?? FAMILY_DEFAULTS.n;
     const { series, yPerUnit } = await readLinePlot(page, 'family-distance');
     for (const [encoding, label] of [
       ['rope', 'RoPE'],
@@ -151,7 +90,7 @@ test('the toggles: softmax and the causal mask change the panels as float64 says
   const { page, log, context } = await openPage(browser);
   await gotoAndSettle(page, server.pageUrl);
   // Without positions and with the same q and k everywhere, every raw score is the same.
-  const flat = reference('none', {});
+  const flat = attentionReference('none', {});
   await checkPanel(page, 'none', {}, flat);
   await page.locator('#ctl-fam-view-weights').check();
   await page.locator('#ctl-fam-causal-on').check();
@@ -159,7 +98,7 @@ test('the toggles: softmax and the causal mask change the panels as float64 says
   await page.waitForFunction(() =>
     /fam\.view=weights.*fam\.causal=on|fam\.causal=on.*fam\.view=weights/.test(location.search),
   );
-  const n = DEFAULTS.n;
+  const n = FAMILY_DEFAULTS.n;
   const nope = Float64Array.from({ length: n * n }, (_, i) =>
     i % n <= Math.floor(i / n) ? 1 / (Math.floor(i / n) + 1) : 0,
   );
@@ -189,8 +128,8 @@ test('the toggles: softmax and the causal mask change the panels as float64 says
 
 /** Sinusoidal (interleaved, base 10000) added to q and k, causal softmax weights, in float64. */
 function sinusoidalWeights() {
-  const { n, d } = DEFAULTS;
-  const { q, k } = contents(DEFAULTS);
+  const { n, d } = FAMILY_DEFAULTS;
+  const { q, k } = referenceContents(FAMILY_DEFAULTS);
   const pe = (p, c) => (c % 2 === 0 ? Math.sin : Math.cos)(p / 10000 ** ((c - (c % 2)) / d));
   const out = new Float64Array(n * n);
   for (let m = 0; m < n; m++) {

@@ -1,65 +1,25 @@
 // <posenc-attention> on the widgets gallery: RoPE and ALiBi panels on one given colour scale
-// (the domain attribute) against a float64 reference computed here, redraws on attribute changes
+// (the domain attribute) against the float64 reference (support/attention-reference.js), redraws on attribute changes
 // (softmax weights, a causal mask, the panel's own scale), bad attributes reported inside,
-// keyboard read-out with posenc-pick, posenc-change, CSV/PNG, dark mode and a phone's width.
+// keyboard read-out with posenc-pick, posenc-change, CSV/PNG, dark mode, axe and a phone's width.
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { randomQueryKey } from '../../web/src/tokens.js';
-import { gotoAndSettle, openPage, waitForIdle } from './support/browser.js';
+import { attentionReference } from './support/attention-reference.js';
+import { waitForIdle } from './support/browser.js';
 import { checkHeatmapPixels } from './support/colors.js';
-import { problemsAfter, recordPicks, setAttributes } from './support/gallery.js';
+import { galleryElementChecks, pngOf, problemsAfter, recordPicks, setAttributes } from './support/gallery.js';
 import { useGallerySession } from './support/session.js';
 
 const SELECTOR = '#gallery-attention';
 const ALIBI = '#gallery-attention-alibi';
 
-/**
- * One head in float64 for the documented contents (one seeded q and k at every position): RoPE
- * rotates pair i of q by m·θ_i and of k by n·θ_i (θ_i = 10000^(−2i/d)); ALiBi adds 2^(−head)·(n − m)
- * to the plain dot product; both over √d; −∞ above the diagonal under a causal mask; softmax per row.
- */
-function reference(encoding, { n, d = 32, seed = 7, head = 4, causal = false, weights = false }) {
-  const { q, k } = randomQueryKey(seed, d);
-  const out = new Float64Array(n * n);
-  for (let m = 0; m < n; m++) {
-    for (let j = 0; j < n; j++) {
-      if (causal && j > m) {
-        out[m * n + j] = -Infinity;
-        continue;
-      }
-      let dot = 0;
-      for (let i = 0; i < d / 2; i++) {
-        const [a0, a1, b0, b1] = [q[2 * i], q[2 * i + 1], k[2 * i], k[2 * i + 1]];
-        if (encoding === 'rope') {
-          const w = 10000 ** ((-2 * i) / d);
-          const [cm, sm, cn, sn] = [Math.cos(m * w), Math.sin(m * w), Math.cos(j * w), Math.sin(j * w)];
-          dot += (a0 * cm - a1 * sm) * (b0 * cn - b1 * sn) + (a0 * sm + a1 * cm) * (b0 * sn + b1 * cn);
-        } else dot += a0 * b0 + a1 * b1;
-      }
-      out[m * n + j] = dot / Math.sqrt(d) + (encoding === 'alibi' ? 2 ** -head * (j - m) : 0);
-    }
-  }
-  if (weights) {
-    for (let m = 0; m < n; m++) {
-      const row = out.subarray(m * n, (m + 1) * n);
-      const max = Math.max(...row);
-      let sum = 0;
-      for (const v of row) sum += v === -Infinity ? 0 : Math.exp(v - max);
-      for (let j = 0; j < n; j++) row[j] = row[j] === -Infinity ? 0 : Math.exp(row[j] - max) / sum;
-    }
-  }
-  return out;
-}
-
 const session = useGallerySession();
-let browser;
 let page;
 let log;
-let galleryUrl;
-before(async () => ({ browser, page, log, galleryUrl } = await session));
+before(async () => ({ page, log } = await session));
 
 async function checkPanel(selector, encoding, options, domain) {
-  const values = reference(encoding, options);
+  const values = attentionReference(encoding, options);
   const { n } = options;
   return checkHeatmapPixels(page.locator(selector), `attention-${encoding}`, {
     rows: n,
@@ -74,7 +34,7 @@ test('two encodings drawn on the one colour scale their domain attribute gives, 
   await checkPanel(ALIBI, 'alibi', { n: 64 }, [-3, 3]);
   const csv = (await page.locator(SELECTOR).evaluate((node) => node.toCSV())).trim().split('\n');
   assert.equal(csv.length, 65);
-  const expected = reference('rope', { n: 64 });
+  const expected = attentionReference('rope', { n: 64 });
   for (const [m, j] of [
     [0, 0],
     [63, 0],
@@ -113,7 +73,7 @@ test('redraws on attribute changes: weights under a causal mask, then its own sc
     domain: [0, 0.5],
   });
   await waitForIdle(page);
-  await checkPanel(ALIBI, 'alibi', { n: 64, head: 2, causal: true, weights: true }, [0, 0.5]);
+  await checkPanel(ALIBI, 'alibi', { n: 64, head: 2, causal: true, view: 'weights' }, [0, 0.5]);
   // Without a domain, scores scale to the panel's own largest |score|, symmetric about 0.
   const attribute = await page.locator(ALIBI).evaluate((node) => {
     node.domain = [];
@@ -128,7 +88,7 @@ test('redraws on attribute changes: weights under a causal mask, then its own sc
     node.seqLen = 48;
   });
   await waitForIdle(page);
-  const own = reference('alibi', { n: 48, head: 2 });
+  const own = attentionReference('alibi', { n: 48, head: 2 });
   const largest = Math.max(...[...own].map(Math.abs));
   await checkPanel(ALIBI, 'alibi', { n: 48, head: 2 }, [-largest, largest]);
   await page.locator(ALIBI).evaluate((node) => {
@@ -169,7 +129,7 @@ test('keyboard read-out, posenc-pick, and a text alternative from the data', asy
   const last = await lastPick();
   assert.equal(last.m, 2);
   assert.equal(last.n, 1);
-  const expected = reference('rope', { n: 64 })[2 * 64 + 1];
+  const expected = attentionReference('rope', { n: 64 })[2 * 64 + 1];
   assert.ok(Math.abs(last.value - expected) < 1e-5, `${last.value} vs ${expected}`);
   await page.locator(`${SELECTOR} canvas.heatmap-cells`).blur();
   const label = await page.locator(`${SELECTOR} canvas.heatmap-cells`).getAttribute('aria-label');
@@ -178,42 +138,11 @@ test('keyboard read-out, posenc-pick, and a text alternative from the data', asy
 });
 
 test('toPNG and toCSV', async () => {
-  const png = await page.locator(SELECTOR).evaluate(async (node) => {
-    const blob = await node.toPNG();
-    const bitmap = await createImageBitmap(blob);
-    return { type: blob.type, width: bitmap.width, height: bitmap.height };
-  });
+  const png = await pngOf(page, SELECTOR);
   assert.equal(png.type, 'image/png');
   assert.ok(png.width >= 64 && png.height >= 64, JSON.stringify(png));
   const csv = await page.locator(SELECTOR).evaluate((node) => node.toCSV());
   assert.match(csv.split('\n')[0], /,0,1,2,/);
 });
 
-test('dark mode: the system setting and the theme attribute', async () => {
-  const background = (target) => target.locator(SELECTOR).evaluate((node) => getComputedStyle(node).backgroundColor);
-  const dark = await openPage(browser, { colorScheme: 'dark' });
-  await gotoAndSettle(dark.page, galleryUrl);
-  assert.equal(await background(dark.page), 'rgb(20, 23, 27)');
-  assert.deepEqual(dark.log.errors, []);
-  await dark.context.close();
-  await page.locator(SELECTOR).evaluate((node) => node.setAttribute('theme', 'dark'));
-  assert.equal(await background(page), 'rgb(20, 23, 27)');
-  await page.locator(SELECTOR).evaluate((node) => node.removeAttribute('theme'));
-  assert.equal(await background(page), 'rgb(255, 255, 255)');
-});
-
-// axe-core (light and dark) runs on the whole gallery, these elements included, in
-// widgets-pe-heatmap.test.js.
-
-test('a 375-px width: no horizontal overflow', async () => {
-  const phone = await openPage(browser, { width: 375, height: 812, touch: true });
-  await gotoAndSettle(phone.page, galleryUrl);
-  const overflow = await phone.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  assert.ok(overflow <= 0, `the gallery scrolls sideways by ${overflow} px`);
-  for (const selector of [SELECTOR, ALIBI]) {
-    const width = await phone.page.locator(selector).evaluate((node) => node.getBoundingClientRect().width);
-    assert.ok(width <= 375, `${selector} is ${width} px wide`);
-  }
-  assert.deepEqual(phone.log.errors, []);
-  await phone.context.close();
-});
+galleryElementChecks(session, { selector: SELECTOR, section: '#attention', others: [ALIBI] });

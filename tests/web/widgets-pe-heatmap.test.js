@@ -4,9 +4,9 @@
 // exports PNG and CSV, follows dark mode and its theme attribute, and passes axe.
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { gotoAndSettle, openPage, waitForIdle } from './support/browser.js';
+import { waitForIdle } from './support/browser.js';
 import { checkHeatmapPixels } from './support/colors.js';
-import { assertAccessible, assertFitsPhone, recordPicks } from './support/gallery.js';
+import { galleryElementChecks, pngOf, recordPicks, setAttributes as setElementAttributes } from './support/gallery.js';
 import { useGallerySession } from './support/session.js';
 
 const SELECTOR = '#gallery-pe-heatmap';
@@ -27,20 +27,12 @@ function referenceTable({ seqLen, dModel, base = 10000, layout = 'interleaved' }
 }
 
 const session = useGallerySession();
-let browser;
-let server;
 let page;
 let log;
-let galleryUrl;
-before(async () => ({ browser, server, page, log, galleryUrl } = await session));
+before(async () => ({ page, log } = await session));
 
 /** Sets attributes on the element and waits for its redraw. */
-async function setAttributes(attributes) {
-  await page.locator(SELECTOR).evaluate((node, list) => {
-    for (const [name, value] of Object.entries(list)) node.setAttribute(name, value);
-  }, attributes);
-  await waitForIdle(page);
-}
+const setAttributes = (attributes) => setElementAttributes(page, SELECTOR, attributes);
 
 async function checkTable(settings) {
   const table = referenceTable(settings);
@@ -186,11 +178,7 @@ test('built-in controls (the controls attribute) change the attributes', async (
 });
 
 test('toPNG: a PNG of the figure with its cells; toCSV: labelled rows', async () => {
-  const png = await page.locator(SELECTOR).evaluate(async (node) => {
-    const blob = await node.toPNG();
-    const bitmap = await createImageBitmap(blob);
-    return { type: blob.type, width: bitmap.width, height: bitmap.height };
-  });
+  const png = await pngOf(page, SELECTOR);
   assert.equal(png.type, 'image/png');
   assert.ok(png.width >= 64 && png.height >= 64, JSON.stringify(png));
   const csv = await page.locator(SELECTOR).evaluate((node) => node.toCSV());
@@ -198,29 +186,5 @@ test('toPNG: a PNG of the figure with its cells; toCSV: labelled rows', async ()
   assert.match(csv.split('\n')[2], /^1,0\.84147/);
 });
 
-test('dark mode: the system setting, and the theme attribute either way', async () => {
-  const background = (target) => target.locator(SELECTOR).evaluate((node) => getComputedStyle(node).backgroundColor);
-  const dark = await openPage(browser, { colorScheme: 'dark' });
-  await gotoAndSettle(dark.page, galleryUrl);
-  assert.equal(await background(dark.page), 'rgb(20, 23, 27)');
-  await dark.page.locator(SELECTOR).evaluate((node) => node.setAttribute('theme', 'light'));
-  assert.equal(await background(dark.page), 'rgb(255, 255, 255)');
-  assert.deepEqual(dark.log.errors, []);
-  await dark.context.close();
-  assert.equal(await background(page), 'rgb(255, 255, 255)');
-  await page.locator(SELECTOR).evaluate((node) => node.setAttribute('theme', 'dark'));
-  assert.equal(await background(page), 'rgb(20, 23, 27)');
-  const text = await page.locator(`${SELECTOR} [part~="title"]`).evaluate((node) => getComputedStyle(node).color);
-  assert.equal(text, 'rgb(227, 231, 236)');
-  await page.locator(SELECTOR).evaluate((node) => node.removeAttribute('theme'));
-});
-
-for (const colorScheme of ['light', 'dark']) {
-  test(`axe-core: no serious or critical violation on the gallery (${colorScheme} mode)`, async () => {
-    await assertAccessible(browser, galleryUrl, { colorScheme });
-  });
-}
-
-test('a 375-px container: no horizontal overflow, and no request beyond the site', async () => {
-  await assertFitsPhone(browser, galleryUrl, { selector: SELECTOR, origin: server.origin });
-});
+// axe-core on the whole gallery (its header and snippets too), not only this element's section.
+galleryElementChecks(session, { selector: SELECTOR, section: null });

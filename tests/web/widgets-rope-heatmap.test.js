@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { waitForIdle } from './support/browser.js';
 import { checkHeatmapPixels } from './support/colors.js';
-import { problemsAfter, recordPicks, setAttributes } from './support/gallery.js';
+import { galleryElementChecks, problemsAfter, recordPicks, setAttributes } from './support/gallery.js';
 import { useGallerySession } from './support/session.js';
 
 const SELECTOR = '#gallery-rope-heatmap';
@@ -143,3 +143,5 @@ test('toPNG and the dark theme', async () => {
   assert.equal(png.type, 'image/png');
   assert.deepEqual(png.corner, [20, 23, 27], 'the PNG has the dark background');
 });
+
+galleryElementChecks(session, { selector: SELECTOR, section: '#rope-heatmap' });

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { waitForIdle } from './support/browser.js';
 import { useGallerySession } from './support/session.js';
-import { changesFrom, galleryElementChecks, problemsAfter, recordPicks } from './support/gallery.js';
+import { changesFrom, galleryElementChecks, pngOf, problemsAfter, recordPicks } from './support/gallery.js';
 
 const SELECTOR = '#gallery-rotation';
 
@@ -137,11 +137,7 @@ test('keyboard read-out and posenc-pick along the path', async () => {
 });
 
 test('toPNG: a PNG of the plot; toCSV: the path, one row per position', async () => {
-  const png = await page.locator(SELECTOR).evaluate(async (node) => {
-    const blob = await node.toPNG();
-    const bitmap = await createImageBitmap(blob);
-    return { type: blob.type, width: bitmap.width, height: bitmap.height };
-  });
+  const png = await pngOf(page, SELECTOR);
   assert.equal(png.type, 'image/png');
   assert.ok(png.width >= 200 && png.height >= 200, JSON.stringify(png));
   const csv = await page.locator(SELECTOR).evaluate((node) => node.toCSV());

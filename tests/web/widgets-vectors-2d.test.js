@@ -7,10 +7,8 @@ import { before, test } from 'node:test';
 import { waitForIdle } from './support/browser.js';
 import {
   applyBadValues,
-  assertAccessible,
-  assertDarkMode,
-  assertFitsPhone,
   changesFrom,
+  galleryElementChecks,
   pngOf,
   recordPicks,
   setAttributes as setGalleryAttributes,
@@ -30,12 +28,9 @@ function reference({ offset, vectors }) {
 }
 
 const session = useGallerySession();
-let browser;
-let server;
 let page;
 let log;
-let galleryUrl;
-before(async () => ({ browser, server, page, log, galleryUrl } = await session));
+before(async () => ({ page, log } = await session));
 
 /** Sets attributes on the element and waits for its redraw. */
 const setAttributes = (attributes) => setGalleryAttributes(page, SELECTOR, attributes);
@@ -214,16 +209,4 @@ test('toPNG: a PNG of the figure; toCSV: one labelled row per word', async () =>
   assert.match(csv.split('\n')[1], /^check,0,1\.2\d*,0\.4\d*,0,1,1\.2\d*,1\.(4|39999)\d*$/);
 });
 
-test('dark mode: the system setting, and the theme attribute', async () => {
-  await assertDarkMode(browser, page, galleryUrl, SELECTOR);
-});
-
-for (const colorScheme of ['light', 'dark']) {
-  test(`axe-core: no serious or critical violation in the element (${colorScheme} mode)`, async () => {
-    await assertAccessible(browser, galleryUrl, { colorScheme, within: '#vectors-2d' });
-  });
-}
-
-test('a 375-px screen: no horizontal overflow, and no request beyond the site', async () => {
-  await assertFitsPhone(browser, galleryUrl, { selector: SELECTOR, origin: server.origin });
-});
+galleryElementChecks(session, { selector: SELECTOR, section: '#vectors-2d' });

@@ -7,7 +7,14 @@ import { before, test } from 'node:test';
 import { waitForIdle } from './support/browser.js';
 import { readLinePlot } from './support/lineplot.js';
 import { useGallerySession } from './support/session.js';
-import { changesFrom, galleryElementChecks, problemsAfter, recordPicks } from './support/gallery.js';
+import {
+  changesFrom,
+  galleryElementChecks,
+  pngOf,
+  problemsAfter,
+  recordPicks,
+  setAttributes as setElementAttributes,
+} from './support/gallery.js';
 
 const SELECTOR = '#gallery-wavelengths';
 
@@ -25,12 +32,8 @@ let page;
 let log;
 before(async () => ({ page, log } = await session));
 
-async function setAttributes(attributes) {
-  await page.locator(SELECTOR).evaluate((node, list) => {
-    for (const [name, value] of Object.entries(list)) node.setAttribute(name, value);
-  }, attributes);
-  await waitForIdle(page);
-}
+/** Sets attributes on the element and waits for its redraw. */
+const setAttributes = (attributes) => setElementAttributes(page, SELECTOR, attributes);
 
 /** The drawn curves (SVG, to its 2-decimal resolution) and the CSV (float32) against the reference. */
 async function checkCurves(settings, dims) {
@@ -171,11 +174,7 @@ test('keyboard read-out and posenc-pick', async () => {
 });
 
 test('toPNG: a PNG of the plot; toCSV: one labelled row per point', async () => {
-  const png = await page.locator(SELECTOR).evaluate(async (node) => {
-    const blob = await node.toPNG();
-    const bitmap = await createImageBitmap(blob);
-    return { type: blob.type, width: bitmap.width, height: bitmap.height };
-  });
+  const png = await pngOf(page, SELECTOR);
   assert.equal(png.type, 'image/png');
   assert.ok(png.width >= 200 && png.height >= 100, JSON.stringify(png));
   const csv = await page.locator(SELECTOR).evaluate((node) => node.toCSV());

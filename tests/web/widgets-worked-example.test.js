@@ -7,10 +7,8 @@ import { before, test } from 'node:test';
 import { waitForIdle } from './support/browser.js';
 import {
   applyBadValues,
-  assertAccessible,
-  assertDarkMode,
-  assertFitsPhone,
   changesFrom,
+  galleryElementChecks,
   pngOf,
   recordPicks,
   setAttributes as setGalleryAttributes,
@@ -31,12 +29,9 @@ function reference(the, cat) {
 }
 
 const session = useGallerySession();
-let browser;
-let server;
 let page;
 let log;
-let galleryUrl;
-before(async () => ({ browser, server, page, log, galleryUrl } = await session));
+before(async () => ({ page, log } = await session));
 
 const setAttributes = (attributes) => setGalleryAttributes(page, SELECTOR, attributes);
 const close = (a, b, what) =>
@@ -159,16 +154,4 @@ test('toPNG: a PNG of the tables; toCSV: one labelled row per word and channel',
   assert.match(csv.split('\n')[8], /^cat,1,3,0\.9999\d+,0\.6\d*,1\.5999\d+,0\.999$/);
 });
 
-test('dark mode: the system setting, and the theme attribute', async () => {
-  await assertDarkMode(browser, page, galleryUrl, SELECTOR);
-});
-
-for (const colorScheme of ['light', 'dark']) {
-  test(`axe-core: no serious or critical violation in the element (${colorScheme} mode)`, async () => {
-    await assertAccessible(browser, galleryUrl, { colorScheme, within: '#worked-example' });
-  });
-}
-
-test('a 375-px screen: no horizontal overflow, and no request beyond the site', async () => {
-  await assertFitsPhone(browser, galleryUrl, { selector: SELECTOR, origin: server.origin });
-});
+galleryElementChecks(session, { selector: SELECTOR, section: '#worked-example' });

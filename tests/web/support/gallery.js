@@ -21,20 +21,25 @@ export async function assertAccessible(browser, url, { colorScheme, within = nul
 }
 
 /**
- * Asserts the gallery on a 375-px touch screen does not scroll sideways, the element (`selector`)
- * and all its parts fit, no request leaves `origin` and no console error is logged.
+ * Asserts the gallery on a 375-px touch screen does not scroll sideways, the elements (CSS
+ * selectors) and all their parts fit, no request leaves `origin` and no console error is logged.
  */
-export async function assertFitsPhone(browser, url, { selector, origin }) {
+export async function assertFitsPhone(browser, url, { selectors, origin }) {
   const phone = await openPage(browser, { width: 375, height: 812, touch: true });
   await gotoAndSettle(phone.page, url);
   const overflow = await phone.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  const { width, right } = await phone.page.locator(selector).evaluate((node) => ({
-    width: node.getBoundingClientRect().width,
-    right: Math.max(...[...node.shadowRoot.querySelectorAll('*')].map((n) => n.getBoundingClientRect().right)),
-  }));
+  const boxes = [];
+  for (const selector of selectors) {
+    const box = await phone.page.locator(selector).evaluate((node) => ({
+      width: node.getBoundingClientRect().width,
+      right: Math.max(...[...node.shadowRoot.querySelectorAll('*')].map((n) => n.getBoundingClientRect().right)),
+    }));
+    boxes.push({ selector, ...box });
+  }
   await phone.context.close();
   assert.ok(overflow <= 0, `the gallery scrolls sideways by ${overflow} px`);
-  assert.ok(width <= 375 && right <= 375, `the element is ${width} px wide, reaching ${right} px`);
+  for (const { selector, width, right } of boxes)
+    assert.ok(width <= 375 && right <= 375, `${selector} is ${width} px wide, reaching ${right} px`);
   assert.deepEqual(
     phone.log.requests.filter((request) => !request.startsWith(origin)),
     [],
@@ -111,7 +116,8 @@ export function pngOf(page, selector) {
 
 /**
  * Asserts the element follows dark mode: the system setting on a fresh page at `url` (background
- * and title in the dark palette), and on `page` the theme attribute, then back to light without it.
+ * and the (first) title in the dark palette; theme="light" overrides it), and on `page` the theme
+ * attribute, then back to light without it.
  */
 export async function assertDarkMode(browser, page, url, selector) {
   const background = (target) => target.locator(selector).evaluate((node) => getComputedStyle(node).backgroundColor);
@@ -123,6 +129,8 @@ export async function assertDarkMode(browser, page, url, selector) {
     .first()
     .evaluate((node) => getComputedStyle(node).color);
   assert.equal(title, 'rgb(227, 231, 236)');
+  await dark.page.locator(selector).evaluate((node) => node.setAttribute('theme', 'light'));
+  assert.equal(await background(dark.page), 'rgb(255, 255, 255)');
   assert.deepEqual(dark.log.errors, []);
   await dark.context.close();
   await page.locator(selector).evaluate((node) => node.setAttribute('theme', 'dark'));
@@ -146,22 +154,23 @@ export async function problemsAfter(page, selector, steps) {
 
 /**
  * Registers the tests every gallery element passes alike: dark mode (system setting and theme
- * attribute), axe-core within its gallery `section` in light and dark mode, a 375-px phone.
- * `session`: the gallery session (useGallerySession).
+ * attribute), axe-core within its gallery `section` (null: the whole gallery) in light and dark
+ * mode, a 375-px phone (the element and `others` of its section). `session`: the gallery session
+ * (useGallerySession).
  */
-export function galleryElementChecks(session, { selector, section }) {
+export function galleryElementChecks(session, { selector, section, others = [] }) {
   test('dark mode: the system setting, and the theme attribute', async () => {
     const { browser, page, galleryUrl } = await session;
     await assertDarkMode(browser, page, galleryUrl, selector);
   });
   for (const colorScheme of ['light', 'dark']) {
-    test(`axe-core: no serious or critical violation in the element (${colorScheme} mode)`, async () => {
+    test(`axe-core: no serious or critical violation ${section ? 'in the element' : 'on the whole gallery'} (${colorScheme} mode)`, async () => {
       const { browser, galleryUrl } = await session;
       await assertAccessible(browser, galleryUrl, { colorScheme, within: section });
     });
   }
   test('a 375-px phone: no horizontal overflow, and no request beyond the site', async () => {
     const { browser, server, galleryUrl } = await session;
-    await assertFitsPhone(browser, galleryUrl, { selector, origin: server.origin });
+    await assertFitsPhone(browser, galleryUrl, { selectors: [selector, ...others], origin: server.origin });
   });
 }

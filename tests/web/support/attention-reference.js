@@ -1,0 +1,75 @@
+// One attention head in float64, for the tests of the family section and of <posenc-attention>:
+// the documented contents (tokens.js's seeded vectors), each encoding from its formula, the
+// causal mask and the softmax, independent of posenc's attentionScores.
+import { randomMatrix, randomQueryKey } from '../../../web/src/tokens.js';
+import { posenc } from './reference.js';
+
+/** The family section's defaults (and <posenc-attention>'s). */
+export const FAMILY_DEFAULTS = {
+  n: 128,
+  l0: 32,
+  d: 32,
+  seed: 7,
+  content: 'qk',
+  view: 'scores',
+  causal: false,
+  head: 4,
+};
+
+/** The page's documented inputs: one seeded query and key at every position, or one pair per token. */
+export function referenceContents({ content, seed, n, d }) {
+  if (content === 'tokens') {
+    const rows = randomMatrix(seed, 2 * n, d);
+    return { q: (m) => rows.subarray(m * d, (m + 1) * d), k: (j) => rows.subarray((n + j) * d, (n + j + 1) * d) };
+  }
+  const { q, k } = randomQueryKey(seed, d);
+  return { q: () => q, k: () => k };
+}
+
+/**
+ * One panel in float64: per pair i, the rotated (RoPE, interleaved pairs, base 10000) dot product,
+ * times xPos's ζ_i^((m − n)/512) for 'xpos'; the sum over √d; plus ALiBi's 2^(−head)·(n − m) or the
+ * T5 stand-in bias of the bucket; -Infinity above the diagonal under a causal mask; softmax per row.
+ */
+export function attentionReference(encoding, options) {
+  const { n, d, view, causal, head } = { ...FAMILY_DEFAULTS, ...options };
+  const { q, k } = referenceContents({ ...FAMILY_DEFAULTS, ...options });
+  const buckets = posenc.relativePositionBuckets({ queryLen: n, keyLen: n, bidirectional: !causal });
+  const perDirection = causal ? 32 : 16;
+  const out = new Float64Array(n * n);
+  for (let m = 0; m < n; m++) {
+    for (let j = 0; j < n; j++) {
+      if (causal && j > m) {
+        out[m * n + j] = -Infinity;
+        continue;
+      }
+      const a = q(m);
+      const b = k(j);
+      let dot = 0;
+      for (let i = 0; i < d / 2; i++) {
+        const w = 10000 ** ((-2 * i) / d);
+        const [a0, a1, b0, b1] = [a[2 * i], a[2 * i + 1], b[2 * i], b[2 * i + 1]];
+        if (encoding === 'rope' || encoding === 'xpos') {
+          const [cm, sm, cn, sn] = [Math.cos(m * w), Math.sin(m * w), Math.cos(j * w), Math.sin(j * w)];
+          let term = (a0 * cm - a1 * sm) * (b0 * cn - b1 * sn) + (a0 * sm + a1 * cm) * (b0 * sn + b1 * cn);
+          if (encoding === 'xpos') term *= (((2 * i) / d + 0.4) / 1.4) ** ((m - j) / 512);
+          dot += term;
+        } else dot += a0 * b0 + a1 * b1;
+      }
+      let score = dot / Math.sqrt(d);
+      if (encoding === 'alibi') score += 2 ** -head * (j - m);
+      if (encoding === 't5') score += (-4 * (buckets[m * n + j] % perDirection)) / (perDirection - 1);
+      out[m * n + j] = score;
+    }
+  }
+  if (view === 'weights') {
+    for (let m = 0; m < n; m++) {
+      const row = out.subarray(m * n, (m + 1) * n);
+      const max = Math.max(...row);
+      let sum = 0;
+      for (let j = 0; j < n; j++) sum += row[j] === -Infinity ? 0 : Math.exp(row[j] - max);
+      for (let j = 0; j < n; j++) row[j] = row[j] === -Infinity ? 0 : Math.exp(row[j] - max) / sum;
+    }
+  }
+  return out;
+}
