@@ -1,5 +1,5 @@
 // The family side by side: the panels' pixels and the distance curve against the float64 references
-// computed here (rotations, xPos scales, ALiBi and T5 biases, softmax), the toggles (softmax,
+// of support/attention-reference.js (rotations, xPos scales, ALiBi and T5 biases, softmax), the toggles (softmax,
 // causal mask), the keyboard read-out, the permalink, hostile link values, a phone's width, and
 // the redraw time.
 import assert from 'node:assert/strict';
