@@ -183,6 +183,19 @@ export function numbersControl(state, key, { label, size = 24, instance }) {
 }
 
 /** A row of controls. */
+/**
+ * A button that re-rolls the seed setting `key` (1, 2, …, 999998, then 1 again: in range for
+ * every seed spec); `afterwards(state)` runs next (a section that also switches its contents).
+ */
+export function rerollButton(state, key, { id, label, ariaLabel, afterwards }) {
+  const button = h('button', { type: 'button', id, ...(ariaLabel ? { 'aria-label': ariaLabel } : {}) }, label);
+  button.addEventListener('click', () => {
+    state.set(key, (state.get(key) % 999998) + 1);
+    afterwards?.(state);
+  });
+  return button;
+}
+
 export function controlRow(...controls) {
   return h('div', { class: 'controls' }, controls);
 }

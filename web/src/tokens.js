@@ -2,9 +2,6 @@
 // same seed or word always gives the same vector (the permalink stores only the seed).
 import { randomNormal } from './random.js';
 
-/** The next seed of a "re-roll" button: 1, 2, …, 999998, then 1 again (every section's seeds stay in range). */
-export const nextSeed = (seed) => (seed % 999998) + 1;
-
 /** A [rows, cols] Float32Array of N(0, scale^2) samples from `seed`. */
 export function randomMatrix(seed, rows, cols, scale = 1) {
   return randomNormal(rows * cols, seed, scale);

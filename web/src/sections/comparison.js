@@ -2,11 +2,10 @@
 // and RoPE on the same token contents and one colour scale, one crosshair, the m − n spreads and
 // the all-ones trap); this section binds its URL settings to the element's attributes and adds
 // the re-roll button. Typing your own q or k switches the contents to them.
-import { controlRow } from '../controls.js';
-import { byId, h } from '../dom.js';
+import { controlRow, rerollButton } from '../controls.js';
+import { byId } from '../dom.js';
 import { bindElements, elementControls, elementSettings } from '../element-settings.js';
 import { Compare } from '../widgets/compare.js';
-import { nextSeed } from '../tokens.js';
 
 export const id = 'comparison';
 
@@ -28,10 +27,12 @@ export function mount({ state }) {
   const root = byId('comparison-demo');
   const figure = document.createElement('posenc-compare');
   bindElements(state, ATTRIBUTES, figure);
-  const reroll = h('button', { type: 'button', id: 'cmp-reroll' }, 'Re-roll random contents');
-  reroll.addEventListener('click', () => {
-    state.set('cmp.seed', nextSeed(state.get('cmp.seed')));
-    if (state.get('cmp.content') === 'ones' || state.get('cmp.content') === 'edited') state.set('cmp.content', 'qk');
+  const reroll = rerollButton(state, 'cmp.seed', {
+    id: 'cmp-reroll',
+    label: 'Re-roll random contents',
+    afterwards: () => {
+      if (state.get('cmp.content') === 'ones' || state.get('cmp.content') === 'edited') state.set('cmp.content', 'qk');
+    },
   });
   const controls = (keys) => elementControls(Compare, ATTRIBUTES, state, keys);
   root.append(

@@ -5,12 +5,11 @@
 // six <posenc-attention> elements; the section computes the six matrices (attentionMatrix, one
 // posenc.attentionScores call each) for the curve plot and the read-out, and gives every panel the
 // one colour scale over all six through its `domain` attribute.
-import { choiceControl, controlRow, numberControl } from '../controls.js';
+import { choiceControl, controlRow, numberControl, rerollButton } from '../controls.js';
 import { byId, h } from '../dom.js';
 import { formatSig } from '../format.js';
 import { createLinePlot } from '../plots/lineplot.js';
 import { coalesceToFrame } from '../schedule.js';
-import { nextSeed } from '../tokens.js';
 import { range } from '../vectors.js';
 import {
   ALIBI_HEADS,
@@ -103,8 +102,10 @@ export function mount({ posenc, state }) {
     yLabel: 'score or weight, as in the panels',
     summary: () => curveSummary(),
   });
-  const reroll = h('button', { type: 'button', id: 'fam-reroll' }, 'Re-roll the six panels’ random contents');
-  reroll.addEventListener('click', () => state.set('fam.seed', nextSeed(state.get('fam.seed'))));
+  const reroll = rerollButton(state, 'fam.seed', {
+    id: 'fam-reroll',
+    label: 'Re-roll the six panels’ random contents',
+  });
   const slopeNote = h('p', { class: 'note', id: 'fam-slope-note' });
   root.append(
     controlRow(

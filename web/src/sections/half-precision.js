@@ -3,13 +3,13 @@
 // the storage type, so the error is the storage's and does not grow with the position; a position
 // that is itself stored in 16 bits (as under bfloat16 autocast) gives an angle error that does.
 // Every stored value comes from posenc (`dtype`), every exact one from float64 in this file.
-import { controlRow, numberControl } from '../controls.js';
+import { controlRow, numberControl, rerollButton } from '../controls.js';
 import { byId, h, labelCellsByHeader } from '../dom.js';
 import { formatSig } from '../format.js';
 import { exactBits, halfAt, numberOfBits, readHalf } from '../half-bits.js';
 import { createLinePlot } from '../plots/lineplot.js';
 import { coalesceToFrame } from '../schedule.js';
-import { nextSeed, randomMatrix } from '../tokens.js';
+import { randomMatrix } from '../tokens.js';
 import { logSpacedPositions, rowMaxDifference, tile } from '../vectors.js';
 
 export const id = 'half-precision';
@@ -182,12 +182,11 @@ export function mount({ posenc, state }) {
   let scoreSummary = '';
   const note = h('p', { class: 'result', id: 'half-precision-note' });
   const table = h('table', { class: 'numbers stacks', id: 'half-precision-table' });
-  const reroll = h(
-    'button',
-    { type: 'button', id: 'half-precision-reroll', 'aria-label': 'New random q and k for the half-precision scores' },
-    'New random q and k',
-  );
-  reroll.addEventListener('click', () => state.set('hp.seed', nextSeed(state.get('hp.seed'))));
+  const reroll = rerollButton(state, 'hp.seed', {
+    id: 'half-precision-reroll',
+    label: 'New random q and k',
+    ariaLabel: 'New random q and k for the half-precision scores',
+  });
   root.append(
     tablePlot.element,
     controlRow(numberControl(state, 'hp.delta', { label: 'distance Δ' }), reroll),

@@ -2,13 +2,13 @@
 // posenc.ropeGrid) with the reader's picked patch scored against every patch, beside 1-D RoPE
 // over the flattened patch order; and the (t, h, w) position ids Qwen2-VL gives a prompt of text
 // and images (posenc.mropePositions). Every score and id on it comes from posenc.
-import { choiceControl, controlRow, numberControl, selectControl, textControl } from '../controls.js';
+import { choiceControl, controlRow, numberControl, rerollButton, selectControl, textControl } from '../controls.js';
 import { byId, h, labelCellsByHeader } from '../dom.js';
 import { formatSig } from '../format.js';
 import { extent } from '../plots/colormap.js';
 import { createHeatmap } from '../plots/heatmap.js';
 import { coalesceToFrame } from '../schedule.js';
-import { nextSeed, randomQueryKey } from '../tokens.js';
+import { randomQueryKey } from '../tokens.js';
 import { tile } from '../vectors.js';
 
 export const id = 'images';
@@ -180,12 +180,11 @@ function mountGrid({ posenc, state }) {
     });
   }
 
-  const reroll = h(
-    'button',
-    { type: 'button', id: 'img-reroll', 'aria-label': 'New random vectors for the image-patch heatmaps' },
-    'New random vectors',
-  );
-  reroll.addEventListener('click', () => state.set('img.seed', nextSeed(state.get('img.seed'))));
+  const reroll = rerollButton(state, 'img.seed', {
+    id: 'img-reroll',
+    label: 'New random vectors',
+    ariaLabel: 'New random vectors for the image-patch heatmaps',
+  });
   const neighbours = h('table', { class: 'numbers stacks', id: 'img-neighbours' });
   const note = h('p', { class: 'result', id: 'img-grid-note' });
   root.append(

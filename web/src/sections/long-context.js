@@ -2,7 +2,7 @@
 // config (a preset), the wavelength of every rotary pair with and without the schedule, and the
 // score heatmap over positions up to several training lengths, without and with the scaling, on
 // one colour scale. Frequencies, attention factors, rotations and scores all come from posenc.
-import { choiceControl, controlRow, numberControl, selectControl } from '../controls.js';
+import { choiceControl, controlRow, numberControl, rerollButton, selectControl } from '../controls.js';
 import { byId, h, pre } from '../dom.js';
 import { formatSig, ordinal } from '../format.js';
 import { LONG_CONTEXT_PRESETS, PRESET_IDS, presetById } from '../long-context-presets.js';
@@ -11,7 +11,7 @@ import { createHeatmap } from '../plots/heatmap.js';
 import { createLinePlot } from '../plots/lineplot.js';
 import { coalesceToFrame, progressiveToFrame } from '../schedule.js';
 import { createScoreCurves } from '../score-curves.js';
-import { nextSeed, randomQueryKey } from '../tokens.js';
+import { randomQueryKey } from '../tokens.js';
 import { range } from '../vectors.js';
 
 export const id = 'long-context';
@@ -374,12 +374,11 @@ export function mount({ posenc, state }) {
       readout.textContent = `${shown.preview ? `${shown.preview} ` : ''}m = ${block(m)}, n = ${block(n)} (m − n = ${m - n} on average): ${shown.stride > 1 ? 'mean score' : 'score'} without scaling ${formatSig(shown.scores[0][at], 5)}, with ${shown.preset.scaling.type} ${formatSig(shown.scores[1][at], 5)}`;
     });
   });
-  const reroll = h(
-    'button',
-    { type: 'button', id: 'lc-reroll', 'aria-label': 'New random q, k for the long-context heatmaps' },
-    'New random q, k',
-  );
-  reroll.addEventListener('click', () => state.set('lc.seed', nextSeed(state.get('lc.seed'))));
+  const reroll = rerollButton(state, 'lc.seed', {
+    id: 'lc-reroll',
+    label: 'New random q, k',
+    ariaLabel: 'New random q, k for the long-context heatmaps',
+  });
   const note = h('p', { class: 'result', id: 'lc-heatmap-note' });
   const distancePlot = createLinePlot({
     name: 'long-context-distance',

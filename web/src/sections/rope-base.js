@@ -3,12 +3,12 @@
 // |q_i|² cos(Δ·ω_i); a larger base slows every pair, so the sum stays high over longer distances.
 // Computed by posenc.attentionScores (encoding 'rope'): one query at the last position against
 // keys at every position, one "head" per random draw.
-import { choiceControl, controlRow, numberControl } from '../controls.js';
+import { choiceControl, controlRow, numberControl, rerollButton } from '../controls.js';
 import { byId, h } from '../dom.js';
 import { formatSig, formatTicks } from '../format.js';
 import { createLinePlot } from '../plots/lineplot.js';
 import { coalesceToFrame } from '../schedule.js';
-import { nextSeed, randomMatrix } from '../tokens.js';
+import { randomMatrix } from '../tokens.js';
 import { range, tile } from '../vectors.js';
 
 export const id = 'rope-base';
@@ -41,12 +41,11 @@ export function mount({ posenc, state }) {
     summary: () => summary,
   });
   const note = h('p', { class: 'result', id: 'rope-base-note' });
-  const reroll = h(
-    'button',
-    { type: 'button', id: 'rope-base-reroll', 'aria-label': 'New random contents for the base comparison' },
-    'New random contents',
-  );
-  reroll.addEventListener('click', () => state.set('base.seed', nextSeed(state.get('base.seed'))));
+  const reroll = rerollButton(state, 'base.seed', {
+    id: 'rope-base-reroll',
+    label: 'New random contents',
+    ariaLabel: 'New random contents for the base comparison',
+  });
   root.append(
     controlRow(
       numberControl(state, 'base.span', { label: 'distances up to' }),

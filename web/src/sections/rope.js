@@ -1,7 +1,7 @@
 // RoPE: rotate each pair of query/key channels by position × frequency. One pair rotating
 // interactively (with the seed's code beside it), the score heatmap over positions 0..1000, and
 // the proof in numbers that the score depends only on m - n.
-import { controlRow, numberControl } from '../controls.js';
+import { controlRow, numberControl, rerollButton } from '../controls.js';
 import { byId, h, pre } from '../dom.js';
 import { bindElements, elementControls, elementSettings } from '../element-settings.js';
 import { formatPython as pythonNumber, formatSig } from '../format.js';
@@ -10,7 +10,6 @@ import { coalesceToFrame } from '../schedule.js';
 import { tile } from '../vectors.js';
 import { RopeHeatmap, ropeContents } from '../widgets/rope-heatmap.js';
 import { Rotation } from '../widgets/rotation.js';
-import { nextSeed } from '../tokens.js';
 
 export const id = 'rope';
 
@@ -164,14 +163,11 @@ export function mount({ posenc, state }) {
     byId('rope-heatmap-title').textContent = `The score over positions 0 … ${state.get('rope.seq') - 1}`;
   };
   nameHeatmap();
-  const reroll = h(
-    'button',
-    { type: 'button', id: 'rope-reroll', 'aria-label': 'New random q, k for the RoPE score heatmap' },
-    'New random q, k',
-  );
-  reroll.addEventListener('click', () => {
-    state.set('rope.seed', nextSeed(state.get('rope.seed')));
-    state.set('rope.content', 'random');
+  const reroll = rerollButton(state, 'rope.seed', {
+    id: 'rope-reroll',
+    label: 'New random q, k',
+    ariaLabel: 'New random q, k for the RoPE score heatmap',
+    afterwards: () => state.set('rope.content', 'random'),
   });
   heatRoot.append(
     controlRow(
