@@ -2,9 +2,9 @@
 // (none, sinusoidal, RoPE, xPos, ALiBi, T5 buckets), on the same random contents and one colour
 // scale, as raw scores or softmax weights, with or without a causal mask; a "training length" L0
 // marked on every panel; and each encoding's score against distance on one plot. The panels are
-// six <posenc-attention> elements; the section computes the six matrices (attentionMatrix, one
-// posenc.attentionScores call each) for the curve plot and the read-out, and gives every panel the
-// one colour scale over all six through its `domain` attribute.
+// six <posenc-attention> elements; the section asks for the six matrices (attentionMatrix, one
+// posenc.attentionScores call each, which the panels then find computed) for the curve plot and
+// the read-out, and gives every panel the one colour scale over all six through its `domain`.
 import { choiceControl, controlRow, numberControl, rerollButton } from '../controls.js';
 import { byId, h } from '../dom.js';
 import { formatSig } from '../format.js';

@@ -127,18 +127,34 @@ export function weightDomain(matrices) {
   return [0, top > 0 ? top : 1];
 }
 
+// The family section and its six panels ask for the same matrices in the same frame (the section
+// for its curves and shared colour scale, each panel for its picture): the latest few are kept,
+// per posenc instance and keyed by their inputs, so each is computed once. Callers only read them.
+const RECENT_MATRICES = 12; // two of the family's sets of six
+const recentMatrices = new WeakMap(); // posenc -> Map(key -> Float32Array), oldest first
+
 /** One head's [n, n] scores (or softmax weights) under one encoding: one posenc.attentionScores call. */
 export function attentionMatrix(posenc, { encoding, n, d, content, seed, view, causal, head }) {
-  const { q, k } = familyContents(content, seed, n, d);
-  return posenc.attentionScores(q, k, {
-    queryLen: n,
-    keyLen: n,
-    headDim: d,
-    scale: 1 / Math.sqrt(d),
-    causal,
-    softmax: view === 'weights',
-    ...encodingOptions(encoding, { head, causal }),
-  });
+  const key = [encoding, n, d, content, seed, view, causal, head].join(' ');
+  if (!recentMatrices.has(posenc)) recentMatrices.set(posenc, new Map());
+  const recent = recentMatrices.get(posenc);
+  let matrix = recent.get(key);
+  if (!matrix) {
+    const { q, k } = familyContents(content, seed, n, d);
+    matrix = posenc.attentionScores(q, k, {
+      queryLen: n,
+      keyLen: n,
+      headDim: d,
+      scale: 1 / Math.sqrt(d),
+      causal,
+      softmax: view === 'weights',
+      ...encodingOptions(encoding, { head, causal }),
+    });
+    if (recent.size === RECENT_MATRICES) recent.delete(recent.keys().next().value);
+  }
+  recent.delete(key); // most recent last
+  recent.set(key, matrix);
+  return matrix;
 }
 
 /** Radio options from [value, label] pairs. */
