@@ -4,26 +4,13 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { axeViolations, blocking } from './support/axe.js';
 import { gotoAndSettle, openPage } from './support/browser.js';
+import { contrast } from './support/colors.js';
 import { useServedSite } from './support/session.js';
 
 const site = useServedSite();
 let browser;
 let server;
 before(async () => ({ browser, server } = await site));
-
-/** WCAG contrast of two computed CSS colours (rgb/rgba; alpha ignored). */
-function contrast(a, b) {
-  const luminance = (css) => {
-    const [r, g, bl] = css
-      .match(/\d+(\.\d+)?/g)
-      .slice(0, 3)
-      .map((v) => Number(v) / 255);
-    const lin = (c) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
-    return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(bl);
-  };
-  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
-  return (hi + 0.05) / (lo + 0.05);
-}
 
 for (const colorScheme of ['light', 'dark']) {
   test(`axe-core: no serious or critical violation (${colorScheme} mode)`, async (t) => {

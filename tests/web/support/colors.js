@@ -111,3 +111,17 @@ export function extentOf(values) {
   }
   return [lo, hi];
 }
+
+/** WCAG contrast of two computed CSS colours (rgb/rgba; alpha ignored). */
+export function contrast(a, b) {
+  const luminance = (css) => {
+    const [r, g, bl] = css
+      .match(/\d+(\.\d+)?/g)
+      .slice(0, 3)
+      .map((v) => Number(v) / 255);
+    const lin = (c) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(bl);
+  };
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}
