@@ -1,12 +1,13 @@
-// The family side by side: the panels' pixels and the distance curve against the float64 references
-// of support/attention-reference.js (rotations, xPos scales, ALiBi and T5 biases, softmax), the toggles (softmax,
-// causal mask), the keyboard read-out, the permalink, hostile link values, a phone's width, and
-// the redraw time.
+// The family side by side: the panels' pixels and the distance curves (raw scores and softmax
+// weights, side by side) against the float64 references of support/attention-reference.js
+// (rotations, xPos scales, ALiBi and T5 biases, softmax), the toggles (softmax, causal mask), the
+// keyboard read-out, the permalink, hostile link values, the diagram of where each encoding enters
+// a layer, a phone's width, and the redraw time.
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { attentionReference, FAMILY_DEFAULTS, referenceContents } from './support/attention-reference.js';
 import { artifactPath, gotoAndSettle, openPage, waitForIdle } from './support/browser.js';
-import { checkHeatmapPixels } from './support/colors.js';
+import { checkHeatmapPixels, contrast } from './support/colors.js';
 import { readLinePlot } from './support/lineplot.js';
 import { useServedSite } from './support/session.js';
 
@@ -67,18 +68,25 @@ for (const options of [
     // The ALiBi slope shown is posenc's for that head of 8.
     const slope = Number(await page.locator('#fam-slope-note').getAttribute('data-slope'));
     assert.equal(slope, 2 ** -(options.head ?? FAMILY_DEFAULTS.head));
-    // The curve: the last query against every key, at distance t = (n − 1) − key.
+    // The two curves, whichever the panels show: the last query's raw scores and softmax weights
+    // against every key, at distance t = (n − 1) − key.
     const n = options.n ?? FAMILY_DEFAULTS.n;
-    const { series, yPerUnit } = await readLinePlot(page, 'family-distance');
-    for (const [encoding, label] of [
-      ['rope', 'RoPE'],
-      ['alibi', 'ALiBi'],
+    for (const [plot, view] of [
+      ['family-distance', 'scores'],
+      ['family-weight-distance', 'weights'],
     ]) {
-      assert.equal(series[label].length, n, `${label}: one point per distance`);
-      for (const [x, y] of series[label]) {
-        const t = Math.round(x);
-        const exact = panels[encoding][(n - 1) * n + (n - 1 - t)];
-        assert.ok(Math.abs(y - exact) <= 0.02 * yPerUnit + 1e-5, `${label} at distance ${t}: ${y} vs ${exact}`);
+      const { series, yPerUnit } = await readLinePlot(page, plot);
+      for (const [encoding, label] of [
+        ['rope', 'RoPE'],
+        ['alibi', 'ALiBi'],
+      ]) {
+        const exact = attentionReference(encoding, { ...options, view });
+        assert.equal(series[label].length, n, `${plot} ${label}: one point per distance`);
+        for (const [x, y] of series[label]) {
+          const t = Math.round(x);
+          const want = exact[(n - 1) * n + (n - 1 - t)];
+          assert.ok(Math.abs(y - want) <= 0.02 * yPerUnit + 1e-5, `${plot} ${label} at distance ${t}: ${y} vs ${want}`);
+        }
       }
     }
     assert.deepEqual(log.errors, []);
@@ -108,19 +116,24 @@ test('the toggles: softmax and the causal mask change the panels as float64 says
   // The mean curve averages every query at each distance; NoPE + causal: mean of 1/(m + 1), m ≥ t.
   await page.locator('#ctl-fam-curve-mean').check();
   await waitForIdle(page);
-  const { series, yPerUnit } = await readLinePlot(page, 'family-distance');
+  const { series, yPerUnit } = await readLinePlot(page, 'family-weight-distance');
   for (const [x, y] of series['none (NoPE)']) {
     const t = Math.round(x);
     let sum = 0;
     for (let m = t; m < n; m++) sum += 1 / (m + 1);
     assert.ok(Math.abs(y - sum / (n - t)) <= 0.02 * yPerUnit + 1e-6, `NoPE mean at ${t}: ${y}`);
   }
-  // Keyboard read-out: focus a panel, move down twice; the shared read-out names all six.
+  // Keyboard read-out: focus a panel, move down twice; the shared read-out names all six, each
+  // with its score and its weight (NoPE: the one flat score, weight 1/3 over three keys).
   await page.locator('figure[data-plot="attention-rope"] canvas.heatmap-cells').focus();
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('ArrowDown');
   const text = await page.locator('#fam-readout').textContent();
-  assert.match(text, /^m = 2, n = 0 \(m − n = 2\), weight: none \(NoPE\) 0\.3333, /);
+  const flatScore = flat[0].toPrecision(4).replace(/\.?0+$/, '');
+  assert.match(
+    text,
+    new RegExp(`^m = 2, n = 0 \\(m − n = 2\\), score / weight: none \\(NoPE\\) ${flatScore} / 0\\.3333, `),
+  );
   for (const title of ['sinusoidal', 'RoPE', 'xPos', 'ALiBi', 'T5 buckets']) assert.ok(text.includes(title), text);
   assert.deepEqual(log.errors, []);
   await context.close();
@@ -217,6 +230,64 @@ test('hostile family settings in the link fall back or clamp, with visible messa
   await small.context.close();
 });
 
+for (const [colorScheme, width] of [
+  ['light', 1280],
+  ['dark', 375],
+]) {
+  test(`the diagram of where each encoding enters a layer: named, every label inside its box, legible (${colorScheme}, ${width} px)`, async () => {
+    const { page, log, context } = await openPage(browser, { colorScheme, width });
+    await gotoAndSettle(page, server.pageUrl);
+    const svg = page.locator('#layer-diagram svg');
+    assert.equal(await svg.getAttribute('role'), 'img');
+    const name = await svg.evaluate((el) =>
+      el
+        .getAttribute('aria-labelledby')
+        .split(' ')
+        .map((id) => document.getElementById(id).textContent)
+        .join(' '),
+    );
+    for (const word of ['sinusoidal', 'learned', 'RoPE', 'xPos', 'ALiBi', 'T5', 'NoPE', 'causal mask', 'values'])
+      assert.ok(name.includes(word), `the diagram's text alternative names ${word}`);
+    const drawn = await svg.evaluate((el) => {
+      const box = (r) => ({ x: r.x, y: r.y, right: r.x + r.width, bottom: r.y + r.height });
+      const rects = [...el.querySelectorAll('rect')].map((r) => ({
+        ...box(r.getBBox()),
+        fill: getComputedStyle(r).fill,
+      }));
+      const view = el.viewBox.baseVal;
+      const texts = [...el.querySelectorAll('text')].map((t) => ({
+        text: t.textContent,
+        ...box(t.getBBox()),
+        fills: [t, ...t.querySelectorAll('tspan')].map((part) => getComputedStyle(part).fill),
+      }));
+      return {
+        rects,
+        texts,
+        view: { x: 0, y: 0, right: view.width, bottom: view.height },
+        hooks: el.querySelectorAll('path.ld-hook').length,
+      };
+    });
+    const inside = (a, b) =>
+      a.x >= b.x - 0.5 && a.y >= b.y - 0.5 && a.right <= b.right + 0.5 && a.bottom <= b.bottom + 0.5;
+    const centre = (a) => ({ x: (a.x + a.right) / 2, y: (a.y + a.bottom) / 2 });
+    const around = (point, r) => point.x > r.x && point.x < r.right && point.y > r.y && point.y < r.bottom;
+    assert.equal(drawn.hooks, 4, 'four entry points: added, rotated, biased, masked');
+    for (const text of drawn.texts) {
+      assert.ok(inside(text, drawn.view), `"${text.text}" inside the drawing`);
+      const holder = drawn.rects.find((r) => around(centre(text), r));
+      if (!holder) continue; // a label on a line (v's, the next layer's)
+      assert.ok(inside(text, holder), `"${text.text}" inside its box`);
+      for (const fill of text.fills)
+        assert.ok(contrast(fill, holder.fill) >= 4.5, `"${text.text}": ${fill} on ${holder.fill}`);
+    }
+    const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    for (const { fill } of drawn.rects) assert.notEqual(fill, background, 'boxes stand out from the page');
+    await page.locator('#layer-diagram').screenshot({ path: artifactPath(`layer-diagram-${colorScheme}.png`) });
+    assert.deepEqual(log.errors, []);
+    await context.close();
+  });
+}
+
 test('redraw time at the default and the heaviest settings (diagnostic), and a 375-px phone', async (t) => {
   const { page, log, context } = await openPage(browser);
   for (const [name, settings] of [
@@ -232,8 +303,9 @@ test('redraw time at the default and the heaviest settings (diagnostic), and a 3
     }
     times.sort((a, b) => a - b);
     const median = times[3];
+    // A diagnostic only: the 50 / 100 ms targets are checked by `npm run bench` (page-redraw), not here.
     t.diagnostic(`family redraw, ${name} settings: median ${median} ms (${times.join(', ')})`);
-    assert.ok(median <= (name === 'default' ? 50 : 100), `${name}: ${median} ms`);
+    assert.ok(Number.isFinite(median), `${name}: the section reports its redraw time`);
   }
   assert.deepEqual(log.errors, []);
   await context.close();

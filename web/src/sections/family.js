@@ -1,10 +1,11 @@
 // The family side by side: one head's attention over positions 0 … N − 1 under six encodings
 // (none, sinusoidal, RoPE, xPos, ALiBi, T5 buckets), on the same random contents and one colour
 // scale, as raw scores or softmax weights, with or without a causal mask; a "training length" L0
-// marked on every panel; and each encoding's score against distance on one plot. The panels are
-// six <posenc-attention> elements; the section asks for the six matrices (attentionMatrix, one
-// posenc.attentionScores call each, which the panels then find computed) for the curve plot and
-// the read-out, and gives every panel the one colour scale over all six through its `domain`.
+// marked on every panel; and each encoding's raw score and softmax weight against distance, on two
+// plots side by side. The panels are six <posenc-attention> elements; the section asks for the
+// scores and the weights of all six (attentionMatrix, one posenc.attentionScores call each, which
+// the panels then find computed) for the curves and the read-out, and gives every panel the one
+// colour scale over all six through its `domain`.
 import { choiceControl, controlRow, numberControl, rerollButton } from '../controls.js';
 import { byId, h } from '../dom.js';
 import { formatSig } from '../format.js';
@@ -90,18 +91,29 @@ export function mount({ posenc, state }) {
       });
       if (!cell || !shown) return;
       const at = cell.row * shown.n + cell.col;
+      const both = (j) => `${formatSig(shown.scores[j][at], 4)} / ${formatSig(shown.weights[j][at], 4)}`;
       readout.textContent =
-        `m = ${cell.row}, n = ${cell.col} (m − n = ${cell.row - cell.col}), ${shown.view === 'weights' ? 'weight' : 'score'}: ` +
-        ENCODINGS.map(({ title }, j) => `${title} ${formatSig(shown.matrices[j][at], 4)}`).join(', ');
+        `m = ${cell.row}, n = ${cell.col} (m − n = ${cell.row - cell.col}), score / weight: ` +
+        ENCODINGS.map(({ title }, j) => `${title} ${both(j)}`).join(', ');
     });
   });
-  const curvePlot = createLinePlot({
-    name: 'family-distance',
-    title: 'against distance',
-    xLabel: 'distance m − n',
-    yLabel: 'score or weight, as in the panels',
-    summary: () => curveSummary(),
-  });
+  // Raw scores and the softmax weights made from them, side by side, whichever the panels show.
+  const curvePlots = {
+    scores: createLinePlot({
+      name: 'family-distance',
+      title: 'raw score against distance',
+      xLabel: 'distance m − n',
+      yLabel: 'score q·k/√d (+ bias)',
+      summary: () => curveSummary('scores'),
+    }),
+    weights: createLinePlot({
+      name: 'family-weight-distance',
+      title: 'softmax weight against distance',
+      xLabel: 'distance m − n',
+      yLabel: 'softmax weight',
+      summary: () => curveSummary('weights'),
+    }),
+  };
   const reroll = rerollButton(state, 'fam.seed', {
     id: 'fam-reroll',
     label: 'Re-roll the six panels’ random contents',
@@ -140,14 +152,14 @@ export function mount({ posenc, state }) {
         ['mean', 'mean over queries at each distance'],
       ]),
     ),
-    curvePlot.element,
+    h('div', { class: 'plot-grid two' }, [curvePlots.scores.element, curvePlots.weights.element]),
   );
 
-  function curveSummary() {
+  function curveSummary(view) {
     if (!shown) return '';
-    const what = shown.view === 'weights' ? 'weight' : 'score';
+    const what = view === 'weights' ? 'softmax weight' : 'raw score';
     const from = shown.curve === 'last' ? `the query at position ${shown.n - 1}` : 'the mean over queries';
-    const at = (j, t) => formatSig(shown.curves[j][t], 3);
+    const at = (j, t) => formatSig(shown.curves[view][j][t], 3);
     return (
       `The ${what} of ${from} at each distance 0 to ${shown.n - 1}, one line per encoding; a dashed line marks L0 = ${shown.l0}. ` +
       `At distance 0, L0 and ${shown.n - 1}: ` +
@@ -167,13 +179,16 @@ export function mount({ posenc, state }) {
     const curve = state.get('fam.curve');
     const content = state.get('fam.content');
     const seed = state.get('fam.seed');
-    const matrices = ENCODINGS.map(({ key }) =>
-      attentionMatrix(posenc, { encoding: key, n, d, content, seed, view, causal, head }),
-    );
-    const curves = matrices.map((values) => distanceCurve(values, n, curve));
-    shown = { n, l0, view, causal, curve, matrices, curves };
+    const matricesOf = (shownView) =>
+      ENCODINGS.map(({ key }) =>
+        attentionMatrix(posenc, { encoding: key, n, d, content, seed, view: shownView, causal, head }),
+      );
+    const scores = matricesOf('scores');
+    const weights = matricesOf('weights');
+    const curvesOf = (matrices) => matrices.map((values) => distanceCurve(values, n, curve));
+    shown = { n, l0, causal, curve, scores, weights, curves: { scores: curvesOf(scores), weights: curvesOf(weights) } };
 
-    const domain = view === 'weights' ? weightDomain(matrices) : scoreDomain(matrices);
+    const domain = view === 'weights' ? weightDomain(weights) : scoreDomain(scores);
     const attributes = {
       'seq-len': n, // before l0, whose limit depends on it
       l0,
@@ -196,10 +211,12 @@ export function mount({ posenc, state }) {
     slopeNote.dataset.slope = String(slope);
 
     const x = range(n);
-    curvePlot.draw({
-      series: ENCODINGS.map(({ title }, j) => ({ label: title, x, y: curves[j] })),
-      marks: [{ x: l0, label: `training length L0 = ${l0}` }],
-    });
+    for (const [plotView, plot] of Object.entries(curvePlots)) {
+      plot.draw({
+        series: ENCODINGS.map(({ title }, j) => ({ label: title, x, y: shown.curves[plotView][j] })),
+        marks: [{ x: l0, label: `training length L0 = ${l0}` }],
+      });
+    }
     root.dataset.drawMs = (performance.now() - started).toFixed(2);
   }
 
