@@ -162,6 +162,35 @@ function sinusoidalWeights() {
   return out;
 }
 
+test("the Try-this prompt on ALiBi's steepest head: a straight score line, a weight that shrinks by e^(−1/2) per position", async () => {
+  const { page, log, context } = await openPage(browser);
+  await gotoAndSettle(page, server.pageUrl);
+  await page.locator('#ctl-fam-head').fill('1');
+  await page.locator('#ctl-fam-head').press('Enter');
+  await waitForIdle(page);
+  const at = (points, t) => points.find(([x]) => Math.round(x) === t)[1];
+  const scores = await readLinePlot(page, 'family-distance');
+  const line = scores.series.ALiBi;
+  for (let t = 0; t < 100; t++) {
+    const drop = at(line, t) - at(line, t + 1);
+    assert.ok(Math.abs(drop - 0.5) <= 0.05 * scores.yPerUnit + 1e-4, `score drop at distance ${t}: ${drop}`);
+  }
+  // The same q and k at every position: weight(t) = e^(−t/2) / Σ e^(−t'/2) over the 128 keys.
+  const n = FAMILY_DEFAULTS.n;
+  let total = 0;
+  for (let t = 0; t < n; t++) total += Math.exp(-t / 2);
+  const weights = await readLinePlot(page, 'family-weight-distance');
+  for (let t = 0; t <= 20; t++) {
+    const want = Math.exp(-t / 2) / total;
+    const got = at(weights.series.ALiBi, t);
+    assert.ok(Math.abs(got - want) <= 0.02 * weights.yPerUnit + 1e-5, `weight at distance ${t}: ${got} vs ${want}`);
+  }
+  assert.ok(Math.abs(1 / total - 0.39) < 0.005, `"about 39 %" to itself: ${1 / total}`);
+  assert.ok(Math.exp(-10) / total < 1e-4, '"almost none" 20 positions back');
+  assert.deepEqual(log.errors, []);
+  await context.close();
+});
+
 test('the permalink restores the settings chosen with the controls', async () => {
   const { page, log, context } = await openPage(browser);
   await gotoAndSettle(page, server.pageUrl);
