@@ -1,7 +1,7 @@
 // The page's number formatting (web/src/format.js) in Node.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatTicks, ordinal } from '../../web/src/format.js';
+import { formatSigText, formatTicks, ordinal, withMinus } from '../../web/src/format.js';
 
 test('ordinal: English suffixes, the teens included', () => {
   const got = [1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 61, 101, 111, 112, 1000].map(ordinal);
@@ -32,4 +32,14 @@ test('formatTicks: one style per axis, the minus sign, no mixed 5000 / 1e4', () 
   assert.deepEqual(formatTicks([1, 10, 100, 1000, 1e4]), ['1', '10', '100', '1000', '10000']);
   assert.deepEqual(formatTicks([1e-4, 2e-4, 3e-4]), ['1e−4', '2e−4', '3e−4']);
   assert.deepEqual(formatTicks([-3.25, 1.5]), ['−3.25', '1.5']);
+});
+
+test('withMinus: numbers in running text take the minus sign; words, ranges and subtraction keep theirs', () => {
+  assert.equal(withMinus('values from -0.425 to 8.3'), 'values from −0.425 to 8.3');
+  assert.equal(withMinus('(-0.8, 0.9) and -5'), '(−0.8, 0.9) and −5');
+  assert.equal(withMinus('error 2.1e-7, -.5'), 'error 2.1e−7, −.5');
+  assert.equal(withMinus('cat-dog, x-1, a - b, 1e-5'), 'cat-dog, x-1, a - b, 1e−5');
+  assert.equal(formatSigText(-0.42521234, 4), '−0.4252');
+  assert.equal(formatSigText(-2.1e-7, 3), '−2.1e−7');
+  assert.equal(formatSigText(0.5), '0.5');
 });

@@ -13,6 +13,20 @@ export function formatSig(value, digits = 7) {
   return trimZeros(text);
 }
 
+/**
+ * Numbers in running text (captions, notes, read-outs, text alternatives) with the minus sign (−)
+ * the page's prose and axes use, not the hyphen-minus of JavaScript's number formatting (CSV and
+ * code keep "-"): "from -0.425 to 8.3" -> "from −0.425 to 8.3", "2e-7" -> "2e−7".
+ */
+export function withMinus(text) {
+  return text.replace(/(^|[^\w])-(?=\.?\d)|(?<=\de)-(?=\d)/g, (match) => match.replace('-', '−'));
+}
+
+/** formatSig for running text: the same digits, with the minus sign (−). */
+export function formatSigText(value, digits = 7) {
+  return withMinus(formatSig(value, digits));
+}
+
 /** 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st, 61st, 112th. */
 export function ordinal(n) {
   const tens = Math.abs(n) % 100;
@@ -60,7 +74,7 @@ export function formatTicks(values) {
   if (finite.every(Number.isInteger) && largest < 1e6) labels = values.map(String);
   else if (largest >= 1e5 || smallest < 1e-3) labels = fewest((v, d) => (v === 0 ? '0' : formatExponent(v, d + 1)));
   else labels = fewest((v, d) => trimZeros(formatFixed(v, d)));
-  return labels.map((label) => label.replaceAll('-', '−'));
+  return labels.map(withMinus);
 }
 
 /** A number as Python source would show it (code snippets, formulas): 10000 rather than 1e4. */
