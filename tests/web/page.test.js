@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { artifactPath, gotoAndSettle, openPage, waitForIdle } from './support/browser.js';
-import { checkHeatmapPixels, extentOf } from './support/colors.js';
+import { checkHeatmapPixels, contrast, extentOf } from './support/colors.js';
 import { readLinePlot } from './support/lineplot.js';
 import {
   comparisonPanels,
@@ -408,20 +408,6 @@ test('controls are labelled and plots have text alternatives', async () => {
   assert.match(await page.locator('#pe-readout').textContent(), /^position 1, dimension 1 \(pair i = 0, cos\)/);
   assert.match(await page.locator('#pe-hover-formula').textContent(), /cos/);
 });
-
-/** WCAG relative luminance contrast of two CSS rgb() colours. */
-function contrast(a, b) {
-  const luminance = (css) => {
-    const [r, g, b] = css
-      .match(/\d+(\.\d+)?/g)
-      .slice(0, 3)
-      .map((v) => Number(v) / 255);
-    const lin = (c) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
-    return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
-  };
-  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
-  return (hi + 0.05) / (lo + 0.05);
-}
 
 test('every control has a distinct name, and its border and focus ring contrast 3:1 (WCAG 1.4.11)', async () => {
   const names = await page.evaluate(() =>
