@@ -115,4 +115,10 @@ describe('UrlState', () => {
     assert.equal(state.get('pe.d'), 64);
     assert.equal(state.get('demo.d'), 16);
   });
+
+  it('refuses a limit from other settings (maxFrom) without the note that explains it', () => {
+    const { maxNote, ...withoutNote } = SPECS['demo.pair'];
+    assert.ok(maxNote);
+    assert.throws(() => new UrlState({ ...SPECS, 'demo.pair': withoutNote }), /demo\.pair has maxFrom but no maxNote/);
+  });
 });

@@ -130,7 +130,11 @@ export class UrlState {
   constructor(specs, { inUrl = true } = {}) {
     this.#inUrl = inUrl;
     this.#specs = new Map(Object.entries(specs));
-    for (const [key, spec] of this.#specs) this.#values.set(key, spec.default);
+    for (const [key, spec] of this.#specs) {
+      // The messages about a lowered value say why (spec.maxNote): a missing note is a bug.
+      if (spec.maxFrom && !spec.maxNote) throw new Error(`state: ${key} has maxFrom but no maxNote`);
+      this.#values.set(key, spec.default);
+    }
   }
 
   spec(key) {
