@@ -116,6 +116,25 @@ describe('UrlState', () => {
     assert.equal(state.get('demo.d'), 16);
   });
 
+  it('says a fraction in a whole-number setting is not a whole number', () => {
+    const state = new UrlState(SPECS);
+    assert.deepEqual(state.readQuery('pe.d=7.5&demo.d=8&demo.pair=2.5'), [
+      'pe.d="7.5" is not a whole number; using 8.',
+      'demo.pair="2.5" is not a whole number; using 3.',
+    ]);
+    assert.equal(state.get('demo.pair'), 3);
+  });
+
+  it('reports a repeated key and uses its last value', () => {
+    const state = new UrlState(SPECS);
+    assert.deepEqual(state.readQuery('pe.d=64&pe.seq=5&pe.d=32&order.a=x&order.a=y'), [
+      'pe.d appears 2 times; using the last, 32.',
+      'order.a appears 2 times; using the last, "y".',
+    ]);
+    assert.equal(state.get('pe.d'), 32);
+    assert.equal(state.query(), 'pe.seq=5&pe.d=32&order.a=y', 'one of each');
+  });
+
   it('refuses a limit from other settings (maxFrom) without the note that explains it', () => {
     const { maxNote, ...withoutNote } = SPECS['demo.pair'];
     assert.ok(maxNote);

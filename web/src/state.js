@@ -27,13 +27,13 @@ export function parseSetting(key, spec, raw) {
     case 'int':
     case 'number': {
       if (!/^\s*[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?\s*$/i.test(raw)) return fallback('is not a number');
-      let value = Number(raw);
+      const value = Number(raw);
       if (!Number.isFinite(value)) return fallback('is not a finite number');
-      if (spec.type === 'int') value = Math.round(value);
       const clamped = clampSetting(spec, value);
       if (clamped === value) return { value };
-      const why =
-        value < spec.min || value > spec.max ? `is outside ${spec.min}…${spec.max}` : 'is odd (this setting is even)';
+      let why = 'is odd (this setting is even)';
+      if (value < spec.min || value > spec.max) why = `is outside ${spec.min}…${spec.max}`;
+      else if (!Number.isInteger(value)) why = 'is not a whole number';
       return { value: clamped, problem: `${key}=${describeValue(raw)} ${why}; using ${formatValue(spec, clamped)}.` };
     }
     case 'enum':
@@ -197,6 +197,7 @@ export class UrlState {
     const next = new Map();
     for (const [key, spec] of this.#specs) next.set(key, spec.default);
     const raws = new Map();
+    const counts = new Map();
     for (const [key, raw] of new URLSearchParams(text)) {
       const spec = this.#specs.get(key);
       if (!spec) {
@@ -206,7 +207,14 @@ export class UrlState {
       const { value, problem } = parseSetting(key, spec, raw);
       next.set(key, value);
       raws.set(key, raw);
+      counts.set(key, (counts.get(key) ?? 0) + 1);
       if (problem) problems.push(problem);
+    }
+    for (const [key, count] of counts) {
+      if (count === 1) continue;
+      const spec = this.spec(key);
+      const last = spec.type === 'text' ? describeValue(raws.get(key)) : formatValue(spec, next.get(key));
+      problems.push(`${key} appears ${count} times; using the last, ${last}.`);
     }
     const changed = [];
     for (const [key, value] of next) {
