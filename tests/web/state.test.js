@@ -2,7 +2,7 @@
 // cut short are read setting by setting, and every value the page can hold reopens from its link.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { UrlState } from '../../web/src/state.js';
+import { cutText, UrlState } from '../../web/src/state.js';
 
 const SPECS = {
   'pe.seq': { type: 'int', default: 128, min: 1, max: 2000 },
@@ -139,5 +139,19 @@ describe('UrlState', () => {
     const { maxNote, ...withoutNote } = SPECS['demo.pair'];
     assert.ok(maxNote);
     assert.throws(() => new UrlState({ ...SPECS, 'demo.pair': withoutNote }), /demo\.pair has maxFrom but no maxNote/);
+  });
+
+  it('cuts text at a character boundary, never inside a surrogate pair', () => {
+    const text = `cats ${'😀'.repeat(100)}`; // 'cats ' is 5 code units: unit 120 is a pair's first half
+    assert.equal(cutText(text, 120), `cats ${'😀'.repeat(57)}`);
+    assert.equal(cutText(text, 121), `cats ${'😀'.repeat(58)}`);
+    assert.equal(cutText('abc', 120), 'abc');
+    const state = new UrlState(SPECS);
+    withFakeLocation(state, () => state.set('order.a', text));
+    assert.ok(state.get('order.a').isWellFormed(), 'no lone surrogate');
+    assert.deepEqual(state.readQuery(`order.a=${encodeURIComponent(text)}`), [
+      'order.a holds at most 120 characters; the text was cut to that length.',
+    ]);
+    assert.equal(state.get('order.a'), `cats ${'😀'.repeat(57)}`);
   });
 });

@@ -13,8 +13,21 @@
 const WRITE_DELAY_MS = 200; // browsers throttle history updates; a dragged slider fires many
 
 function describeValue(raw) {
-  const text = JSON.stringify(raw.length > 30 ? `${raw.slice(0, 30)}…` : raw);
+  const text = JSON.stringify(raw.length > 30 ? `${cutText(raw, 30)}…` : raw);
   return text;
+}
+
+/** `text` cut to at most `maxLength` UTF-16 code units, never inside a character (a surrogate pair). */
+export function cutText(text, maxLength) {
+  if (text.length <= maxLength) return text;
+  const last = text.charCodeAt(maxLength - 1);
+  const splitsPair = last >= 0xd800 && last <= 0xdbff; // a high surrogate whose partner would be cut
+  return text.slice(0, splitsPair ? maxLength - 1 : maxLength);
+}
+
+/** The message for a text setting cut to its spec's maxLength (from a link, a control or a script). */
+export function textCutMessage(key, spec) {
+  return `${key} holds at most ${spec.maxLength} characters; the text was cut to that length.`;
 }
 
 /** Parses one raw string by its spec: { value } or { value: default/clamped, problem }. */
@@ -39,12 +52,8 @@ export function parseSetting(key, spec, raw) {
     case 'enum':
       return spec.values.includes(raw) ? { value: raw } : fallback(`is not one of ${spec.values.join(', ')}`);
     case 'text':
-      if (raw.length > spec.maxLength) {
-        return {
-          value: raw.slice(0, spec.maxLength),
-          problem: `${key} is longer than ${spec.maxLength} characters; cut to that length.`,
-        };
-      }
+      if (raw.length > spec.maxLength)
+        return { value: cutText(raw, spec.maxLength), problem: textCutMessage(key, spec) };
       return { value: raw };
     case 'numbers': {
       const parts = raw.split(',');
@@ -96,7 +105,7 @@ export function normalizeSetting(spec, value, max = spec.max) {
     case 'enum':
       return spec.values.includes(value) ? value : undefined;
     case 'text':
-      return String(value).slice(0, spec.maxLength);
+      return cutText(String(value), spec.maxLength);
     case 'numbers': {
       // An empty list is allowed where it is the default (e.g. a widget's "no fixed domain").
       if (Array.isArray(value) && value.length === 0 && spec.default.length === 0) return [];
