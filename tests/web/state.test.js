@@ -2,7 +2,7 @@
 // cut short are read setting by setting, and every value the page can hold reopens from its link.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { UrlState } from '../../web/src/state.js';
+import { cutText, LINK_LIMIT, UrlState } from '../../web/src/state.js';
 
 const SPECS = {
   'pe.seq': { type: 'int', default: 128, min: 1, max: 2000 },
@@ -114,5 +114,120 @@ describe('UrlState', () => {
     assert.match(problems[1], /^cmp\.q="1,1,.*…" needs 1…256 comma-separated numbers; using the default 1,2\.$/);
     assert.equal(state.get('pe.d'), 64);
     assert.equal(state.get('demo.d'), 16);
+  });
+
+  it('says a fraction in a whole-number setting is not a whole number', () => {
+    const state = new UrlState(SPECS);
+    assert.deepEqual(state.readQuery('pe.d=7.5&demo.d=8&demo.pair=2.5'), [
+      'pe.d="7.5" is not a whole number; using 8.',
+      'demo.pair="2.5" is not a whole number; using 3.',
+    ]);
+    assert.equal(state.get('demo.pair'), 3);
+  });
+
+  it('reports a repeated key and uses its last value', () => {
+    const state = new UrlState(SPECS);
+    assert.deepEqual(state.readQuery('pe.d=64&pe.seq=5&pe.d=32&order.a=x&order.a=y'), [
+      'pe.d appears 2 times; using the last, 32.',
+      'order.a appears 2 times; using the last, "y".',
+    ]);
+    assert.equal(state.get('pe.d'), 32);
+    assert.equal(state.query(), 'pe.seq=5&pe.d=32&order.a=y', 'one of each');
+  });
+
+  it('refuses a limit from other settings (maxFrom) without the note that explains it', () => {
+    const { maxNote, ...withoutNote } = SPECS['demo.pair'];
+    assert.ok(maxNote);
+    assert.throws(() => new UrlState({ ...SPECS, 'demo.pair': withoutNote }), /demo\.pair has maxFrom but no maxNote/);
+  });
+
+  it('cuts text at a character boundary, never inside a surrogate pair', () => {
+    const text = `cats ${'😀'.repeat(100)}`; // 'cats ' is 5 code units: unit 120 is a pair's first half
+    assert.equal(cutText(text, 120), `cats ${'😀'.repeat(57)}`);
+    assert.equal(cutText(text, 121), `cats ${'😀'.repeat(58)}`);
+    assert.equal(cutText('abc', 120), 'abc');
+    const state = new UrlState(SPECS);
+    withFakeLocation(state, () => state.set('order.a', text));
+    assert.ok(state.get('order.a').isWellFormed(), 'no lone surrogate');
+    assert.deepEqual(state.readQuery(`order.a=${encodeURIComponent(text)}`), [
+      'order.a holds at most 120 characters; the text was cut to that length.',
+    ]);
+    assert.equal(state.get('order.a'), `cats ${'😀'.repeat(57)}`);
+  });
+
+  describe('links longer than LINK_LIMIT', () => {
+    const address = 'http://127.0.0.1:8080/site/#order';
+    // Numbers as long as a float64 gets (-1.2345678901234567e-99: 23 characters); q the longer list.
+    const many = (n, first) => Array.from({ length: n }, (_, i) => -(first + i * 1.2345678901234567e-3) * 1e-99);
+
+    it('keeps every setting of a link just under the limit', () => {
+      const state = new UrlState({ ...SPECS, 'cmp.q': { ...SPECS['cmp.q'], maxLength: 2000 } });
+      withFakeLocation(state, () => state.set('pe.seq', 300));
+      // Fill cmp.q with as many numbers as fit, then end on one-digit numbers to land at LINK_LIMIT − 1.
+      const values = [];
+      const lengthWith = (vs) => {
+        withFakeLocation(state, () => state.set('cmp.q', vs));
+        return address.length + 1 + state.query().length; // the whole link, if nothing is left out
+      };
+      while (lengthWith([...values, 12.345678]) < LINK_LIMIT - 10) values.push(12.345678);
+      while (lengthWith([...values, 1]) < LINK_LIMIT) values.push(1);
+      if (lengthWith(values) === LINK_LIMIT - 2) values[values.length - 1] = 10;
+      lengthWith(values);
+      const { href, leftOut } = state.link(address);
+      assert.equal(href.length, LINK_LIMIT - 1);
+      assert.deepEqual(leftOut, []);
+      assert.ok(href.endsWith('#order'), 'the fragment stays a fragment');
+      const fresh = new UrlState({ ...SPECS, 'cmp.q': { ...SPECS['cmp.q'], maxLength: 2000 } });
+      assert.deepEqual(fresh.readQuery(new URL(href).search), []);
+      assert.deepEqual(fresh.get('cmp.q'), values);
+      // One more character and the list is left out (it is the longest), the rest kept.
+      withFakeLocation(state, () => state.set('cmp.q', [...values.slice(0, -1), values.at(-1) * 10]));
+      const over = state.link(address);
+      assert.deepEqual(
+        over.leftOut.map(({ key }) => key),
+        ['cmp.q'],
+      );
+      assert.ok(over.href.length < LINK_LIMIT);
+      assert.equal(new URL(over.href).searchParams.get('pe.seq'), '300');
+    });
+
+    it('leaves out the fewest, longest settings, names them in the link, and the reader is told', () => {
+      const specs = {
+        ...SPECS,
+        'cmp.k': SPECS['cmp.q'],
+        'order.b': { ...SPECS['order.a'], maxLength: 200 },
+      };
+      const state = new UrlState(specs);
+      withFakeLocation(state, () => {
+        state.set('cmp.q', many(256, 1.1));
+        state.set('cmp.k', many(256, 1.2));
+        state.set('order.a', 'ࠀ'.repeat(120)); // 9 characters each in a link
+        state.set('order.b', 'ࠀ'.repeat(200));
+        state.set('pe.seq', 300);
+      });
+      assert.ok(state.query().length > LINK_LIMIT + 3000, `${state.query().length}`);
+      const { href, leftOut } = state.link(address);
+      assert.ok(href.length < LINK_LIMIT, `${href.length}`);
+      const cmpQ = `cmp.q=${many(256, 1.1).join(',')}`.length;
+      const cmpK = `cmp.k=${many(256, 1.2).join(',')}`.length;
+      assert.deepEqual(leftOut, [
+        { key: 'cmp.q', length: cmpQ },
+        { key: 'cmp.k', length: cmpK },
+      ]);
+      const fresh = new UrlState(specs);
+      assert.deepEqual(fresh.readQuery(new URL(href).search), [
+        'The page that made this link left out cmp.q, cmp.k (too long for a link); they have their defaults here.',
+      ]);
+      assert.equal(fresh.get('order.a'), 'ࠀ'.repeat(120));
+      assert.equal(fresh.get('order.b'), 'ࠀ'.repeat(200));
+      assert.equal(fresh.get('pe.seq'), 300);
+      assert.deepEqual(fresh.get('cmp.q'), [1, 2]);
+      assert.equal(fresh.link(address).href.includes('omitted'), false, 'its own link names nothing left out');
+    });
+
+    it('ignores an omitted= list that names no setting', () => {
+      const state = new UrlState(SPECS);
+      assert.deepEqual(state.readQuery('omitted=__proto__,x'), ['Ignored the unknown setting "omitted".']);
+    });
   });
 });

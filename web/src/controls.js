@@ -4,7 +4,7 @@
 // `instance`, which is appended to its id (and radio group name); both stay in sync.
 import { h } from './dom.js';
 import { formatSig } from './format.js';
-import { clampSetting } from './state.js';
+import { clampSetting, cutText, textCutMessage } from './state.js';
 
 export function controlId(key, instance) {
   return `ctl-${key.replaceAll('.', '-')}${instance ? `-${instance}` : ''}`;
@@ -127,25 +127,39 @@ export function selectControl(state, key, { label, options, instance }) {
   return h('div', { class: 'control control-select' }, h('label', { htmlFor: id }, label), select);
 }
 
-/** A one-line text box for a 'text' setting (applied as you type). */
+/**
+ * A one-line text box for a 'text' setting (applied as you type). Text longer than the spec's
+ * maxLength (typed, pasted or set by a script) is cut by the state, never inside a character,
+ * and a note beside the box says so. (No maxlength attribute: the browser would cut a paste
+ * without a word.)
+ */
 export function textControl(state, key, { label, size = 40, instance }) {
   const spec = state.spec(key);
   const id = controlId(key, instance);
+  const note = h('span', { class: 'control-note', id: `${id}-note`, role: 'status' });
   const input = h('input', {
     type: 'text',
     id,
-    maxLength: spec.maxLength,
     size,
     spellcheck: false,
     autocomplete: 'off',
+    'aria-describedby': note.id,
   });
-  input.addEventListener('input', () => state.set(key, input.value));
+  input.addEventListener('input', () => {
+    const cut = cutText(input.value, spec.maxLength) !== input.value;
+    note.textContent = cut ? textCutMessage(key, spec) : '';
+    state.set(key, input.value);
+    if (cut) sync(); // the box shows the text in use
+  });
   const sync = () => {
-    if (input.value !== state.get(key)) input.value = state.get(key);
+    if (input.value === state.get(key)) return;
+    const caret = input.selectionStart;
+    input.value = state.get(key);
+    if (document.activeElement === input) input.setSelectionRange(caret, caret);
   };
   state.subscribe(sync);
   sync();
-  return h('div', { class: 'control control-text' }, h('label', { htmlFor: id }, label), input);
+  return h('div', { class: 'control control-text' }, h('label', { htmlFor: id }, label), input, note);
 }
 
 /** A text box of comma-separated numbers for a 'numbers' setting (applied when valid). */

@@ -5,7 +5,7 @@ import { loadPosenc } from '../../bindings/js/index.js';
 import { byId, h } from './dom.js';
 import { downloadBlob } from './export.js';
 import { renderStaticTex } from './math.js';
-import { UrlState } from './state.js';
+import { LINK_LIMIT, UrlState } from './state.js';
 import { providePosenc } from './widgets/engine.js';
 import * as bridge from './sections/bridge.js';
 import * as comparison from './sections/comparison.js';
@@ -120,6 +120,17 @@ function showProblems(problems) {
   box.hidden = false;
 }
 
+/** Says which settings the permalink leaves out because the link would be too long (state.link). */
+function showLeftOut(leftOut) {
+  const note = byId('permalink-note');
+  note.hidden = leftOut.length === 0;
+  const names = leftOut.map(({ key, length }) => `${key} (${length.toLocaleString('en-US')} characters)`);
+  const list = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0];
+  note.textContent = leftOut.length
+    ? `The link leaves out ${list}: links over ${LINK_LIMIT.toLocaleString('en-US')} characters fail on many servers; it reopens with the ${leftOut.length > 1 ? 'defaults for them' : 'default for it'}.`
+    : '';
+}
+
 function showFailure(message) {
   const box = byId('page-error');
   box.replaceChildren(h('strong', {}, 'Something went wrong: '), message);
@@ -134,13 +145,15 @@ async function main() {
   const sections = sectionsInPageOrder();
 
   const state = new UrlState(Object.assign({}, ...sections.map((section) => section.settings)));
+  // The messages about the link stay in view while the address bar (writeNow, below) and the
+  // permalink change to the settings in effect.
   showProblems(state.readQuery(location.search || savedSettings()));
   const permalink = byId('permalink');
-  const updatePermalink = () => {
-    permalink.href = location.href;
-  };
-  state.onWrite(updatePermalink);
-  updatePermalink();
+  state.onWrite((href, leftOut) => {
+    permalink.href = href;
+    showLeftOut(leftOut);
+  });
+  state.writeNow();
   if (import.meta.env.MODE === 'single') byId('offline-copy').hidden = true;
   else
     byId('offline-copy')

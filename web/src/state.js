@@ -8,13 +8,33 @@
 // clamped, each with a message naming the setting: a hand-edited or truncated link must never leave
 // the page broken or make it compute something huge, and one bad setting never resets the others.
 // Values are held to the same rules when set (a script typing past maxLength included), so every
-// link the page writes reopens what it showed.
+// link the page writes reopens what it showed. Right after a link is read, the address bar is
+// rewritten to the settings in effect (unknown keys dropped, corrected values written).
+//
+// A link longer than LINK_LIMIT characters fails on many servers (RFC 9110 asks them to accept
+// 8,000 octets; Node's 16 KB header limit answers 431): the page leaves the longest settings out
+// (the fewest possible), names them in the link (`omitted=`) and says so, never silently.
 
 const WRITE_DELAY_MS = 200; // browsers throttle history updates; a dragged slider fires many
+export const LINK_LIMIT = 8000; // every link the page writes is shorter than this
+const OMITTED_KEY = 'omitted'; // not a setting: the settings a too-long link left out
 
 function describeValue(raw) {
-  const text = JSON.stringify(raw.length > 30 ? `${raw.slice(0, 30)}…` : raw);
+  const text = JSON.stringify(raw.length > 30 ? `${cutText(raw, 30)}…` : raw);
   return text;
+}
+
+/** `text` cut to at most `maxLength` UTF-16 code units, never inside a character (a surrogate pair). */
+export function cutText(text, maxLength) {
+  if (text.length <= maxLength) return text;
+  const last = text.charCodeAt(maxLength - 1);
+  const splitsPair = last >= 0xd800 && last <= 0xdbff; // a high surrogate whose partner would be cut
+  return text.slice(0, splitsPair ? maxLength - 1 : maxLength);
+}
+
+/** The message for a text setting cut to its spec's maxLength (from a link, a control or a script). */
+export function textCutMessage(key, spec) {
+  return `${key} holds at most ${spec.maxLength} characters; the text was cut to that length.`;
 }
 
 /** Parses one raw string by its spec: { value } or { value: default/clamped, problem }. */
@@ -27,24 +47,20 @@ export function parseSetting(key, spec, raw) {
     case 'int':
     case 'number': {
       if (!/^\s*[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?\s*$/i.test(raw)) return fallback('is not a number');
-      let value = Number(raw);
+      const value = Number(raw);
       if (!Number.isFinite(value)) return fallback('is not a finite number');
-      if (spec.type === 'int') value = Math.round(value);
       const clamped = clampSetting(spec, value);
       if (clamped === value) return { value };
-      const why =
-        value < spec.min || value > spec.max ? `is outside ${spec.min}…${spec.max}` : 'is odd (this setting is even)';
+      let why = 'is odd (this setting is even)';
+      if (value < spec.min || value > spec.max) why = `is outside ${spec.min}…${spec.max}`;
+      else if (!Number.isInteger(value)) why = 'is not a whole number';
       return { value: clamped, problem: `${key}=${describeValue(raw)} ${why}; using ${formatValue(spec, clamped)}.` };
     }
     case 'enum':
       return spec.values.includes(raw) ? { value: raw } : fallback(`is not one of ${spec.values.join(', ')}`);
     case 'text':
-      if (raw.length > spec.maxLength) {
-        return {
-          value: raw.slice(0, spec.maxLength),
-          problem: `${key} is longer than ${spec.maxLength} characters; cut to that length.`,
-        };
-      }
+      if (raw.length > spec.maxLength)
+        return { value: cutText(raw, spec.maxLength), problem: textCutMessage(key, spec) };
       return { value: raw };
     case 'numbers': {
       const parts = raw.split(',');
@@ -96,7 +112,7 @@ export function normalizeSetting(spec, value, max = spec.max) {
     case 'enum':
       return spec.values.includes(value) ? value : undefined;
     case 'text':
-      return String(value).slice(0, spec.maxLength);
+      return cutText(String(value), spec.maxLength);
     case 'numbers': {
       // An empty list is allowed where it is the default (e.g. a widget's "no fixed domain").
       if (Array.isArray(value) && value.length === 0 && spec.default.length === 0) return [];
@@ -107,6 +123,11 @@ export function normalizeSetting(spec, value, max = spec.max) {
     default:
       return undefined;
   }
+}
+
+/** 'key=value' as written in a query; commas are safe there and keep lists readable. */
+function encodePair(key, value) {
+  return new URLSearchParams([[key, value]]).toString().replaceAll('%2C', ',');
 }
 
 function sameValue(a, b) {
@@ -130,7 +151,11 @@ export class UrlState {
   constructor(specs, { inUrl = true } = {}) {
     this.#inUrl = inUrl;
     this.#specs = new Map(Object.entries(specs));
-    for (const [key, spec] of this.#specs) this.#values.set(key, spec.default);
+    for (const [key, spec] of this.#specs) {
+      // The messages about a lowered value say why (spec.maxNote): a missing note is a bug.
+      if (spec.maxFrom && !spec.maxNote) throw new Error(`state: ${key} has maxFrom but no maxNote`);
+      this.#values.set(key, spec.default);
+    }
   }
 
   spec(key) {
@@ -193,8 +218,14 @@ export class UrlState {
     const next = new Map();
     for (const [key, spec] of this.#specs) next.set(key, spec.default);
     const raws = new Map();
+    const counts = new Map();
     for (const [key, raw] of new URLSearchParams(text)) {
       const spec = this.#specs.get(key);
+      const omitted = key === OMITTED_KEY ? this.#omittedProblem(raw) : '';
+      if (omitted) {
+        problems.push(omitted);
+        continue;
+      }
       if (!spec) {
         problems.push(`Ignored the unknown setting ${describeValue(key)}.`);
         continue;
@@ -202,7 +233,14 @@ export class UrlState {
       const { value, problem } = parseSetting(key, spec, raw);
       next.set(key, value);
       raws.set(key, raw);
+      counts.set(key, (counts.get(key) ?? 0) + 1);
       if (problem) problems.push(problem);
+    }
+    for (const [key, count] of counts) {
+      if (count === 1) continue;
+      const spec = this.spec(key);
+      const last = spec.type === 'text' ? describeValue(raws.get(key)) : formatValue(spec, next.get(key));
+      problems.push(`${key} appears ${count} times; using the last, ${last}.`);
     }
     const changed = [];
     for (const [key, value] of next) {
@@ -221,29 +259,68 @@ export class UrlState {
     return problems;
   }
 
-  /** The query (without '?') that restores the current settings. */
+  /** The query (without '?') that restores the current settings, however long. */
   query() {
-    const params = new URLSearchParams();
-    for (const [key, spec] of this.#specs) {
-      const value = this.#values.get(key);
-      if (!sameValue(value, spec.default)) params.set(key, formatValue(spec, value));
-    }
-    return params.toString().replaceAll('%2C', ','); // commas are safe in a query; keep lists readable
+    return this.#changedSettings()
+      .map(([, pair]) => pair)
+      .join('&');
   }
 
-  /** Writes the query into the address bar now (without adding a history entry). */
+  /**
+   * The link to `address` (its query replaced) that restores the current settings, shorter than
+   * LINK_LIMIT characters: if they do not fit, the longest settings are left out (the fewest that
+   * must be) and named in the link. Returns { href, leftOut: [{ key, length }] } (length: of the
+   * setting as written in a link).
+   */
+  link(address) {
+    const url = new URL(address);
+    const kept = this.#changedSettings().map(([key, pair]) => ({ key, pair }));
+    const leftOut = [];
+    const hrefOf = () => {
+      const pairs = kept.map(({ pair }) => pair);
+      if (leftOut.length) pairs.push(encodePair(OMITTED_KEY, leftOut.map(({ key }) => key).join(',')));
+      url.search = pairs.join('&');
+      return url.href;
+    };
+    let href = hrefOf();
+    while (href.length >= LINK_LIMIT && kept.length) {
+      const longest = kept.reduce((a, b) => (b.pair.length > a.pair.length ? b : a));
+      kept.splice(kept.indexOf(longest), 1);
+      leftOut.push({ key: longest.key, length: longest.pair.length });
+      href = hrefOf();
+    }
+    return { href, leftOut };
+  }
+
+  /** Writes the link into the address bar now (without adding a history entry). */
   writeNow() {
     clearTimeout(this.#writeTimer);
     this.#writeTimer = 0;
-    const url = new URL(location.href);
-    url.search = this.query();
-    if (url.href !== location.href) history.replaceState(history.state, '', url.href);
-    for (const listener of this.#writeListeners) listener(location.href);
+    const { href, leftOut } = this.link(location.href);
+    if (href !== location.href) history.replaceState(history.state, '', href);
+    for (const listener of this.#writeListeners) listener(location.href, leftOut);
   }
 
-  /** Calls `listener(url)` whenever the address bar was updated. */
+  /** Calls `listener(url, leftOut)` whenever the address bar was updated (leftOut: see link()). */
   onWrite(listener) {
     this.#writeListeners.add(listener);
+  }
+
+  /** [key, 'key=value' as written in a link] for every setting that differs from its default. */
+  #changedSettings() {
+    const changed = [];
+    for (const [key, spec] of this.#specs) {
+      const value = this.#values.get(key);
+      if (!sameValue(value, spec.default)) changed.push([key, encodePair(key, formatValue(spec, value))]);
+    }
+    return changed;
+  }
+
+  /** The message for a link's `omitted=` list of settings, or '' when it names none. */
+  #omittedProblem(raw) {
+    const keys = raw.split(',').filter((key) => this.#specs.has(key));
+    if (keys.length === 0) return '';
+    return `The page that made this link left out ${keys.join(', ')} (too long for a link); ${keys.length === 1 ? 'it has its default' : 'they have their defaults'} here.`;
   }
 
   /** Lowers the settings whose limit depends on others (spec.maxFrom); returns their keys. */

@@ -41,7 +41,11 @@ export const id = 'family';
 
 export const settings = {
   'fam.n': PANEL['seq-len'].spec,
-  'fam.l0': { ...PANEL.l0.spec, maxFrom: (get) => Math.floor(get('fam.n') / 2) },
+  'fam.l0': {
+    ...PANEL.l0.spec,
+    maxFrom: (get) => Math.floor(get('fam.n') / 2),
+    maxNote: 'the training length is at most half of fam.n',
+  },
   'fam.d': PANEL['head-dim'].spec,
   'fam.content': PANEL.content.spec,
   'fam.seed': PANEL.seed.spec,

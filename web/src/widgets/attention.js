@@ -175,7 +175,14 @@ export class Attention extends PosencElement {
       control: (state, key) => numberControl(state, key, { label: 'positions N' }),
     },
     l0: {
-      spec: { type: 'int', default: 32, min: 4, max: 128, maxFrom: (get) => Math.floor(get('seq-len') / 2) },
+      spec: {
+        type: 'int',
+        default: 32,
+        min: 4,
+        max: 128,
+        maxFrom: (get) => Math.floor(get('seq-len') / 2),
+        maxNote: 'the training length is at most half of seq-len',
+      },
       control: (state, key) => numberControl(state, key, { label: 'training length L0' }),
     },
     'head-dim': {
