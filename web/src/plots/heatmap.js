@@ -292,7 +292,9 @@ export function createHeatmap({
     canvas.classList.toggle('pixelated', rows <= PIXELATED_LIMIT && cols <= PIXELATED_LIMIT);
     const ratio = square ? Math.min(1.6, Math.max(0.625, cols / rows)) : 4 / 3;
     frame.area.style.aspectRatio = String(ratio);
-    frame.setXTicks(cellAxisTicks(cols, { labels: colLabels, first: colFirst, step: colStep }));
+    frame.setXTicks(cellAxisTicks(cols, { labels: colLabels, first: colFirst, step: colStep }), {
+      words: Boolean(colLabels),
+    });
     frame.setYTicks(cellAxisTicks(rows, { labels: rowLabels, first: rowFirst, step: rowStep, target: 5 }));
     guides.setAttribute('viewBox', `0 0 ${cols} ${rows}`);
     // Each guide twice: a light halo under a dark dashed line, visible on every colour map.
