@@ -2,6 +2,7 @@
 // labels overlap, none reaches the axis title or leaves the figure), the example pair is the
 // cell the "largest difference" measures, and the notes' wording and minus signs.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { before, test } from 'node:test';
 import { gotoAndSettle, openPage } from './support/browser.js';
 import { sentenceScores } from './support/reference.js';
@@ -163,4 +164,36 @@ test('§1 wording: both sentences empty "have" no words; numbers in captions and
   function readout() {
     return page.locator('figure[data-plot="order-diff-pos"] .readout').textContent();
   }
+});
+
+test('§1 PNG export: the tick labels as shown, not the hidden copies that size the axes', async () => {
+  const { page, context, log } = await openPage(browser, { width: 1280, height: 900, acceptDownloads: true });
+  await gotoAndSettle(page, server.pageUrl);
+  const figure = page.locator('figure[data-plot="order-a-plain"]');
+  const [file] = await Promise.all([page.waitForEvent('download'), figure.locator('button.export-png').click()]);
+  const base64 = readFileSync(await file.path()).toString('base64');
+  // Ink in the y axis's column above its first tick label (blank on the page): none in the image.
+  const ink = await figure.evaluate(async (node, data) => {
+    const image = new Image();
+    image.src = `data:image/png;base64,${data}`;
+    await image.decode();
+    const canvas = new OffscreenCanvas(image.width, image.height);
+    const context = canvas.getContext('2d');
+    context.drawImage(image, 0, 0);
+    const origin = node.getBoundingClientRect();
+    const axis = node.querySelector('.axis-y').getBoundingClientRect();
+    const first = node.querySelector('.axis-y > .tick').getBoundingClientRect();
+    const scale = image.width / (origin.width + 16); // the export's 8-px margin on each side
+    const px = (v, from) => Math.round((v - from + 8) * scale);
+    const [x0, x1] = [px(axis.left, origin.left), px(axis.right, origin.left)];
+    const [y0, y1] = [px(axis.top, origin.top), px(first.top - 1, origin.top)];
+    const { data: pixels } = context.getImageData(x0, y0, x1 - x0, y1 - y0);
+    let count = 0;
+    for (let i = 0; i < pixels.length; i += 4) if (pixels[i] + pixels[i + 1] + pixels[i + 2] < 450) count++;
+    return { count, box: [x0, y0, x1, y1] };
+  }, base64);
+  assert.ok(ink.box[3] - ink.box[1] > 10, `a strip to look at: ${ink.box}`);
+  assert.equal(ink.count, 0, `ink above the first y tick label in ${ink.box}`);
+  assert.deepEqual(log.errors, []);
+  await context.close();
 });
