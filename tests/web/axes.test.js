@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { gotoAndSettle, openPage } from './support/browser.js';
+import { boxesWithin, overlap } from './support/layout.js';
 import { useServedSite } from './support/session.js';
 
 const site = useServedSite();
@@ -13,29 +14,8 @@ let server;
 before(async () => ({ browser, server } = await site));
 
 /** Each visible frame's tick labels (per axis) and axis titles, as boxes. */
-function frames(page) {
-  return page.locator('.plot-frame').evaluateAll((nodes) =>
-    nodes
-      .filter((frame) => frame.getClientRects().length > 0)
-      .map((frame) => {
-        const box = (node) => {
-          const { left, top, right, bottom } = node.getBoundingClientRect();
-          return { left, top, right, bottom, text: node.textContent };
-        };
-        const ticks = (axis) => [...frame.querySelectorAll(`.${axis} > .tick`)].map(box);
-        return {
-          plot: frame.closest('figure')?.dataset.plot ?? '?',
-          x: ticks('axis-x'),
-          y: ticks('axis-y'),
-          titles: [...frame.querySelectorAll('.axis-label')].filter((node) => node.textContent).map(box),
-        };
-      }),
-  );
-}
-
-const overlap = (p, q) =>
-  Math.min(p.right, q.right) - Math.max(p.left, q.left) > 0.5 &&
-  Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top) > 0.5;
+const frames = (page) =>
+  boxesWithin(page.locator('.plot-frame'), { x: '.axis-x > .tick', y: '.axis-y > .tick', titles: '.axis-label' });
 
 for (const [width, touch] of [
   [1280, false],
@@ -50,7 +30,7 @@ for (const [width, touch] of [
     const problems = [];
     for (const { plot, x, y, titles } of found) {
       for (const tick of [...x, ...y])
-        for (const title of titles)
+        for (const title of titles.filter(({ text }) => text))
           if (overlap(tick, title)) problems.push(`${plot}: tick “${tick.text}” overlaps “${title.text}”`);
       for (const ticks of [x, y])
         for (let i = 1; i < ticks.length; i++)

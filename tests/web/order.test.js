@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { before, test } from 'node:test';
 import { gotoAndSettle, openPage } from './support/browser.js';
+import { boxesWithin, inside, overlappingPairs } from './support/layout.js';
 import { sentenceScores } from './support/reference.js';
 import { useServedSite } from './support/session.js';
 
@@ -27,27 +28,8 @@ async function openOrder(width, a, b) {
 }
 
 /** Boxes of every tick label and axis title of §1's figures, with the figure's own box. */
-function labelBoxes(page) {
-  return page.locator('#order-demo figure.heatmap:not([hidden])').evaluateAll((figures) =>
-    figures
-      .filter((figure) => figure.getClientRects().length > 0)
-      .map((figure) => {
-        const box = (node) => {
-          const { left, top, right, bottom } = node.getBoundingClientRect();
-          return { left, top, right, bottom, text: node.textContent };
-        };
-        return {
-          plot: figure.dataset.plot,
-          figure: box(figure),
-          labels: [...figure.querySelectorAll('.axis .tick, .axis-label')].map(box),
-        };
-      }),
-  );
-}
-
-const overlap = (p, q) =>
-  Math.min(p.right, q.right) - Math.max(p.left, q.left) > 0.5 &&
-  Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top) > 0.5;
+const labelBoxes = (page) =>
+  boxesWithin(page.locator('#order-demo figure.heatmap:not([hidden])'), { labels: '.axis .tick, .axis-label' });
 
 for (const width of [1280, 375]) {
   for (const [a, b, what] of [
@@ -59,20 +41,10 @@ for (const width of [1280, 375]) {
       const figures = await labelBoxes(page);
       assert.equal(figures.length, 6);
       const words = a.split(' ').length;
-      for (const { plot, figure, labels } of figures) {
+      for (const { plot, own: figure, labels } of figures) {
         assert.equal(labels.length, 2 * words + 2, plot);
-        for (const label of labels) {
-          assert.ok(
-            label.left >= figure.left - 0.5 &&
-              label.right <= figure.right + 0.5 &&
-              label.top >= figure.top - 0.5 &&
-              label.bottom <= figure.bottom + 0.5,
-            `${plot}: “${label.text}” outside the figure`,
-          );
-        }
-        for (let i = 0; i < labels.length; i++)
-          for (let j = i + 1; j < labels.length; j++)
-            assert.ok(!overlap(labels[i], labels[j]), `${plot}: “${labels[i].text}” overlaps “${labels[j].text}”`);
+        for (const label of labels) assert.ok(inside(label, figure), `${plot}: “${label.text}” outside the figure`);
+        assert.deepEqual(overlappingPairs(labels), [], plot);
       }
       // A word cut short on the axis is named whole by the read-out.
       const canvas = page.locator('figure[data-plot="order-a-pos"] canvas.heatmap-cells');

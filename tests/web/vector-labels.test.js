@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { gotoAndSettle, openPage } from './support/browser.js';
+import { inside, overlappingPairs } from './support/layout.js';
 import { useServedSite } from './support/session.js';
 
 const site = useServedSite();
@@ -44,10 +45,6 @@ function labels(page) {
   });
 }
 
-const overlap = (p, q) =>
-  Math.min(p.right, q.right) - Math.max(p.left, q.left) > 0.5 &&
-  Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top) > 0.5;
-
 const CASES = [
   ['the defaults', ''],
   ['tiny words at first position 5', 't2.check=0.01,0&t2.this=0,0.01&t2.out=-0.01,-0.01&t2.offset=5'],
@@ -65,17 +62,8 @@ for (const width of [1280, 375]) {
       await gotoAndSettle(page, `${server.pageUrl}${query ? `?${query}` : ''}`);
       const { area, labels: found, crossed } = await labels(page);
       assert.equal(found.length, 6);
-      for (const label of found)
-        assert.ok(
-          label.left >= area.left - 0.5 &&
-            label.right <= area.right + 0.5 &&
-            label.top >= area.top - 0.5 &&
-            label.bottom <= area.bottom + 0.5,
-          `“${label.text}” outside the plot`,
-        );
-      for (let i = 0; i < found.length; i++)
-        for (let j = i + 1; j < found.length; j++)
-          assert.ok(!overlap(found[i], found[j]), `“${found[i].text}” overlaps “${found[j].text}”`);
+      for (const label of found) assert.ok(inside(label, area), `“${label.text}” outside the plot`);
+      assert.deepEqual(overlappingPairs(found), []);
       if (!query) assert.deepEqual(crossed, [], 'no arrow crosses a label at the defaults');
       assert.deepEqual(log.errors, []);
       await context.close();
