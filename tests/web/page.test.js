@@ -523,7 +523,7 @@ test('hovering the top of the tall §3 heatmap keeps its read-out and formula on
   const canvas = fresh.page.locator('figure[data-plot="sinusoidal-table"] canvas.heatmap-cells');
   await canvas.evaluate((node) => node.scrollIntoView({ block: 'start' }));
   const box = await canvas.boundingBox();
-  assert.ok(box.height > 600, `the heatmap is ${box.height} px tall`);
+  assert.ok(box.height > 500, `the heatmap is ${box.height} px tall`); // the read-out panel beside it takes 21rem
   await fresh.page.mouse.move(box.x + box.width * 0.3, box.y + 20);
   await waitForIdle(fresh.page);
   for (const selector of ['#pe-readout', '#pe-hover-formula']) {

@@ -175,7 +175,7 @@ test('keyboard read-out, posenc-pick and the text alternative', async () => {
   const readout = await page.locator(`${SELECTOR} [part~="readout"]`).textContent();
   assert.match(
     readout,
-    /^this, position 6: word \(-0\.8, 0\.9\) \+ PE\(6\) = \(sin 6, cos 6\) = \(-0\.2794, 0\.9602\)/,
+    /^this, position 6: word \(−0\.8, 0\.9\) \+ PE\(6\) = \(sin 6, cos 6\) = \(−0\.2794, 0\.9602\)/,
   );
   const last = await lastPick();
   assert.equal(last.word, 'this');

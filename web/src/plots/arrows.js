@@ -9,12 +9,70 @@ const HEAD = 12; // arrowhead length in viewBox units
 const LABEL_CHAR_WIDTH = 9.5; // width of a 15-px bold label character, when the text cannot be measured
 const LABEL_HEIGHT = 16;
 
-/** Moves a centred label horizontally so that all of it lies inside the square. */
-function keepInside(label) {
-  const measured = label.getComputedTextLength(); // 0 while the plot is not rendered
-  const half = (measured || label.textContent.length * LABEL_CHAR_WIDTH) / 2 + 3; // + the white halo
-  const x = Number(label.getAttribute('x'));
-  label.setAttribute('x', Math.min(SIZE - half, Math.max(half, x)).toFixed(2));
+/** A label's box [left, top, right, bottom] in viewBox units, centred on x with its baseline at y. */
+function labelBox(x, y, width) {
+  return [x - width / 2 - 3, y - LABEL_HEIGHT + 2, x + width / 2 + 3, y + 5]; // + the halo
+}
+
+function overlapArea(a, b) {
+  return (
+    Math.max(0, Math.min(a[2], b[2]) - Math.max(a[0], b[0])) * Math.max(0, Math.min(a[3], b[3]) - Math.max(a[1], b[1]))
+  );
+}
+
+/** How many of `segments` ([x0, y0, x1, y1]) pass through `box` (sampled along each segment). */
+function crossings(box, segments) {
+  let count = 0;
+  for (const [x0, y0, x1, y1] of segments) {
+    for (let k = 0; k <= 24; k++) {
+      const [x, y] = [x0 + ((x1 - x0) * k) / 24, y0 + ((y1 - y0) * k) / 24];
+      if (x > box[0] && x < box[2] && y > box[1] && y < box[3]) {
+        count++;
+        break;
+      }
+    }
+  }
+  return count;
+}
+
+/**
+ * Places each label near its arrow's tip where it overlaps no label placed before it and crosses
+ * as few arrows as it can, inside the square: a greedy choice among candidate spots (beyond the
+ * tip first, then beside it, then around it), thick arrows' labels first.
+ * labels: [{ node, tip: [x, y], direction: [dx, dy] (unit), priority }], in viewBox units.
+ */
+function placeLabels(labels, segments) {
+  const placed = [];
+  for (const label of [...labels].sort((a, b) => b.priority - a.priority)) {
+    const measured = label.node.getComputedTextLength(); // 0 while the plot is not rendered
+    const width = measured || label.node.textContent.length * LABEL_CHAR_WIDTH;
+    const [tx, ty] = label.tip;
+    const [ux, uy] = label.direction;
+    const spots = [];
+    for (const along of [14, 30])
+      for (const side of [0, 1, -1, 2, -2])
+        spots.push([tx + ux * along - uy * side * 16, ty + uy * along + ux * side * 16]);
+    for (let k = 0; k < 16; k++) {
+      const angle = (k * Math.PI) / 8;
+      for (const radius of [22, 40, 60]) spots.push([tx + radius * Math.cos(angle), ty + radius * Math.sin(angle)]);
+    }
+    let best = null;
+    spots.forEach(([cx, cy], rank) => {
+      // the spot is the label's centre; inside the square
+      const x = Math.min(SIZE - width / 2 - 3, Math.max(width / 2 + 3, cx));
+      const y = Math.min(SIZE - 5, Math.max(LABEL_HEIGHT, cy + 5));
+      const box = labelBox(x, y, width);
+      const cost =
+        placed.reduce((sum, other) => sum + overlapArea(box, other), 0) * 100 +
+        crossings(box, segments) * 400 +
+        rank +
+        Math.hypot(x - cx, y - cy - 5);
+      if (!best || cost < best.cost) best = { cost, x, y, box };
+    });
+    label.node.setAttribute('x', best.x.toFixed(2));
+    label.node.setAttribute('y', best.y.toFixed(2));
+    placed.push(best.box);
+  }
 }
 
 function arrowHead(x0, y0, x1, y1) {
@@ -110,6 +168,8 @@ export function createVectorPlot({ name, title, summary, xLabel = 'x₀', yLabel
         }),
       );
     }
+    const labels = [];
+    const segments = [];
     for (const arrow of arrows) {
       const [x0, y0] = [px(arrow.from[0]), py(arrow.from[1])];
       const [x1, y1] = [px(arrow.to[0]), py(arrow.to[1])];
@@ -134,30 +194,21 @@ export function createVectorPlot({ name, title, summary, xLabel = 'x₀', yLabel
         s('polygon', { points: arrowHead(x0, y0, x1, y1), fill: arrow.color }),
       );
       if (arrow.label) {
-        const dx = x1 - x0;
-        const dy = y1 - y0;
-        const norm = Math.hypot(dx, dy) || 1;
-        // Beyond the tip; keepInside() below moves it back inside the square if it sticks out.
-        const x = x1 + (dx / norm) * 14;
-        const y = Math.min(SIZE - 4, Math.max(LABEL_HEIGHT, y1 + (dy / norm) * 14 + 5));
-        group.append(
-          s(
-            'text',
-            {
-              x: x.toFixed(2),
-              y: y.toFixed(2),
-              fill: arrow.color,
-              'text-anchor': 'middle',
-              class: 'arrow-label',
-            },
-            arrow.label,
-          ),
-        );
+        const norm = Math.hypot(x1 - x0, y1 - y0) || 1;
+        const node = s('text', { fill: arrow.color, 'text-anchor': 'middle', class: 'arrow-label' }, arrow.label);
+        group.append(node);
+        labels.push({
+          node,
+          tip: [x1, y1],
+          direction: [(x1 - x0) / norm, (y1 - y0) / norm],
+          priority: arrow.width ?? 2.5,
+        });
       }
+      segments.push([x0, y0, x1, y1]);
       children.push(group);
     }
     svg.replaceChildren(...children);
-    for (const label of svg.querySelectorAll('text.arrow-label')) keepInside(label);
+    placeLabels(labels, segments);
     const ticks = linearAxisTicks(-half, half, { count: 4 });
     frame.setXTicks(ticks);
     frame.setYTicks(linearAxisTicks(-half, half, { count: 4, flip: true }));

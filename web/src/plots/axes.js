@@ -26,8 +26,13 @@ export function logTicks(lo, hi, count = 6) {
 
 /**
  * A plot frame: a plot area (for a canvas or SVG) with a y axis on the left and an x axis below.
- * Returns { element, area, setXTicks(ticks), setYTicks(ticks) } where a tick is
- * { at: fraction 0..1 along the axis (0 = left / top), label }.
+ * Returns { element, area, setXTicks(ticks, { words }), setYTicks(ticks) } where a tick is
+ * { at: fraction 0..1 along the axis (0 = left / top), label }. `words`: the x labels are words
+ * (tokens), set vertically so that neighbours never run together.
+ *
+ * Ticks are placed absolutely, so each axis also holds a hidden copy of its labels in the flow:
+ * the y axis is as wide as its widest label and the x axis as tall as its longest vertical one,
+ * and no label reaches into the axis title beside it.
  */
 export function createFrame({ xLabel, yLabel }) {
   const area = h('div', { class: 'plot-area' });
@@ -44,6 +49,7 @@ export function createFrame({ xLabel, yLabel }) {
   );
   const place = (axis, ticks, property) => {
     axis.replaceChildren(
+      h('div', { class: 'tick-sizer' }, ...ticks.map(({ label }) => h('span', {}, label))),
       ...ticks.map(({ at, label }) =>
         h('span', { class: 'tick', style: { [property]: `${(at * 100).toFixed(3)}%` } }, label),
       ),
@@ -52,7 +58,10 @@ export function createFrame({ xLabel, yLabel }) {
   return {
     element,
     area,
-    setXTicks: (ticks) => place(xAxis, ticks, 'left'),
+    setXTicks: (ticks, { words = false } = {}) => {
+      xAxis.classList.toggle('words', words);
+      place(xAxis, ticks, 'left');
+    },
     setYTicks: (ticks) => place(yAxis, ticks, 'top'),
   };
 }
@@ -78,12 +87,20 @@ export function logAxisTicks(lo, hi, { count = 6, flip = false } = {}) {
   });
 }
 
+const WORD_LABEL_LIMIT = 10; // characters of a word shown on an axis; the read-out names it whole
+
+/** `word`, or its first letters and "…" when it is longer than an axis label may be. */
+export function shortWord(word) {
+  const letters = [...word];
+  return letters.length > WORD_LABEL_LIMIT ? `${letters.slice(0, WORD_LABEL_LIMIT - 1).join('')}…` : word;
+}
+
 /**
  * Ticks at cell centres of an index axis with `count` cells; `labels` names cells (tokens).
  * Cell i stands for the number first + i * step (step > 1: positions sampled with a stride).
  */
 export function cellAxisTicks(count, { labels, first = 0, step = 1, target = 6 } = {}) {
-  if (labels) return labels.map((label, i) => ({ at: (i + 0.5) / count, label }));
+  if (labels) return labels.map((label, i) => ({ at: (i + 0.5) / count, label: shortWord(label) }));
   const values = niceTicks(first, first + (count - 1) * step, target).filter((v) => Number.isInteger(v));
   const texts = formatTicks(values);
   return values.map((v, i) => ({ at: ((v - first) / step + 0.5) / count, label: texts[i] }));

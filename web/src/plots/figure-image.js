@@ -36,7 +36,9 @@ function parts(figure) {
   const relative = (r) => ({ x: r.left - origin.left, y: r.top - origin.top, width: r.width, height: r.height });
   const found = [];
   const walk = (node) => {
-    if (node.matches(LEFT_OUT) || getComputedStyle(node).display === 'none') return;
+    const style = getComputedStyle(node);
+    // not drawn: hidden parts, and invisible ones (the copies of tick labels that size an axis)
+    if (node.matches(LEFT_OUT) || style.display === 'none' || style.visibility === 'hidden') return;
     if (node instanceof HTMLCanvasElement || node instanceof SVGSVGElement)
       return found.push({ node, box: relative(node.getBoundingClientRect()) });
     for (const child of node.childNodes) {

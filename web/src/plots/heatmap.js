@@ -178,17 +178,30 @@ export function createHeatmap({
     return { row, col };
   }
 
+  // The cell last pressed (mouse or touch), until this canvas takes the focus that press gives it.
+  let pressed = null;
   canvas.addEventListener('pointermove', (event) => setCursor(cellAt(event), true));
-  canvas.addEventListener('pointerdown', (event) => setCursor(cellAt(event), true));
+  canvas.addEventListener('pointerdown', (event) => {
+    pressed = cellAt(event);
+    setCursor(pressed, true);
+  });
   // A touch tap runs pointerdown, pointerup, pointerleave, then focus: the tapped cell is a
-  // selection, so only a mouse leaving hides it (and focus keeps it instead of going to (0, 0)).
+  // selection, so only a mouse leaving hides it.
   canvas.addEventListener('pointerleave', (event) => {
     if (event.pointerType === 'mouse' && canvas.getRootNode().activeElement !== canvas) setCursor(null, true);
   });
+  // Focus from a press starts at the pressed cell: in a linked group the panel that loses focus
+  // has just hidden every crosshair (this one's too), so the cursor alone cannot say where.
+  // Focus from the keyboard starts where the crosshair is, or at the first cell.
   canvas.addEventListener('focus', () => {
-    if (!cursor) setCursor({ row: 0, col: 0 }, true);
+    const start = pressed ?? cursor ?? { row: 0, col: 0 };
+    pressed = null;
+    setCursor(start, true);
   });
-  canvas.addEventListener('blur', () => setCursor(null, true));
+  canvas.addEventListener('blur', () => {
+    pressed = null;
+    setCursor(null, true);
+  });
   canvas.addEventListener('keydown', (event) => {
     if (!matrix) return;
     const step = event.shiftKey ? 10 : 1;
@@ -279,7 +292,9 @@ export function createHeatmap({
     canvas.classList.toggle('pixelated', rows <= PIXELATED_LIMIT && cols <= PIXELATED_LIMIT);
     const ratio = square ? Math.min(1.6, Math.max(0.625, cols / rows)) : 4 / 3;
     frame.area.style.aspectRatio = String(ratio);
-    frame.setXTicks(cellAxisTicks(cols, { labels: colLabels, first: colFirst, step: colStep }));
+    frame.setXTicks(cellAxisTicks(cols, { labels: colLabels, first: colFirst, step: colStep }), {
+      words: Boolean(colLabels),
+    });
     frame.setYTicks(cellAxisTicks(rows, { labels: rowLabels, first: rowFirst, step: rowStep, target: 5 }));
     guides.setAttribute('viewBox', `0 0 ${cols} ${rows}`);
     // Each guide twice: a light halo under a dark dashed line, visible on every colour map.

@@ -3,7 +3,7 @@
 // positions makes them differ.
 import { controlRow, textControl } from '../controls.js';
 import { byId, h } from '../dom.js';
-import { formatSig } from '../format.js';
+import { formatSigText } from '../format.js';
 import { createHeatmap } from '../plots/heatmap.js';
 import { extent, symmetricDomain } from '../plots/colormap.js';
 import { coalesceToFrame } from '../schedule.js';
@@ -50,6 +50,13 @@ function reorder(scores, n, permutation) {
   return out;
 }
 
+/** The index of the entry of largest magnitude (the first one on a tie). */
+function argMaxAbs(values) {
+  let best = 0;
+  for (let i = 1; i < values.length; i++) if (Math.abs(values[i]) > Math.abs(values[best])) best = i;
+  return best;
+}
+
 function subtract(a, b) {
   return a.map((v, i) => v - b[i]);
 }
@@ -61,7 +68,7 @@ const ROWS = [
 
 export function mount({ posenc, state }) {
   const root = byId('order-demo');
-  const scoreReadout = ({ rowLabel, colLabel, value }) => `“${rowLabel}” · “${colLabel}” = ${formatSig(value, 5)}`;
+  const scoreReadout = ({ rowLabel, colLabel, value }) => `“${rowLabel}” · “${colLabel}” = ${formatSigText(value, 5)}`;
   const panels = ROWS.map(({ key, heading }) => {
     const make = (suffix, title, options) =>
       createHeatmap({
@@ -73,7 +80,7 @@ export function mount({ posenc, state }) {
         square: true,
         readout: scoreReadout,
         summary: ({ rows, min, max }) =>
-          `${heading}: ${title}, ${rows} × ${rows} values from ${formatSig(min, 3)} to ${formatSig(max, 3)}.`,
+          `${heading}: ${title}, ${rows} × ${rows} values from ${formatSigText(min, 3)} to ${formatSigText(max, 3)}.`,
         ...options,
       });
     return {
@@ -83,7 +90,7 @@ export function mount({ posenc, state }) {
       diff: make('diff', 'A − B (reordered)', {
         valueLabel: 'difference',
         colormap: 'diverging',
-        readout: ({ rowLabel, colLabel, value }) => `“${rowLabel}” · “${colLabel}”: A − B = ${formatSig(value, 5)}`,
+        readout: ({ rowLabel, colLabel, value }) => `“${rowLabel}” · “${colLabel}”: A − B = ${formatSigText(value, 5)}`,
       }),
       note: h('p', { class: 'result', id: `order-${key}-diff` }),
     };
@@ -121,7 +128,8 @@ export function mount({ posenc, state }) {
     const [a, b] = words.map((list) => list.slice(0, MAX_TOKENS));
     const empty = ['A', 'B'].filter((_, i) => words[i].length === 0);
     if (empty.length) {
-      showNothing(`Sentence ${empty.join(' and sentence ')} has no words: type at least one word in each sentence.`);
+      const which = empty.length === 2 ? 'Sentences A and B have' : `Sentence ${empty[0]} has`;
+      showNothing(`${which} no words: type at least one word in each sentence.`);
       return;
     }
     for (const row of panels) row.grid.hidden = false;
@@ -172,23 +180,23 @@ export function mount({ posenc, state }) {
     const plainDiff = maxAbsDifference(shown[0].sa, shown[0].sb);
     const posDiff = maxAbsDifference(shown[1].sa, shown[1].sb);
     panels[0].note.textContent =
-      `Largest |score in A − score in B (reordered)| = ${formatSig(plainDiff, 3)}. ` +
+      `Largest |score in A − score in B (reordered)| = ${formatSigText(plainDiff, 3)}. ` +
       (plainDiff === 0
         ? 'Identical: B’s attention scores are A’s, only shuffled, so every word gets exactly the same attention output in both sentences.'
         : 'They differ.');
     panels[1].note.textContent =
-      `Largest difference = ${formatSig(posDiff, 3)}. ` +
+      `Largest difference = ${formatSigText(posDiff, 3)}. ` +
       (posDiff > 1e-3
         ? 'The same word now scores differently depending on where it stands, so the model can tell the sentences apart.'
         : 'Still (almost) identical: the words stand in the same places.');
-    // One concrete pair of distinct words, in both sentences.
-    const r = a.findIndex((w, i) => i > 0 && w !== a[0]);
-    const c = a.length - 1;
+    // The example is the pair whose score differs most with positions: the cell the note above measures.
+    const at = argMaxAbs(shown[1].diff);
     const n = a.length;
+    const [r, c] = [Math.floor(at / n), at % n];
+    const both = ({ sa, sb }) => `${formatSigText(sa[at], 4)} in A and ${formatSigText(sb[at], 4)} in B`;
     pairNote.textContent =
-      r >= 0 && r !== c
-        ? `For example “${a[r]}” · “${a[c]}”: ${formatSig(shown[0].sa[r * n + c], 4)} in A and ${formatSig(shown[0].sb[r * n + c], 4)} in B without positions; ` +
-          `${formatSig(shown[1].sa[r * n + c], 4)} in A and ${formatSig(shown[1].sb[r * n + c], 4)} in B with positions.`
+      posDiff > 0
+        ? `For example the pair that differs most, “${a[r]}” · “${a[c]}”: ${both(shown[0])} without positions; ${both(shown[1])} with positions.`
         : '';
   }
 

@@ -69,8 +69,8 @@ export function mount({ posenc, state }) {
   const output = h('code', { id: 'pe-output' });
   const outputTitle = h('div', { class: 'code-title' });
   const codeTitle = h('div', { class: 'code-title', id: 'pe-code-title' });
-  // The read-out and the formula stay in view at the bottom of the window while the (tall)
-  // heatmap is: hovering its top rows no longer puts them below the fold. The element's own
+  // The read-out and the formula stay in view while the (tall) heatmap is: beside it on a wide
+  // screen, at the bottom of the window on a narrower one (styles.css). The element's own
   // read-out is hidden there (styles.css); this one follows its posenc-pick events.
   const readout = h(
     'output',
@@ -95,10 +95,11 @@ export function mount({ posenc, state }) {
     const { row, col, value, pair, fn, angle, text } = detail;
     readout.textContent = text;
     const dModel = state.get('pe.d');
+    // Two aligned lines: the formula, then its numbers (narrow enough for the panel beside the heatmap).
     renderTex(
       formula,
-      `PE_{(${row},\\,${col})} = \\${fn}\\!\\left(\\frac{${row}}{${pythonNumber(state.get('pe.base'))}^{${2 * pair}/${dModel}}}\\right)` +
-        ` = \\${fn}(${formatSig(angle, 6)}) = ${formatSig(value, 6)}`,
+      `\\begin{aligned}PE_{(${row},\\,${col})} &= \\${fn}\\!\\left(\\frac{${row}}{${pythonNumber(state.get('pe.base'))}^{${2 * pair}/${dModel}}}\\right)` +
+        ` \\\\ &= \\${fn}(${formatSig(angle, 6)}) = ${formatSig(value, 6)}\\end{aligned}`,
       { display: true },
     );
   });

@@ -2,9 +2,9 @@
 // <posenc-vectors-2d> element; this section binds its URL settings to the element's attributes
 // and keeps the table of the drawn numbers and the note.
 import { controlRow } from '../controls.js';
-import { byId, h } from '../dom.js';
+import { byId, h, labelCellsByHeader } from '../dom.js';
 import { elementControls, bindElements, elementSettings } from '../element-settings.js';
-import { formatSig } from '../format.js';
+import { formatSigText } from '../format.js';
 import { Vectors2d } from '../widgets/vectors-2d.js';
 
 export const id = 'tokens2d';
@@ -18,7 +18,7 @@ export function mount({ state }) {
   const root = byId('tokens2d-demo');
   const figure = document.createElement('posenc-vectors-2d');
   bindElements(state, ATTRIBUTES, figure);
-  const table = h('table', { class: 'numbers', id: 't2-table' });
+  const table = h('table', { class: 'numbers stacks', id: 't2-table' });
   // The controls in the tutorial's order: the three vectors, then the first position.
   const order = [...Object.keys(ATTRIBUTES).slice(1), 't2.offset'];
   root.append(
@@ -44,7 +44,7 @@ export function mount({ state }) {
   function drawTable() {
     const rows = figure.vectors;
     if (!rows) return;
-    const fmt = ([x, y]) => `(${formatSig(x, 4)}, ${formatSig(y, 4)})`;
+    const fmt = ([x, y]) => `(${formatSigText(x, 4)}, ${formatSigText(y, 4)})`;
     table.replaceChildren(
       h(
         'thead',
@@ -73,6 +73,7 @@ export function mount({ state }) {
         ),
       ),
     );
+    labelCellsByHeader(table);
   }
 
   figure.addEventListener('posenc-change', drawTable);

@@ -7,7 +7,7 @@
 // through the words).
 import { numberControl, numbersControl } from '../controls.js';
 import { h } from '../dom.js';
-import { formatSig } from '../format.js';
+import { formatSigText } from '../format.js';
 import { createVectorPlot } from '../plots/arrows.js';
 import { defineElement, PosencElement } from './element.js';
 
@@ -20,7 +20,7 @@ const vectorSetting = (word, value) => ({
 });
 
 const pair = (array, i) => [array[2 * i], array[2 * i + 1]];
-const point = ([x, y], digits) => `(${formatSig(x, digits)}, ${formatSig(y, digits)})`;
+const point = ([x, y], digits) => `(${formatSigText(x, digits)}, ${formatSigText(y, digits)})`;
 
 export class Vectors2d extends PosencElement {
   static settings = {

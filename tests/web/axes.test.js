@@ -1,0 +1,44 @@
+// Every plot frame on the page (heatmaps, line plots, vector plots, in the page and in the
+// elements' shadow roots): no tick label overlaps an axis title or another tick label of its axis,
+// at 1280 px and on a 375-px phone. (Long context's "10000" ticks used to run into
+// "query position m".)
+import assert from 'node:assert/strict';
+import { before, test } from 'node:test';
+import { gotoAndSettle, openPage } from './support/browser.js';
+import { boxesWithin, overlap } from './support/layout.js';
+import { useServedSite } from './support/session.js';
+
+const site = useServedSite();
+let browser;
+let server;
+before(async () => ({ browser, server } = await site));
+
+/** Each visible frame's tick labels (per axis) and axis titles, as boxes. */
+const frames = (page) =>
+  boxesWithin(page.locator('.plot-frame'), { x: '.axis-x > .tick', y: '.axis-y > .tick', titles: '.axis-label' });
+
+for (const [width, touch] of [
+  [1280, false],
+  [375, true],
+]) {
+  test(`at ${width} px no tick label overlaps an axis title or a neighbouring tick label`, async () => {
+    const { page, context, log } = await openPage(browser, { width, height: 900, touch });
+    await gotoAndSettle(page, server.pageUrl);
+    const found = await frames(page);
+    assert.ok(found.filter(({ plot }) => plot.startsWith('long-context-')).length >= 2, 'long context drawn');
+    assert.ok(found.length > 20, `${found.length} frames`);
+    const problems = [];
+    for (const { plot, x, y, titles } of found) {
+      for (const tick of [...x, ...y])
+        for (const title of titles.filter(({ text }) => text))
+          if (overlap(tick, title)) problems.push(`${plot}: tick “${tick.text}” overlaps “${title.text}”`);
+      for (const ticks of [x, y])
+        for (let i = 1; i < ticks.length; i++)
+          if (overlap(ticks[i - 1], ticks[i]))
+            problems.push(`${plot}: “${ticks[i - 1].text}” overlaps “${ticks[i].text}”`);
+    }
+    assert.deepEqual(problems, []);
+    assert.deepEqual(log.errors, []);
+    await context.close();
+  });
+}

@@ -1,0 +1,71 @@
+// §5's tables (the worked example) and §4's table of the drawn vectors fit their box at every
+// width from a 320-px phone to a 1400-px desktop: no table wider than its box, every flagged
+// ("✗ truncated: …") text fully visible. (At 610–800 px the first table was 770 px in a 736-px
+// box with its flag cut.) §4's table writes negative numbers with the minus sign.
+import assert from 'node:assert/strict';
+import { before, test } from 'node:test';
+import { gotoAndSettle, openPage, waitForIdle } from './support/browser.js';
+import { useServedSite } from './support/session.js';
+
+const site = useServedSite();
+let browser;
+let server;
+before(async () => ({ browser, server } = await site));
+
+const TABLES = ['we-pe-table', 'we-sum-table', 't2-table'];
+const WIDTHS = [320, 375, 414, 480, 540, 600, 610, 640, 700, 736, 768, 800, 860, 900, 1024, 1280, 1400];
+
+/** For each table: its width, its box's, and the flags (each with whether it is cut or outside). */
+function measure(page, id) {
+  return page.locator(`table#${id}`).evaluate((table) => {
+    const box = table.parentElement;
+    const outer = box.getBoundingClientRect();
+    return {
+      table: table.scrollWidth,
+      scroll: box.scrollWidth,
+      box: box.clientWidth,
+      flags: [...table.querySelectorAll('.flag')].map((flag) => {
+        const r = flag.getBoundingClientRect();
+        return {
+          text: flag.textContent,
+          cut: flag.scrollWidth > flag.clientWidth + 0.5,
+          outside: r.left < outer.left - 0.5 || r.right > outer.left + box.clientWidth + 0.5,
+        };
+      }),
+    };
+  });
+}
+
+test('§4 and §5 tables fit their box at every width from 320 to 1400 px, flags fully visible', async () => {
+  const { page, context, log } = await openPage(browser, { width: 1280, height: 900 });
+  await gotoAndSettle(page, server.pageUrl);
+  const problems = [];
+  let flagsSeen = 0;
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    await waitForIdle(page);
+    for (const id of TABLES) {
+      const m = await measure(page, id);
+      if (m.scroll > m.box || m.table > m.box)
+        problems.push(`${width} px: ${id} is ${m.table} px in a ${m.box}-px box`);
+      for (const flag of m.flags) {
+        flagsSeen++;
+        if (flag.cut || flag.outside) problems.push(`${width} px: ${id}'s “${flag.text}” is cut`);
+      }
+    }
+  }
+  assert.deepEqual(problems, []);
+  assert.ok(flagsSeen >= WIDTHS.length, 'the seed values are flagged');
+  assert.deepEqual(log.errors, []);
+  await context.close();
+});
+
+test('§4 table: negative numbers with the minus sign', async () => {
+  const { page, context, log } = await openPage(browser, { width: 1280, height: 900 });
+  await gotoAndSettle(page, `${server.pageUrl}?t2.check=-0.8,0.9`);
+  const text = await page.locator('#t2-table').textContent();
+  assert.match(text, /\(−0\.8, 0\.9\)/);
+  assert.doesNotMatch(text, /-\d/);
+  assert.deepEqual(log.errors, []);
+  await context.close();
+});
