@@ -18,7 +18,7 @@ export const id = 'rope-base';
 
 const BASES = [1e4, 5e5, 1e6];
 const COLORS = ['#0072B2', '#D55E00', '#009E73'];
-const DRAWS = 4; // random contents drawn around the expectation
+const DRAWS = 6; // random contents drawn around the expectation
 
 export const settings = {
   'base.span': { type: 'int', default: 4096, min: 256, max: 8192 },
