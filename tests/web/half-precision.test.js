@@ -71,6 +71,71 @@ function pointAt(points, p) {
 
 const closeInLog = (y, want, tolerance) => Math.abs(Math.log10(y) - Math.log10(want)) <= tolerance;
 
+// Every integer position the score plot reaches (queries up to 10^6 + Δ, Δ ≤ 4096) in bfloat16,
+// rounded by the test's own rounding.
+const LAST_POSITION = 1_000_000 + 4096;
+const heldInBfloat16 = Float64Array.from({ length: LAST_POSITION + 1 }, (_, p) => roundToDtype(p, 'bfloat16'));
+
+/**
+ * Over every integer query position m in Δ … 10^6 + Δ (key m − Δ): the first m whose rounded
+ * positions are not Δ apart, the last m whose are, and how many keep Δ among the query positions
+ * from the first lost one up to 4096 and beyond 100 000.
+ */
+function keptDistance(delta) {
+  const result = { firstLost: null, lastKept: null, early: { kept: 0, of: 0 }, late: { kept: 0, of: 0 } };
+  for (let m = delta; m <= 1_000_000 + delta; m++) {
+    const kept = heldInBfloat16[m] - heldInBfloat16[m - delta] === delta;
+    if (kept) result.lastKept = m;
+    else result.firstLost ??= m;
+    const counted = m > 100_000 ? result.late : result.firstLost !== null && m <= 4096 ? result.early : null;
+    if (counted) {
+      counted.of += 1;
+      if (kept) counted.kept += 1;
+    }
+  }
+  return result;
+}
+
+/** A percentage in the note ("96", "0.21") against kept / of: 0 and 100 only when exact, else to 2 digits. */
+function assertPercent(shown, { kept, of }, label) {
+  const value = Number(shown);
+  if (kept === 0 || kept === of) return assert.equal(value, kept === 0 ? 0 : 100, label);
+  const want = (100 * kept) / of;
+  assert.ok(value > 0 && value < 100 && Math.abs(value - want) <= 0.05 * want, `${label}: ${shown} % vs ${want} %`);
+}
+
+/** The note's account of bfloat16 positions at distance Δ against the test's integer scan. */
+async function assertKeptNote(page, delta) {
+  const note = page.locator('#half-precision-note');
+  const text = (await note.textContent()).replace(/\s+/g, ' ');
+  const want = keptDistance(delta);
+  assert.deepEqual(JSON.parse(await note.getAttribute('data-kept')), want, `Δ ${delta}: the scan`);
+  if (want.firstLost === null) {
+    assert.match(text, new RegExp(`At distance ${delta} they round alike at every position`), `Δ ${delta}`);
+    return;
+  }
+  if (want.firstLost > delta)
+    assert.ok(
+      text.includes(`float32’s`) && text.includes(`up to query position ${want.firstLost - 1}.`),
+      `Δ ${delta}: ${text}`,
+    );
+  else assert.ok(text.includes(`already at query position ${delta} (key 0) they are not ${delta} apart`), text);
+  if (want.lastKept === null || want.lastKept < want.firstLost) {
+    assert.ok(text.includes(`From ${want.firstLost} on they are never ${delta} apart`), `Δ ${delta}: ${text}`);
+    return;
+  }
+  const shares = text.match(
+    new RegExp(
+      `From ${want.firstLost} on they are ${delta} apart at (?:([\\d.]+) % of the query positions up to 4096 and at )?([\\d.]+) % of those beyond 100 000, the last at query position (\\d+)`,
+    ),
+  );
+  assert.ok(shares, `Δ ${delta}: ${text}`);
+  if (want.early.of > 0) assertPercent(shares[1], want.early, `Δ ${delta}, up to 4096`);
+  else assert.equal(shares[1], undefined);
+  assertPercent(shares[2], want.late, `Δ ${delta}, beyond 100 000`);
+  assert.equal(Number(shares[3]), want.lastKept);
+}
+
 test('the stored table: each format’s error is the float64 table rounded once, at every position', async () => {
   const { page, log, context } = await openPage(browser);
   await gotoAndSettle(page, `${server.pageUrl}#half-precision`);
@@ -157,10 +222,7 @@ for (const [query, delta, seed] of [
       const [, y] = pointAt(points, m);
       assert.ok(closeInLog(y, want, 0.01), `bfloat16 positions at ${m}: ${y} vs ${want}`);
     }
-    // The note: where the two rounded positions first stop being Δ apart.
-    const first = positions.find((p) => roundToDtype(p + delta, 'bfloat16') - roundToDtype(p, 'bfloat16') !== delta);
-    const shown = await page.locator('#half-precision-note').getAttribute('data-kept-up-to');
-    assert.equal(shown, first === undefined ? 'null' : String(first + delta));
+    await assertKeptNote(page, delta);
     assert.deepEqual(log.errors, []);
     await context.close();
   });
@@ -176,6 +238,96 @@ test('the format table: what each format holds, measured through posenc', async 
   assert.deepEqual(byDtype.float16.slice(0, 4), ['1 + 5 + 10', '1.0009766', '65504', '2048']);
   assert.deepEqual(byDtype.bfloat16.slice(0, 4), ['1 + 8 + 7', '1.0078125', '3.3895e38', '256']);
   assert.deepEqual(byDtype.float32.slice(0, 4), ['1 + 8 + 23', '1.0000001', '3.4028e38', '16777216']);
+  assert.deepEqual(log.errors, []);
+  await context.close();
+});
+
+test('the note on bfloat16 positions at distances past 256 and at the largest one, against an integer scan', async () => {
+  const { page, log, context } = await openPage(browser);
+  for (const delta of [1, 257, 1000, 4096]) {
+    await gotoAndSettle(page, `${server.pageUrl}?hp.delta=${delta}#half-precision`);
+    await assertKeptNote(page, delta);
+  }
+  assert.deepEqual(log.errors, []);
+  await context.close();
+});
+
+test('the prose’s bound on a position held in bfloat16 holds for every integer position, and is tight', async () => {
+  const { page, log, context } = await openPage(browser);
+  await gotoAndSettle(page, `${server.pageUrl}#half-precision`);
+  const tex = await page
+    .locator('#half-precision p [data-tex]')
+    .evaluateAll((spans) => spans.map((span) => span.dataset.tex).find((t) => /^2\^\{-\d+\}\\,p$/.test(t)));
+  const exponent = Number(tex.match(/-(\d+)/)[1]);
+  let worst = 0; // the largest |round(p) − p| / p
+  for (let p = 1; p <= LAST_POSITION; p++) worst = Math.max(worst, Math.abs(heldInBfloat16[p] - p) / p);
+  assert.ok(worst <= 2 ** -exponent, `off by up to ${worst} p, more than the prose's 2^-${exponent} p`);
+  assert.ok(worst > 2 ** -(exponent + 1), `off by up to ${worst} p: the prose's 2^-${exponent} p is not tight`);
+  assert.deepEqual(log.errors, []);
+  await context.close();
+});
+
+test('the "Try this" prompts on bfloat16 positions hold for every integer position', async () => {
+  const { page, log, context } = await openPage(browser);
+  await gotoAndSettle(page, `${server.pageUrl}#half-precision`);
+  const prompts = (await page.locator('#half-precision details.try li').allTextContents()).map((t) =>
+    t.replace(/\s+/g, ' '),
+  );
+  const float32Level = async () => {
+    const drawn = await readLinePlot(page, 'half-score-error');
+    return {
+      float32: Math.max(...drawn.series['q, k stored as float32'].map(([, y]) => y)),
+      positions: drawn.series['float32, positions stored as bfloat16'],
+    };
+  };
+
+  // Δ = 0: the two positions round alike everywhere; the line stays at float32's level.
+  assert.ok(prompts.some((t) => t.includes('to 0.') && t.includes('stays at float32’s level at every position')));
+  await gotoAndSettle(page, `${server.pageUrl}?hp.delta=0#half-precision`);
+  assert.equal(keptDistance(0).firstLost, null);
+  const atZero = await float32Level();
+  assert.ok(
+    atZero.positions.every(([, y]) => y <= 2 * atZero.float32),
+    'Δ 0: every point at float32’s level',
+  );
+
+  // Held integers above 256: even up to 512, multiples of 4 up to 1024; spacing 512 from 65 536
+  // to 131 072 (so beyond 100 000).
+  const held = (from, to) =>
+    Array.from({ length: to - from + 1 }, (_, i) => from + i).filter((p) => heldInBfloat16[p] === p);
+  assert.deepEqual(
+    held(257, 512),
+    Array.from({ length: 128 }, (_, i) => 258 + 2 * i),
+  );
+  assert.deepEqual(
+    held(513, 1024),
+    Array.from({ length: 128 }, (_, i) => 516 + 4 * i),
+  );
+  assert.ok(held(65_536, 131_071).every((p) => p % 512 === 0));
+
+  // Δ = 17: never 17 apart from query position 274 on, and the line far above float32's level there.
+  const seventeen = prompts.find((t) => t.includes('to 17.'));
+  assert.ok(seventeen?.includes('from query position 274 on they are never 17 apart'), seventeen);
+  const at17 = keptDistance(17);
+  assert.equal(at17.lastKept, 272, 'the last query position 17 apart');
+  await gotoAndSettle(page, `${server.pageUrl}?hp.delta=17#half-precision`);
+  const lost = await float32Level();
+  const beyond = lost.positions.filter(([x]) => x >= 274);
+  assert.ok(beyond.length > 100);
+  assert.ok(
+    beyond.every(([, y]) => y > 100 * lost.float32),
+    'Δ 17: every point from 274 on far above float32’s level',
+  );
+
+  // Δ = 16: most query positions up to 4096 still 16 apart, none beyond 100 000.
+  assert.ok(
+    seventeen.includes(
+      'At Δ = 16 the note counts most query positions up to 4096 still 16 apart, and none beyond 100 000',
+    ),
+  );
+  const at16 = keptDistance(16);
+  assert.ok(at16.early.kept > at16.early.of / 2, `${at16.early.kept} of ${at16.early.of}`);
+  assert.equal(at16.late.kept, 0);
   assert.deepEqual(log.errors, []);
   await context.close();
 });

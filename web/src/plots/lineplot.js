@@ -188,6 +188,7 @@ export function createLinePlot({
     hoverLine.hidden = false;
     hoverLine.style.left = `${(Math.min(1, Math.max(0, sx(x))) * 100).toFixed(3)}%`;
     const parts = current.series
+      .filter((series) => !series.faint)
       .map((series) => {
         const i = nearestIndex(series.x, x);
         return i === null ? null : `${series.label}: ${formatSig(series.y[i], 5)}`;
@@ -249,7 +250,9 @@ export function createLinePlot({
   });
 
   /**
-   * series: [{ label, x, y, color?, dash?, points? }]; xDomain/yDomain default to the data's range.
+   * series: [{ label, x, y, color?, dash?, points?, faint? }]; xDomain/yDomain default to the data's
+   * range. A faint series (a thin, light line: one of many around a main one) is left out of the
+   * key and the read-out; series are drawn in order, so faint ones go first, under the main ones.
    * marks: optional reference lines, vertical [{ x }] or horizontal [{ y }]; a mark with a `label`
    * is also listed in the key (dashed grey, like the line).
    */
@@ -315,7 +318,7 @@ export function createLinePlot({
       const color = line.color ?? SERIES_COLORS[index % SERIES_COLORS.length];
       children.push(
         s('path', {
-          class: line.points ? 'series series-points' : 'series',
+          class: ['series', line.points && 'series-points', line.faint && 'series-faint'].filter(Boolean).join(' '),
           d: pathData(line, sx, sy, kind, THINNING[thinning]),
           stroke: color,
           'stroke-dasharray': line.dash ?? null,
@@ -334,7 +337,8 @@ export function createLinePlot({
     );
 
     keyList.replaceChildren(
-      ...series.map((line, index) => {
+      ...series.flatMap((line, index) => {
+        if (line.faint) return [];
         const color = line.color ?? SERIES_COLORS[index % SERIES_COLORS.length];
         const swatch = s(
           'svg',

@@ -5,7 +5,7 @@
 // Every stored value comes from posenc (`dtype`), every exact one from float64 in this file.
 import { controlRow, numberControl, rerollButton } from '../controls.js';
 import { byId, h, labelCellsByHeader } from '../dom.js';
-import { formatSig } from '../format.js';
+import { formatSig, formatSigText } from '../format.js';
 import { exactBits, halfAt, numberOfBits, readHalf } from '../half-bits.js';
 import { createLinePlot } from '../plots/lineplot.js';
 import { coalesceToFrame } from '../schedule.js';
@@ -36,6 +36,10 @@ const FORMATS = {
   bfloat16: { bits: '1 + 8 + 7', afterOne: 0x3f81, largest: 0x7f7f },
 };
 const MAX_DELTA = 4096;
+// The note counts, over every integer query position, where the two positions held in bfloat16
+// are still Δ apart: up to EARLY_END, and beyond LATE_START.
+const EARLY_END = 4096;
+const LATE_START = 100_000;
 
 const FLOAT32 = new Float32Array(1);
 const BITS32 = new Uint32Array(FLOAT32.buffer);
@@ -94,6 +98,39 @@ function scoreErrors(queries, keys, rows, exact) {
   });
 }
 
+/**
+ * Where positions held in `stored` (the value of every integer position) keep the distance
+ * `delta` between a query at m and a key at m − delta, over every query position m in delta …
+ * last: the first m where they do not (null: none), the last m where they do, and how many of the
+ * query positions from that first one to EARLY_END, and beyond LATE_START, keep it.
+ */
+function keptDistance(stored, delta, last) {
+  let firstLost = null;
+  let lastKept = null;
+  const early = { kept: 0, of: 0 };
+  const late = { kept: 0, of: 0 };
+  for (let m = delta; m <= last; m++) {
+    const kept = stored[m] - stored[m - delta] === delta;
+    if (kept) lastKept = m;
+    else firstLost ??= m;
+    const counted = m > LATE_START ? late : firstLost !== null && m <= EARLY_END ? early : null;
+    if (counted) {
+      counted.of++;
+      if (kept) counted.kept++;
+    }
+  }
+  return { firstLost, lastKept, early, late };
+}
+
+/** kept / of as a percentage in running text: "0" and "100" only when exact. */
+function percentText({ kept, of }) {
+  if (kept === 0 || kept === of) return kept === 0 ? '0' : '100';
+  const share = (100 * kept) / of;
+  let digits = 2;
+  while (['0', '100'].includes(formatSig(share, digits))) digits++;
+  return formatSigText(share, digits);
+}
+
 /** Random q or k values on a grid of 1/64 in (−2, 2): float32, float16 and bfloat16 all hold them. */
 function gridValues(seed) {
   return randomMatrix(seed, DRAWS, D).map((v) => Math.max(-127, Math.min(127, Math.round(v * 64))) / 64);
@@ -112,6 +149,7 @@ export function mount({ posenc, state }) {
       posenc.positionNumbers({ seqLen: MAX_POSITION + MAX_DELTA + 1, dModel: 1, dtype }),
     ]),
   );
+  const heldBfloat16 = readHalf(held.bfloat16, 'bfloat16'); // exact: bfloat16 values are float32s
   /** Position p as stored in `dtype` (a number; Infinity beyond float16's range). */
   const storedPosition = (p, dtype) => halfAt(held[dtype], p, dtype);
   /** The first integer position that `dtype` does not hold: up to it, positions are exact. */
@@ -231,30 +269,45 @@ export function mount({ posenc, state }) {
     });
 
     const near = (s, from, to) => Math.max(...s.y.filter((_, i) => queryAt[i] >= from && queryAt[i] < to));
+    // Storage errors by the key's position (every Δ has keys below 1000; queries may not).
+    const nearKey = (s, from, to) => Math.max(...s.y.filter((_, i) => keyAt[i] >= from && keyAt[i] < to));
     const rows = DTYPES.map((dtype, i) => ({
       dtype,
-      early: near(series[i], 0, 1000),
-      late: near(series[i], 100_000, Number.POSITIVE_INFINITY),
+      early: nearKey(series[i], 0, 1000),
+      late: nearKey(series[i], LATE_START, Number.POSITIVE_INFINITY),
     }));
-    // RoPE's score sees only the rounded positions' difference: where does it first differ from Δ?
-    const kept = bfQueryAt.findIndex((m, i) => m - bfKeyAt[i] !== delta);
-    const keptUpTo = kept < 0 ? null : queryAt[kept];
+    // RoPE's score sees only the rounded positions' difference: where is it still Δ, over every
+    // integer query position (the samples drawn would miss most of the changes)?
+    const kept = keptDistance(heldBfloat16, delta, MAX_POSITION + delta);
     const angle = {
-      kept: near(series[3], 0, keptUpTo ?? Number.POSITIVE_INFINITY),
-      late: near(series[3], 100_000, Number.POSITIVE_INFINITY),
+      // The largest error at the sampled query positions below the first lost one: float32's level.
+      kept: near(series[3], 0, kept.firstLost ?? Number.POSITIVE_INFINITY),
+      // The largest error at the sampled query positions whose rounded positions are not Δ apart.
+      lost: Math.max(...series[3].y.filter((_, i) => bfQueryAt[i] - bfKeyAt[i] !== delta)),
     };
     note.dataset.errors = JSON.stringify({ rows, angle, table: tableWorst });
+    note.dataset.kept = JSON.stringify(kept);
     const scale = Math.max(...exactScore.map(Math.abs));
+    const level = Number.isFinite(angle.kept) ? ` (${formatSigText(angle.kept, 2)})` : '';
     note.textContent =
-      `The exact scores at distance ${delta} are at most ${formatSig(scale, 3)} in size. Stored in 16 bits, q and k lose about three (float16) or two (bfloat16) significant digits, ` +
-      `and the score with them: its error is ${rows.map((r) => `${formatSig(r.early, 2)} → ${formatSig(r.late, 2)} in ${r.dtype}`).join(', ')} ` +
-      `(largest below position 1000 → largest beyond 100 000): no growth, because posenc computes every angle in float64. ` +
-      'With the positions themselves in bfloat16, the score sees only the difference of the two rounded positions: ' +
-      (keptUpTo === null
-        ? `here they stay ${delta} apart everywhere, and the error stays at float32’s ${formatSig(angle.kept, 2)}.`
-        : `its error is float32’s (${formatSig(angle.kept, 2)}) while they are still ${delta} apart, up to query position ${keptUpTo}, ` +
-          `and up to ${formatSig(angle.late, 2)} beyond 100 000: the angles are wrong, not the storage.`);
-    note.dataset.keptUpTo = String(keptUpTo);
+      `The exact scores at distance ${delta} are at most ${formatSigText(scale, 3)} in size. Stored in 16 bits, q and k lose about three (float16) or two (bfloat16) significant digits, ` +
+      `and the score with them: its error is ${rows.map((r) => `${formatSigText(r.early, 2)} → ${formatSigText(r.late, 2)} in ${r.dtype}`).join(', ')} ` +
+      `(largest with the key below position 1000 → beyond 100 000): no growth, because posenc computes every angle in float64. ` +
+      'With the positions themselves in bfloat16, the score sees only the difference of the two rounded positions. ' +
+      (kept.firstLost === null
+        ? `At distance ${delta} they round alike at every position, wrong as they are beyond 256, so the error stays at float32’s level${level} everywhere.`
+        : 'bfloat16 holds every integer only up to 256: ' +
+          (kept.firstLost > delta
+            ? `the rounded positions are ${delta} apart, and the error is float32’s${level}, up to query position ${kept.firstLost - 1}. `
+            : `already at query position ${delta} (key 0) they are not ${delta} apart. `) +
+          (kept.lastKept < kept.firstLost
+            ? `From ${kept.firstLost} on they are never ${delta} apart (up to query position ${MAX_POSITION + delta})`
+            : `From ${kept.firstLost} on they are ${delta} apart at ${kept.early.of > 0 ? `${percentText(kept.early)} % of the query positions up to ${EARLY_END} and at ` : ''}` +
+              `${percentText(kept.late)} % of those beyond 100 000, the last at query position ${kept.lastKept}`) +
+          '. Where they are not, the angles are wrong, not the storage' +
+          (Number.isFinite(angle.lost)
+            ? `: the error there reaches ${formatSigText(angle.lost, 2)} on the plot.`
+            : '.'));
     scoreSummary = `Log-log plot of the score error against the query position. ${note.textContent}`;
     scorePlot.draw({ series, xDomain: [delta + 1, MAX_POSITION + delta], yDomain: [1e-9, 100] });
 

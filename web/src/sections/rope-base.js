@@ -1,21 +1,24 @@
 // Why RoPE's base matters: the score of a query with a key of the same content, against their
-// distance, for several bases, averaged over random contents. Every pair's term is
-// |q_i|² cos(Δ·ω_i); a larger base slows every pair, so the sum stays high over longer distances.
-// Computed by posenc.attentionScores (encoding 'rope'): one query at the last position against
-// keys at every position, one "head" per random draw.
+// distance, for several bases. Rotated Δ apart, q · R(Δ) q = Σ_i |q_i|² cos(Δ·ω_i) (pair i's
+// sines cancel), so every curve is RoPE's cos table (posenc.ropeCache) times the content's pair
+// norms |q_i|² (posenc.similarity). Over random isotropic contents every pair has the same
+// expected norm, so the expected score is proportional to Σ_i cos(Δ·ω_i), the score of all-ones
+// q and k: the main curve per base, whose half-score distance does not move with the draw. Random
+// contents are light curves around it. (For independent random q and k the expectation is 0:
+// hence the key of the same content.)
 import { choiceControl, controlRow, numberControl, rerollButton } from '../controls.js';
 import { byId, h } from '../dom.js';
 import { formatSig, formatTicks } from '../format.js';
 import { createLinePlot } from '../plots/lineplot.js';
 import { coalesceToFrame } from '../schedule.js';
 import { randomMatrix } from '../tokens.js';
-import { range, tile } from '../vectors.js';
+import { range } from '../vectors.js';
 
 export const id = 'rope-base';
 
 const BASES = [1e4, 5e5, 1e6];
 const COLORS = ['#0072B2', '#D55E00', '#009E73'];
-const DRAWS = 4; // random contents averaged over
+const DRAWS = 6; // random contents drawn around the expectation
 
 export const settings = {
   'base.span': { type: 'int', default: 4096, min: 256, max: 8192 },
@@ -35,10 +38,11 @@ export function mount({ posenc, state }) {
   let summary = '';
   const plot = createLinePlot({
     name: 'rope-base-decay',
-    title: 'Mean score of q with a key of the same content, against the distance',
+    title: `Score of q with a key of the same content against the distance: expected (bold), ${DRAWS} random contents (light)`,
     xLabel: 'distance m − n',
     yLabel: 'score ÷ |q|²',
     summary: () => summary,
+    thinning: 'unit', // 27 curves of up to 8192 points, redrawn as the span slider moves
   });
   const note = h('p', { class: 'result', id: 'rope-base-note' });
   const reroll = rerollButton(state, 'base.seed', {
@@ -62,38 +66,40 @@ export function mount({ posenc, state }) {
     note,
   );
 
-  /** DRAWS random q and, per draw, `span` keys of the same content: q [DRAWS, headDim], keys [DRAWS, span, headDim]. */
-  function contents(span, headDim, seed) {
-    const q = randomMatrix(seed, DRAWS, headDim);
-    const keys = new Float32Array(DRAWS * span * headDim);
-    for (let d = 0; d < DRAWS; d++)
-      keys.set(tile(q.subarray(d * headDim, (d + 1) * headDim), span), d * span * headDim);
-    return { q, keys };
+  // RoPE's cos table per head dim and base, at every distance the span setting allows: a span or
+  // content change then costs one similarity call per base.
+  const maxSpan = settings['base.span'].max;
+  const cosTables = new Map();
+  function cosTable(headDim, base) {
+    const key = `${headDim}|${base}`;
+    if (!cosTables.has(key)) cosTables.set(key, posenc.ropeCache({ seqLen: maxSpan, rotaryDim: headDim, base }).cos);
+    return cosTables.get(key);
   }
 
   /**
-   * The mean over the draws of q · k / |q|², k = q, at distances 0 … span − 1, at one base. `keys`
-   * lives in WASM memory (a WasmArray), copied in once for every base.
+   * The pair norms |q_i|² of each content [heads, headDim / 2]: all-ones q first (every norm 2:
+   * the expectation's), then DRAWS random contents.
    */
-  function curveFor(base, { q, keys }, span, headDim) {
-    // One query per draw at the last position, keys at 0 … span − 1: key j is span − 1 − j away.
-    const scores = posenc.attentionScores(q, keys, {
-      numHeads: DRAWS,
-      queryLen: 1,
-      keyLen: span,
-      headDim,
-      encoding: 'rope',
-      base,
-      scale: 1,
-      offset: span - 1,
+  function pairNorms(headDim, seed) {
+    const half = headDim / 2;
+    const q = randomMatrix(seed, DRAWS, headDim);
+    const norms = new Float32Array((DRAWS + 1) * half).fill(2);
+    for (let i = 0; i < DRAWS * half; i++) norms[half + i] = q[2 * i] ** 2 + q[2 * i + 1] ** 2;
+    return norms;
+  }
+
+  /** Per content, q · R(Δ) q / |q|² at distances 0 … span − 1, at one base (content 0: the expectation). */
+  function curvesFor(base, norms, span, headDim) {
+    const half = headDim / 2;
+    const heads = norms.length / half;
+    const scores = posenc.similarity(cosTable(headDim, base).subarray(0, span * half), norms, {
+      rows: span,
+      cols: heads,
+      dim: half,
     });
-    const norms = Array.from({ length: DRAWS }, (_, d) =>
-      q.subarray(d * headDim, (d + 1) * headDim).reduce((sum, v) => sum + v * v, 0),
-    );
-    return Float64Array.from({ length: span }, (_, distance) => {
-      let sum = 0;
-      for (let d = 0; d < DRAWS; d++) sum += scores[d * span + (span - 1 - distance)] / norms[d];
-      return sum / DRAWS;
+    return Array.from({ length: heads }, (_, d) => {
+      const norm = norms.subarray(d * half, (d + 1) * half).reduce((sum, v) => sum + v, 0);
+      return Float64Array.from({ length: span }, (_, distance) => scores[distance * heads + d] / norm);
     });
   }
 
@@ -102,28 +108,31 @@ export function mount({ posenc, state }) {
     const headDim = Number(state.get('base.hd'));
     const seed = state.get('base.seed');
     const distances = range(span);
-    const { q, keys } = contents(span, headDim, seed);
-    const keysInWasm = posenc.allocate(keys);
-    let curves;
-    try {
-      curves = BASES.map((base) => curveFor(base, { q, keys: keysInWasm }, span, headDim));
-    } finally {
-      keysInWasm.free();
-    }
+    const norms = pairNorms(headDim, seed);
+    const curves = BASES.map((base) => curvesFor(base, norms, span, headDim));
     const labels = formatTicks(BASES).map((b) => `base ${b}`);
-    const halves = curves.map(halfDistance);
+    const expected = curves.map(([expectation]) => expectation);
+    const halves = expected.map(halfDistance);
     note.dataset.halves = JSON.stringify(halves);
     const described = halves.map((at, i) =>
       at === null ? `${labels[i]}: not within ${span}` : `${labels[i]}: at distance ${at}`,
     );
     note.textContent =
-      `Where the mean score first falls below half its value at distance 0 — ${described.join('; ')}. ` +
+      `Where the expected score first falls below half its value at distance 0 — ${described.join('; ')}. ` +
+      `The ${DRAWS} light curves, random contents, scatter around the expectation and move with each draw; the expectation does not. ` +
       'A larger base turns every pair more slowly, so a query keeps a high score with keys farther away; the fastest pair still turns one radian per position at any base, so neighbours stay distinguishable.';
     summary =
-      `Mean over ${DRAWS} random contents of the RoPE score of q with a key of the same content, divided by |q|², ` +
-      `for distances 0 to ${span - 1}, head dim ${headDim}, at bases ${BASES.map((b) => formatSig(b, 2)).join(', ')}. ${note.textContent}`;
+      `The RoPE score of q with a key of the same content, divided by |q|², for distances 0 to ${span - 1}, head dim ${headDim}, ` +
+      `at bases ${BASES.map((b) => formatSig(b, 2)).join(', ')}: the expectation over random contents (bold) and ${DRAWS} random contents (light). ${note.textContent}`;
+    const faint = curves.flatMap((perHead, i) =>
+      perHead
+        .slice(1)
+        .map((y, d) => ({ label: `${labels[i]}, content ${d + 1}`, x: distances, y, color: COLORS[i], faint: true })),
+    );
     plot.draw({
-      series: curves.map((y, i) => ({ label: labels[i], x: distances, y, color: COLORS[i] })),
+      series: [...faint, ...expected.map((y, i) => ({ label: labels[i], x: distances, y, color: COLORS[i] }))],
+      // |q · R(Δ) q| ≤ |q|²: fixed axes, so that a re-roll moves the light curves and nothing else.
+      yDomain: [-1, 1],
     });
   }
 
