@@ -1,7 +1,9 @@
-// §5's tables (the worked example) and §4's table of the drawn vectors fit their box at every
-// width from a 320-px phone to a 1400-px desktop: no table wider than its box, every flagged
-// ("✗ truncated: …") text fully visible. (At 610–800 px the first table was 770 px in a 736-px
-// box with its flag cut.) §4's table writes negative numbers with the minus sign.
+// The page's wide tables (§5's worked example, §4's drawn vectors, the family's and the facts'
+// tables, every table that stacks into cards in a narrow box) fit their box at every width from a
+// 320-px phone to a 1400-px desktop: no table wider than its box, every flagged ("✗ truncated: …")
+// text fully visible. (At 610–800 px §5's first table was 770 px in a 736-px box with its flag
+// cut; the family's table scrolled sideways on a phone.) §4's table writes negative numbers with
+// the minus sign.
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { gotoAndSettle, openPage, waitForIdle } from './support/browser.js';
@@ -12,12 +14,12 @@ let browser;
 let server;
 before(async () => ({ browser, server } = await site));
 
-const TABLES = ['we-pe-table', 'we-sum-table', 't2-table'];
+const TABLES = ['#we-pe-table', '#we-sum-table', '#t2-table', '.family-table', '.facts-table', '#fx-precision-table'];
 const WIDTHS = [320, 375, 414, 480, 540, 600, 610, 640, 700, 736, 768, 800, 860, 900, 1024, 1280, 1400];
 
 /** For each table: its width, its box's, and the flags (each with whether it is cut or outside). */
-function measure(page, id) {
-  return page.locator(`table#${id}`).evaluate((table) => {
+function measure(page, selector) {
+  return page.locator(`table${selector}`).evaluate((table) => {
     const box = table.parentElement;
     const outer = box.getBoundingClientRect();
     return {
@@ -36,7 +38,7 @@ function measure(page, id) {
   });
 }
 
-test('§4 and §5 tables fit their box at every width from 320 to 1400 px, flags fully visible', async () => {
+test('the wide tables fit their box at every width from 320 to 1400 px, flags fully visible', async () => {
   const { page, context, log } = await openPage(browser, { width: 1280, height: 900 });
   await gotoAndSettle(page, server.pageUrl);
   const problems = [];

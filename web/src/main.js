@@ -2,7 +2,7 @@
 // every section. Each section computes its numbers and pictures through posenc's API.
 import '../styles.css';
 import { loadPosenc } from '../../bindings/js/index.js';
-import { byId, h } from './dom.js';
+import { byId, h, labelCellsByHeader } from './dom.js';
 import { downloadBlob } from './export.js';
 import { renderStaticTex } from './math.js';
 import { LINK_LIMIT, UrlState } from './state.js';
@@ -141,6 +141,8 @@ async function main() {
   window.addEventListener('error', (event) => showFailure(event.message));
   window.addEventListener('unhandledrejection', (event) => showFailure(String(event.reason?.message ?? event.reason)));
   renderStaticTex(document.body);
+  // The page's own wide tables become cards in a narrow box (tables.css); the sections label theirs.
+  for (const table of document.querySelectorAll('table.stacks')) labelCellsByHeader(table);
   buildToc();
   const sections = sectionsInPageOrder();
 

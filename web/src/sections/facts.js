@@ -1,7 +1,7 @@
 // Facts and conventions: the two sinusoidal layouts and the two RoPE pairings (what goes
 // wrong when they are mixed up), and float32 precision at long positions.
 import { controlRow, numberControl } from '../controls.js';
-import { byId, h } from '../dom.js';
+import { byId, h, labelCellsByHeader } from '../dom.js';
 import { formatSig, ordinal } from '../format.js';
 import { createHeatmap } from '../plots/heatmap.js';
 import { createLinePlot } from '../plots/lineplot.js';
@@ -99,7 +99,7 @@ export function mount({ posenc, state }) {
       `Log-log plot: the error of the float32 PyTorch computation grows roughly in proportion to the position, reaching ${formatSig(Math.max(...series[0].y), 2)} ` +
       `near position one million; posenc’s own error stays at float32 rounding (at most ${formatSig(Math.max(...series[1].y), 2)}) at every position.`,
   });
-  const precisionTable = h('table', { class: 'numbers', id: 'fx-precision-table' });
+  const precisionTable = h('table', { class: 'numbers stacks', id: 'fx-precision-table' });
   precisionRoot.append(precisionPlot.element, h('div', { class: 'table-scroll' }, precisionTable));
 
   function drawLayouts() {
@@ -212,6 +212,7 @@ export function mount({ posenc, state }) {
         }),
       ),
     );
+    labelCellsByHeader(precisionTable);
   }
 
   const requestLayouts = coalesceToFrame(drawLayouts);
