@@ -1,0 +1,62 @@
+// Sentences the page writes (captions, notes, prompts, the opening) against the settings shown:
+// each must be true for the numbers the figure draws, checked against float64 sin/cos here, and a
+// fixed sentence must not contradict a reachable setting (issue 13, defects 9, 10 and 20).
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { before, test } from 'node:test';
+import { artifactPath, gotoAndSettle, openPage, waitForIdle } from './support/browser.js';
+import { SINGLE_FILE } from './support/build.js';
+import { useServedSite } from './support/session.js';
+
+const site = useServedSite();
+let browser;
+let server;
+before(async () => ({ browser, server } = await site));
+
+/** A page at the given settings, and a reader of the text of an element. */
+async function pageAt(query, options) {
+  const opened = await openPage(browser, options);
+  await gotoAndSettle(opened.page, `${server.pageUrl}${query}`);
+  const text = (selector) => opened.page.locator(selector).first().textContent();
+  return { ...opened, text };
+}
+
+const caption = (plot) => `figure[data-plot="${plot}"] figcaption`;
+const number = (text) => Number(text.replace('−', '-'));
+
+/** PE(0)·PE(Δ) = Σ_i cos(ω_i Δ), float64, Δ = 0 … seqLen − 1. */
+function peDotCurve(dModel, seqLen, base = 10000) {
+  return Array.from({ length: seqLen }, (_, delta) => {
+    let sum = 0;
+    for (let i = 0; i < dModel / 2; i++) sum += Math.cos(delta / base ** ((2 * i) / dModel));
+    return sum;
+  });
+}
+
+test('sinusoidal: the captions follow the layout (a second fast block at d/2 in concat) and one pair has one speed', async () => {
+  const { page, log, context, text } = await pageAt('?pe.layout=concat&pe.d=16&pe.seq=64');
+  const table = await text(caption('sinusoidal-table'));
+  assert.doesNotMatch(table, /Columns on the left change quickly from row to row, columns on the right slowly/);
+  assert.match(table, /cosines columns 8 … 15/);
+  assert.match(table, /second fast block starts in the middle/);
+  // The float64 table, concat layout: column 8 (cos of pair 0) changes as fast as column 0 and
+  // far faster than column 7 (sin of the slowest pair), as the caption says.
+  const change = (col) => {
+    const pair = col % 8;
+    const f = col < 8 ? Math.sin : Math.cos;
+    let total = 0;
+    for (let p = 1; p < 64; p++)
+      total += Math.abs(f(p / 10000 ** ((2 * pair) / 16)) - f((p - 1) / 10000 ** ((2 * pair) / 16)));
+    return total;
+  };
+  assert.ok(change(8) > 100 * change(7), `column 8 ${change(8)} vs column 7 ${change(7)}`);
+
+  await gotoAndSettle(page, `${server.pageUrl}?pe.d=2&pe.dims=0,1`);
+  const curves = await text(caption('sinusoidal-dimensions'));
+  assert.doesNotMatch(curves, /Fastest|slowest/);
+  // Both channels of the one pair turn at ω_0 = 1: wavelength 2π.
+  assert.match(curves, new RegExp(`one speed.*wavelength ${(2 * Math.PI).toFixed(3)} positions`));
+  assert.match(await text(caption('sinusoidal-table')), /one pair there is one speed/);
+  assert.deepEqual(log.errors, []);
+  await context.close();
+});
