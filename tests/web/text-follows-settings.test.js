@@ -60,3 +60,40 @@ test('sinusoidal: the captions follow the layout (a second fast block at d/2 in 
   assert.deepEqual(log.errors, []);
   await context.close();
 });
+
+test('relative distance: the captions say "falls off" or "keeps coming back" as the float64 curve does, at every small d', async () => {
+  const { page, log, context, text } = await pageAt('?rd.d=2');
+  for (const d of [2, 4, 8, 16, 64]) {
+    await gotoAndSettle(page, `${server.pageUrl}?rd.d=${d}`);
+    const curve = peDotCurve(d, 128);
+    let dip = 1;
+    while (curve[dip + 1] < curve[dip]) dip++;
+    const after = curve.slice(dip + 1);
+    const peak = Math.max(...after);
+    const at = dip + 1 + after.indexOf(peak);
+    const line = await text(caption('relative-distance-curve'));
+    const heatmap = await text(caption('relative-distance'));
+    if (peak >= 0.9 * curve[0]) {
+      // Few pairs: the curve comes back near its start and the heatmap has other bright stripes.
+      assert.doesNotMatch(line, /falls off/, `d = ${d}`);
+      assert.doesNotMatch(heatmap, /The brightest line is the diagonal/, `d = ${d}`);
+      const [, shown, where] = line.match(/comes back to (\S+) at distance (\d+)/);
+      assert.equal(Number(where), at, `d = ${d}: the distance it comes back at`);
+      assert.ok(Math.abs(number(shown) - peak) <= 1e-3 * curve[0], `d = ${d}: ${shown} vs ${peak}`);
+      assert.match(heatmap, new RegExp(`nearly as bright: \\S+ at distance ${at}`));
+    } else {
+      assert.match(line, new RegExp(`falls off with ripples: beyond distance ${dip} it stays at or below (\\S+)`));
+      const shown = line.match(/at or below (\S+)/)[1];
+      assert.ok(Math.abs(number(shown) - peak) <= 1e-3 * curve[0], `d = ${d}: ${shown} vs ${peak}`);
+      assert.match(heatmap, /The brightest line is the diagonal/);
+    }
+  }
+  // One notation for the distance: Δ, as the curve's axis calls it.
+  const note = await text('#rd-anchor-note');
+  assert.match(note, /PE\(64\)·PE\(64 \+ Δ\) and PE\(0\)·PE\(Δ\)/);
+  assert.doesNotMatch(note, /\+ k\)/);
+  const prose = await text('#relative-distance > p:nth-of-type(2)');
+  assert.doesNotMatch(prose, /at distance 0 and falls off, with ripples, as the distance grows/);
+  assert.deepEqual(log.errors, []);
+  await context.close();
+});
