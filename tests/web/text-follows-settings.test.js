@@ -97,3 +97,16 @@ test('relative distance: the captions say "falls off" or "keeps coming back" as 
   assert.deepEqual(log.errors, []);
   await context.close();
 });
+
+test('RoPE heatmap: the paragraph names the positions drawn and claims "twice PE·PE" only for all-ones contents', async () => {
+  const { log, context, text } = await pageAt('?rope.seq=2048&rope.content=random');
+  assert.equal(await text('#rope-heatmap-last'), '2047');
+  const paragraph = await text('#rope-heatmap-contents');
+  assert.match(paragraph, /random q and k, so no longer a multiple of PE\(m\)·PE\(n\)/);
+  const whole = await text('#rope p:has(#rope-heatmap-contents)');
+  assert.doesNotMatch(whole, /so this heatmap is exactly twice/);
+  assert.match(whole, /with all-ones q and k the heatmap is exactly twice/);
+  assert.equal(await text('#rope-heatmap-title'), 'The score over positions 0 … 2047');
+  assert.deepEqual(log.errors, []);
+  await context.close();
+});
