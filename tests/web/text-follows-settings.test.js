@@ -110,3 +110,20 @@ test('RoPE heatmap: the paragraph names the positions drawn and claims "twice PE
   assert.deepEqual(log.errors, []);
   await context.close();
 });
+
+test('bridge: every arrow in the text alternative is named, with the minus sign', async () => {
+  const { log, context, text } = await pageAt('?bridge.p=2&bridge.k=3&bridge.pair=1');
+  const summary = await text(caption('bridge-shift'));
+  assert.doesNotMatch(summary, /(^|[;:])\s*at \(/, 'an arrow without a name');
+  assert.doesNotMatch(summary, /-\d/, 'hyphen-minus in running text');
+  // PE(5), pair 1 of d_model 16: (sin 5ω, cos 5ω), ω = 10000^(−2/16); the dashed arrow lands there.
+  const w = 1 / 10000 ** (2 / 16);
+  const expected = `(${Number(Math.sin(5 * w).toPrecision(4))}, ${Number(Math.cos(5 * w).toPrecision(4))})`.replace(
+    '-',
+    '−',
+  );
+  assert.ok(summary.includes(`PE(5) at ${expected}`), `${summary} / ${expected}`);
+  assert.ok(summary.includes(`PE(2) turned by k·ω (dashed) at ${expected}`), summary);
+  assert.deepEqual(log.errors, []);
+  await context.close();
+});
