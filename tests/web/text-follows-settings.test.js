@@ -127,3 +127,54 @@ test('bridge: every arrow in the text alternative is named, with the minus sign'
   assert.deepEqual(log.errors, []);
   await context.close();
 });
+
+/** The rows of a downloaded CSV, without its header row and column. */
+async function downloadCsv(page, plot) {
+  const [file] = await Promise.all([
+    page.waitForEvent('download'),
+    page.locator(`figure[data-plot="${plot}"] button.export-csv`).click(),
+  ]);
+  const target = artifactPath(`text-${file.suggestedFilename()}`);
+  await file.saveAs(target);
+  return readFileSync(target, 'utf8')
+    .trimEnd()
+    .split('\n')
+    .slice(1)
+    .map((line) => line.split(',').map(Number));
+}
+
+test('comparison: "all ones" + dot makes RoPE’s panel exactly twice the relative-distance heatmap, as the prompt says', async () => {
+  const { page, log, context, text } = await pageAt(
+    '?cmp.content=ones&cmp.metric=dot&cmp.d=64&cmp.seq=128&rd.d=64&rd.seq=128',
+    { acceptDownloads: true },
+  );
+  const prompt = await text('#comparison details.try li');
+  assert.match(
+    prompt,
+    /all ones \(the trap\) and the metric\s+dot: at every \(m, n\) RoPE’s panel then shows exactly twice/,
+  );
+  assert.match(prompt, /relative-distance heatmap PE\(m\)·PE\(n\)/);
+  assert.match(prompt, /\(1 \+ PE\(m\)\)·\(1 \+ PE\(n\)\)/);
+  // Each panel's CSV and the PE·PE heatmap's: a row per query position m, its label first.
+  const rope = await downloadCsv(page, 'compare-rope');
+  const sinusoidal = await downloadCsv(page, 'compare-sinusoidal');
+  const peDot = await downloadCsv(page, 'relative-distance');
+  assert.equal(rope.length, 128);
+  let worst = 0;
+  for (let m = 0; m < 128; m++)
+    for (let n = 1; n <= 128; n++) worst = Math.max(worst, Math.abs(rope[m][n] - 2 * peDot[m][n]));
+  assert.ok(worst < 1e-3, `RoPE panel vs 2 × PE·PE: ${worst}`);
+  // The sinusoidal panel beside it is (1 + PE(0))·(1 + PE(1)), float64, not a multiple of PE·PE.
+  let expected = 0;
+  for (let i = 0; i < 32; i++) {
+    const w = 1 / 10000 ** ((2 * i) / 64);
+    expected += (1 + 0) * (1 + Math.sin(w)) + (1 + 1) * (1 + Math.cos(w));
+  }
+  assert.ok(Math.abs(sinusoidal[0][2] - expected) < 1e-3, `sinusoidal (0, 1): ${sinusoidal[0][2]} vs ${expected}`);
+  assert.ok(Math.abs(sinusoidal[0][2] - 2 * peDot[0][2]) > 10, 'the sinusoidal panel is not twice PE·PE');
+  // In the default cosine mode the trap note says what the panel shows instead.
+  await gotoAndSettle(page, `${server.pageUrl}?cmp.content=ones`);
+  assert.match(await text('#cmp-trap'), /in cosine it shows PE\(m\)·PE\(n\) \/ \(d\/2\)/);
+  assert.deepEqual(log.errors, []);
+  await context.close();
+});
