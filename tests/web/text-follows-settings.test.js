@@ -178,3 +178,26 @@ test('comparison: "all ones" + dot makes RoPE’s panel exactly twice the relati
   assert.deepEqual(log.errors, []);
   await context.close();
 });
+
+test('images: with the picked column at 0 the table shows the patch before it in the flattened order; counts read as words', async () => {
+  const { page, log, context, text } = await pageAt('?img.col=0&img.row=7&img.cols=16');
+  const rows = await page
+    .locator('#img-neighbours tbody tr')
+    .evaluateAll((nodes) =>
+      Object.fromEntries(
+        nodes.map((n) => [n.dataset.neighbour, [...n.querySelectorAll('td')].map((td) => td.textContent)]),
+      ),
+    );
+  assert.equal(rows.left, undefined);
+  // Row-major flattening: patch (7, 0) is 7·16 = 112; 111 is (6, 15).
+  assert.deepEqual(rows['before it when flattened'].slice(0, 3), ['(6, 15)', '−1 row, 15 columns', '1']);
+  assert.deepEqual(rows.above.slice(1, 2), ['−1 row, 0 columns']);
+  assert.deepEqual(rows.right.slice(1, 2), ['0 rows, 1 column']);
+  assert.match(await text('#images details.try'), /gains “before it\s+when flattened”/);
+  await page.locator('#ctl-img-prompt').fill('text 1, image 1x4x4, text 2');
+  await waitForIdle(page);
+  const names = await page.locator('#images-mrope-demo tbody th').evaluateAll((ths) => ths.map((th) => th.textContent));
+  assert.deepEqual(names, ['text, 1 token', 'image 1×4×4 patches → 1 × 2 × 2 tokens', 'text, 2 tokens']);
+  assert.deepEqual(log.errors, []);
+  await context.close();
+});
