@@ -201,3 +201,24 @@ test('images: with the picked column at 0 the table shows the patch before it in
   assert.deepEqual(log.errors, []);
   await context.close();
 });
+
+test('long context and family: 2·L0 − 1 said as such, no stray curve count, "point at or tap", minus signs, the "none" panel', async () => {
+  const { page, log, context, text } = await pageAt('');
+  // Llama 3.1 (the default): L0 = 8192, span 2 → distances up to 16383 = 2 × 8192 − 1.
+  const note = await text('#lc-heatmap-note');
+  assert.match(note, /m − n = 16383 \(2 × L0 − 1\)/);
+  assert.doesNotMatch(await text(caption('long-context-distance')), /curves\.$/);
+  assert.match(await text('#lc-readout'), /^Point at or tap either panel/);
+  const alibi = await text(caption('attention-alibi'));
+  assert.doesNotMatch(alibi, /-\d/);
+  assert.match(alibi, /colour scale −\d/);
+  assert.doesNotMatch(await text(caption('family-distance')), /-\d/);
+  for (const causal of ['off', 'on']) {
+    await gotoAndSettle(page, `${server.pageUrl}?fam.causal=${causal}`);
+    const title = await text('figure[data-plot="attention-none"] .plot-title');
+    assert.doesNotMatch(title, /NoPE/, `mask ${causal}: NoPE means no positions in a causal model`);
+    assert.match(title, /none/);
+  }
+  assert.deepEqual(log.errors, []);
+  await context.close();
+});
