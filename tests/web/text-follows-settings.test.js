@@ -222,3 +222,12 @@ test('long context and family: 2·L0 − 1 said as such, no stray curve count, "
   assert.deepEqual(log.errors, []);
   await context.close();
 });
+
+test('the opening sentence itself admits that a causal mask lets a model infer some order', async () => {
+  const { log, context, text } = await pageAt('');
+  const opening = (await text('.lede')).split('. ')[0];
+  assert.match(opening, /without a causal mask/);
+  assert.match(opening, /Haviv et al\., 2022/);
+  assert.deepEqual(log.errors, []);
+  await context.close();
+});
