@@ -231,3 +231,37 @@ test('the opening sentence itself admits that a causal mask lets a model infer s
   assert.deepEqual(log.errors, []);
   await context.close();
 });
+
+test('the single file under a foreign strict CSP says what to do; run normally, the hint is gone', async () => {
+  const url = new URL('single/posenc-tutorial.html', server.pageUrl).href;
+  const { page, log, context } = await openPage(browser);
+  // A site-wide policy that allows no inline script: it overrides the file's own meta CSP.
+  await page.route(url, (route) =>
+    route.fulfill({
+      status: 200,
+      contentType: 'text/html; charset=utf-8',
+      headers: { 'Content-Security-Policy': "default-src 'self'" },
+      body: readFileSync(SINGLE_FILE),
+    }),
+  );
+  await page.goto(url, { waitUntil: 'load' });
+  const status = page.locator('#engine-status');
+  assert.ok(await status.isVisible());
+  assert.match(
+    await status.textContent(),
+    /If this message stays, the page’s scripts\s+could not run here: .*Content-Security-Policy header/s,
+  );
+  assert.ok(
+    log.errors.some((e) => /Content Security Policy/.test(e)),
+    `the policy blocked the script: ${log.errors}`,
+  );
+  await context.close();
+
+  const normal = await openPage(browser);
+  await gotoAndSettle(normal.page, url);
+  const shown = await normal.page.locator('#engine-status').textContent();
+  assert.doesNotMatch(shown, /If this message stays/);
+  assert.match(shown, /WebAssembly build/);
+  assert.deepEqual(normal.log.errors, []);
+  await normal.context.close();
+});
