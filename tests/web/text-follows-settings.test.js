@@ -223,6 +223,19 @@ test('long context and family: 2·L0 − 1 said as such, no stray curve count, "
   await context.close();
 });
 
+test('no instruction says "hover" alone: a touch device has no hover, so they say "point at or tap"', async () => {
+  const { page, log, context } = await pageAt('');
+  const shown = await page.locator('body').innerText();
+  assert.doesNotMatch(shown, /\bhover/i);
+  assert.match(await page.locator('#pe-hover-formula').textContent(), /^Point at or tap the heatmap/);
+  assert.match(
+    await page.locator('posenc-compare').evaluate((e) => (e.shadowRoot ?? e).textContent),
+    /Point at or tap any panel/,
+  );
+  assert.deepEqual(log.errors, []);
+  await context.close();
+});
+
 test('the opening sentence itself admits that a causal mask lets a model infer some order', async () => {
   const { log, context, text } = await pageAt('');
   const opening = (await text('.lede')).split('. ')[0];

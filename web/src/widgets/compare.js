@@ -120,7 +120,7 @@ export class Compare extends PosencElement {
     this.#readout = h(
       'output',
       { class: 'readout shared-readout', id: 'cmp-readout', part: 'readout', 'aria-live': 'polite' },
-      'Hover over any panel: the crosshair follows in all three.',
+      'Point at or tap any panel: the crosshair follows in all three.',
     );
     this.#heatmaps = PANELS.map(({ key, title, formula }) =>
       createHeatmap({
