@@ -225,7 +225,7 @@ test('long context and family: 2·L0 − 1 said as such, no stray curve count, "
 
 test('no instruction says "hover" alone: a touch device has no hover, so they say "point at or tap"', async () => {
   const { page, log, context } = await pageAt('');
-  const shown = await page.locator('body').innerText();
+  const shown = await page.locator('body').textContent();
   assert.doesNotMatch(shown, /\bhover/i);
   assert.match(await page.locator('#pe-hover-formula').textContent(), /^Point at or tap the heatmap/);
   assert.match(
