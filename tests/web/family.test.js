@@ -117,7 +117,7 @@ test('the toggles: softmax and the causal mask change the panels as float64 says
   await page.locator('#ctl-fam-curve-mean').check();
   await waitForIdle(page);
   const { series, yPerUnit } = await readLinePlot(page, 'family-weight-distance');
-  for (const [x, y] of series['none (NoPE)']) {
+  for (const [x, y] of series['none (no positions)']) {
     const t = Math.round(x);
     let sum = 0;
     for (let m = t; m < n; m++) sum += 1 / (m + 1);
@@ -132,7 +132,7 @@ test('the toggles: softmax and the causal mask change the panels as float64 says
   const flatScore = flat[0].toPrecision(4).replace(/\.?0+$/, '');
   assert.match(
     text,
-    new RegExp(`^m = 2, n = 0 \\(m − n = 2\\), score / weight: none \\(NoPE\\) ${flatScore} / 0\\.3333, `),
+    new RegExp(`^m = 2, n = 0 \\(m − n = 2\\), score / weight: none \\(no positions\\) ${flatScore} / 0\\.3333, `),
   );
   for (const title of ['sinusoidal', 'RoPE', 'xPos', 'ALiBi', 'T5 buckets']) assert.ok(text.includes(title), text);
   assert.deepEqual(log.errors, []);

@@ -1,7 +1,7 @@
 // The page's number formatting (web/src/format.js) in Node.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatSigText, formatTicks, ordinal, withMinus } from '../../web/src/format.js';
+import { formatSigText, formatTicks, ordinal, quantity, withMinus } from '../../web/src/format.js';
 
 test('ordinal: English suffixes, the teens included', () => {
   const got = [1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 61, 101, 111, 112, 1000].map(ordinal);
@@ -42,4 +42,18 @@ test('withMinus: numbers in running text take the minus sign; words, ranges and 
   assert.equal(formatSigText(-0.42521234, 4), '−0.4252');
   assert.equal(formatSigText(-2.1e-7, 3), '−2.1e−7');
   assert.equal(formatSigText(0.5), '0.5');
+});
+
+test('quantity: singular for ±1, the minus sign, plural otherwise (zero included)', () => {
+  assert.deepEqual(
+    [
+      [-1, 'row'],
+      [1, 'row'],
+      [0, 'column'],
+      [15, 'column'],
+      [-2, 'row'],
+      [1, 'token'],
+    ].map(([n, unit]) => quantity(n, unit)),
+    ['−1 row', '1 row', '0 columns', '15 columns', '−2 rows', '1 token'],
+  );
 });

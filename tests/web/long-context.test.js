@@ -166,7 +166,7 @@ test('score heatmaps beyond L0, without and with llama3 scaling: pixels match po
   );
   assert.match(
     await page.locator('#lc-readout').textContent(),
-    /^m = 0…63, n = 16320…16383 \(m − n = -16320 on average\): mean score without scaling \S+, with llama3 \S+$/,
+    /^m = 0…63, n = 16320…16383 \(m − n = −16320 on average\): mean score without scaling \S+, with llama3 \S+$/,
   );
   assert.equal(
     await page.locator('figure[data-plot="long-context-scaled"] .crosshair-y').isHidden(),

@@ -134,7 +134,7 @@ test('keyboard read-out, posenc-pick, and a text alternative from the data', asy
   await page.locator(`${SELECTOR} canvas.heatmap-cells`).blur();
   const label = await page.locator(`${SELECTOR} canvas.heatmap-cells`).getAttribute('aria-label');
   assert.match(label, /RoPE: raw scores of one head for query and key positions 0 to 63/);
-  assert.match(label, /colour scale -3 to 3 \(set by the page/);
+  assert.match(label, /colour scale −3 to 3 \(set by the page/);
 });
 
 test('toPNG and toCSV', async () => {

@@ -27,6 +27,11 @@ export function formatSigText(value, digits = 7) {
   return withMinus(formatSig(value, digits));
 }
 
+/** A count with its unit in running text, singular for ±1 and with the minus sign: "−1 row", "0 columns", "2 tokens". */
+export function quantity(n, unit) {
+  return `${withMinus(String(n))} ${unit}${Math.abs(n) === 1 ? '' : 's'}`;
+}
+
 /** 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st, 61st, 112th. */
 export function ordinal(n) {
   const tens = Math.abs(n) % 100;

@@ -138,6 +138,8 @@ function showFailure(message) {
 }
 
 async function main() {
+  // The script runs: the static hint of what to do if it never does (index.html) goes.
+  byId('engine-status').textContent = 'Loading posenc…';
   window.addEventListener('error', (event) => showFailure(event.message));
   window.addEventListener('unhandledrejection', (event) => showFailure(String(event.reason?.message ?? event.reason)));
   renderStaticTex(document.body);

@@ -5,7 +5,7 @@
 // what their dot product sees, stays.
 import { controlRow, numberControl } from '../controls.js';
 import { byId, h } from '../dom.js';
-import { formatSig } from '../format.js';
+import { formatSig, formatSigText } from '../format.js';
 import { renderTex } from '../math.js';
 import { createVectorPlot } from '../plots/arrows.js';
 import { coalesceToFrame } from '../schedule.js';
@@ -37,9 +37,13 @@ export function mount({ posenc, state }) {
     title: 'One pair of PE: position p, and p + k',
     xLabel: 'sin (channel 2i)',
     yLabel: 'cos (channel 2i + 1)',
+    // The dashed arrow has no label on the plot (it lands on PE(p + k)'s); the text names it.
     summary: (arrows) =>
       `Pair ${state.get('bridge.pair')} of the sinusoidal encoding: ${arrows
-        .map((a) => `${a.label} at (${a.to.map((v) => formatSig(v, 4)).join(', ')})`)
+        .map(
+          (a) =>
+            `${a.role === 'turned' ? `PE(${state.get('bridge.p')}) turned by k·ω (dashed)` : a.label} at (${a.to.map((v) => formatSigText(v, 4)).join(', ')})`,
+        )
         .join('; ')}. Rotating PE(p) by k·ω lands exactly on PE(p + k).`,
   });
   const shiftFormula = h('div', { class: 'formula', id: 'bridge-shift-formula' });
@@ -131,7 +135,8 @@ export function mount({ posenc, state }) {
     const k = posenc.rope(Float32Array.from(K), { seqLen: 1, headDim: 2, offset: n });
     const score = posenc.similarity(q, k, { rows: 1, cols: 1, dim: 2 })[0];
     const between = Math.atan2(q[0] * k[1] - q[1] * k[0], q[0] * k[0] + q[1] * k[1]); // from q to k
-    ropeSummary = `q rotated to position ${m}: (${formatSig(q[0], 4)}, ${formatSig(q[1], 4)}); k rotated to position ${n}: (${formatSig(k[0], 4)}, ${formatSig(k[1], 4)}); the angle from q to k is ${formatSig(between, 4)} rad.`;
+    const pair = (v) => `(${formatSigText(v[0], 4)}, ${formatSigText(v[1], 4)})`;
+    ropeSummary = `q rotated to position ${m}: ${pair(q)}; k rotated to position ${n}: ${pair(k)}; the angle from q to k is ${formatSigText(between, 4)} rad.`;
     ropePlot.draw({
       arrows: [
         { from: [0, 0], to: [q[0], q[1]], color: COLORS.query, width: 3.5, label: `q at ${m}`, role: 'query' },
@@ -145,7 +150,7 @@ export function mount({ posenc, state }) {
     ropeNote.dataset.score = String(score);
     ropeNote.dataset.angle = String(between);
     ropeNote.textContent =
-      `m − n = ${m - n}: the angle from q to k is ${formatSig(between, 6)} rad and q · k = ${formatSig(score, 6)}. ` +
+      `m − n = ${formatSigText(m - n)}: the angle from q to k is ${formatSigText(between, 6)} rad and q · k = ${formatSigText(score, 6)}. ` +
       'Move both by s: both arrows turn by s radians, and the angle and the score stay (up to float32 rounding).';
   }
 

@@ -8,7 +8,7 @@
 // colour scale over all six through its `domain`.
 import { choiceControl, controlRow, numberControl, rerollButton } from '../controls.js';
 import { byId, h } from '../dom.js';
-import { formatSig } from '../format.js';
+import { formatSig, formatSigText } from '../format.js';
 import { createLinePlot } from '../plots/lineplot.js';
 import { coalesceToFrame } from '../schedule.js';
 import { range } from '../vectors.js';
@@ -163,7 +163,7 @@ export function mount({ posenc, state }) {
     if (!shown) return '';
     const what = view === 'weights' ? 'softmax weight' : 'raw score';
     const from = shown.curve === 'last' ? `the query at position ${shown.n - 1}` : 'the mean over queries';
-    const at = (j, t) => formatSig(shown.curves[view][j][t], 3);
+    const at = (j, t) => formatSigText(shown.curves[view][j][t], 3);
     return (
       `The ${what} of ${from} at each distance 0 to ${shown.n - 1}, one line per encoding; a dashed line marks L0 = ${shown.l0}. ` +
       `At distance 0, L0 and ${shown.n - 1}: ` +

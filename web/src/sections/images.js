@@ -4,7 +4,7 @@
 // and images (posenc.mropePositions). Every score and id on it comes from posenc.
 import { choiceControl, controlRow, numberControl, rerollButton, selectControl, textControl } from '../controls.js';
 import { byId, h, labelCellsByHeader } from '../dom.js';
-import { formatSig } from '../format.js';
+import { formatSig, formatSigText, quantity } from '../format.js';
 import { extent } from '../plots/colormap.js';
 import { createHeatmap } from '../plots/heatmap.js';
 import { coalesceToFrame } from '../schedule.js';
@@ -154,11 +154,11 @@ function mountGrid({ posenc, state }) {
         const dr = row - shown.row;
         const dc = col - shown.col;
         const flat = row * shown.cols + col - (shown.row * shown.cols + shown.col);
-        return `patch (row ${row}, column ${col}): ${formatSig(value, 5)}; offset from the picked patch ${dr} rows, ${dc} columns; ${Math.abs(flat)} apart in the flattened order. Enter or Space picks it.`;
+        return `patch (row ${row}, column ${col}): ${formatSigText(value, 5)}; offset from the picked patch ${quantity(dr, 'row')}, ${quantity(dc, 'column')}; ${Math.abs(flat)} apart in the flattened order. Enter or Space picks it.`;
       },
       summary: ({ lo, hi }) =>
         shown
-          ? `${key === 'grid' ? `2-D RoPE (${shown.variant === 'pixtral' ? 'Pixtral' : 'SAM 2 axial'})` : '1-D RoPE over the flattened patch index'}: the score of patch (row ${shown.row}, column ${shown.col})’s rotated query with the rotated key of every patch of the ${shown.rows} × ${shown.cols} grid, head dimension ${shown.headDim}; colour scale ${formatSig(lo, 3)} to ${formatSig(hi, 3)}, shared by both panels. The outlined cell is the picked patch.`
+          ? `${key === 'grid' ? `2-D RoPE (${shown.variant === 'pixtral' ? 'Pixtral' : 'SAM 2 axial'})` : '1-D RoPE over the flattened patch index'}: the score of patch (row ${shown.row}, column ${shown.col})’s rotated query with the rotated key of every patch of the ${shown.rows} × ${shown.cols} grid, head dimension ${shown.headDim}; colour scale ${formatSigText(lo, 3)} to ${formatSigText(hi, 3)}, shared by both panels. The outlined cell is the picked patch.`
           : '',
     }),
   );
@@ -271,6 +271,9 @@ function mountGrid({ posenc, state }) {
       ['left', 0, -1],
       ['right', 0, 1],
     ].filter(([, dr, dc]) => row + dr >= 0 && row + dr < rows && col + dc >= 0 && col + dc < cols);
+    // In the first column the patch just before the picked one in the flattened order is not its
+    // left neighbour but the last patch of the row above, at the other edge of the image.
+    const before = col === 0 && row > 0 ? [['before it when flattened', -1, cols - 1]] : [];
     const at = (values, r, c) => values[r * cols + c];
     neighbours.replaceChildren(
       h('caption', {}, `The picked patch (row ${row}, column ${col}) and its neighbours`),
@@ -293,13 +296,13 @@ function mountGrid({ posenc, state }) {
       h(
         'tbody',
         {},
-        [['itself', 0, 0], ...around].map(([name, dr, dc]) =>
+        [['itself', 0, 0], ...around, ...before].map(([name, dr, dc]) =>
           h(
             'tr',
             { dataset: { neighbour: name } },
             h('th', { scope: 'row' }, name),
             h('td', {}, `(${row + dr}, ${col + dc})`),
-            h('td', {}, `${dr} rows, ${dc} columns`),
+            h('td', {}, `${quantity(dr, 'row')}, ${quantity(dc, 'column')}`),
             h('td', {}, String(Math.abs(dr * cols + dc))),
             h('td', {}, formatSig(at(grid, row + dr, col + dc), 4)),
             h('td', {}, formatSig(at(flat, row + dr, col + dc), 4)),
@@ -311,7 +314,7 @@ function mountGrid({ posenc, state }) {
 
     const vertical = around.find(([name]) => name === 'above' || name === 'below');
     const horizontal = around.find(([name]) => name === 'left' || name === 'right');
-    const score = (values, [, dr, dc]) => formatSig(at(values, row + dr, col + dc), 4);
+    const score = (values, [, dr, dc]) => formatSigText(at(values, row + dr, col + dc), 4);
     note.textContent =
       vertical && horizontal
         ? `In 2-D, the patch ${vertical[0]} and the patch to the ${horizontal[0]} are both one step away and score ${score(grid, vertical)} and ${score(grid, horizontal)}. ` +
@@ -450,7 +453,7 @@ function mountMrope({ posenc, state }) {
       const grid = segment.image ?? segment.video;
       const name =
         kind === 'text'
-          ? `text, ${n} tokens`
+          ? `text, ${quantity(n, 'token')}`
           : `${kind} ${grid.join('×')} patches → ${grid[0]} × ${grid[1] / MERGE} × ${grid[2] / MERGE} tokens`;
       rowsOfTable.push(
         h(

@@ -4,7 +4,7 @@
 // one colour scale. Frequencies, attention factors, rotations and scores all come from posenc.
 import { choiceControl, controlRow, numberControl, rerollButton, selectControl } from '../controls.js';
 import { byId, h, pre } from '../dom.js';
-import { formatSig, ordinal } from '../format.js';
+import { formatSig, formatSigText, ordinal } from '../format.js';
 import { LONG_CONTEXT_PRESETS, PRESET_IDS, presetById } from '../long-context-presets.js';
 import { extent } from '../plots/colormap.js';
 import { createHeatmap } from '../plots/heatmap.js';
@@ -151,6 +151,14 @@ function describeStretch(plain, scaled) {
   sentences.push(`pair${most.length > 1 ? 's' : ''} ${indexRanges(most)} the most, ${formatSig(largest, 4)}×`);
   const text = sentences.join('; ');
   return `${text[0].toUpperCase()}${text.slice(1)}.`;
+}
+
+/** A distance in training lengths, exact where it is one: 16383 -> "2 × L0 − 1", 8192 -> "L0", 1000 -> "0.122 × L0". */
+export function inTrainingLengths(distance, L0) {
+  const times = (k) => (k === 1 ? 'L0' : `${k} × L0`);
+  if (distance % L0 === 0) return times(distance / L0);
+  if ((distance + 1) % L0 === 0) return `${times((distance + 1) / L0)} − 1`;
+  return `${formatSig(distance / L0, 3)} × L0`;
 }
 
 /** Which pairs never complete a turn within the training length (wavelength above L0). */
@@ -348,7 +356,7 @@ export function mount({ posenc, state }) {
         const what = key === 'plain' ? 'without scaling' : `with ${scalingName(shown.preset.scaling)} scaling`;
         return (
           `RoPE scores rot(q, m) · rot(k, n) ${what} for ${shown.preset.model}, positions 0 to ${shown.length - 1} in blocks of ${shown.stride} (${rows} per side; each cell is the mean score over its block of query and key positions); ` +
-          `colour scale ${formatSig(lo, 3)} to ${formatSig(hi, 3)}, shared by both panels.` +
+          `colour scale ${formatSigText(lo, 3)} to ${formatSigText(hi, 3)}, shared by both panels.` +
           (shown.guides.length
             ? ` The dashed diagonals mark |m − n| = L0 = ${shown.preset.trainedLength}: beyond them, query and key are farther apart than anywhere in training.`
             : '')
@@ -359,7 +367,7 @@ export function mount({ posenc, state }) {
   const readout = h(
     'output',
     { class: 'readout shared-readout', id: 'lc-readout', 'aria-live': 'polite' },
-    'Hover over either panel: the crosshair follows in both.',
+    'Point at or tap either panel: the crosshair follows in both.',
   );
   heatmaps.forEach((heatmap, index) => {
     heatmap.onCursor((cell) => {
@@ -371,7 +379,7 @@ export function mount({ posenc, state }) {
       const n = shown.positions[cell.col];
       const at = cell.row * shown.positions.length + cell.col;
       const block = (p) => (shown.stride > 1 ? `${p}…${p + shown.stride - 1}` : `${p}`);
-      readout.textContent = `${shown.preview ? `${shown.preview} ` : ''}m = ${block(m)}, n = ${block(n)} (m − n = ${m - n} on average): ${shown.stride > 1 ? 'mean score' : 'score'} without scaling ${formatSig(shown.scores[0][at], 5)}, with ${shown.preset.scaling.type} ${formatSig(shown.scores[1][at], 5)}`;
+      readout.textContent = `${shown.preview ? `${shown.preview} ` : ''}m = ${block(m)}, n = ${block(n)} (m − n = ${formatSigText(m - n)} on average): ${shown.stride > 1 ? 'mean score' : 'score'} without scaling ${formatSigText(shown.scores[0][at], 5)}, with ${shown.preset.scaling.type} ${formatSigText(shown.scores[1][at], 5)}`;
     });
   });
   const reroll = rerollButton(state, 'lc.seed', {
@@ -387,10 +395,10 @@ export function mount({ posenc, state }) {
     yLabel: 'score',
     aspect: 2.4,
     thinning: 'unit', // redrawn at each step of the span slider
-    summary: ({ series }) =>
+    summary: () =>
       shown
         ? `RoPE score of the query at distance m − n after the key, for ${shown.step > 1 ? `every ${ordinal(shown.step)} distance (a preview)` : 'every distance'} from 0 to ${shown.length - 1}, without and with ${scalingName(shown.preset.scaling)} scaling (${shown.preset.model}). ` +
-          `The dashed line is the training length L0 = ${shown.preset.trainedLength}; ${series.length} curves.`
+          `The dashed line is the training length L0 = ${shown.preset.trainedLength}.`
         : '',
   });
   heatRoot.append(
@@ -459,7 +467,7 @@ export function mount({ posenc, state }) {
     const after = unseenPairs(plain.invFreq, applied.invFreq, L0, farthest);
     const pairs = plain.invFreq.length;
     note.textContent =
-      `At the largest distance shown, m − n = ${farthest} (${formatSig(farthest / L0, 3)} × L0), ${before} of the ${pairs} pairs turn to angles that training on ${L0} positions never produced ` +
+      `At the largest distance shown, m − n = ${farthest} (${inTrainingLengths(farthest, L0)}), ${before} of the ${pairs} pairs turn to angles that training on ${L0} positions never produced ` +
       `without scaling; with ${scalingName(scaling)} scaling, ${after === 0 ? 'none do' : `${after} still do`}.`;
     note.dataset.unseenPlain = String(before);
     note.dataset.unseenScaled = String(after);

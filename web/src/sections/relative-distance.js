@@ -3,7 +3,7 @@
 // ("0 and 1 are close, 0 and 10 differ") in numbers.
 import { controlRow, numberControl } from '../controls.js';
 import { byId, h } from '../dom.js';
-import { formatSig } from '../format.js';
+import { formatSig, formatSigText } from '../format.js';
 import { createHeatmap } from '../plots/heatmap.js';
 import { similaritySteps } from '../plots/similarity-steps.js';
 import { createLinePlot } from '../plots/lineplot.js';
@@ -26,7 +26,59 @@ export const settings = {
   },
 };
 
+// A stripe that comes back to this share of the value at distance 0 is "nearly as bright".
+const NEARLY = 0.9;
+
+/**
+ * The shape of the curve PE(0)·PE(Δ), Δ = 0 … N − 1, for the captions: its value at 0, its first
+ * dip (the first Δ where it stops falling) and the largest value after that dip, with its Δ;
+ * `returns` when that value comes back to NEARLY of the start (few pairs: no fall-off).
+ */
+export function curveShape(values) {
+  const start = values[0];
+  let dip = 1;
+  while (dip < values.length - 1 && values[dip + 1] < values[dip]) dip++;
+  let peak = -Infinity;
+  let at = -1;
+  for (let k = dip + 1; k < values.length; k++) if (values[k] > peak) [peak, at] = [values[k], k];
+  return {
+    start,
+    dip,
+    atDip: values[dip],
+    peak,
+    at,
+    last: values.length - 1,
+    returns: at >= 0 && peak >= NEARLY * start,
+  };
+}
+
+const sig = (value) => formatSigText(value, 4);
+
+/** The heatmap's sentence about its brightest lines, from the curve's shape. */
+function describeStripes(shape) {
+  const { start, dip, peak, at, last, atDip, returns } = shape;
+  if (at < 0)
+    return `The brightest line is the diagonal (m = n), ${sig(start)}; the values fall away from it without a ripple, to ${sig(atDip)} at distance ${last}.`;
+  if (returns)
+    return `The diagonal (m = n) holds the largest value, ${sig(start)}, but with so few pairs other lines parallel to it are nearly as bright: ${sig(peak)} at distance ${at}.`;
+  return `The brightest line is the diagonal (m = n), ${sig(start)}; beyond distance ${dip} no value exceeds ${sig(peak)}.`;
+}
+
+/** The curve's sentence: falls off with ripples, or keeps coming back (few pairs), from the numbers. */
+function describeCurve(shape) {
+  const { start, dip, atDip, peak, at, last, returns } = shape;
+  if (at < 0)
+    return `It falls from ${sig(start)} at distance 0 to ${sig(atDip)} at distance ${last}, without a ripple within the positions shown.`;
+  if (returns)
+    return (
+      `It starts at ${sig(start)} (distance 0), dips to ${sig(atDip)} at distance ${dip} and comes back to ${sig(peak)} at distance ${at}: ` +
+      'with so few pairs it does not fall off, it keeps coming back.'
+    );
+  return `It starts at ${sig(start)} (distance 0) and falls off with ripples: beyond distance ${dip} it stays at or below ${sig(peak)} (reached at distance ${at}).`;
+}
+
 export function mount({ posenc, state }) {
+  let shape = null; // curveShape of the numbers drawn
   const root = byId('relative-distance-demo');
   const heatmap = createHeatmap({
     name: 'relative-distance',
@@ -37,10 +89,10 @@ export function mount({ posenc, state }) {
     colormap: 'viridis',
     square: true,
     summary: ({ lo, hi }) =>
-      `Dot products of the sinusoidal encodings of positions 0 to ${state.get('rd.seq') - 1} with each other, from ${formatSig(lo, 3)} to ${formatSig(hi, 3)}. ` +
-      'The brightest line is the diagonal (m = n); the pattern is the same along every diagonal: it depends only on m − n.',
+      `Dot products of the sinusoidal encodings of positions 0 to ${state.get('rd.seq') - 1} with each other, from ${formatSigText(lo, 3)} to ${formatSigText(hi, 3)}. ` +
+      `${shape ? `${describeStripes(shape)} ` : ''}The pattern is the same along every diagonal: it depends only on m − n.`,
     readout: ({ rowPosition: m, colPosition: n, value }) =>
-      `PE(${m}) · PE(${n}) = ${formatSig(value, 6)}   (distance |m − n| = ${Math.abs(m - n)})`,
+      `PE(${m}) · PE(${n}) = ${formatSigText(value, 6)}   (distance |m − n| = ${Math.abs(m - n)})`,
   });
   const curve = createLinePlot({
     name: 'relative-distance-curve',
@@ -49,7 +101,7 @@ export function mount({ posenc, state }) {
     yLabel: 'PE(m)·PE(n)',
     summary: ({ series }) =>
       `Dot product against distance, from position 0 (line) and from position ${state.get('rd.anchor')} in both directions (dots): the dots lie on the line, so the value depends on the distance only. ` +
-      `It starts at ${formatSig(series[0].y[0], 3)} (distance 0) and falls off with ripples.`,
+      describeCurve(curveShape(series[0].y)),
   });
   const claims = h('p', { class: 'result', id: 'rd-claims' });
   const anchorNote = h('p', { class: 'note', id: 'rd-anchor-note' });
@@ -82,6 +134,7 @@ export function mount({ posenc, state }) {
     const dot = (m, n) => rows[wanted.indexOf(m) * seqLen + n];
 
     const fromZero = rows.subarray(0, seqLen);
+    shape = curveShape(fromZero);
     // From the anchor both ways: PE(a)·PE(a + k) and PE(a)·PE(a - k), as points at distance k.
     const xs = [];
     const ys = [];
@@ -106,14 +159,16 @@ export function mount({ posenc, state }) {
     const at = (k) => dot(0, k);
     const distance = (k) => Math.sqrt(Math.max(0, dot(0, 0) + dot(k, k) - 2 * dot(0, k)));
     claims.textContent =
-      `PE(0)·PE(0) = ${formatSig(self, 6)} (= d_model / 2). Close positions: PE(0)·PE(1) = ${formatSig(at(1), 6)}, ` +
-      `‖PE(0) − PE(1)‖ = ${formatSig(distance(1), 4)}. Farther: PE(0)·PE(10) = ${formatSig(at(10), 6)}, ‖PE(0) − PE(10)‖ = ${formatSig(distance(10), 4)}. ` +
-      'So seed 001’s claim holds: 0 and 1 are close, 0 and 10 differ clearly.';
+      `PE(0)·PE(0) = ${formatSig(self, 6)} (= d_model / 2). Close positions: PE(0)·PE(1) = ${formatSigText(at(1), 6)}, ` +
+      `‖PE(0) − PE(1)‖ = ${formatSig(distance(1), 4)}. Farther: PE(0)·PE(10) = ${formatSigText(at(10), 6)}, ‖PE(0) − PE(10)‖ = ${formatSig(distance(10), 4)}. ` +
+      (distance(10) > distance(1)
+        ? 'So seed 001’s claim holds: 0 and 1 are close, 0 and 10 differ clearly.'
+        : 'Here seed 001’s claim fails: PE(10) is no farther from PE(0) than PE(1) is.');
     let maxSpread = 0;
     for (let k = 0; k < seqLen - anchor; k++)
       maxSpread = Math.max(maxSpread, Math.abs(dot(anchor, anchor + k) - fromZero[k]));
     anchorNote.textContent =
-      `Same distance, different start: the largest difference between PE(${anchor})·PE(${anchor} + k) and PE(0)·PE(k) is ${formatSig(maxSpread, 3)} ` +
+      `Same distance, different start: the largest difference between PE(${anchor})·PE(${anchor} + Δ) and PE(0)·PE(Δ) is ${formatSigText(maxSpread, 3)} ` +
       '(float32 rounding). The curve is symmetric (before and after look the same) and not monotonic: far positions can be more alike than nearer ones.';
 
     yield* similaritySteps(posenc, heatmap, { a: table, b: table, rows: seqLen, cols: seqLen, dim: dModel });

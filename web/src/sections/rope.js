@@ -159,8 +159,16 @@ export function mount({ posenc, state }) {
   // ---- the score heatmap over positions (the element; its settings follow the page's) ---------
   const heatmap = document.createElement('posenc-rope-heatmap');
   bindElements(state, ATTRIBUTES, heatmap);
+  // The title and the paragraph above say what is drawn: its positions, and whether the contents
+  // are all ones (then, and only then, twice PE(m)·PE(n)).
   const nameHeatmap = () => {
-    byId('rope-heatmap-title').textContent = `The score over positions 0 … ${state.get('rope.seq') - 1}`;
+    const last = state.get('rope.seq') - 1;
+    byId('rope-heatmap-title').textContent = `The score over positions 0 … ${last}`;
+    byId('rope-heatmap-last').textContent = String(last);
+    byId('rope-heatmap-contents').textContent =
+      state.get('rope.content') === 'ones'
+        ? 'Shown now: all ones, so twice PE(m)·PE(n).'
+        : 'Shown now: random q and k, so no longer a multiple of PE(m)·PE(n).';
   };
   nameHeatmap();
   const reroll = rerollButton(state, 'rope.seed', {
@@ -250,7 +258,7 @@ export function mount({ posenc, state }) {
   }
 
   const requestShift = coalesceToFrame(drawShift);
-  state.watch(['rope.seq'], nameHeatmap);
+  state.watch(['rope.seq', 'rope.content'], nameHeatmap);
   state.watch(['rope.hd', 'rope.layout', 'rope.base', 'rope.seed', 'rope.m', 'rope.n', 'rope.shift'], requestShift);
   requestShift();
 }

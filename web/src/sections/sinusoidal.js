@@ -80,7 +80,7 @@ export function mount({ posenc, state }) {
   const formula = h(
     'div',
     { class: 'hover-formula', id: 'pe-hover-formula', 'aria-live': 'polite' },
-    'Hover over (or focus) the heatmap to see the formula with its numbers filled in.',
+    'Point at or tap the heatmap (or focus it) to see the formula with its numbers filled in.',
   );
   const heatmap = document.createElement('posenc-pe-heatmap');
   // The curves of single dimensions: the same table's settings, and the dimensions to plot.

@@ -10,7 +10,7 @@
 // weights 0 to their 99th percentile.
 // posenc-pick's detail: { row, col, m, n, value, text }.
 import { choiceControl, numberControl } from '../controls.js';
-import { formatSig } from '../format.js';
+import { formatSig, formatSigText } from '../format.js';
 import { createHeatmap } from '../plots/heatmap.js';
 import { randomMatrix, randomQueryKey } from '../tokens.js';
 import { range, tile } from '../vectors.js';
@@ -21,7 +21,8 @@ import { seedSetting } from './settings.js';
 export const ALIBI_HEADS = 8;
 
 export const ENCODINGS = [
-  { key: 'none', title: 'none (NoPE)' },
+  // No positions at all: NoPE when a causal mask is on (its only clue to order), a bag of tokens without.
+  { key: 'none', title: 'none (no positions)' },
   { key: 'sinusoidal', title: 'sinusoidal' },
   { key: 'rope', title: 'RoPE' },
   { key: 'xpos', title: 'xPos' },
@@ -248,7 +249,7 @@ export class Attention extends PosencElement {
         return (
           `${title}: ${view === 'weights' ? 'softmax weights' : 'raw scores'} of one head for query and key positions 0 to ${rows - 1}` +
           `${causal ? ', causal mask (keys after the query masked, drawn at the bottom of the scale)' : ''}; ` +
-          `dashed lines at the training length L0 = ${l0}; colour scale ${formatSig(lo, 3)} to ${formatSig(hi, 3)}${shared ? ' (set by the page, shared with other panels)' : ''}.`
+          `dashed lines at the training length L0 = ${l0}; colour scale ${formatSigText(lo, 3)} to ${formatSigText(hi, 3)}${shared ? ' (set by the page, shared with other panels)' : ''}.`
         );
       },
       readout: (cell) => this.#cellText(cell.row, cell.col),

@@ -9,7 +9,7 @@
 // posenc-pick's detail: { row, col, m, n, scores: { naive, sinusoidal, rope }, text }.
 import { choiceControl, numberControl, numbersControl } from '../controls.js';
 import { h } from '../dom.js';
-import { formatSig } from '../format.js';
+import { formatSig, formatSigText } from '../format.js';
 import { extent } from '../plots/colormap.js';
 import { createHeatmap } from '../plots/heatmap.js';
 import { randomMatrix, randomQueryKey } from '../tokens.js';
@@ -120,7 +120,7 @@ export class Compare extends PosencElement {
     this.#readout = h(
       'output',
       { class: 'readout shared-readout', id: 'cmp-readout', part: 'readout', 'aria-live': 'polite' },
-      'Hover over any panel: the crosshair follows in all three.',
+      'Point at or tap any panel: the crosshair follows in all three.',
     );
     this.#heatmaps = PANELS.map(({ key, title, formula }) =>
       createHeatmap({
@@ -132,7 +132,7 @@ export class Compare extends PosencElement {
         colormap: 'viridis',
         square: true,
         summary: ({ rows, lo, hi }) =>
-          `${title} encoding: ${this.#shown?.metric ?? 'cosine'} score ${formula} for query and key positions 0 to ${rows - 1}; colour scale ${formatSig(lo, 3)} to ${formatSig(hi, 3)}, shared by the three panels.`,
+          `${title} encoding: ${this.#shown?.metric ?? 'cosine'} score ${formula} for query and key positions 0 to ${rows - 1}; colour scale ${formatSigText(lo, 3)} to ${formatSigText(hi, 3)}, shared by the three panels.`,
       }),
     );
     this.#heatmaps.forEach((heatmap, index) => {
@@ -208,7 +208,7 @@ export class Compare extends PosencElement {
       const twice = similarity(table, table, 'dot').map((v) => 2 * v);
       const ropeDot = similarity(encoded.rope[0], encoded.rope[1], 'dot');
       this.#trap.textContent =
-        `All-ones contents: RoPE’s dot products equal 2 × PE(m)·PE(n) to within ${formatSig(maxAbsDifference(ropeDot, twice), 2)} ` +
+        `All-ones contents: RoPE’s dot products${metric === 'dot' ? ' (its panel)' : ' (its panel with the metric dot; in cosine it shows PE(m)·PE(n) / (d/2))'} equal 2 × PE(m)·PE(n) to within ${formatSig(maxAbsDifference(ropeDot, twice), 2)} ` +
         '(float32 rounding) — each pair (1, 1) has squared length 2, so RoPE just replays the sinusoidal similarity. Comparing encodings on such contents shows nothing; pick random contents.';
       this.#trap.hidden = false;
     } else {

@@ -14,6 +14,17 @@ const LAYOUT_OPTIONS = [
   { value: 'concat', label: 'concat ([sin … | cos …])' },
 ];
 
+/** Which columns change quickly from row to row, for the layout drawn (the caption's last sentence). */
+function speeds(cols, layout) {
+  if (cols === 2) return 'With one pair there is one speed: both columns turn by one radian per row.';
+  if (layout === 'concat')
+    return (
+      `The sines fill columns 0 … ${cols / 2 - 1} and the cosines columns ${cols / 2} … ${cols - 1}, the pairs in the same order: ` +
+      'in each half the columns on the left change quickly from row to row and those on the right slowly, so a second fast block starts in the middle.'
+    );
+  return 'Columns on the left change quickly from row to row, columns on the right slowly.';
+}
+
 export class PeHeatmap extends PosencElement {
   static settings = {
     'seq-len': {
@@ -45,7 +56,7 @@ export class PeHeatmap extends PosencElement {
       colormap: 'diverging',
       summary: ({ rows, cols }) =>
         `Sinusoidal positional-encoding table, ${this.#current.layout} layout: ${rows} positions (rows, top to bottom) × ${cols} dimensions ` +
-        `(columns), base ${formatPython(this.#current.base)}, values from −1 (blue) to 1 (red). ${cols > 2 ? 'Columns on the left change quickly from row to row, columns on the right slowly.' : 'With one pair there is one speed: both columns turn by one radian per row.'}`,
+        `(columns), base ${formatPython(this.#current.base)}, values from −1 (blue) to 1 (red). ${speeds(cols, this.#current.layout)}`,
       readout: (cell) => this.#cellInfo(cell).text,
     });
     const figure = this.#heatmap.element;

@@ -77,10 +77,14 @@ export class Wavelengths extends PosencElement {
     const describe = ({ dimension, pair, fn, wavelength }) =>
       `dimension ${dimension} (${fn} of pair i = ${pair}, wavelength ${formatSig(wavelength, 4)} positions)`;
     const byWavelength = [...curves].sort((a, b) => a.wavelength - b.wavelength);
+    const [fastest, slowest] = [byWavelength[0], byWavelength.at(-1)];
+    // Curves of one pair (a sine and its cosine) turn at one speed: no fastest and slowest then.
     const order =
-      curves.length > 1
-        ? ` Fastest: ${describe(byWavelength[0])}; slowest: ${describe(byWavelength.at(-1))}.`
-        : ` ${describe(curves[0])}.`;
+      fastest.pair !== slowest.pair
+        ? ` Fastest: ${describe(fastest)}; slowest: ${describe(slowest)}.`
+        : curves.length > 1
+          ? ` All at one speed, that of pair i = ${fastest.pair} (wavelength ${formatSig(fastest.wavelength, 4)} positions): ${curves.map(({ dimension, fn }) => `dimension ${dimension} is its ${fn}`).join(', ')}.`
+          : ` ${describe(curves[0])}.`;
     return `Values of ${curves.map((c) => `dimension ${c.dimension}`).join(', ')} for positions 0 to ${this.#seqLen - 1}.${order}`;
   }
 
