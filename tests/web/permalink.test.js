@@ -13,13 +13,17 @@ let browser;
 let server;
 before(async () => ({ browser, server } = await site));
 
-/** The HTTP status the project's own server answers for `href` (431: request header too large). */
+/**
+ * The HTTP status the project's own server answers for `href` (431: request header too large), or
+ * 'reset' when it closes the connection first: Node answers 431 and closes the socket while an
+ * oversized request may still be on its way, so the client can see either.
+ */
 function statusOf(href) {
   return new Promise((resolve, reject) => {
     get(href, (response) => {
       response.resume();
       resolve(response.statusCode);
-    }).on('error', reject);
+    }).on('error', (error) => (['ECONNRESET', 'EPIPE'].includes(error.code) ? resolve('reset') : reject(error)));
   });
 }
 
@@ -108,7 +112,11 @@ test('a link too long for servers leaves out its longest settings, names them, a
   whole.searchParams.delete('omitted');
   whole.searchParams.set('cmp.q', numbers(1.1));
   whole.searchParams.set('cmp.k', numbers(1.2));
-  assert.equal(await statusOf(whole.href), 431, `the whole link (${whole.href.length} characters) is refused`);
+  const refused = await statusOf(whole.href);
+  assert.ok(
+    [431, 'reset'].includes(refused),
+    `the whole link (${whole.href.length} characters) is refused: ${refused}`,
+  );
   assert.deepEqual(log.errors, []);
 
   const fresh = await openPage(browser);
