@@ -236,6 +236,35 @@ test('no instruction says "hover" alone: a touch device has no hover, so they sa
   await context.close();
 });
 
+test('numbers in running text, captions and labels take the minus sign (tables of values and code keep "-")', async () => {
+  const stray = [];
+  // The defaults, and settings that make more numbers negative (§1's differences, small d, random contents).
+  for (const query of ['', '?rd.d=2&rope.content=random&cmp.content=tokens&t2.check=-0.8,0.9&fam.causal=on']) {
+    const { page, log, context } = await pageAt(query);
+    stray.push(
+      ...(await page.evaluate(() => {
+        const hyphenNumber = /(^|[^\w])-(?=\.?\d)/;
+        const found = [];
+        const skip = 'pre, code, .katex, input, textarea, table.numbers td, [hidden]';
+        const walker = document.createTreeWalker(document.querySelector('main'), NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          if (node.parentElement.closest(skip) || !hyphenNumber.test(node.textContent)) continue;
+          found.push(`#${node.parentElement.closest('section')?.id}: ${node.textContent.trim().slice(0, 120)}`);
+        }
+        for (const element of document.querySelectorAll('main [aria-label]')) {
+          const label = element.getAttribute('aria-label');
+          if (hyphenNumber.test(label))
+            found.push(`#${element.closest('section')?.id} aria-label: ${label.slice(0, 120)}`);
+        }
+        return found;
+      })),
+    );
+    assert.deepEqual(log.errors, []);
+    await context.close();
+  }
+  assert.deepEqual(stray, []);
+});
+
 test('the opening sentence itself admits that a causal mask lets a model infer some order', async () => {
   const { log, context, text } = await pageAt('');
   const opening = (await text('.lede')).split('. ')[0];

@@ -2,7 +2,7 @@
 // wrong when they are mixed up), and float32 precision at long positions.
 import { controlRow, numberControl } from '../controls.js';
 import { byId, h, labelCellsByHeader } from '../dom.js';
-import { formatSig, ordinal } from '../format.js';
+import { formatSig, formatSigText, ordinal } from '../format.js';
 import { createHeatmap } from '../plots/heatmap.js';
 import { createLinePlot } from '../plots/lineplot.js';
 import { coalesceToFrame } from '../schedule.js';
@@ -137,7 +137,7 @@ export function mount({ posenc, state }) {
     ropePlot.draw({ series });
     ropeNote.textContent =
       `The two pairings give different scores for the same weights: the largest difference over these distances is ${formatSig(maxAbsDifference(series[0].y, series[1].y), 3)} ` +
-      `(scores range over ${formatSig(Math.min(...series[0].y), 3)} … ${formatSig(Math.max(...series[0].y), 3)}). At distance 0 both agree (${formatSig(series[0].y[0], 5)} vs ${formatSig(series[1].y[0], 5)}): ` +
+      `(scores range over ${formatSigText(Math.min(...series[0].y), 3)} … ${formatSigText(Math.max(...series[0].y), 3)}). At distance 0 both agree (${formatSigText(series[0].y[0], 5)} vs ${formatSigText(series[1].y[0], 5)}): ` +
       'rotation by 0 is the identity. A checkpoint converted between the two conventions needs its q and k projection rows permuted; without that, it runs and produces garbage.';
   }
 

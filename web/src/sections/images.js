@@ -4,7 +4,7 @@
 // and images (posenc.mropePositions). Every score and id on it comes from posenc.
 import { choiceControl, controlRow, numberControl, rerollButton, selectControl, textControl } from '../controls.js';
 import { byId, h, labelCellsByHeader } from '../dom.js';
-import { formatSig, formatSigText, quantity } from '../format.js';
+import { formatSig, formatSigText, quantity, withMinus } from '../format.js';
 import { extent } from '../plots/colormap.js';
 import { createHeatmap } from '../plots/heatmap.js';
 import { coalesceToFrame } from '../schedule.js';
@@ -428,7 +428,7 @@ function mountMrope({ posenc, state }) {
     totals.dataset.seqLen = String(seqLen);
     totals.dataset.nextPosition = String(nextPosition);
     totals.dataset.ropeDelta = String(nextPosition - seqLen);
-    totals.textContent = `${seqLen} tokens; the largest id is ${nextPosition - 1}, so the first generated token gets (${nextPosition}, ${nextPosition}, ${nextPosition}) — nextPosition = ${nextPosition} — and the k-th ${nextPosition} + k on all three. Hugging Face’s rope delta, nextPosition − seqLen = ${nextPosition} − ${seqLen} = ${nextPosition - seqLen}, is what it adds to the cache position while decoding.`;
+    totals.textContent = `${seqLen} tokens; the largest id is ${nextPosition - 1}, so the first generated token gets (${nextPosition}, ${nextPosition}, ${nextPosition}) — nextPosition = ${nextPosition} — and the k-th ${nextPosition} + k on all three. Hugging Face’s rope delta, nextPosition − seqLen = ${nextPosition} − ${seqLen} = ${withMinus(String(nextPosition - seqLen))}, is what it adds to the cache position while decoding.`;
 
     const cell = (i, kind) => {
       const [t, hh, ww] = id3(i);
