@@ -336,7 +336,7 @@ test('the "Try this" prompts hold: a wider grid moves the neighbour above away o
   const segments = [{ text: 5 }, { image: [1, 56, 56] }, { text: 4 }];
   const { positions } = await checkStrip(fresh.page, segments);
   assert.equal(positions[0][5 + 784], 33, 'the text after the image starts at 33');
-  assert.match(await fresh.page.locator('#img-mrope-totals').textContent(), /^793 tokens; .*= 37 − 793 = -756/);
+  assert.match(await fresh.page.locator('#img-mrope-totals').textContent(), /^793 tokens; .*= 37 − 793 = −756/);
   assert.deepEqual(fresh.log.errors, []);
   await fresh.context.close();
 });
