@@ -42,3 +42,31 @@ for (const [width, touch] of [
     await context.close();
   });
 }
+
+test('at 1280 px the plots of one row of a grid start at the same height, whatever their titles wrap to', async () => {
+  const { page, context, log } = await openPage(browser, { width: 1280, height: 900 });
+  // §1 with long titles beside short ones (the first panel's title fits one line, the others two).
+  await gotoAndSettle(page, server.pageUrl);
+  const rows = await page.evaluate(() =>
+    [...document.querySelectorAll('.plot-grid.two, .plot-grid.three')]
+      .filter((grid) => grid.offsetParent !== null)
+      .flatMap((grid) => {
+        const byRow = new Map();
+        for (const figure of grid.querySelectorAll(':scope > figure')) {
+          const area = figure.querySelector('.plot-area');
+          if (!area) continue;
+          const top = Math.round(figure.getBoundingClientRect().top);
+          if (!byRow.has(top)) byRow.set(top, []);
+          byRow.get(top).push({ plot: figure.dataset.plot, area: area.getBoundingClientRect().top });
+        }
+        return [...byRow.values()].filter((row) => row.length > 1);
+      }),
+  );
+  assert.ok(rows.length >= 4, `${rows.length} rows of figures side by side`);
+  const problems = rows
+    .filter((row) => Math.max(...row.map((f) => f.area)) - Math.min(...row.map((f) => f.area)) > 1)
+    .map((row) => row.map(({ plot, area }) => `${plot} at ${area.toFixed(1)}`).join(', '));
+  assert.deepEqual(problems, []);
+  assert.deepEqual(log.errors, []);
+  await context.close();
+});
