@@ -150,6 +150,7 @@ export function mount({ posenc, state }) {
     ]),
   );
   const heldBfloat16 = readHalf(held.bfloat16, 'bfloat16'); // exact: bfloat16 values are float32s
+  let keptMemo = { delta: -1, kept: null }; // keptDistance of the Δ drawn last
   /** Position p as stored in `dtype` (a number; Infinity beyond float16's range). */
   const storedPosition = (p, dtype) => halfAt(held[dtype], p, dtype);
   /** The first integer position that `dtype` does not hold: up to it, positions are exact. */
@@ -278,7 +279,9 @@ export function mount({ posenc, state }) {
     }));
     // RoPE's score sees only the rounded positions' difference: where is it still Δ, over every
     // integer query position (the samples drawn would miss most of the changes)?
-    const kept = keptDistance(heldBfloat16, delta, MAX_POSITION + delta);
+    // A million positions scanned: once per Δ, not again for a new q and k.
+    if (keptMemo.delta !== delta) keptMemo = { delta, kept: keptDistance(heldBfloat16, delta, MAX_POSITION + delta) };
+    const { kept } = keptMemo;
     const angle = {
       // The largest error at the sampled query positions below the first lost one: float32's level.
       kept: near(series[3], 0, kept.firstLost ?? Number.POSITIVE_INFINITY),
