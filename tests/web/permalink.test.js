@@ -105,7 +105,7 @@ test('a link too long for servers leaves out its longest settings, names them, a
   const note = await page.locator('#permalink-note').textContent();
   assert.match(
     note,
-    /^The link leaves out cmp\.q \(6,\d{3} characters\) and cmp\.k \(6,\d{3} characters\): links over 8,000 characters fail on many servers; it reopens with the defaults for them\.$/,
+    /^The link leaves out cmp\.q \(6,\d{3} characters\) and cmp\.k \(6,\d{3} characters\): links of 8,000 characters or more fail on many servers; it reopens with the defaults for them\.$/,
   );
   assert.equal(await statusOf(href), 200, 'the project server serves the link');
   const whole = new URL(href);
@@ -161,5 +161,57 @@ test('text longer than its limit is cut between characters, with a note naming t
   assert.equal(await note.textContent(), 'order.a holds at most 120 characters; the text was cut to that length.');
   await a.fill('The cat sat');
   assert.equal(await note.textContent(), '', 'the note goes with the cut text');
+  await context.close();
+});
+
+test('Back within the page (after a table-of-contents link): the settings follow the address', async () => {
+  const { page, context, log } = await openPage(browser);
+  await gotoAndSettle(page, `${server.pageUrl}?naive.seq=100`);
+  await page.locator('#toc a[href="#order"]').click();
+  await page.locator('#ctl-naive-seq').fill('200');
+  await page.locator('#ctl-naive-seq').press('Enter');
+  await waitForIdle(page);
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('naive.seq') === '200');
+  await page.goBack();
+  await waitForIdle(page);
+  const shown = await page.evaluate(() => ({
+    address: new URL(location.href).searchParams.get('naive.seq'),
+    permalink: new URL(document.querySelector('#permalink').href).searchParams.get('naive.seq'),
+    box: document.querySelector('#ctl-naive-seq').value,
+  }));
+  assert.deepEqual(shown, { address: '100', permalink: '100', box: '100' });
+  assert.deepEqual(log.errors, []);
+  await context.close();
+});
+
+test('the fragment of a link does not count against its length limit', async () => {
+  const { page, context, log } = await openPage(browser);
+  await gotoAndSettle(page, `${server.pageUrl}?naive.seq=100#${'x'.repeat(8000)}`);
+  const search = await page.evaluate(() => location.search);
+  assert.equal(search, '?naive.seq=100');
+  assert.equal(await page.locator('#permalink-note').isHidden(), true);
+  assert.deepEqual(log.errors, []);
+  await context.close();
+});
+
+test('a list box says when numbers were held to its range, and when the list cannot be used', async () => {
+  const { page, context, log } = await openPage(browser);
+  await gotoAndSettle(page, server.pageUrl);
+  const note = page.locator('#ctl-cmp-q-note');
+  await page.locator('#ctl-cmp-q').fill('1, 2, 1000, -3');
+  await waitForIdle(page);
+  assert.equal(await note.textContent(), 'cmp.q holds numbers from −100 to 100: 1000 was held to that range.');
+  assert.equal(await page.locator('#ctl-cmp-q').inputValue(), '1, 2, 100, -3');
+  await page.locator('#ctl-cmp-q').fill('1, two');
+  await waitForIdle(page);
+  assert.match(
+    await note.textContent(),
+    /^cmp\.q needs 1…256 comma-separated numbers; the figure keeps the last list that had them\.$/,
+  );
+  assert.equal(await page.locator('#ctl-cmp-q').getAttribute('aria-invalid'), 'true');
+  await page.locator('#ctl-cmp-q').fill('3, 4');
+  await waitForIdle(page);
+  assert.equal(await note.textContent(), '');
+  assert.deepEqual(log.errors, []);
   await context.close();
 });

@@ -135,6 +135,52 @@ describe('UrlState', () => {
     assert.equal(state.query(), 'pe.seq=5&pe.d=32&order.a=y', 'one of each');
   });
 
+  it('says one thing per setting: no message names a value that a later rule replaces', () => {
+    const state = new UrlState(SPECS);
+    // Not a number, then lowered by demo.d: one message, ending on the value used.
+    assert.deepEqual(state.readQuery('demo.d=4&demo.pair=abc'), [
+      'demo.pair="abc" is not a number; using the default 0.',
+    ]);
+    assert.deepEqual(state.readQuery('demo.d=4&demo.pair=999'), [
+      'demo.pair="999" is outside 0…127; and with this link\'s other settings it is at most 1 (pair < d / 2); using 1.',
+    ]);
+    assert.equal(state.get('demo.pair'), 1);
+    // Repeated with a bad last value: the repetition and the last value's problem, once.
+    assert.deepEqual(state.readQuery('pe.seq=200&pe.seq=abc'), [
+      'pe.seq appears 2 times; the last counts. pe.seq="abc" is not a number; using the default 128.',
+    ]);
+    // Only the last of a repeated key is read: a bad earlier value is not reported.
+    assert.deepEqual(state.readQuery('pe.seq=abc&pe.seq=200'), ['pe.seq appears 2 times; using the last, 200.']);
+  });
+
+  it('groups unknown keys, and omitted= claims only settings the link does not give', () => {
+    const state = new UrlState(SPECS);
+    const many = Array.from({ length: 10000 }, (_, i) => `x${i}=1`).join('&');
+    assert.deepEqual(state.readQuery(`${many}&pe.seq=100`), [
+      'Ignored 10,000 unknown settings: "x0", "x1", "x2" and 9,997 more.',
+    ]);
+    assert.equal(state.get('pe.seq'), 100);
+    assert.deepEqual(state.readQuery('order.a=hi&omitted=order.a'), []);
+    assert.equal(state.get('order.a'), 'hi');
+    assert.deepEqual(state.readQuery('omitted=pe.seq,zz&pe.d=64'), [
+      'The page that made this link left out pe.seq (too long for a link); it has its default here.',
+      'Ignored what omitted= names that is not a setting: "zz".',
+    ]);
+  });
+
+  it('a text setting is one line, and a value that is not valid percent-encoding is named', () => {
+    const state = new UrlState(SPECS);
+    assert.deepEqual(state.readQuery('order.a=a%0Ab%0Dc%09d'), [
+      'order.a holds one line; its line breaks and tabs became spaces.',
+    ]);
+    assert.equal(state.get('order.a'), 'a b c d');
+    assert.equal(state.query(), 'order.a=a+b+c+d');
+    assert.deepEqual(state.readQuery('order.a=%E0%A4%A&pe.d=%ZZ'), [
+      "order.a's value is not valid percent-encoding; what cannot be read shows as �.",
+      'pe.d="%ZZ" is not a number; using the default 128.',
+    ]);
+  });
+
   it('refuses a limit from other settings (maxFrom) without the note that explains it', () => {
     const { maxNote, ...withoutNote } = SPECS['demo.pair'];
     assert.ok(maxNote);
@@ -167,14 +213,17 @@ describe('UrlState', () => {
       const values = [];
       const lengthWith = (vs) => {
         withFakeLocation(state, () => state.set('cmp.q', vs));
-        return address.length + 1 + state.query().length; // the whole link, if nothing is left out
+        // The link as sent to a server (its #fragment never is), if nothing is left out.
+        return address.split('#')[0].length + 1 + state.query().length;
       };
       while (lengthWith([...values, 12.345678]) < LINK_LIMIT - 10) values.push(12.345678);
       while (lengthWith([...values, 1]) < LINK_LIMIT) values.push(1);
       if (lengthWith(values) === LINK_LIMIT - 2) values[values.length - 1] = 10;
       lengthWith(values);
       const { href, leftOut } = state.link(address);
-      assert.equal(href.length, LINK_LIMIT - 1);
+      const sent = (link) => link.length - new URL(link).hash.length;
+      assert.equal(sent(href), LINK_LIMIT - 1);
+      assert.ok(href.length >= LINK_LIMIT, 'the fragment does not count against the limit');
       assert.deepEqual(leftOut, []);
       assert.ok(href.endsWith('#order'), 'the fragment stays a fragment');
       const fresh = new UrlState({ ...SPECS, 'cmp.q': { ...SPECS['cmp.q'], maxLength: 2000 } });
@@ -187,7 +236,7 @@ describe('UrlState', () => {
         over.leftOut.map(({ key }) => key),
         ['cmp.q'],
       );
-      assert.ok(over.href.length < LINK_LIMIT);
+      assert.ok(sent(over.href) < LINK_LIMIT);
       assert.equal(new URL(over.href).searchParams.get('pe.seq'), '300');
     });
 
@@ -227,7 +276,9 @@ describe('UrlState', () => {
 
     it('ignores an omitted= list that names no setting', () => {
       const state = new UrlState(SPECS);
-      assert.deepEqual(state.readQuery('omitted=__proto__,x'), ['Ignored the unknown setting "omitted".']);
+      assert.deepEqual(state.readQuery('omitted=__proto__,x'), [
+        'Ignored what omitted= names that is not a setting: "__proto__", "x".',
+      ]);
     });
   });
 });

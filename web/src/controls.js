@@ -3,7 +3,7 @@
 // setting adds `-range`). A second control for the same setting elsewhere on the page passes
 // `instance`, which is appended to its id (and radio group name); both stay in sync.
 import { h } from './dom.js';
-import { formatSig } from './format.js';
+import { formatSig, withMinus } from './format.js';
 import { clampSetting, cutText, textCutMessage } from './state.js';
 
 export function controlId(key, instance) {
@@ -162,11 +162,24 @@ export function textControl(state, key, { label, size = 40, instance }) {
   return h('div', { class: 'control control-text' }, h('label', { htmlFor: id }, label), input, note);
 }
 
-/** A text box of comma-separated numbers for a 'numbers' setting (applied when valid). */
+/**
+ * A text box of comma-separated numbers for a 'numbers' setting, applied when valid. A note beside
+ * it says when the list cannot be used (the figure keeps the last valid one) or when numbers were
+ * held to the setting's range.
+ */
 export function numbersControl(state, key, { label, size = 24, instance }) {
   const spec = state.spec(key);
   const id = controlId(key, instance);
-  const input = h('input', { type: 'text', id, size, spellcheck: false, autocomplete: 'off', inputMode: 'decimal' });
+  const note = h('span', { class: 'control-note', id: `${id}-note`, role: 'status' });
+  const input = h('input', {
+    type: 'text',
+    id,
+    size,
+    spellcheck: false,
+    autocomplete: 'off',
+    inputMode: 'decimal',
+    'aria-describedby': note.id,
+  });
   const apply = () => {
     const parts = input.value.split(',');
     const values = parts.map((part) => Number(part.trim()));
@@ -177,13 +190,18 @@ export function numbersControl(state, key, { label, size = 24, instance }) {
       values.every(Number.isFinite);
     if (!valid) {
       input.setAttribute('aria-invalid', 'true');
+      note.textContent = `${key} needs ${spec.minLength}…${spec.maxLength} comma-separated numbers; the figure keeps the last list that had them.`;
       return;
     }
     input.removeAttribute('aria-invalid');
-    state.set(
-      key,
-      values.map((v) => Math.min(spec.max, Math.max(spec.min, v))),
-    );
+    const held = values.map((v) => Math.min(spec.max, Math.max(spec.min, v)));
+    const changed = values.filter((v, i) => v !== held[i]);
+    note.textContent = changed.length
+      ? withMinus(
+          `${key} holds numbers from ${spec.min} to ${spec.max}: ${changed.slice(0, 3).join(', ')}${changed.length > 3 ? ' and more' : ''} ${changed.length === 1 ? 'was' : 'were'} held to that range.`,
+        )
+      : '';
+    state.set(key, held);
   };
   input.addEventListener('input', apply);
   const sync = () => {
@@ -193,7 +211,7 @@ export function numbersControl(state, key, { label, size = 24, instance }) {
   };
   state.subscribe(sync);
   sync();
-  return h('div', { class: 'control control-text' }, h('label', { htmlFor: id }, label), input);
+  return h('div', { class: 'control control-text' }, h('label', { htmlFor: id }, label), input, note);
 }
 
 /** A row of controls. */

@@ -127,7 +127,7 @@ function showLeftOut(leftOut) {
   const names = leftOut.map(({ key, length }) => `${key} (${length.toLocaleString('en-US')} characters)`);
   const list = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0];
   note.textContent = leftOut.length
-    ? `The link leaves out ${list}: links over ${LINK_LIMIT.toLocaleString('en-US')} characters fail on many servers; it reopens with the ${leftOut.length > 1 ? 'defaults for them' : 'default for it'}.`
+    ? `The link leaves out ${list}: links of ${LINK_LIMIT.toLocaleString('en-US')} characters or more fail on many servers; it reopens with the ${leftOut.length > 1 ? 'defaults for them' : 'default for it'}.`
     : '';
 }
 
@@ -158,6 +158,14 @@ async function main() {
     showLeftOut(leftOut);
   });
   state.writeNow();
+  // Back and forward within the page (a table-of-contents link adds a history entry) bring back
+  // an address the page wrote earlier: the settings follow it, so the address bar never names
+  // settings the page does not use.
+  window.addEventListener('popstate', () => {
+    if (location.search === new URL(state.link(location.href).href).search) return;
+    showProblems(state.readQuery(location.search));
+    state.writeNow();
+  });
   if (import.meta.env.MODE === 'single') byId('offline-copy').hidden = true;
   else
     byId('offline-copy')

@@ -16,7 +16,7 @@
 // (the fewest possible), names them in the link (`omitted=`) and says so, never silently.
 
 const WRITE_DELAY_MS = 200; // browsers throttle history updates; a dragged slider fires many
-export const LINK_LIMIT = 8000; // every link the page writes is shorter than this
+export const LINK_LIMIT = 8000; // every link the page writes is shorter than this, its #fragment aside
 const OMITTED_KEY = 'omitted'; // not a setting: the settings a too-long link left out
 
 function describeValue(raw) {
@@ -32,9 +32,41 @@ export function cutText(text, maxLength) {
   return text.slice(0, splitsPair ? maxLength - 1 : maxLength);
 }
 
+/** `text` on one line: control characters (line breaks, tabs) become spaces. */
+function oneLine(text) {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it removes
+  return text.replace(/[\u0000-\u001f\u007f]/g, ' ');
+}
+
 /** The message for a text setting cut to its spec's maxLength (from a link, a control or a script). */
 export function textCutMessage(key, spec) {
   return `${key} holds at most ${spec.maxLength} characters; the text was cut to that length.`;
+}
+
+/** Keys quoted for a message: the first three named, the rest counted ("a", "b", "c" and 9,997 more). */
+function namedKeys(keys) {
+  const more = keys.length > 3 ? ` and ${(keys.length - 3).toLocaleString('en-US')} more` : '';
+  return `${keys.slice(0, 3).map(describeValue).join(', ')}${more}`;
+}
+
+/** One message for the unknown keys of a link, however many. */
+function unknownMessage(keys) {
+  if (keys.length === 1) return `Ignored the unknown setting ${namedKeys(keys)}.`;
+  return `Ignored ${keys.length.toLocaleString('en-US')} unknown settings: ${namedKeys(keys)}.`;
+}
+
+/**
+ * The keys of a query whose value is not valid UTF-8 percent-encoding: URLSearchParams reads those
+ * bytes as U+FFFD, which the link did not contain.
+ */
+function keysWithBrokenEncoding(text) {
+  const keys = new Set();
+  for (const pair of text.split('&')) {
+    const value = pair.slice(pair.indexOf('=') + 1);
+    for (const [key, read] of new URLSearchParams(pair))
+      if (pair.includes('=') && read.includes('\uFFFD') && !/%EF%BF%BD|\uFFFD/i.test(value)) keys.add(key);
+  }
+  return keys;
 }
 
 /** Parses one raw string by its spec: { value } or { value: default/clamped, problem }. */
@@ -58,10 +90,14 @@ export function parseSetting(key, spec, raw) {
     }
     case 'enum':
       return spec.values.includes(raw) ? { value: raw } : fallback(`is not one of ${spec.values.join(', ')}`);
-    case 'text':
-      if (raw.length > spec.maxLength)
-        return { value: cutText(raw, spec.maxLength), problem: textCutMessage(key, spec) };
-      return { value: raw };
+    case 'text': {
+      // A text setting is one line (a text box cannot show a line break or a tab).
+      const line = oneLine(raw);
+      const broken = line === raw ? '' : `${key} holds one line; its line breaks and tabs became spaces.`;
+      const cut = line.length > spec.maxLength ? textCutMessage(key, spec) : '';
+      const problem = [broken, cut].filter(Boolean).join(' ');
+      return problem ? { value: cutText(line, spec.maxLength), problem } : { value: line };
+    }
     case 'numbers': {
       const parts = raw.split(',');
       if (parts.length < spec.minLength || parts.length > spec.maxLength) {
@@ -112,7 +148,7 @@ export function normalizeSetting(spec, value, max = spec.max) {
     case 'enum':
       return spec.values.includes(value) ? value : undefined;
     case 'text':
-      return cutText(String(value), spec.maxLength);
+      return cutText(oneLine(String(value)), spec.maxLength);
     case 'numbers': {
       // An empty list is allowed where it is the default (e.g. a widget's "no fixed domain").
       if (Array.isArray(value) && value.length === 0 && spec.default.length === 0) return [];
@@ -214,33 +250,38 @@ export class UrlState {
    */
   readQuery(query) {
     const text = query.startsWith('?') ? query.slice(1) : query;
-    const problems = [];
     const next = new Map();
     for (const [key, spec] of this.#specs) next.set(key, spec.default);
+    // A key given several times counts once, with its last value; what was wrong with a setting
+    // is one message (notes), so no message names a value that another one replaces.
     const raws = new Map();
     const counts = new Map();
+    const unknown = [];
+    const omitted = [];
     for (const [key, raw] of new URLSearchParams(text)) {
+      if (key === OMITTED_KEY) omitted.push(...raw.split(','));
+      else if (!this.#specs.has(key)) unknown.push(key);
+      else {
+        raws.set(key, raw);
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+      }
+    }
+    const notes = new Map();
+    const unreadable = keysWithBrokenEncoding(text);
+    for (const [key, raw] of raws) {
       const spec = this.#specs.get(key);
-      const omitted = key === OMITTED_KEY ? this.#omittedProblem(raw) : '';
-      if (omitted) {
-        problems.push(omitted);
-        continue;
-      }
-      if (!spec) {
-        problems.push(`Ignored the unknown setting ${describeValue(key)}.`);
-        continue;
-      }
       const { value, problem } = parseSetting(key, spec, raw);
       next.set(key, value);
-      raws.set(key, raw);
-      counts.set(key, (counts.get(key) ?? 0) + 1);
-      if (problem) problems.push(problem);
-    }
-    for (const [key, count] of counts) {
-      if (count === 1) continue;
-      const spec = this.spec(key);
-      const last = spec.type === 'text' ? describeValue(raws.get(key)) : formatValue(spec, next.get(key));
-      problems.push(`${key} appears ${count} times; using the last, ${last}.`);
+      const sentences = [];
+      const count = counts.get(key);
+      if (count > 1 && !problem) {
+        const last = spec.type === 'text' ? describeValue(raw) : formatValue(spec, value);
+        sentences.push(`${key} appears ${count} times; using the last, ${last}.`);
+      } else if (count > 1) sentences.push(`${key} appears ${count} times; the last counts.`);
+      if (unreadable.has(key))
+        sentences.push(`${key}'s value is not valid percent-encoding; what cannot be read shows as �.`);
+      if (problem) sentences.push(problem);
+      if (sentences.length) notes.set(key, sentences.join(' '));
     }
     const changed = [];
     for (const [key, value] of next) {
@@ -249,12 +290,27 @@ export class UrlState {
     }
     for (const key of this.#clampDependents()) {
       if (!changed.includes(key)) changed.push(key);
-      if (raws.has(key)) {
-        problems.push(
-          `${key}=${describeValue(raws.get(key))} is above ${this.#values.get(key)}, its largest value with this link's other settings (${this.spec(key).maxNote}); using ${this.#values.get(key)}.`,
-        );
-      }
+      if (!raws.has(key)) continue;
+      const [largest, why] = [this.#values.get(key), this.spec(key).maxNote];
+      const earlier = notes.get(key);
+      // A value already replaced (e.g. not a number): its "using …" gives way to the lowered one.
+      notes.set(
+        key,
+        earlier
+          ? earlier.replace(
+              /; using [^;]*\.$/,
+              `; and with this link's other settings it is at most ${largest} (${why}); using ${largest}.`,
+            )
+          : `${key}=${describeValue(raws.get(key))} is above ${largest}, its largest value with this link's other settings (${why}); using ${largest}.`,
+      );
     }
+    const problems = [...notes.values()];
+    const named = [...new Set(omitted)].filter((key) => this.#specs.has(key) && !raws.has(key));
+    if (named.length) problems.unshift(this.#omittedProblem(named));
+    if (unknown.length) problems.push(unknownMessage(unknown));
+    const notSettings = [...new Set(omitted.filter((key) => key && !this.#specs.has(key)))];
+    if (notSettings.length)
+      problems.push(`Ignored what omitted= names that is not a setting: ${namedKeys(notSettings)}.`);
     if (changed.length) this.#notify(changed);
     return problems;
   }
@@ -282,8 +338,10 @@ export class UrlState {
       url.search = pairs.join('&');
       return url.href;
     };
+    // The fragment (#section) never reaches a server: only the rest counts against the limit.
+    const sent = () => href.length - url.hash.length;
     let href = hrefOf();
-    while (href.length >= LINK_LIMIT && kept.length) {
+    while (sent() >= LINK_LIMIT && kept.length) {
       const longest = kept.reduce((a, b) => (b.pair.length > a.pair.length ? b : a));
       kept.splice(kept.indexOf(longest), 1);
       leftOut.push({ key: longest.key, length: longest.pair.length });
@@ -316,10 +374,8 @@ export class UrlState {
     return changed;
   }
 
-  /** The message for a link's `omitted=` list of settings, or '' when it names none. */
-  #omittedProblem(raw) {
-    const keys = raw.split(',').filter((key) => this.#specs.has(key));
-    if (keys.length === 0) return '';
+  /** The message for the settings a link's `omitted=` list names (a too-long link left them out). */
+  #omittedProblem(keys) {
     return `The page that made this link left out ${keys.join(', ')} (too long for a link); ${keys.length === 1 ? 'it has its default' : 'they have their defaults'} here.`;
   }
 
