@@ -8,6 +8,7 @@ import { cellAxisTicks, createFrame } from './axes.js';
 import { colormapLut, extent, lutIndex } from './colormap.js';
 import { createLegend } from './legend.js';
 
+const READOUT_HINT = 'Point at or tap the heatmap, or focus it and use the arrow keys, to read values.';
 const PIXELATED_LIMIT = 400; // up to this many cells per side, upscale with hard cell edges
 
 // Each 256-colour table packed once as one 32-bit RGBA word per entry, in the platform's byte
@@ -93,11 +94,7 @@ export function createHeatmap({
   const frame = createFrame({ xLabel, yLabel });
   frame.area.append(canvas, guides, crossX, crossY);
   const legend = createLegend(colormap, { label: valueLabel });
-  const readoutNode = h(
-    'output',
-    { class: 'readout', 'aria-live': 'polite' },
-    'Point at or tap the heatmap, or focus it and use the arrow keys, to read values.',
-  );
+  const readoutNode = h('output', { class: 'readout', 'aria-live': 'polite' }, READOUT_HINT);
   const caption = h('figcaption', { class: 'plot-summary' });
   const pngButton = h('button', { type: 'button', class: 'export-png' }, 'PNG');
   const csvButton = h('button', { type: 'button', class: 'export-csv' }, 'CSV');
@@ -132,6 +129,7 @@ export function createHeatmap({
     if (!matrix || !cursor) {
       crossX.hidden = true;
       crossY.hidden = true;
+      readoutNode.textContent = READOUT_HINT; // never the value of a cell no longer shown
       return;
     }
     crossX.hidden = false;
@@ -320,8 +318,12 @@ export function createHeatmap({
     const text = preview ? `${preview} ${described}` : described;
     caption.textContent = text;
     canvas.setAttribute('aria-label', `${text} Focus and use the arrow keys to read values.`);
+    const hadCursor = cursor !== null;
     if (cursor && (cursor.row >= rows || cursor.col >= cols)) cursor = null;
     showCursor();
+    // Read-outs that follow this one (a section's, a linked panel's) follow the new picture too:
+    // the same cell's new value, or nothing when the cell is gone.
+    if (hadCursor) for (const listener of cursorListeners) listener(cursor);
   }
 
   return {

@@ -81,11 +81,8 @@ const choice = (state, key, label, pairs) => choiceControl(state, key, { label, 
 export function mount({ posenc, state }) {
   const root = byId('family-demo');
   let shown = null;
-  const readout = h(
-    'output',
-    { class: 'readout shared-readout', id: 'fam-readout', 'aria-live': 'polite' },
-    'Point at any panel, or focus one and use the arrow keys: the crosshair follows in all six.',
-  );
+  const hint = 'Point at or tap any panel, or focus one and use the arrow keys: the crosshair follows in all six.';
+  const readout = h('output', { class: 'readout shared-readout', id: 'fam-readout', 'aria-live': 'polite' }, hint);
   // The six panels are <posenc-attention> elements on the colour scale the section computes over all six.
   const panels = ENCODINGS.map(({ key }) => h('posenc-attention', { encoding: key }));
   panels.forEach((panel, index) => {
@@ -93,7 +90,10 @@ export function mount({ posenc, state }) {
       panels.forEach((other, j) => {
         if (j !== index) other.setCursor(cell);
       });
-      if (!cell || !shown) return;
+      if (!cell || !shown) {
+        readout.textContent = hint; // never the numbers of a cell no longer drawn
+        return;
+      }
       const at = cell.row * shown.n + cell.col;
       const both = (j) => `${formatSig(shown.scores[j][at], 4)} / ${formatSig(shown.weights[j][at], 4)}`;
       readout.textContent =

@@ -364,17 +364,17 @@ export function mount({ posenc, state }) {
       },
     }),
   );
-  const readout = h(
-    'output',
-    { class: 'readout shared-readout', id: 'lc-readout', 'aria-live': 'polite' },
-    'Point at or tap either panel: the crosshair follows in both.',
-  );
+  const hint = 'Point at or tap either panel: the crosshair follows in both.';
+  const readout = h('output', { class: 'readout shared-readout', id: 'lc-readout', 'aria-live': 'polite' }, hint);
   heatmaps.forEach((heatmap, index) => {
     heatmap.onCursor((cell) => {
       heatmaps.forEach((other, j) => {
         if (j !== index) other.setCursor(cell);
       });
-      if (!cell || !shown) return;
+      if (!cell || !shown) {
+        readout.textContent = hint; // never the numbers of a cell no longer drawn
+        return;
+      }
       const m = shown.positions[cell.row];
       const n = shown.positions[cell.col];
       const at = cell.row * shown.positions.length + cell.col;

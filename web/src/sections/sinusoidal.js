@@ -72,16 +72,14 @@ export function mount({ posenc, state }) {
   // The read-out and the formula stay in view while the (tall) heatmap is: beside it on a wide
   // screen, at the bottom of the window on a narrower one (styles.css). The element's own
   // read-out is hidden there (styles.css); this one follows its posenc-pick events.
-  const readout = h(
-    'output',
-    { class: 'readout', id: 'pe-readout', 'aria-live': 'polite' },
-    'Point at or tap the heatmap, or focus it and use the arrow keys, to read values.',
-  );
-  const formula = h(
-    'div',
-    { class: 'hover-formula', id: 'pe-hover-formula', 'aria-live': 'polite' },
-    'Point at or tap the heatmap (or focus it) to see the formula with its numbers filled in.',
-  );
+  const readout = h('output', { class: 'readout', id: 'pe-readout', 'aria-live': 'polite' });
+  const formula = h('div', { class: 'hover-formula', id: 'pe-hover-formula', 'aria-live': 'polite' });
+  // Until a cell is read (and again when the table changes under it), one instruction.
+  const showHint = () => {
+    readout.textContent = 'Point at or tap the heatmap, or focus it and use the arrow keys:';
+    formula.textContent = 'the formula of the cell, with its numbers filled in, appears here.';
+  };
+  showHint();
   const heatmap = document.createElement('posenc-pe-heatmap');
   // The curves of single dimensions: the same table's settings, and the dimensions to plot.
   const dimsPlot = document.createElement('posenc-wavelengths');
@@ -90,6 +88,9 @@ export function mount({ posenc, state }) {
   };
   bindDims();
   bindElements(state, ATTRIBUTES, heatmap, dimsPlot);
+  // A new table: the cell read before shows other numbers now (or is gone). The heatmap sends
+  // its cell again after the redraw when it still has one under the keyboard's cursor.
+  state.watch(Object.keys(ATTRIBUTES), showHint);
   heatmap.addEventListener('posenc-pick', ({ detail }) => {
     if (!detail) return; // the pointer left: the last cell stays read
     const { row, col, value, pair, fn, angle, text } = detail;

@@ -17,6 +17,8 @@ import { addArrays, cycleTo, maxAbsDifference, tile } from '../vectors.js';
 import { defineElement, PosencElement } from './element.js';
 import { baseSetting, seedSetting } from './settings.js';
 
+const READOUT_HINT = 'Point at or tap any panel: the crosshair follows in all three.';
+
 export const PANELS = [
   { key: 'naive', title: 'naive', formula: '(q + m) · (k + n)' },
   { key: 'sinusoidal', title: 'sinusoidal', formula: '(q + PE(m)) · (k + PE(n))' },
@@ -120,7 +122,7 @@ export class Compare extends PosencElement {
     this.#readout = h(
       'output',
       { class: 'readout shared-readout', id: 'cmp-readout', part: 'readout', 'aria-live': 'polite' },
-      'Point at or tap any panel: the crosshair follows in all three.',
+      READOUT_HINT,
     );
     this.#heatmaps = PANELS.map(({ key, title, formula }) =>
       createHeatmap({
@@ -240,7 +242,10 @@ export class Compare extends PosencElement {
   }
 
   #showCell(cell) {
-    if (!cell || !this.#shown) return this.pick(null);
+    if (!cell || !this.#shown) {
+      this.#readout.textContent = READOUT_HINT; // never the numbers of a cell no longer drawn
+      return this.pick(null);
+    }
     const { seqLen, metric, scores } = this.#shown;
     const at = cell.row * seqLen + cell.col;
     const text =
