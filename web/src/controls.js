@@ -14,14 +14,13 @@ export function controlId(key, instance) {
  * A slider plus an exact number box for an 'int' or 'number' setting (its upper limit can depend
  * on other settings: spec.maxFrom). A number typed outside the rules is replaced by the nearest
  * allowed one, and a note beside the box says so.
- * options: label, scale ('linear' | 'log').
+ * options: label, scale ('linear' | 'log' | 'log1p', see SLIDER_SCALES).
  */
 export function numberControl(state, key, { label, scale = 'linear', hint, instance } = {}) {
   const spec = state.spec(key);
   const id = controlId(key, instance);
-  const log = scale === 'log';
-  const toSlider = (v) => (log ? Math.log10(v) : v);
-  const fromSlider = (v) => (log ? Number(formatSig(10 ** v, 3)) : v);
+  const log = scale !== 'linear';
+  const { to: toSlider, from: fromSlider } = SLIDER_SCALES[scale];
   const currentMax = () => state.max(key);
   const step = spec.type === 'int' ? (spec.even ? 2 : 1) : 'any';
 
@@ -53,7 +52,13 @@ export function numberControl(state, key, { label, scale = 'linear', hint, insta
   };
   range.addEventListener('input', () => {
     note.textContent = '';
-    state.set(key, fromSlider(Number(range.value)));
+    const current = state.get(key);
+    let next = fromSlider(Number(range.value));
+    // A step of a log slider near 0 can round back to the same whole number: move by one instead,
+    // so the arrow keys always change the value.
+    if (next === current && Number(range.value) !== toSlider(current))
+      next = current + Math.sign(Number(range.value) - toSlider(current));
+    state.set(key, next);
   });
   box.addEventListener('change', () => {
     const value = Number(box.value);
@@ -79,6 +84,14 @@ export function numberControl(state, key, { label, scale = 'linear', hint, insta
     hint ? h('span', { class: 'control-hint' }, hint) : null,
   );
 }
+
+// How a slider's position maps to a value. 'log1p' is a log scale that reaches 0: a range from 0
+// to a million where 0, 7 and 500 all sit apart on the slider.
+const SLIDER_SCALES = {
+  linear: { to: (v) => v, from: (p) => p },
+  log: { to: Math.log10, from: (p) => Number(formatSig(10 ** p, 3)) },
+  log1p: { to: (v) => Math.log10(1 + v), from: (p) => Math.round(Number(formatSig(10 ** p, 3)) - 1) },
+};
 
 /** Why a typed number is not used as it is (clampSetting says what is used instead). */
 function clampReason(spec, value, max) {

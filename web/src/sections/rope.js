@@ -193,9 +193,9 @@ export function mount({ posenc, state }) {
   const shiftNote = h('p', { class: 'result', id: 'rope-shift-note' });
   shiftRoot.append(
     controlRow(
-      numberControl(state, 'rope.m', { label: 'query position m' }),
-      numberControl(state, 'rope.n', { label: 'key position n' }),
-      numberControl(state, 'rope.shift', { label: 'shift s' }),
+      numberControl(state, 'rope.m', { label: 'query position m', scale: 'log1p' }),
+      numberControl(state, 'rope.n', { label: 'key position n', scale: 'log1p' }),
+      numberControl(state, 'rope.shift', { label: 'shift s', scale: 'log1p' }),
     ),
     h('div', { class: 'table-scroll' }, shiftTable),
     shiftNote,
