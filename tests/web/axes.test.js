@@ -1,7 +1,7 @@
 // Every plot frame on the page (heatmaps, line plots, vector plots, in the page and in the
-// elements' shadow roots): no tick label overlaps an axis title or another tick label of its axis,
-// at 1280 px and on a 375-px phone. (Long context's "10000" ticks used to run into
-// "query position m".)
+// elements' shadow roots): no tick label overlaps an axis title, another tick label of its axis or
+// one of the other axis at the corner, at 1280 px and on a 375-px phone. (Long context's "10000"
+// ticks used to run into "query position m", half precision's 1e−9 into 1e0 on a phone.)
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { gotoAndSettle, openPage } from './support/browser.js';
@@ -36,6 +36,10 @@ for (const [width, touch] of [
         for (let i = 1; i < ticks.length; i++)
           if (overlap(ticks[i - 1], ticks[i]))
             problems.push(`${plot}: “${ticks[i - 1].text}” overlaps “${ticks[i].text}”`);
+      // The corner: the y axis's lowest label and the x axis's first one.
+      for (const yTick of y)
+        for (const xTick of x)
+          if (overlap(yTick, xTick)) problems.push(`${plot}: “${yTick.text}” overlaps “${xTick.text}” at the corner`);
     }
     assert.deepEqual(problems, []);
     assert.deepEqual(log.errors, []);

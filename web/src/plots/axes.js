@@ -25,6 +25,16 @@ export function logTicks(lo, hi, count = 6) {
 }
 
 /**
+ * A tick on an end of its axis is set inside the axis (plots.css): the y axis's bottom label sits
+ * above the corner, where the x axis's first label would otherwise meet it (1e−9 over 1e0 on a
+ * phone), and the x axis's last label ends at the frame's right edge instead of hanging past it.
+ */
+function edgeClass(at) {
+  if (at >= 0.999) return ' tick-end';
+  return at <= 0.001 ? ' tick-start' : '';
+}
+
+/**
  * A plot frame: a plot area (for a canvas or SVG) with a y axis on the left and an x axis below.
  * Returns { element, area, setXTicks(ticks, { words }), setYTicks(ticks) } where a tick is
  * { at: fraction 0..1 along the axis (0 = left / top), label }. `words`: the x labels are words
@@ -51,7 +61,7 @@ export function createFrame({ xLabel, yLabel }) {
     axis.replaceChildren(
       h('div', { class: 'tick-sizer' }, ...ticks.map(({ label }) => h('span', {}, label))),
       ...ticks.map(({ at, label }) =>
-        h('span', { class: 'tick', style: { [property]: `${(at * 100).toFixed(3)}%` } }, label),
+        h('span', { class: `tick${edgeClass(at)}`, style: { [property]: `${(at * 100).toFixed(3)}%` } }, label),
       ),
     );
   };
