@@ -78,8 +78,7 @@ test('from file://, a link naming Object.prototype members reports them and keep
   const { page, log, context } = await openPage(browser);
   await gotoAndSettle(page, `${pathToFileURL(SINGLE_FILE).href}?__proto__=1&constructor=1&pe.seq=64`);
   assert.deepEqual(await page.locator('#url-problems li').allTextContents(), [
-    'Ignored the unknown setting "__proto__".',
-    'Ignored the unknown setting "constructor".',
+    'Ignored 2 unknown settings: "__proto__", "constructor".',
   ]);
   assert.equal(
     await page.locator('figure[data-plot="sinusoidal-table"] canvas.heatmap-cells').getAttribute('data-rows'),

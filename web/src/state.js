@@ -43,10 +43,13 @@ export function textCutMessage(key, spec) {
   return `${key} holds at most ${spec.maxLength} characters; the text was cut to that length.`;
 }
 
-/** Keys quoted for a message: the first three named, the rest counted ("a", "b", "c" and 9,997 more). */
+const NAMED_KEYS = 8; // a message names this many keys and counts the rest
+
+/** Keys quoted for a message: the first few named, the rest counted ("a", …, "h" and 9,992 more). */
 function namedKeys(keys) {
-  const more = keys.length > 3 ? ` and ${(keys.length - 3).toLocaleString('en-US')} more` : '';
-  return `${keys.slice(0, 3).map(describeValue).join(', ')}${more}`;
+  const rest = keys.length - NAMED_KEYS;
+  const more = rest > 0 ? ` and ${rest.toLocaleString('en-US')} more` : '';
+  return `${keys.slice(0, NAMED_KEYS).map(describeValue).join(', ')}${more}`;
 }
 
 /** One message for the unknown keys of a link, however many. */

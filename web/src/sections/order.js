@@ -85,6 +85,7 @@ export function mount({ posenc, state }) {
       });
     return {
       heading,
+      title: h('h3', {}, heading),
       a: make('a', 'sentence A', { valueLabel: 'score q·k' }),
       b: make('b', 'sentence B, in A’s order', { valueLabel: 'score q·k' }),
       diff: make('diff', 'A − B (reordered)', {
@@ -105,7 +106,7 @@ export function mount({ posenc, state }) {
       textControl(state, 'order.b', { label: 'Sentence B' }),
     ),
     bagNote,
-    ...panels.flatMap((row) => [h('h3', {}, row.heading), row.grid, row.note]),
+    ...panels.flatMap((row) => [row.title, row.grid, row.note]),
     pairNote,
   );
 
@@ -117,6 +118,7 @@ export function mount({ posenc, state }) {
   function showNothing(why) {
     bagNote.textContent = why;
     for (const row of panels) {
+      row.title.hidden = true; // no heading over nothing
       row.grid.hidden = true;
       row.note.textContent = '';
     }
@@ -132,7 +134,7 @@ export function mount({ posenc, state }) {
       showNothing(`${which} no words: type at least one word in each sentence.`);
       return;
     }
-    for (const row of panels) row.grid.hidden = false;
+    for (const row of panels) row.title.hidden = row.grid.hidden = false;
     const cut = ['A', 'B']
       .map((name, i) => (words[i].length > MAX_TOKENS ? `${name} has ${words[i].length} words` : ''))
       .filter(Boolean);
