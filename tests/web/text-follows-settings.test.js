@@ -227,7 +227,7 @@ test('no instruction says "hover" alone: a touch device has no hover, so they sa
   const { page, log, context } = await pageAt('');
   const shown = await page.locator('body').textContent();
   assert.doesNotMatch(shown, /\bhover/i);
-  assert.match(await page.locator('#pe-hover-formula').textContent(), /^Point at or tap the heatmap/);
+  assert.match(await page.locator('#pe-readout').textContent(), /^Point at or tap the heatmap/);
   assert.match(
     await page.locator('posenc-compare').evaluate((e) => (e.shadowRoot ?? e).textContent),
     /Point at or tap any panel/,

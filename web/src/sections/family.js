@@ -162,10 +162,10 @@ export function mount({ posenc, state }) {
   function curveSummary(view) {
     if (!shown) return '';
     const what = view === 'weights' ? 'softmax weight' : 'raw score';
-    const from = shown.curve === 'last' ? `the query at position ${shown.n - 1}` : 'the mean over queries';
+    const from = shown.curve === 'last' ? `of the query at position ${shown.n - 1}` : 'averaged over the queries';
     const at = (j, t) => formatSigText(shown.curves[view][j][t], 3);
     return (
-      `The ${what} of ${from} at each distance 0 to ${shown.n - 1}, one line per encoding; a dashed line marks L0 = ${shown.l0}. ` +
+      `The ${what} ${from} at each distance 0 to ${shown.n - 1}, one line per encoding; a dashed line marks L0 = ${shown.l0}. ` +
       `At distance 0, L0 and ${shown.n - 1}: ` +
       ENCODINGS.map(({ title }, j) => `${title} ${at(j, 0)}, ${at(j, shown.l0)}, ${at(j, shown.n - 1)}`).join('; ') +
       '.'
