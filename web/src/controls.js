@@ -40,7 +40,7 @@ export function numberControl(state, key, { label, scale = 'linear', hint, insta
     step,
     inputMode: spec.type === 'int' ? 'numeric' : 'decimal',
   });
-  const note = h('span', { class: 'control-note', id: `${id}-note`, role: 'status' });
+  const note = controlNote(id);
   const sync = () => {
     const value = state.get(key);
     range.max = toSlider(currentMax());
@@ -92,6 +92,26 @@ const SLIDER_SCALES = {
   log: { to: Math.log10, from: (p) => Number(formatSig(10 ** p, 3)) },
   log1p: { to: (v) => Math.log10(1 + v), from: (p) => Math.round(Number(formatSig(10 ** p, 3)) - 1) },
 };
+
+/** The note beside a control that says what happened to its input (a value replaced, text cut). */
+function controlNote(id) {
+  return h('span', { class: 'control-note', id: `${id}-note`, role: 'status' });
+}
+
+/** A one-line text box and its note. */
+function textBox(id, size, attributes = {}) {
+  const note = controlNote(id);
+  const input = h('input', {
+    type: 'text',
+    id,
+    size,
+    spellcheck: false,
+    autocomplete: 'off',
+    'aria-describedby': note.id,
+    ...attributes,
+  });
+  return { input, note };
+}
 
 /** Why a typed number is not used as it is (clampSetting says what is used instead). */
 function clampReason(spec, value, max) {
@@ -149,15 +169,7 @@ export function selectControl(state, key, { label, options, instance }) {
 export function textControl(state, key, { label, size = 40, instance }) {
   const spec = state.spec(key);
   const id = controlId(key, instance);
-  const note = h('span', { class: 'control-note', id: `${id}-note`, role: 'status' });
-  const input = h('input', {
-    type: 'text',
-    id,
-    size,
-    spellcheck: false,
-    autocomplete: 'off',
-    'aria-describedby': note.id,
-  });
+  const { input, note } = textBox(id, size);
   input.addEventListener('input', () => {
     const cut = cutText(input.value, spec.maxLength) !== input.value;
     note.textContent = cut ? textCutMessage(key, spec) : '';
@@ -183,16 +195,7 @@ export function textControl(state, key, { label, size = 40, instance }) {
 export function numbersControl(state, key, { label, size = 24, instance }) {
   const spec = state.spec(key);
   const id = controlId(key, instance);
-  const note = h('span', { class: 'control-note', id: `${id}-note`, role: 'status' });
-  const input = h('input', {
-    type: 'text',
-    id,
-    size,
-    spellcheck: false,
-    autocomplete: 'off',
-    inputMode: 'decimal',
-    'aria-describedby': note.id,
-  });
+  const { input, note } = textBox(id, size, { inputMode: 'decimal' });
   const apply = () => {
     const parts = input.value.split(',');
     const values = parts.map((part) => Number(part.trim()));
