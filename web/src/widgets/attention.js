@@ -15,7 +15,7 @@ import { createHeatmap } from '../plots/heatmap.js';
 import { randomMatrix, randomQueryKey } from '../tokens.js';
 import { range, tile } from '../vectors.js';
 import { defineElement, PosencElement } from './element.js';
-import { seedSetting } from './settings.js';
+import { numberSetting, seedSetting } from './settings.js';
 
 // ALiBi's slopes are those of an 8-head model (posenc.alibiSlopes); the reader picks the head.
 export const ALIBI_HEADS = 8;
@@ -171,10 +171,7 @@ export class Attention extends PosencElement {
           options: ENCODINGS.map(({ key: value, title: label }) => ({ value, label })),
         }),
     },
-    'seq-len': {
-      spec: { type: 'int', default: 128, min: 16, max: 256 },
-      control: (state, key) => numberControl(state, key, { label: 'positions N' }),
-    },
+    'seq-len': numberSetting({ type: 'int', default: 128, min: 16, max: 256 }, 'positions N'),
     l0: {
       spec: {
         type: 'int',
@@ -186,10 +183,7 @@ export class Attention extends PosencElement {
       },
       control: (state, key) => numberControl(state, key, { label: 'training length L0' }),
     },
-    'head-dim': {
-      spec: { type: 'int', default: 32, min: 4, max: 64, even: true },
-      control: (state, key) => numberControl(state, key, { label: 'head dimension d' }),
-    },
+    'head-dim': numberSetting({ type: 'int', default: 32, min: 4, max: 64, even: true }, 'head dimension d'),
     content: {
       spec: { type: 'enum', default: 'qk', values: ['qk', 'tokens'] },
       control: (state, key) =>

@@ -7,7 +7,7 @@
 // Attributes: seq-len, d-model, base, metric (cosine | dot), content (qk | tokens | ones | edited),
 // seed, q, k (comma-separated numbers, repeated to fill d-model; used by content="edited").
 // posenc-pick's detail: { row, col, m, n, scores: { naive, sinusoidal, rope }, text }.
-import { choiceControl, numberControl, numbersControl } from '../controls.js';
+import { choiceControl, numbersControl } from '../controls.js';
 import { h } from '../dom.js';
 import { formatSig, formatSigText } from '../format.js';
 import { extent } from '../plots/colormap.js';
@@ -15,7 +15,7 @@ import { createHeatmap } from '../plots/heatmap.js';
 import { randomMatrix, randomQueryKey } from '../tokens.js';
 import { addArrays, cycleTo, maxAbsDifference, tile } from '../vectors.js';
 import { defineElement, PosencElement } from './element.js';
-import { baseSetting, seedSetting } from './settings.js';
+import { baseSetting, numberSetting, seedSetting } from './settings.js';
 
 const READOUT_HINT = 'Point at or tap any panel: the crosshair follows in all three.';
 
@@ -76,14 +76,8 @@ export function diagonalSpread(values, n) {
 
 export class Compare extends PosencElement {
   static settings = {
-    'seq-len': {
-      spec: { type: 'int', default: 128, min: 8, max: 512 },
-      control: (state, key) => numberControl(state, key, { label: 'positions' }),
-    },
-    'd-model': {
-      spec: { type: 'int', default: 32, min: 2, max: 256, even: true },
-      control: (state, key) => numberControl(state, key, { label: 'd' }),
-    },
+    'seq-len': numberSetting({ type: 'int', default: 128, min: 8, max: 512 }, 'positions'),
+    'd-model': numberSetting({ type: 'int', default: 32, min: 2, max: 256, even: true }, 'd'),
     base: baseSetting('base'),
     metric: {
       spec: { type: 'enum', default: 'cosine', values: ['cosine', 'dot'] },

@@ -2,12 +2,12 @@
 // dimensions across, −1 blue to 1 red), the figure of the tutorial's sinusoidal section.
 // Attributes: seq-len, d-model, base, layout (the section's settings and ranges).
 // posenc-pick's detail: { row, col, value, pair, fn, angle, text } (fn: 'sin' | 'cos').
-import { choiceControl, numberControl } from '../controls.js';
+import { choiceControl } from '../controls.js';
 import { formatPython, formatSig } from '../format.js';
 import { channelInfo } from '../layouts.js';
 import { createHeatmap } from '../plots/heatmap.js';
 import { defineElement, PosencElement } from './element.js';
-import { baseSetting } from './settings.js';
+import { baseSetting, numberSetting } from './settings.js';
 
 const LAYOUT_OPTIONS = [
   { value: 'interleaved', label: 'interleaved (sin, cos, sin, cos, …)' },
@@ -27,14 +27,8 @@ function speeds(cols, layout) {
 
 export class PeHeatmap extends PosencElement {
   static settings = {
-    'seq-len': {
-      spec: { type: 'int', default: 128, min: 1, max: 2048 },
-      control: (state, key) => numberControl(state, key, { label: 'seq_len' }),
-    },
-    'd-model': {
-      spec: { type: 'int', default: 128, min: 2, max: 2048, even: true },
-      control: (state, key) => numberControl(state, key, { label: 'd_model' }),
-    },
+    'seq-len': numberSetting({ type: 'int', default: 128, min: 1, max: 2048 }, 'seq_len'),
+    'd-model': numberSetting({ type: 'int', default: 128, min: 2, max: 2048, even: true }, 'd_model'),
     base: baseSetting(),
     layout: {
       spec: { type: 'enum', default: 'interleaved', values: ['interleaved', 'concat'] },

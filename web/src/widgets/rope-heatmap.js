@@ -4,14 +4,14 @@
 // m − n only, so nothing is copied along diagonals); a labelled preview comes first when large.
 // Attributes: seq-len, head-dim, content (ones | random), seed, layout (interleaved | half), base.
 // posenc-pick's detail: { row, col, m, n, value, text }.
-import { choiceControl, numberControl } from '../controls.js';
+import { choiceControl } from '../controls.js';
 import { formatSig } from '../format.js';
 import { createHeatmap } from '../plots/heatmap.js';
 import { similaritySteps } from '../plots/similarity-steps.js';
 import { randomQueryKey } from '../tokens.js';
 import { tile } from '../vectors.js';
 import { defineElement, PosencElement } from './element.js';
-import { baseSetting, seedSetting } from './settings.js';
+import { baseSetting, numberSetting, seedSetting } from './settings.js';
 
 export const ROPE_LAYOUT_OPTIONS = [
   { value: 'interleaved', label: 'interleaved: pairs (x₂ᵢ, x₂ᵢ₊₁)' },
@@ -28,14 +28,8 @@ export class RopeHeatmap extends PosencElement {
   static progressive = true;
 
   static settings = {
-    'seq-len': {
-      spec: { type: 'int', default: 1001, min: 16, max: 2048 },
-      control: (state, key) => numberControl(state, key, { label: 'positions' }),
-    },
-    'head-dim': {
-      spec: { type: 'int', default: 64, min: 2, max: 256, even: true },
-      control: (state, key) => numberControl(state, key, { label: 'head dim' }),
-    },
+    'seq-len': numberSetting({ type: 'int', default: 1001, min: 16, max: 2048 }, 'positions'),
+    'head-dim': numberSetting({ type: 'int', default: 64, min: 2, max: 256, even: true }, 'head dim'),
     content: {
       spec: { type: 'enum', default: 'ones', values: ['ones', 'random'] },
       control: (state, key) =>

@@ -11,20 +11,15 @@ import { createVectorPlot } from '../plots/arrows.js';
 import { tile } from '../vectors.js';
 import { defineElement, PosencElement } from './element.js';
 import { RopeHeatmap } from './rope-heatmap.js';
+import { numberSetting } from './settings.js';
 
 const MAX_DOTS = 400; // dots along the path: more would only blur into a circle
 
 export class Rotation extends PosencElement {
   static settings = {
-    position: {
-      spec: { type: 'int', default: 3, min: 0, max: 1000 },
-      control: (state, key) => numberControl(state, key, { label: 'position m' }),
-    },
+    position: numberSetting({ type: 'int', default: 3, min: 0, max: 1000 }, 'position m'),
     base: RopeHeatmap.settings.base,
-    'd-model': {
-      spec: { type: 'int', default: 8, min: 2, max: 256, even: true },
-      control: (state, key) => numberControl(state, key, { label: 'd_model' }),
-    },
+    'd-model': numberSetting({ type: 'int', default: 8, min: 2, max: 256, even: true }, 'd_model'),
     pair: {
       spec: {
         type: 'int',

@@ -5,11 +5,12 @@
 // Attributes: offset (the first word's position), check, this, out (each word's vector "x₀,x₁").
 // posenc-pick's detail: { index, word, position, vector, pe, sum, text } (the arrow keys step
 // through the words).
-import { numberControl, numbersControl } from '../controls.js';
+import { numbersControl } from '../controls.js';
 import { h } from '../dom.js';
 import { formatSigText } from '../format.js';
 import { createVectorPlot } from '../plots/arrows.js';
 import { defineElement, PosencElement } from './element.js';
+import { numberSetting } from './settings.js';
 
 export const WORDS = ['check', 'this', 'out'];
 const WORD_COLORS = { check: '#0072B2', this: '#D55E00', out: '#009E73' };
@@ -24,10 +25,7 @@ const point = ([x, y], digits) => `(${formatSigText(x, digits)}, ${formatSigText
 
 export class Vectors2d extends PosencElement {
   static settings = {
-    offset: {
-      spec: { type: 'int', default: 0, min: 0, max: 1000 },
-      control: (state, key) => numberControl(state, key, { label: 'first position' }),
-    },
+    offset: numberSetting({ type: 'int', default: 0, min: 0, max: 1000 }, 'first position'),
     check: vectorSetting('check', [1.2, 0.4]),
     this: vectorSetting('this', [-0.8, 0.9]),
     out: vectorSetting('out', [0.3, -1.1]),
