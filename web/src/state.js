@@ -341,10 +341,9 @@ export class UrlState {
       url.search = pairs.join('&');
       return url.href;
     };
-    // The fragment (#section) never reaches a server: only the rest counts against the limit.
-    const sent = () => href.length - url.hash.length;
     let href = hrefOf();
-    while (sent() >= LINK_LIMIT && kept.length) {
+    // The fragment (#section) never reaches a server: only the rest counts against the limit.
+    while (href.length - url.hash.length >= LINK_LIMIT && kept.length) {
       const longest = kept.reduce((a, b) => (b.pair.length > a.pair.length ? b : a));
       kept.splice(kept.indexOf(longest), 1);
       leftOut.push({ key: longest.key, length: longest.pair.length });
