@@ -22,8 +22,40 @@ const CREATE = Symbol('posenc.WasmArray');
 /** The state of a WasmArray (undefined for anything else), read without running user code. */
 export let wasmArrayState;
 
-/** Views made by view(), and their arrays: a view kept after free() is refused (memory.js). */
+/**
+ * Views made by view() and by their subarray(), and their WasmArrays. Only these are used in
+ * place (memory.js): a view's WasmArray can be freed and another allocated at the same address,
+ * and only this record tells a view kept from the first one from a view of the second.
+ */
 export const viewOwners = new WeakMap();
+
+const typedArraySubarray = Object.getPrototypeOf(Uint8Array.prototype).subarray;
+const { defineProperty } = Object;
+
+/** A view's subarray(): the built-in one, recorded with the view's WasmArray. */
+function trackedSubarray(begin, end) {
+  const part = Reflect.apply(typedArraySubarray, this, [begin, end]);
+  const owner = viewOwners.get(this);
+  if (owner !== undefined) trackView(part, owner);
+  return part;
+}
+
+// A descriptor without a prototype: nothing on Object.prototype (pollution) can add a getter to it.
+const SUBARRAY_PROPERTY = Object.freeze({
+  __proto__: null,
+  value: trackedSubarray,
+  writable: true,
+  configurable: true,
+});
+
+/**
+ * Records `view` as a view of `owner` whose subarray() views are recorded too (an own method,
+ * not enumerable: the view still prints and compares as the plain typed array it is).
+ */
+function trackView(view, owner) {
+  viewOwners.set(view, owner);
+  defineProperty(view, 'subarray', SUBARRAY_PROPERTY);
+}
 
 /**
  * posenc.allocate(length) (zeros) or allocate(values) (a copy): a new WasmArray of `instance`,
@@ -53,7 +85,6 @@ export function allocateArray(instance, memory, lengthOrValues, declared) {
   }
   const bytes = Math.max(length, 1) * elementBytes(dtype);
   const allocation = new Allocation(memory.malloc(fn, bytes));
-  memory.track(allocation.address, bytes);
   const state = new ArrayState(instance, memory, allocation, allocation.address, length, false, dtype);
   const bits = state.bits();
   if (values) copyInto(bits, values);
@@ -174,10 +205,19 @@ class ArrayState {
 
   /** The rule it breaks as an argument: "x <rule>". */
   get freedRule() {
-    if (!this.window) return 'is a WasmArray that was already freed';
+    return `is a ${this.freedWhat}`;
+  }
+
+  /** The rule a view from its view() breaks as an argument once it is freed. */
+  get viewFreedRule() {
+    return `is a view (from view()) of a ${this.freedWhat}: a view is valid only until its array is freed or memory grows`;
+  }
+
+  get freedWhat() {
+    if (!this.window) return 'WasmArray that was already freed';
     return this.allocation.freed
-      ? 'is a window (subarray) of a WasmArray that was already freed'
-      : 'is a window (subarray) that was already freed';
+      ? 'window (subarray) of a WasmArray that was already freed'
+      : 'window (subarray) that was already freed';
   }
 }
 
@@ -243,7 +283,7 @@ export class WasmArray {
     this.#assertLive('view');
     const { memory, address, length, dtype } = this.#state;
     const view = new (arrayType(dtype))(memory.buffer, address, length);
-    viewOwners.set(view, this);
+    trackView(view, this);
     return view;
   }
 
@@ -308,7 +348,6 @@ export class WasmArray {
     const { allocation, memory } = state;
     if (allocation.freed) return;
     allocation.freed = true;
-    memory.untrack(allocation.address);
     memory.free(allocation.address);
   }
 
