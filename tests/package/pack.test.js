@@ -168,6 +168,8 @@ test('the tarball holds every file package.json points at, and no stale build ou
     'dist/widgets.js',
   ]);
   assert.ok(!paths.some((path) => path.startsWith('tests/') || path.startsWith('src/')), 'no sources or tests');
+  assert.ok(paths.includes('LICENSE'), 'the license text ships with the package');
+  assert.match(readFileSync(join(ROOT, 'LICENSE'), 'utf8'), new RegExp(`^${manifest.license} License`), 'as declared');
 });
 
 test('npm pack installs into an empty folder and works there, types included', () => {
