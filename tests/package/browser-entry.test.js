@@ -1,0 +1,109 @@
+// The packed package's browser entries in Chromium, from a static server: each is one ES module
+// (the JS layer and the glue bundled), which finds its .wasm next to itself and imports an inline
+// chunk only when it needs one (the default entry's fallback, posenc/inline's embedded build).
+import assert from 'node:assert/strict';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { startServer } from '../../scripts/serve.js';
+import { packTarball, run } from '../pack.js';
+import { launchBrowser, openPage } from '../web/support/browser.js';
+
+let work;
+let server;
+let browser;
+let exportsMap;
+
+before(async () => {
+  work = mkdtempSync(join(tmpdir(), 'posenc-browser-entry-'));
+  run('tar', ['-xzf', packTarball(work), '-C', work]);
+  const packageDir = join(work, 'package');
+  exportsMap = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')).exports;
+  // The package as a static folder, twice: as packed, and without its .wasm files (a page that
+  // copied only the JS), where the default entry must fall back to its inline chunk.
+  const site = join(work, 'site');
+  cpSync(packageDir, join(site, 'posenc'), { recursive: true });
+  cpSync(packageDir, join(site, 'posenc-without-wasm'), {
+    recursive: true,
+    filter: (source) => !source.endsWith('.wasm'),
+  });
+  server = await startServer({ root: site, port: 0 });
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+/**
+ * Loads `entry` (a path in the package, as its exports map says) from the package copy `folder`
+ * in a fresh page, computes with it, and returns what it computed with the JS and .wasm requests
+ * the page made besides its own script.
+ */
+async function loadEntry(folder, entry) {
+  const name = `${folder}-${entry.replace(/\W/g, '-')}`;
+  writeFileSync(
+    join(work, 'site', `${name}.js`),
+    `import { loadPosenc } from './${folder}/${entry.replace(/^\.\//, '')}';
+const posenc = await loadPosenc();
+window.__result = { variant: posenc.variant, source: posenc.wasmSource, value: posenc.sinusoidal({ seqLen: 2, dModel: 2 })[2] };
+`,
+  );
+  writeFileSync(
+    join(work, 'site', `${name}.html`),
+    `<!doctype html><meta charset="utf-8"><title>${name}</title><link rel="icon" href="data:,"><script type="module" src="./${name}.js"></script>\n`,
+  );
+  const { page, context, log } = await openPage(browser);
+  try {
+    await page.goto(`${server.url}${name}.html`);
+    const result = await (await page.waitForFunction(() => window.__result, null, { timeout: 30_000 })).jsonValue();
+    const requested = (suffix) =>
+      log.requests
+        .filter((url) => url.endsWith(suffix) && !url.endsWith(`/${name}.js`))
+        .map((url) => new URL(url).pathname);
+    return { result, js: requested('.js'), wasm: requested('.wasm'), errors: log.errors };
+  } finally {
+    await context.close();
+  }
+}
+
+/** The path the page requests for `entry` of the package copy `folder`, and for `file` beside it. */
+const entryPath = (folder, entry) => new URL(entry, `http://x/${folder}/`).pathname;
+const beside = (folder, entry, file) => new URL(file, new URL(entry, `http://x/${folder}/`)).pathname;
+
+test('the browser entry is one module that fetches the .wasm beside it and none of the inline chunks', async () => {
+  const entry = exportsMap['.'].browser;
+  assert.equal(exportsMap['.'].default, entry, 'bundlers without the browser condition get the same file');
+  const { result, js, wasm, errors } = await loadEntry('posenc', entry);
+  assert.deepEqual(errors, []);
+  assert.equal(result.source, 'url');
+  assert.equal(result.variant, 'simd');
+  assert.ok(Math.abs(result.value - Math.sin(1)) < 1e-7, String(result.value));
+  assert.deepEqual(js, [entryPath('posenc', entry)], 'JS requests');
+  assert.deepEqual(wasm, [beside('posenc', entry, 'posenc-simd.wasm')], '.wasm requests');
+});
+
+test('without the .wasm beside it, the browser entry imports one more module: the inline chunk of its build', async () => {
+  const entry = exportsMap['.'].browser;
+  const { result, js } = await loadEntry('posenc-without-wasm', entry);
+  assert.equal(result.source, 'inline');
+  assert.ok(Math.abs(result.value - Math.sin(1)) < 1e-7, String(result.value));
+  assert.deepEqual(
+    js,
+    [entryPath('posenc-without-wasm', entry), beside('posenc-without-wasm', entry, 'posenc-simd.inline.js')],
+    'JS requests',
+  );
+});
+
+test('posenc/inline is one module plus the inline chunk of the build it loads, and fetches no .wasm', async () => {
+  const entry = exportsMap['./inline'].default;
+  const { result, js, wasm, errors } = await loadEntry('posenc', entry);
+  assert.deepEqual(errors, []);
+  assert.equal(result.source, 'inline');
+  assert.ok(Math.abs(result.value - Math.sin(1)) < 1e-7, String(result.value));
+  assert.deepEqual(js, [entryPath('posenc', entry), beside('posenc', entry, 'posenc-simd.inline.js')], 'JS requests');
+  assert.deepEqual(wasm, []);
+});
