@@ -28,6 +28,17 @@ before(async () => {
     recursive: true,
     filter: (source) => !source.endsWith('.wasm'),
   });
+  // The bundles as a bundler that copies no assets leaves them: renamed, away from the .wasm,
+  // with the modules they import beside them.
+  const dist = join(packageDir, 'dist');
+  for (const [from, to] of [
+    ['posenc.browser.js', 'app.js'],
+    ['widgets.js', 'app-widgets.js'],
+    ['posenc.mjs', 'posenc.mjs'],
+    ['posenc-simd.inline.js', 'posenc-simd.inline.js'],
+  ]) {
+    cpSync(join(dist, from), join(site, 'moved', to));
+  }
   server = await startServer({ root: site, port: 0 });
   browser = await launchBrowser();
 });
@@ -39,16 +50,16 @@ after(async () => {
 });
 
 /**
- * Loads `entry` (a path in the package, as its exports map says) from the package copy `folder`
- * in a fresh page, computes with it, and returns what it computed with the JS and .wasm requests
- * the page made besides its own script.
+ * Loads the module at `modulePath` (under the site's root) in a fresh page, gets an instance
+ * from its export `loader`, computes with it, and returns what it computed with the JS and .wasm
+ * requests the page made besides its own script.
  */
-async function loadEntry(folder, entry) {
-  const name = `${folder}-${entry.replace(/\W/g, '-')}`;
+async function loadModule(modulePath, loader = 'loadPosenc') {
+  const name = modulePath.replace(/\W/g, '-');
   writeFileSync(
     join(work, 'site', `${name}.js`),
-    `import { loadPosenc } from './${folder}/${entry.replace(/^\.\//, '')}';
-const posenc = await loadPosenc();
+    `import { ${loader} } from './${modulePath}';
+const posenc = await ${loader}();
 window.__result = { variant: posenc.variant, source: posenc.wasmSource, value: posenc.sinusoidal({ seqLen: 2, dModel: 2 })[2] };
 `,
   );
@@ -60,15 +71,18 @@ window.__result = { variant: posenc.variant, source: posenc.wasmSource, value: p
   try {
     await page.goto(`${server.url}${name}.html`);
     const result = await (await page.waitForFunction(() => window.__result, null, { timeout: 30_000 })).jsonValue();
-    const requested = (suffix) =>
+    const requested = (pattern) =>
       log.requests
-        .filter((url) => url.endsWith(suffix) && !url.endsWith(`/${name}.js`))
+        .filter((url) => pattern.test(url) && !url.endsWith(`/${name}.js`))
         .map((url) => new URL(url).pathname);
-    return { result, js: requested('.js'), wasm: requested('.wasm'), errors: log.errors };
+    return { result, js: requested(/\.m?js$/), wasm: requested(/\.wasm$/), errors: log.errors };
   } finally {
     await context.close();
   }
 }
+
+/** `entry` (a path in the package, as its exports map says) from the package copy `folder`. */
+const loadEntry = (folder, entry) => loadModule(`${folder}/${entry.replace(/^\.\//, '')}`);
 
 /** The path the page requests for `entry` of the package copy `folder`, and for `file` beside it. */
 const entryPath = (folder, entry) => new URL(entry, `http://x/${folder}/`).pathname;
@@ -106,4 +120,17 @@ test('posenc/inline is one module plus the inline chunk of the build it loads, a
   assert.ok(Math.abs(result.value - Math.sin(1)) < 1e-7, String(result.value));
   assert.deepEqual(js, [entryPath('posenc', entry), beside('posenc', entry, 'posenc-simd.inline.js')], 'JS requests');
   assert.deepEqual(wasm, []);
+});
+
+test('moved away from its .wasm under another name, a bundle imports its inline chunk without requesting the .wasm URL', async () => {
+  for (const [file, loader] of [
+    ['app.js', 'loadPosenc'],
+    ['app-widgets.js', 'sharedPosenc'],
+  ]) {
+    const { result, wasm, errors } = await loadModule(`moved/${file}`, loader);
+    assert.equal(result.source, 'inline', file);
+    assert.ok(Math.abs(result.value - Math.sin(1)) < 1e-7, String(result.value));
+    assert.deepEqual(wasm, [], `${file}: no request for a .wasm that cannot be there`);
+    assert.deepEqual(errors, [], file);
+  }
 });
