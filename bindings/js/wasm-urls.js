@@ -13,13 +13,14 @@ export const PACKAGE_WASM_URLS = {
 const HOME = /\/bindings\/js\/[^/]+$/;
 
 /**
- * Whether `url` is still the package URL as written while this code no longer sits where the
- * package put it: a bundler moved the code but did not copy the .wasm (esbuild, Rollup, Vite
- * before 8 pre-bundling for its dev server), so nothing can be there. Fetching it would only log
- * a 404 (or get the app's index.html).
+ * Whether `url`, the URL of the package's `file`, is still as written while this code no longer
+ * sits where the package put it: a bundler moved the code but did not copy the .wasm (esbuild,
+ * Rollup, Vite before 8 pre-bundling for its dev server), so nothing can be there. Fetching it
+ * would only log a 404 (or get the app's index.html). A bundler that copied the .wasm renamed it
+ * (a hash) or moved it, so its URL differs from the one written.
  */
-export function strandedPackageUrl(url) {
+export function strandedPackageUrl(url, file) {
   const here = new URL(import.meta.url);
-  const asWritten = new URL(`../../dist/${url.pathname.slice(url.pathname.lastIndexOf('/') + 1)}`, here);
+  const asWritten = new URL(`../../dist/${file}`, here);
   return url.href === asWritten.href && !HOME.test(here.pathname);
 }
