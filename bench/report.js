@@ -3,6 +3,7 @@
 // ratios to the JS loop at 1 row, the fixed cost), then the spread of every timing and the
 // check margins. Padded markdown reads in a terminal and pastes into the README unchanged.
 import { ATTENTION_VARIANTS, BIG_ARRAY_VARIANTS, PER_CALL_ROWS, PER_CALL_SHAPE, PER_CALL_VARIANTS } from './cases.js';
+import { entryImportSection } from './report-entry-import.js';
 import { pageRedrawSection } from './report-page.js';
 import { fitLine } from './stats.js';
 
@@ -441,6 +442,7 @@ export function renderReport({ date, machine, git, chromiumVersion, settings, ru
     env,
     '',
     ...bigArraySection(runs, wasmSizes),
+    ...entryImportSection(runs.chromium?.entryImports),
     ...perCallSection(runs),
     ...attentionSection(runs),
     ...pageRedrawSection(runs.chromium?.pageRedraws),

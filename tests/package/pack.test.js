@@ -158,10 +158,12 @@ test('the tarball holds every file package.json points at, and no stale build ou
   for (const target of pointedAt(manifest)) assert.ok(paths.includes(target), `${target} is in the tarball`);
   const dist = paths.filter((path) => path.startsWith('dist/')).sort();
   assert.deepEqual(dist, [
+    'dist/inline.js',
     'dist/posenc-scalar.inline.js',
     'dist/posenc-scalar.wasm',
     'dist/posenc-simd.inline.js',
     'dist/posenc-simd.wasm',
+    'dist/posenc.browser.js',
     'dist/posenc.cjs',
     'dist/posenc.d.cts',
     'dist/posenc.mjs',
