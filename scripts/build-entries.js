@@ -4,6 +4,8 @@
 // .wasm (by URL) and the base64 inline chunks (lazily imported) stay separate files.
 //   posenc.browser.js   bindings/js/index.js: the `browser` and `default` conditions of `posenc`
 //   inline.js           bindings/js/inline.js: posenc/inline
+//   standalone.js       bindings/js/inline.js with both inline chunks inside: posenc/standalone,
+//                       one file and one request (a file:// page, a CDN, a page saved offline)
 // Node's entry stays unbundled (bindings/js/node.js reads the .wasm from disk; dist/posenc.cjs
 // is its CommonJS bundle). Run by scripts/package-dist.js (the wasm build);
 // `node scripts/build-entries.js <dist folder>` rebuilds them alone after the JS sources changed.
@@ -16,12 +18,13 @@ const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
 /**
  * Each bundle: its source entry, its file in dist/, and what besideThePackage keeps separate
- * (by default the inline chunks). A one-file build with the .wasm embedded would be one more
- * line: `{ source: 'bindings/js/inline.js', bundle: 'standalone.js', separateChunks: false }`.
+ * (by default the inline chunks; without code splitting esbuild pulls a lazy import that is not
+ * kept separate into the file).
  */
 export const ENTRY_BUNDLES = [
   { source: 'bindings/js/index.js', bundle: 'posenc.browser.js' },
   { source: 'bindings/js/inline.js', bundle: 'inline.js' },
+  { source: 'bindings/js/inline.js', bundle: 'standalone.js', separateChunks: false },
 ];
 
 export async function buildEntries(distDir) {

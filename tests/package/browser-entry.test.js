@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { after, before, test } from 'node:test';
 import { startServer } from '../../scripts/serve.js';
 import { packTarball, run } from '../pack.js';
@@ -39,6 +40,8 @@ before(async () => {
   ]) {
     cpSync(join(dist, from), join(site, 'moved', to));
   }
+  // posenc/standalone alone in a folder, as a page saved for offline use keeps it.
+  cpSync(join(dist, 'standalone.js'), join(site, 'alone', 'posenc.js'));
   server = await startServer({ root: site, port: 0 });
   browser = await launchBrowser();
 });
@@ -132,5 +135,27 @@ test('moved away from its .wasm under another name, a bundle imports its inline 
     assert.ok(Math.abs(result.value - Math.sin(1)) < 1e-7, String(result.value));
     assert.deepEqual(wasm, [], `${file}: no request for a .wasm that cannot be there`);
     assert.deepEqual(errors, [], file);
+  }
+});
+
+test('posenc/standalone is one file: alone in a folder it loads with one request and no .wasm', async () => {
+  assert.equal(exportsMap['./standalone'].default, './dist/standalone.js');
+  const { result, js, wasm, errors } = await loadModule('alone/posenc.js');
+  assert.deepEqual(errors, []);
+  assert.equal(result.source, 'inline');
+  assert.equal(result.variant, 'simd');
+  assert.ok(Math.abs(result.value - Math.sin(1)) < 1e-7, String(result.value));
+  assert.deepEqual(js, ['/alone/posenc.js'], 'JS requests');
+  assert.deepEqual(wasm, []);
+});
+
+test('posenc/standalone from file:// (Node imports it by path; both builds are inside)', async () => {
+  const file = join(work, 'site', 'alone', 'posenc.js');
+  const { loadPosenc } = await import(pathToFileURL(file).href);
+  for (const simd of [true, false]) {
+    const posenc = await loadPosenc({ simd });
+    assert.equal(posenc.wasmSource, 'inline');
+    assert.equal(posenc.variant, simd ? 'simd' : 'scalar');
+    assert.ok(Math.abs(posenc.sinusoidal({ seqLen: 2, dModel: 2 })[2] - Math.sin(1)) < 1e-7);
   }
 });

@@ -167,6 +167,7 @@ test('the tarball holds every file package.json points at, and no stale build ou
     'dist/posenc.cjs',
     'dist/posenc.d.cts',
     'dist/posenc.mjs',
+    'dist/standalone.js',
     'dist/widgets.js',
   ]);
   assert.ok(!paths.some((path) => path.startsWith('tests/') || path.startsWith('src/')), 'no sources or tests');
