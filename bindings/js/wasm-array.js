@@ -9,10 +9,13 @@
 // subarray() makes a window: a WasmArray over part of the same allocation (one row of a KV
 // cache, rotated in place). A window shares its array's Allocation, so freeing the array frees
 // every window of it at once, whatever is allocated at that address later; a window's own
-// free() only retires the window (the memory is its array's).
+// free() only retires the window (the memory is its array's). An Allocation that becomes
+// garbage unfreed (its array and every window of it dropped) is freed by the collector
+// (lifetime.js).
 import { arrayType, elementBytes, isTensorKind, kindDtype, storageType } from './dtype.js';
 import { describe, dtypeConflictError, freedError, rangeError, readError, typeError } from './errors.js';
 import { copyInto, isArray, isDetached, typedArrayKind, typedArrayParts } from './intrinsics.js';
+import { Reclaimer, disposable } from './lifetime.js';
 import { readSize } from './snapshot.js';
 
 // Only posenc.allocate() may create WasmArrays: an address and length made up by a caller
@@ -24,6 +27,9 @@ export let wasmArrayState;
 
 /** Views made by view(), and their arrays: a view kept after free() is refused (memory.js). */
 export const viewOwners = new WeakMap();
+
+/** Frees the Block of an Allocation collected unfreed. */
+const unfreed = new Reclaimer('WasmArray', (block) => block.free());
 
 /**
  * posenc.allocate(length) (zeros) or allocate(values) (a copy): a new WasmArray of `instance`,
@@ -52,13 +58,15 @@ export function allocateArray(instance, memory, lengthOrValues, declared) {
       throw rangeError(fn, 'lengthOrValues', `must hold at most ${maxElements} values (got ${length})`);
   }
   const bytes = Math.max(length, 1) * elementBytes(dtype);
-  const allocation = new Allocation(memory.malloc(fn, bytes));
+  const allocation = new Allocation(new Block(memory, memory.malloc(fn, bytes)));
   memory.track(allocation.address, bytes);
   const state = new ArrayState(instance, memory, allocation, allocation.address, length, false, dtype);
   const bits = state.bits();
   if (values) copyInto(bits, values);
   else bits.fill(0);
-  return new WasmArray(CREATE, state);
+  const array = new WasmArray(CREATE, state);
+  unfreed.watch(allocation, allocation.block, instance.allocate);
+  return array;
 }
 
 /**
@@ -122,13 +130,44 @@ function copyNumberArray(fn, name, values) {
   return copy;
 }
 
-/** One block of WASM memory from allocate(), shared by the array and its windows. */
-class Allocation {
+/** One block of WASM memory from allocate(), freed once: by free(), or when its Allocation is collected. */
+class Block {
+  memory;
   address;
   freed = false;
 
-  constructor(address) {
+  constructor(memory, address) {
+    this.memory = memory;
     this.address = address;
+  }
+
+  /** Returns the memory; whether it was still held. */
+  free() {
+    if (this.freed) return false;
+    this.freed = true;
+    this.memory.untrack(this.address);
+    this.memory.free(this.address);
+    return true;
+  }
+}
+
+/**
+ * What the array and its windows share: once none of them is left, the collector frees its
+ * block (which does not reference it back).
+ */
+class Allocation {
+  block;
+
+  constructor(block) {
+    this.block = block;
+  }
+
+  get address() {
+    return this.block.address;
+  }
+
+  get freed() {
+    return this.block.freed;
   }
 }
 
@@ -305,11 +344,7 @@ export class WasmArray {
       state.retired = true;
       return;
     }
-    const { allocation, memory } = state;
-    if (allocation.freed) return;
-    allocation.freed = true;
-    memory.untrack(allocation.address);
-    memory.free(allocation.address);
+    state.allocation.block.free();
   }
 
   #assertLive(method) {
@@ -317,3 +352,4 @@ export class WasmArray {
     if (state.freed) throw freedError(`WasmArray.${method}`, state.gone);
   }
 }
+disposable(WasmArray); // `using a = posenc.allocate(…)` frees it at the end of the scope
