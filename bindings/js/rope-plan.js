@@ -27,7 +27,7 @@ function release(memory, made) {
 export class RopePlan {
   #instance;
   #memory;
-  #context; // what reading options needs: the enums
+  #context; // what reading options needs: the enums, the limits
   #shape; // the options it was made with (a snapshot: plain and frozen)
   #made; // the core's plan: { handle (an address in WASM memory, 0 once freed), rotaryDim, attentionFactor, carryLength }
 
@@ -36,7 +36,7 @@ export class RopePlan {
     if (token !== CREATE) throw new TypeError('posenc: RopePlans are made by posenc.ropePlan()');
     this.#instance = instance;
     this.#memory = memory;
-    this.#context = { enums };
+    this.#context = { enums, limits: instance.limits };
     this.#shape = shape;
     this.#made = made;
   }

@@ -16,7 +16,7 @@ import { arrayType, elementBytes, isTensorKind, kindDtype, storageType } from '.
 import { describe, dtypeConflictError, freedError, rangeError, readError, typeError } from './errors.js';
 import { copyInto, isArray, isDetached, typedArrayKind, typedArrayParts } from './intrinsics.js';
 import { Reclaimer, disposable } from './lifetime.js';
-import { readSize } from './snapshot.js';
+import { copyNumberArray, readSize } from './snapshot.js';
 
 // Only posenc.allocate() may create WasmArrays: an address and length made up by a caller
 // could reach past the allocation and corrupt the allocator's own data.
@@ -52,7 +52,7 @@ export function allocateArray(instance, memory, lengthOrValues, declared) {
         `must be a length, a Float32Array, a Float16Array, a Uint16Array (with dtype) or an Array of numbers (got ${describe(lengthOrValues)})`,
       );
     }
-    ({ values, dtype } = snapshotValues(fn, 'lengthOrValues', lengthOrValues, memory, declared, 'dtype'));
+    ({ values, dtype } = snapshotValues(fn, 'lengthOrValues', lengthOrValues, maxElements, memory, declared, 'dtype'));
     length = values.length;
     if (length > maxElements)
       throw rangeError(fn, 'lengthOrValues', `must hold at most ${maxElements} values (got ${length})`);
@@ -73,11 +73,11 @@ export function allocateArray(instance, memory, lengthOrValues, declared) {
  * Values for allocate()/set() of a WasmArray of dtype `declared` (allocate without a dtype:
  * undefined, the values say it; `declarer` names what declared it, for errors): `{ dtype,
  * values }`, values as storageType(dtype) (their bits). float32 takes a Float32Array or an
- * Array of numbers, each element read once; the half types take a Uint16Array of their bits,
+ * Array of at most `max` numbers, each element read once; the half types take a Uint16Array of their bits,
  * or a Float16Array (float16). A typed array over this instance's own memory is copied first:
  * the allocation that follows may grow the memory and detach it.
  */
-function snapshotValues(fn, name, values, memory, declared, declarer) {
+function snapshotValues(fn, name, values, max, memory, declared, declarer) {
   const kind = typedArrayKind(values);
   if (isTensorKind(kind)) {
     const own = kindDtype(kind);
@@ -99,7 +99,7 @@ function snapshotValues(fn, name, values, memory, declared, declarer) {
   }
   if (declared !== undefined && declared !== 'float32')
     throw dtypeConflictError(fn, { name, kind: 'Array', dtype: 'float32' }, declared, declarer);
-  return { dtype: 'float32', values: copyNumberArray(fn, name, values) };
+  return { dtype: 'float32', values: copyNumberArray(fn, name, values, max, Float32Array) };
 }
 
 /** Array.isArray, with what a revoked Proxy throws as an error naming `name`. */
@@ -109,25 +109,6 @@ function isArrayOf(fn, name, values) {
   } catch (error) {
     throw readError(fn, name, error);
   }
-}
-
-/** A Float32Array copy of an Array of numbers: its length read once, then each element once. */
-function copyNumberArray(fn, name, values) {
-  const read = (key, at) => {
-    try {
-      return values[key];
-    } catch (error) {
-      throw readError(fn, at, error);
-    }
-  };
-  const length = read('length', name);
-  const copy = new Float32Array(length);
-  for (let i = 0; i < length; i++) {
-    const v = read(i, `${name}[${i}]`);
-    if (typeof v !== 'number') throw typeError(fn, `${name}[${i}]`, `must be a number (got ${describe(v)})`);
-    copy[i] = v;
-  }
-  return copy;
 }
 
 /** One block of WASM memory from allocate(), freed once: by free(), or when its Allocation is collected. */
@@ -290,7 +271,8 @@ export class WasmArray {
   set(values, offset = 0) {
     const fn = 'WasmArray.set';
     this.#assertLive('set');
-    const { values: copy } = snapshotValues(fn, 'values', values, this.#state.memory, this.#state.dtype, 'WasmArray');
+    const { length: room, memory, dtype } = this.#state; // an Array longer than the array cannot fit
+    const { values: copy } = snapshotValues(fn, 'values', values, room, memory, dtype, 'WasmArray');
     if (typeof offset !== 'number') throw typeError(fn, 'offset', `must be a number (got ${describe(offset)})`);
     this.#assertLive('set'); // reading the values may have run code that freed this array
     const { length } = this.#state;
