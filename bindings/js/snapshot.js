@@ -155,7 +155,8 @@ export function copyIntegers(fn, name, value, max = UINT32_MAX) {
     );
   }
   const length = listLength(fn, name, value, max);
-  return readElements(fn, name, value, length, Int32Array, (p, i) => {
+  const measured = typedArrayKind(value) !== undefined; // its length is its memory's
+  return readElements(fn, name, value, length, Int32Array, measured, (p, i) => {
     const integer = position(p);
     if (integer === undefined) {
       const error = typeof p === 'number' || typeof p === 'bigint' ? rangeError : typeError;
@@ -180,7 +181,7 @@ export function copyNumbers(fn, name, value, max = UINT32_MAX) {
 
 /** A `Type` (Float64Array, Float32Array) copy of an Array of at most `max` numbers. */
 export function copyNumberArray(fn, name, value, max, Type) {
-  return readElements(fn, name, value, listLength(fn, name, value, max), Type, (v, i) => {
+  return readElements(fn, name, value, listLength(fn, name, value, max), Type, false, (v, i) => {
     if (typeof v !== 'number') throw typeError(fn, element(name, i), `must be a number (got ${describe(v)})`);
     return v;
   });
@@ -188,11 +189,11 @@ export function copyNumberArray(fn, name, value, max, Type) {
 
 /**
  * The `length` elements of an array-like, every index read once, each turned by `read(element,
- * i)` into a slot of a `Type` (a typed array grown as elements arrive) or, without one, of an
- * Array.
+ * i)` into a slot of a `Type` (a typed array grown as elements arrive, unless the length is
+ * `measured`: a typed array's) or, without one, of an Array.
  */
-function readElements(fn, name, value, length, Type, read) {
-  let copy = Type ? new Type(Math.min(length, FIRST_CHUNK)) : [];
+function readElements(fn, name, value, length, Type, measured, read) {
+  let copy = Type ? new Type(measured ? length : Math.min(length, FIRST_CHUNK)) : [];
   for (let i = 0; i < length; i++) {
     let v;
     try {
@@ -219,7 +220,7 @@ export function copyList(fn, name, value, readElement, max = UINT32_MAX) {
   if (typedArrayKind(value) !== undefined || !isArrayValue(fn, name, value)) {
     throw typeError(fn, name, `must be an Array (got ${describe(value)})`);
   }
-  return readElements(fn, name, value, listLength(fn, name, value, max), undefined, (v, i) =>
+  return readElements(fn, name, value, listLength(fn, name, value, max), undefined, false, (v, i) =>
     readElement(fn, element(name, i), v),
   );
 }

@@ -158,6 +158,19 @@ for (const posenc of variants) {
       }
     });
 
+    it('a long list read in growing pieces (an Array, a Proxy of one) is copied whole and in order', () => {
+      const length = 200_000; // beyond the first piece (2^16) and its doubling
+      const positions = Array.from({ length }, (_, i) => (i * 7919) % 100_003);
+      const expected = posenc.sinusoidal({ seqLen: length, dModel: 2, positions: Int32Array.from(positions) });
+      for (const list of [positions, new Proxy(positions, {})]) {
+        assert.deepEqual(posenc.sinusoidal({ seqLen: length, dModel: 2, positions: list }), expected);
+      }
+      const values = Float32Array.from(positions, (p) => p / 3);
+      const array = posenc.allocate(Array.from(values));
+      assert.deepEqual(array.toArray(), values);
+      array.free();
+    });
+
     it('a sparse Array just within a list limit fails at its first hole, without allocating for its length first', () => {
       const { maxSeqLen, maxElements } = posenc.limits;
       const cases = [
