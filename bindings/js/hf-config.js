@@ -11,6 +11,9 @@ import { SCALING_KEYS, SCALING_VALUES } from './options.js';
 import { copyIntegers, isOptionsObject } from './snapshot.js';
 
 const FN = 'fromHfConfig';
+// Without an instance to ask, a list (LongRoPE's factors) is bounded before it is read by the
+// core's kMaxDim (2^16 channels a head, so half as many pairs); its exact length is the core's.
+const LIST_CONTEXT = { limits: { maxDim: 2 ** 16 } };
 
 /** Top-level keys that change RoPE in a way posenc does not model, and why. */
 const UNMODELED = {
@@ -192,7 +195,7 @@ function readRope(name, value, modelType) {
     } else if ((key === 'beta_fast' || key === 'beta_slow') && value === 0) {
       // `rope_parameters.get("beta_fast") or 32`: a 0 is read as not given, its default.
     } else if (known.includes(camelCase(key))) {
-      const read = SCALING_VALUES[camelCase(key)].read(FN, at, value);
+      const read = SCALING_VALUES[camelCase(key)].read(FN, at, value, LIST_CONTEXT);
       scaling[camelCase(key)] = read instanceof Float64Array ? Array.from(read) : read;
     } else {
       throw typeError(
@@ -209,7 +212,7 @@ function readRope(name, value, modelType) {
 
 /** M-RoPE's [t, h, w] pair counts (their sum is the core's rule, checked where they are used). */
 function mropeSection(name, value) {
-  const section = copyIntegers(FN, name, value);
+  const section = copyIntegers(FN, name, value, 3);
   if (section.length !== 3) throw rangeError(FN, name, `must be [t, h, w], 3 integers (got ${section.length})`);
   return Array.from(section);
 }

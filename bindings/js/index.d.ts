@@ -1,4 +1,5 @@
 // Type declarations for posenc (hand-written; they mirror bindings/js/*.js).
+/// <reference lib="esnext.disposable" />
 
 /** Row-major float32 data: a JS array, or an array kept in WASM memory. */
 export type FloatArray = Float32Array | WasmArray<'float32'>;
@@ -415,7 +416,7 @@ export type RopePlanApplyQKOptions<
  * posenc.ropePlan(); apply() passes only positions and arrays. Results are bit-identical to
  * posenc.rope() with the same options.
  */
-export class RopePlan {
+export class RopePlan implements Disposable {
   private constructor();
   readonly seqLen: number;
   readonly batch: number;
@@ -445,8 +446,10 @@ export class RopePlan {
     k: TensorArray,
     options: RopePlanApplyQKOptions<Q, K> & { out: { q: Q; k: K } },
   ): { q: Q; k: K };
-  /** Releases the plan; using it afterwards throws a RangeError. */
+  /** Releases the plan; using it afterwards throws a RangeError. (One dropped unfreed is released when collected.) */
   free(): void;
+  /** free(), so `using plan = posenc.ropePlan(…)` releases it at the end of the scope. */
+  [Symbol.dispose](): void;
 }
 
 export interface LayoutConversionOptions {
@@ -591,7 +594,7 @@ export interface RelativePositionBucketsOptions {
 }
 
 /** An array in WASM memory (float32 by default, or half precision); repeated calls on it copy nothing. */
-export class WasmArray<D extends Dtype = 'float32'> {
+export class WasmArray<D extends Dtype = 'float32'> implements Disposable {
   private constructor();
   /** The posenc instance whose memory holds the array. */
   readonly instance: Posenc;
@@ -626,8 +629,13 @@ export class WasmArray<D extends Dtype = 'float32'> {
   ): this;
   /** A copy that survives memory growth and free(). */
   toArray(): DtypeArray<D>;
-  /** Returns the memory; using the array (or a window of it) afterwards throws a RangeError. */
+  /**
+   * Returns the memory; using the array (or a window of it) afterwards throws a RangeError. (An
+   * array dropped unfreed, windows and all, is freed when collected.)
+   */
   free(): void;
+  /** free(), so `using x = posenc.allocate(…)` frees it at the end of the scope. */
+  [Symbol.dispose](): void;
 }
 
 /** An instantiated posenc module. Errors are TypeError/RangeError with `parameter` and `function` set. */

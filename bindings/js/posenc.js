@@ -26,7 +26,7 @@ import { allocateArray } from './wasm-array.js';
 export class Posenc {
   #memory;
   #enums;
-  #context; // what reading options needs: the enums
+  #context; // what reading options needs: the enums, the limits
   variant;
   simd;
   limits;
@@ -38,7 +38,7 @@ export class Posenc {
     const description = readDescription(mod);
     this.#memory = new Memory(mod, description);
     this.#enums = description.enums;
-    this.#context = { enums: description.enums };
+    this.#context = { enums: description.enums, limits: description.limits };
     this.variant = variant;
     this.simd = variant === 'simd';
     this.limits = description.limits;

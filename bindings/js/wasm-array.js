@@ -9,11 +9,14 @@
 // subarray() makes a window: a WasmArray over part of the same allocation (one row of a KV
 // cache, rotated in place). A window shares its array's Allocation, so freeing the array frees
 // every window of it at once, whatever is allocated at that address later; a window's own
-// free() only retires the window (the memory is its array's).
+// free() only retires the window (the memory is its array's). An Allocation that becomes
+// garbage unfreed (its array and every window of it dropped) is freed by the collector
+// (lifetime.js).
 import { arrayType, elementBytes, isTensorKind, kindDtype, storageType } from './dtype.js';
 import { describe, dtypeConflictError, freedError, rangeError, readError, typeError } from './errors.js';
 import { copyInto, isArray, isDetached, typedArrayKind, typedArrayParts } from './intrinsics.js';
-import { readSize } from './snapshot.js';
+import { Reclaimer, disposable } from './lifetime.js';
+import { copyNumberArray, readSize } from './snapshot.js';
 
 // Only posenc.allocate() may create WasmArrays: an address and length made up by a caller
 // could reach past the allocation and corrupt the allocator's own data.
@@ -57,6 +60,9 @@ function trackView(view, owner) {
   defineProperty(view, 'subarray', SUBARRAY_PROPERTY);
 }
 
+/** Frees the Block of an Allocation collected unfreed. */
+const unfreed = new Reclaimer('WasmArray', (block) => block.free());
+
 /**
  * posenc.allocate(length) (zeros) or allocate(values) (a copy): a new WasmArray of `instance`,
  * of `declared` (the dtype option, snapshotted), or the dtype the values say (float32 by default).
@@ -78,29 +84,31 @@ export function allocateArray(instance, memory, lengthOrValues, declared) {
         `must be a length, a Float32Array, a Float16Array, a Uint16Array (with dtype) or an Array of numbers (got ${describe(lengthOrValues)})`,
       );
     }
-    ({ values, dtype } = snapshotValues(fn, 'lengthOrValues', lengthOrValues, memory, declared, 'dtype'));
+    ({ values, dtype } = snapshotValues(fn, 'lengthOrValues', lengthOrValues, maxElements, memory, declared, 'dtype'));
     length = values.length;
     if (length > maxElements)
       throw rangeError(fn, 'lengthOrValues', `must hold at most ${maxElements} values (got ${length})`);
   }
   const bytes = Math.max(length, 1) * elementBytes(dtype);
-  const allocation = new Allocation(memory.malloc(fn, bytes));
+  const allocation = new Allocation(new Block(memory, memory.malloc(fn, bytes)));
   const state = new ArrayState(instance, memory, allocation, allocation.address, length, false, dtype);
   const bits = state.bits();
   if (values) copyInto(bits, values);
   else bits.fill(0);
-  return new WasmArray(CREATE, state);
+  const array = new WasmArray(CREATE, state);
+  unfreed.watch(allocation, allocation.block, instance.allocate);
+  return array;
 }
 
 /**
  * Values for allocate()/set() of a WasmArray of dtype `declared` (allocate without a dtype:
  * undefined, the values say it; `declarer` names what declared it, for errors): `{ dtype,
  * values }`, values as storageType(dtype) (their bits). float32 takes a Float32Array or an
- * Array of numbers, each element read once; the half types take a Uint16Array of their bits,
+ * Array of at most `max` numbers, each element read once; the half types take a Uint16Array of their bits,
  * or a Float16Array (float16). A typed array over this instance's own memory is copied first:
  * the allocation that follows may grow the memory and detach it.
  */
-function snapshotValues(fn, name, values, memory, declared, declarer) {
+function snapshotValues(fn, name, values, max, memory, declared, declarer) {
   const kind = typedArrayKind(values);
   if (isTensorKind(kind)) {
     const own = kindDtype(kind);
@@ -122,7 +130,7 @@ function snapshotValues(fn, name, values, memory, declared, declarer) {
   }
   if (declared !== undefined && declared !== 'float32')
     throw dtypeConflictError(fn, { name, kind: 'Array', dtype: 'float32' }, declared, declarer);
-  return { dtype: 'float32', values: copyNumberArray(fn, name, values) };
+  return { dtype: 'float32', values: copyNumberArray(fn, name, values, max, Float32Array) };
 }
 
 /** Array.isArray, with what a revoked Proxy throws as an error naming `name`. */
@@ -134,32 +142,43 @@ function isArrayOf(fn, name, values) {
   }
 }
 
-/** A Float32Array copy of an Array of numbers: its length read once, then each element once. */
-function copyNumberArray(fn, name, values) {
-  const read = (key, at) => {
-    try {
-      return values[key];
-    } catch (error) {
-      throw readError(fn, at, error);
-    }
-  };
-  const length = read('length', name);
-  const copy = new Float32Array(length);
-  for (let i = 0; i < length; i++) {
-    const v = read(i, `${name}[${i}]`);
-    if (typeof v !== 'number') throw typeError(fn, `${name}[${i}]`, `must be a number (got ${describe(v)})`);
-    copy[i] = v;
-  }
-  return copy;
-}
-
-/** One block of WASM memory from allocate(), shared by the array and its windows. */
-class Allocation {
+/** One block of WASM memory from allocate(), freed once: by free(), or when its Allocation is collected. */
+class Block {
+  memory;
   address;
   freed = false;
 
-  constructor(address) {
+  constructor(memory, address) {
+    this.memory = memory;
     this.address = address;
+  }
+
+  /** Returns the memory; whether it was still held. */
+  free() {
+    if (this.freed) return false;
+    this.freed = true;
+    this.memory.free(this.address);
+    return true;
+  }
+}
+
+/**
+ * What the array and its windows share: once none of them is left, the collector frees its
+ * block (which does not reference it back).
+ */
+class Allocation {
+  block;
+
+  constructor(block) {
+    this.block = block;
+  }
+
+  get address() {
+    return this.block.address;
+  }
+
+  get freed() {
+    return this.block.freed;
   }
 }
 
@@ -291,7 +310,8 @@ export class WasmArray {
   set(values, offset = 0) {
     const fn = 'WasmArray.set';
     this.#assertLive('set');
-    const { values: copy } = snapshotValues(fn, 'values', values, this.#state.memory, this.#state.dtype, 'WasmArray');
+    const { length: room, memory, dtype } = this.#state; // an Array longer than the array cannot fit
+    const { values: copy } = snapshotValues(fn, 'values', values, room, memory, dtype, 'WasmArray');
     if (typeof offset !== 'number') throw typeError(fn, 'offset', `must be a number (got ${describe(offset)})`);
     this.#assertLive('set'); // reading the values may have run code that freed this array
     const { length } = this.#state;
@@ -345,10 +365,7 @@ export class WasmArray {
       state.retired = true;
       return;
     }
-    const { allocation, memory } = state;
-    if (allocation.freed) return;
-    allocation.freed = true;
-    memory.free(allocation.address);
+    state.allocation.block.free();
   }
 
   #assertLive(method) {
@@ -356,3 +373,4 @@ export class WasmArray {
     if (state.freed) throw freedError(`WasmArray.${method}`, state.gone);
   }
 }
+disposable(WasmArray); // `using a = posenc.allocate(…)` frees it at the end of the scope
