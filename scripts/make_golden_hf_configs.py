@@ -300,6 +300,11 @@ def main():
         if path.name == "biome.json":
             continue
         cfg = json.loads(path.read_text())
+        # Gemma3Config and Llama4Config build the language model from text_config
+        # (Gemma3TextConfig(**text_config), Llama4TextConfig(**text_config)): fromHfConfig is given it.
+        text_config = cfg.get("model_type") in ("gemma3", "llama4")
+        if text_config:
+            cfg = cfg["text_config"]
         attrs = model_attributes(cfg)
         v4, v5 = layers_v4(attrs), layers_v5(attrs)
         assert json.dumps(v4, sort_keys=True) == json.dumps(v5, sort_keys=True), (path.name, v4, v5)
@@ -311,6 +316,7 @@ def main():
             layers.append(None if parameters is None else kinds.index(parameters))
         cases.append({
             "file": path.name,
+            "textConfig": text_config,
             "numHeads": attrs["num_attention_heads"],
             "numKvHeads": attrs["num_key_value_heads"],
             "maxPositionEmbeddings": attrs.get("max_position_embeddings"),

@@ -27,6 +27,8 @@ import {
 const golden = readGolden('hf-configs.json');
 const CONFIGS = new URL('./hf-configs/', import.meta.url);
 const readConfig = (file) => JSON.parse(readFileSync(new URL(file, CONFIGS), 'utf8'));
+/** A golden case's config: the file, or for a multimodal model its text_config (what fromHfConfig is given). */
+const configOf = (c) => (c.textConfig ? readConfig(c.file).text_config : readConfig(c.file));
 const SCHEDULE_BOUND = 1e-12; // relative: float64 formulas against float64 formulas
 const relative = (got, want) => (want === 0 ? Math.abs(got) : Math.abs(got - want) / Math.abs(want));
 
@@ -128,7 +130,7 @@ describe('fromHfConfig on real config.json files', () => {
 
   for (const c of golden.cases) {
     it(`${c.file}: heads, length, and every layer's head size, rotary dimension, base, pairing, scaling type`, () => {
-      const config = frozen(readConfig(c.file));
+      const config = frozen(configOf(c));
       const result = fromHfConfig(config);
       const { layers, numHeads, numKvHeads, maxPositionEmbeddings } = result;
       assert.deepEqual(
@@ -161,7 +163,7 @@ describe('fromHfConfig on real config.json files', () => {
     });
 
     it(`${c.file}: the transformers 5 form (rope_parameters), and both forms together, read the same`, () => {
-      const config = readConfig(c.file);
+      const config = configOf(c);
       const v5 = transformers5Form(config);
       assert.deepEqual(fromHfConfig(v5), fromHfConfig(config));
       assert.deepEqual(fromHfConfig({ ...config, rope_parameters: v5.rope_parameters }), fromHfConfig(config));
@@ -171,7 +173,7 @@ describe('fromHfConfig on real config.json files', () => {
 
 /** One layer's options of each kind of rotary embedding a golden case lists, with the kind. */
 function kindsOf(c) {
-  const { layers } = fromHfConfig(readConfig(c.file));
+  const { layers } = fromHfConfig(configOf(c));
   return c.kinds.map((kind, k) => ({
     kind: { ...kind, headDim: c.headDim, layout: c.layout },
     options: layers[c.layers.indexOf(k)],
@@ -759,6 +761,9 @@ describe('fromHfConfig: each layer its RoPE', () => {
       'LLLLLGLLLLLGLLLLLGLLLLLGLL',
     );
     assert.equal(defaults.layers[0].headDim, 256);
+    const whole = readConfig('gemma-3-4b-it.json');
+    const error = assertParameterError(() => fromHfConfig(whole), TypeError, 'config.num_attention_heads');
+    assert.match(error.message, /config\.text_config/, 'the multimodal file: its text_config is the model');
   });
 
   it("Gemma 3's transformers 5 form: rope_parameters per layer type, a missing type plain RoPE at its default base", () => {
@@ -861,15 +866,17 @@ describe('fromHfConfig reads the per-layer keys once', () => {
       ['config.sliding_window_pattern', 'config.rope_local_base_freq'],
       ['config.layer_types[25]', 'config.rope_parameters.sliding_attention.rope_theta'],
     ],
-    'llama4-text-defaults.json': [
-      ['config.no_rope_layers', 'config.no_rope_layer_interval'],
-      ['config.no_rope_layers', 'config.no_rope_layer_interval'],
+    'llama-4-scout-17b-16e-instruct.json': [['config.no_rope_layers'], ['config.no_rope_layers']],
+    'gemma-3-4b-it.json': [
+      ['config.rope_scaling.factor', 'config.num_hidden_layers'],
+      ['config.layer_types[33]', 'config.rope_parameters.full_attention.factor'],
     ],
     'cohere2-defaults.json': [['config.sliding_window_pattern'], ['config.sliding_window_pattern']],
   };
   for (const [file, keys] of Object.entries(PER_LAYER_KEYS)) {
     it(`${file} and its transformers 5 form: every getter (layer_types, no_rope_layers, rope_parameters per type) runs once`, () => {
-      for (const [form, config] of [readConfig(file), transformers5Form(readConfig(file))].entries()) {
+      const text = readConfig(file).text_config ?? readConfig(file);
+      for (const [form, config] of [text, transformers5Form(text)].entries()) {
         const reads = new Map();
         assert.deepEqual(fromHfConfig(counted(config, reads)), fromHfConfig(config));
         for (const [key, count] of reads) assert.equal(count, 1, `${key} read ${count} times`);
