@@ -1,10 +1,11 @@
-// fromHfConfig: a model's RoPE, read from its Hugging Face config.json, as the options posenc's
-// rope functions take. It reads the file as transformers does: the 4.x `rope_scaling` and the
-// transformers 5 `rope_parameters` (RotaryEmbeddingConfigMixin.convert_rope_params_to_dict and
-// standardize_rope_params, modeling_rope_utils.py), the keys the schedule functions read there
-// (_compute_*_parameters), and the model config classes' own names and defaults. Where 4.x and 5
-// differ, it follows 5; where a file gives one quantity twice with different values, it is an
-// error. No instance is needed: the numeric rules of the values are the core's, checked when
+// fromHfConfig: a model's RoPE, layer by layer, read from its Hugging Face config.json, as the
+// options posenc's rope functions take. It reads the file as transformers does: the 4.x
+// `rope_scaling` and the transformers 5 `rope_parameters` (RotaryEmbeddingConfigMixin.
+// convert_rope_params_to_dict and standardize_rope_params, modeling_rope_utils.py), the keys the
+// schedule functions read there (_compute_*_parameters), the model config classes' own names and
+// defaults, and which rotary embedding each layer's attention applies (LAYER_RULES). Where 4.x
+// and 5 differ, it follows 5; where a file gives one quantity twice with different values, it is
+// an error. No instance is needed: the numeric rules of the values are the core's, checked when
 // the options are used; this file checks what only the config can name.
 import { describe, rangeError, readError, typeError } from './errors.js';
 import { SCALING_KEYS, SCALING_VALUES } from './options.js';
