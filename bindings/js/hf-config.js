@@ -702,12 +702,7 @@ export function fromHfConfig(config) {
   } else if (numLayers !== undefined) {
     layers = Array.from({ length: numLayers }, () => copyOptions(options.shared));
   }
-  const result = {};
-  defineRopeOptions(result, layers, options.shared, modelType);
-  return Object.assign(result, {
-    ...(layers && { layers }),
-    numHeads,
-    numKvHeads,
-    maxPositionEmbeddings,
-  });
+  // A literal (defined properties: no inherited setter runs), ropeOptions first, then redefined.
+  const result = { ropeOptions: undefined, ...(layers && { layers }), numHeads, numKvHeads, maxPositionEmbeddings };
+  return defineRopeOptions(result, layers, options.shared, modelType);
 }

@@ -1013,12 +1013,20 @@ describe('fromHfConfig reads the config once and never changes it', () => {
 
   it('inherited keys (Object.prototype pollution) are neither config keys nor scaling values', () => {
     const yarn = { ...BASE, rope_scaling: { rope_type: 'yarn', original_max_position_embeddings: 1024 } };
-    const expected = [fromHfConfig(BASE), fromHfConfig(yarn)];
+    const gemma = { ...GEMMA3, rope_parameters: { full_attention: { rope_type: 'linear', factor: 8.0 } } };
+    const configs = [BASE, yarn, SMOLLM3, gemma, { ...COHERE2, sliding_window_pattern: undefined }];
+    const expected = configs.map(fromHfConfig);
     const polluted = {
       rope_scaling: { type: 'linear', factor: 2 },
       head_dim: 6,
       factor: 3,
       scaling: { type: 'linear' },
+      num_hidden_layers: 2,
+      layer_types: ['full_attention', 'full_attention'],
+      no_rope_layers: [0, 0, 0, 0, 0, 0, 0, 0],
+      sliding_window_pattern: 1,
+      rope_local_base_freq: 5,
+      sliding_attention: { rope_type: 'linear', factor: 2 },
     };
     for (const [key, value] of Object.entries(polluted)) Object.prototype[key] = value;
     let setterRan = false;
@@ -1028,11 +1036,22 @@ describe('fromHfConfig reads the config once and never changes it', () => {
         setterRan = true;
       },
     });
+    const setters = ['originalMaxPositionEmbeddings', 'ropeOptions', 'layers', 'numHeads', 'maxPositionEmbeddings'];
+    for (const key of setters.slice(1)) {
+      Object.defineProperty(Object.prototype, key, {
+        configurable: true,
+        set() {
+          setterRan = true;
+        },
+      });
+    }
     try {
-      assert.deepEqual([fromHfConfig(BASE), fromHfConfig(yarn)], expected);
+      const results = configs.map(fromHfConfig);
+      assert.deepEqual(results, expected);
+      assert.deepEqual(results[3].layers, expected[3].layers);
       assert.ok(!setterRan, 'an inherited setter never runs');
     } finally {
-      for (const key of [...Object.keys(polluted), 'originalMaxPositionEmbeddings']) delete Object.prototype[key];
+      for (const key of [...Object.keys(polluted), ...setters]) delete Object.prototype[key];
     }
   });
 });
