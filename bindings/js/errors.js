@@ -178,7 +178,7 @@ const WORDS = {
   mscaleInvalid: () => 'must be a finite number >= 0',
   mscaleAllDimInvalid: () => 'must be a finite number >= 0',
   lowFreqFactorInvalid: () => 'must be a finite number greater than 0',
-  highFreqFactorInvalid: () => 'must be a finite number greater than lowFreqFactor',
+  highFreqFactorInvalid: () => 'must be a finite number no less than lowFreqFactor',
   shortFactorLength: () => 'must hold rotaryDim / 2 numbers, one per rotary pair',
   longFactorLength: () => 'must hold rotaryDim / 2 numbers, one per rotary pair',
   shortFactorInvalid: () => 'must hold finite numbers greater than 0',

@@ -795,7 +795,18 @@ export interface HfRopeOptions {
 
 /** What fromHfConfig reads from a Hugging Face config.json. */
 export interface HfRopeConfig {
+  /**
+   * The RoPE every rotating layer shares. Where the layers differ (Gemma 3's sliding and full
+   * layers) or none rotates, reading it throws a TypeError naming `layers` (it is then not
+   * enumerable: spreading or JSON.stringify of the result skips it).
+   */
   ropeOptions: HfRopeOptions;
+  /**
+   * Layer i's RoPE, or null where layer i has none (SmolLM3's and Llama 4's NoPE layers, Cohere
+   * 2's full-attention layers); num_hidden_layers entries, each its own object. Absent only when
+   * the file gives no num_hidden_layers and its layers all share ropeOptions.
+   */
+  layers?: Array<HfRopeOptions | null>;
   /** num_attention_heads. */
   numHeads: number;
   /**
@@ -803,13 +814,14 @@ export interface HfRopeConfig {
    * (DeepSeek) the keys' rotary part is one shared head: rotate it with numKvHeads 1.
    */
   numKvHeads: number;
-  maxPositionEmbeddings: number;
+  /** max_position_embeddings; undefined when the file gives none (only some scalings need it). */
+  maxPositionEmbeddings: number | undefined;
 }
 
 /**
  * A model's RoPE from its Hugging Face config.json object (transformers 4 `rope_scaling` or 5
- * `rope_parameters`), read as transformers reads it. Needs no instance. Throws a TypeError or
- * RangeError naming the config key (`config.rope_scaling.rope_type`, ...).
+ * `rope_parameters`), read as transformers reads it, layer by layer. Needs no instance. Throws a
+ * TypeError or RangeError naming the config key (`config.rope_scaling.rope_type`, ...).
  */
 export function fromHfConfig(config: object): HfRopeConfig;
 
