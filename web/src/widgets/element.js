@@ -18,7 +18,7 @@
 import { h } from '../dom.js';
 import { renderFigure } from '../plots/figure-image.js';
 import { coalesceToFrame, progressiveToFrame } from '../schedule.js';
-import { formatValue, normalizeSetting, parseSetting, UrlState } from '../state.js';
+import { describeSetting, formatValue, normalizeSetting, parseSetting, UrlState } from '../state.js';
 import { sharedPosenc } from './engine.js';
 import widgetCss from './widget.css?inline';
 
@@ -145,7 +145,7 @@ export class PosencElement extends HTMLElement {
     if (normalizeSetting(spec, value, this.#state.max(name)) === undefined) {
       this.#report(
         name,
-        `${camelCase(name)} = ${String(value).slice(0, 40)} cannot be used; it stays ${formatValue(spec, this.#state.get(name))}.`,
+        `${camelCase(name)} = ${String(value).slice(0, 40)} cannot be used; it stays ${describeSetting(spec, this.#state.get(name))}.`,
       );
       return;
     }
