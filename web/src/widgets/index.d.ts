@@ -37,6 +37,8 @@ export interface PosencInvalid {
 
 /** What every posenc element has. */
 export interface PosencElementBase<Settings> extends HTMLElement {
+  /** The colour scheme (attribute `theme`): the reader's system setting (the default), light or dark. */
+  theme: 'system' | 'light' | 'dark';
   /** The settings in use, by property name. */
   readonly settings: Settings;
   /** The sentences shown inside the element for settings it could not use (empty when none). */
