@@ -231,7 +231,11 @@ for (const posenc of await loadBothVariants()) {
       const odd = { seqLen: 1, headDim: 7, offset: 1 };
       const refused = outcome(() => posenc.rope(new Float32Array(7), odd));
       assert.match(refused.error, /^RangeError headDim/);
-      assert.deepEqual(outcome(() => posenc.rope(new Float32Array(7), odd)), refused, 'the same error again');
+      assert.deepEqual(
+        outcome(() => posenc.rope(new Float32Array(7), odd)),
+        refused,
+        'the same error again',
+      );
       assert.deepEqual(heapProbe(posenc), empty, 'nothing kept');
       // JS rules come before the core's, as in one call: offset with positions, and an odd headDim.
       const both = outcome(() => posenc.rope(new Float32Array(7), { ...odd, positions: [1] }));
@@ -240,15 +244,26 @@ for (const posenc of await loadBothVariants()) {
       const o = { seqLen: 2, numHeads: 2, headDim: 8, offset: 3 };
       const short = outcome(() => posenc.rope(new Float32Array(31), o));
       assert.match(short.error, /^RangeError x/);
-      assert.deepEqual(outcome(() => posenc.rope(new Float32Array(31), o)), short, 'x too short, plan kept: same error');
+      assert.deepEqual(
+        outcome(() => posenc.rope(new Float32Array(31), o)),
+        short,
+        'x too short, plan kept: same error',
+      );
       const qk = { ...o, numKvHeads: 1 };
       const shortK = outcome(() => posenc.ropeQK(new Float32Array(32), new Float32Array(15), qk));
       assert.match(shortK.error, /^RangeError k/);
-      assert.deepEqual(outcome(() => posenc.ropeQK(new Float32Array(32), new Float32Array(15), qk)), shortK);
+      assert.deepEqual(
+        outcome(() => posenc.ropeQK(new Float32Array(32), new Float32Array(15), qk)),
+        shortK,
+      );
       const x = randomNormal(32, 8);
       const good = outcome(() => posenc.rope(x.slice(), o));
       posenc.freeCachedPlans();
-      assert.deepEqual(outcome(() => posenc.rope(x.slice(), o)), good, 'the kept plan computes as a new one');
+      assert.deepEqual(
+        outcome(() => posenc.rope(x.slice(), o)),
+        good,
+        'the kept plan computes as a new one',
+      );
     });
 
     describe('options that change between calls never reach a stale plan', () => {
@@ -319,7 +334,12 @@ for (const posenc of await loadBothVariants()) {
         const scaling = { type: 'longrope', shortFactor, longFactor, originalMaxPositionEmbeddings: 4, factor: 4 };
         const options = { seqLen: 2, numHeads: 3, headDim: 16, offset: 4, scaling };
         posenc.freeCachedPlans();
-        for (const change of [() => {}, () => shortFactor.fill(3), () => longFactor.fill(5), () => shortFactor.fill(1)]) {
+        for (const change of [
+          () => {},
+          () => shortFactor.fill(3),
+          () => longFactor.fill(5),
+          () => shortFactor.fill(1),
+        ]) {
           change();
           const got = bitsOf(posenc.rope(x.slice(), options));
           const plain = JSON.parse(JSON.stringify(options));
