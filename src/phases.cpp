@@ -12,12 +12,29 @@
 
 namespace posenc {
 
+namespace {
+
+// A block's arrays (up to 128 doubles) copied in pieces under 512 bytes: Emscripten's memcpy
+// hands 512 bytes and more to JavaScript (HEAPU8.copyWithin), a crossing that costs more than
+// copying a block's 64 doubles in WebAssembly. Pieces of a run-time size are not merged back
+// into one memcpy.
+constexpr std::size_t kCopyPiece = 60;
+
+void copy_doubles(const double* from, std::size_t count, double* to) {
+  for (std::size_t done = 0; done < count; done += kCopyPiece) {
+    const std::size_t piece = std::min(kCopyPiece, count - done);
+    std::copy(from + done, from + done + piece, to + done);
+  }
+}
+
+}  // namespace
+
 PhaseBlock::PhaseBlock(std::uint32_t first_pair, std::uint32_t count, std::uint32_t dim, double base) : count_(count) {
   for (std::uint32_t i = 0; i < count_; ++i) inv_freq_[i] = inverse_frequency(first_pair + i, dim, base);
 }
 
 PhaseBlock::PhaseBlock(const double* inv_freq, std::uint32_t count, double scale) : count_(count), scale_(scale) {
-  for (std::uint32_t i = 0; i < count_; ++i) inv_freq_[i] = inv_freq[i];
+  copy_doubles(inv_freq, count_, inv_freq_);
 }
 
 void PhaseBlock::grow(const double* log_growth, std::int64_t center) {
@@ -173,8 +190,8 @@ void PhaseBlock::anchor(std::int64_t position) {
   if (!growing_) {
     for (const KeptAnchor& kept : kept_anchors) {
       if (!kept.holds(position, count_, scale_, inv_freq_)) continue;
-      std::copy(kept.cos, kept.cos + count_, cos64_);
-      std::copy(kept.sin, kept.sin + count_, sin64_);
+      copy_doubles(kept.cos, count_, cos64_);
+      copy_doubles(kept.sin, count_, sin64_);
       return;
     }
   }
@@ -203,9 +220,9 @@ void PhaseBlock::anchor(std::int64_t position) {
   kept.position = position;
   kept.count = count_;
   kept.scale = scale_;
-  std::copy(inv_freq_, inv_freq_ + count_, kept.inv_freq);
-  std::copy(cos64_, cos64_ + count_, kept.cos);
-  std::copy(sin64_, sin64_ + count_, kept.sin);
+  copy_doubles(inv_freq_, count_, kept.inv_freq);
+  copy_doubles(cos64_, count_, kept.cos);
+  copy_doubles(sin64_, count_, kept.sin);
 }
 
 }  // namespace posenc
