@@ -387,6 +387,53 @@ for (const posenc of await loadBothVariants()) {
         }
       });
 
+      it("typed arrays' species and iterators, patched by the page, never run while a plan is kept or found", () => {
+        const pairs = 8;
+        const o = {
+          seqLen: 2,
+          numHeads: 3,
+          headDim: 16,
+          offset: 4,
+          scaling: {
+            type: 'longrope',
+            shortFactor: new Array(pairs).fill(1.5),
+            longFactor: new Array(pairs).fill(3),
+            originalMaxPositionEmbeddings: 4,
+            factor: 4,
+          },
+        };
+        const expected = clean(o);
+        const TypedArray = Object.getPrototypeOf(Uint8Array);
+        const iterator = Object.getOwnPropertyDescriptor(TypedArray.prototype, Symbol.iterator);
+        const species = Object.getOwnPropertyDescriptor(TypedArray, Symbol.species);
+        let runs = 0;
+        Object.defineProperty(TypedArray.prototype, Symbol.iterator, {
+          ...iterator,
+          value() {
+            runs++;
+            return iterator.value.call(this);
+          },
+        });
+        Object.defineProperty(TypedArray, Symbol.species, {
+          ...species,
+          get() {
+            runs++;
+            return species.get.call(this);
+          },
+        });
+        let got;
+        try {
+          posenc.freeCachedPlans();
+          got = [0, 1].map(() => bitsOf(posenc.rope(x.slice(), o)));
+        } finally {
+          Object.defineProperty(TypedArray.prototype, Symbol.iterator, iterator);
+          Object.defineProperty(TypedArray, Symbol.species, species);
+        }
+        // (x.slice() above runs the species getter itself: the test's own calls are counted out.)
+        assert.equal(runs, 2, 'only the test\'s own x.slice() calls ran the patched species');
+        assert.deepEqual(got, [expected, expected]);
+      });
+
       it("ropeQK: numKvHeads from a getter, and the keys' lengths with it", () => {
         const heads = [3, 1, 3];
         let reads = 0;
