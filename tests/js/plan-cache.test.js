@@ -430,7 +430,7 @@ for (const posenc of await loadBothVariants()) {
           Object.defineProperty(TypedArray, Symbol.species, species);
         }
         // (x.slice() above runs the species getter itself: the test's own calls are counted out.)
-        assert.equal(runs, 2, 'only the test\'s own x.slice() calls ran the patched species');
+        assert.equal(runs, 2, "only the test's own x.slice() calls ran the patched species");
         assert.deepEqual(got, [expected, expected]);
       });
 
