@@ -7,7 +7,8 @@
 //                                  [--import-reps=<n>]
 // Sections and case ids: see bench/cases.js. big-arrays: rope-wasm-interleaved, rope-wasm-half,
 // rope-js-owned, rope-positions-partial, sinusoidal, addSinusoidal, ropeCache, similarity-dot.
-// per-call: per-call-1, per-call-8, per-call-64, per-call-512, per-call-4096.
+// per-call: per-call-1, per-call-8, per-call-64, per-call-512, per-call-4096, per-call-half-1, per-call-half-8,
+// per-call-half-64, per-call-table-16.
 // page-redraw (Chromium only): the tutorial page cases of bench/page-redraw-cases.js, e.g. rope-heaviest.
 // entry-import (Chromium only): cold import() of the packed package's browser entries (--import-reps, default 15).
 // Exits 1 when a result was wrong or a case failed to run; never because of a time.

@@ -703,6 +703,8 @@ export class Posenc {
   ): { q: Q; k: K };
   /** A prepared rope call for hot loops: validated once, then plan.apply(x, { offset }) per decoding step. */
   ropePlan<const S = RopeScaling>(options: RopePlanOptions<S>): RopePlan;
+  /** Frees the prepared plans rope() and ropeQK() keep for their next calls with the same options (made again when needed). */
+  freeCachedPlans(): void;
   /** Head vectors ([..., headDim]: activations, a q/k bias) with their rotary channels moved to the other layout. */
   convertLayout<T extends FloatArray = Float32Array>(x: FloatArray, options: LayoutConversionOptions & { out?: T }): T;
   /** q/k projection weights [numHeads * headDim, hidden] with each head's rotary rows moved to the other layout (Hugging Face's permute). */

@@ -69,8 +69,12 @@ export class Memory {
   constructor(mod, description) {
     this.#mod = mod;
     this.#description = description;
-    for (const [operation, slots] of Object.entries(description.frames))
-      this.#frames[operation] = new Frame(operation, slots, mod[operation]);
+    // Each operation is a plain WebAssembly export; looked up at each call, since the glue
+    // replaces its first wrapper (which forwards through apply) by the export itself.
+    for (const [operation, slots] of Object.entries(description.frames)) {
+      const name = `_posenc_${operation}`;
+      this.#frames[operation] = new Frame(operation, slots, (frame) => mod[name](frame));
+    }
     this.#arena = this.malloc('loadPosenc', ARENA_BYTES);
   }
 

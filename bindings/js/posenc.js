@@ -6,6 +6,7 @@ import { READ, READ_WRITE, WRITE } from './frame.js';
 import { Memory } from './memory.js';
 import { segmentError } from './errors.js';
 import { SEGMENT_FIELDS, SEGMENT_KINDS, readOptions } from './options.js';
+import { PlanCache } from './plan-cache.js';
 import { RopePlan } from './rope-plan.js';
 import { readDescription } from './seam.js';
 import {
@@ -25,6 +26,7 @@ import { allocateArray } from './wasm-array.js';
 
 export class Posenc {
   #memory;
+  #plans; // the plans rope() and ropeQK() made lately (plan-cache.js)
   #enums;
   #context; // what reading options needs: the enums, the limits
   variant;
@@ -37,6 +39,7 @@ export class Posenc {
   constructor(mod, { variant, module, wasmSource }) {
     const description = readDescription(mod);
     this.#memory = new Memory(mod, description);
+    this.#plans = new PlanCache((handle) => this.#memory.freePlan(handle));
     this.#enums = description.enums;
     this.#context = { enums: description.enums, limits: description.limits };
     this.variant = variant;
@@ -158,22 +161,16 @@ export class Posenc {
     const o = this.#read(fn, options);
     const args = this.#memory.xArguments(fn, x, o.out, this, true);
     const dtype = settleDtype(fn, o.dtype, [args.x, args.out]);
+    const create = this.#planFrame(fn, o, o.numHeads, dtype);
     if (streams(o, o, args)) {
-      const plan = this.#makePlan(fn, o, o.numHeads, dtype);
-      try {
-        const role = xposRoleValue(o.xpos?.role, this.#enums);
-        ropeInBlocks(this.#memory, plan, o, o.offset ?? 0, role, args, { fn, o, args });
-      } finally {
-        this.#memory.freePlan(plan.handle);
-      }
+      const plan = this.#plans.planOf(create, (frame) => this.#madePlan(frame, fn, o, args));
+      const role = xposRoleValue(o.xpos?.role, this.#enums);
+      ropeInBlocks(this.#memory, plan, o, o.offset ?? 0, role, args, { fn, o, args });
       return args.out.array;
     }
-    const frame = this.#memory.frame('rope');
-    writeRopeSpec(frame, fn, o, this.#enums);
-    this.#dtype(frame, fn, dtype, []);
-    writeRows(frame, fn, o);
+    const frame = this.#applyFrame('ropePlanApply', fn, o, create);
     frame.data('x', args.x, READ).data('out', args.out, WRITE);
-    this.#run(frame, fn, o, args);
+    this.#runCached(frame, create, fn, o, args);
     return args.out.array;
   }
 
@@ -185,12 +182,12 @@ export class Posenc {
     const fn = 'ropeQK';
     const o = this.#read(fn, options);
     const args = this.#memory.qkArguments(fn, q, k, o.out, this);
-    const frame = this.#memory.frame('ropeQK').set('numKvHeads', o.numKvHeads ?? o.numHeads);
-    writeRopeSpec(frame, fn, o, this.#enums);
-    this.#dtype(frame, fn, o.dtype, [args.q, args.k, args.outQ, args.outK]);
-    writeRows(frame, fn, o);
+    const create = this.#memory.frame('ropePlanCreate').set('numKvHeads', o.numKvHeads ?? o.numHeads);
+    writeRopeSpec(create, fn, o, this.#enums);
+    this.#dtype(create, fn, o.dtype, [args.q, args.k, args.outQ, args.outK]);
+    const frame = this.#applyFrame('ropePlanApplyQK', fn, o, create);
     this.#memory.writeQK(frame, args);
-    this.#run(frame, fn, o, args);
+    this.#runCached(frame, create, fn, o, args);
     return { q: args.outQ.array, k: args.outK.array };
   }
 
@@ -209,18 +206,54 @@ export class Posenc {
     );
   }
 
+  /**
+   * Frees the prepared plans that rope() and ropeQK() keep for their next calls with the same
+   * options (at most PLAN_CACHE_CAPACITY, a little WASM memory each); later calls make them again.
+   */
+  freeCachedPlans() {
+    this.#plans.clear();
+  }
+
   /** The core's plan of rope options `o` on arrays of `dtype`: { handle, rotaryDim, attentionFactor, carryLength }. */
   #makePlan(fn, o, numKvHeads, dtype) {
+    return this.#madePlan(this.#planFrame(fn, o, numKvHeads, dtype), fn, o, null);
+  }
+
+  /** The ropePlanCreate frame of rope options `o` on arrays of `dtype`, filled (not run). */
+  #planFrame(fn, o, numKvHeads, dtype) {
     const frame = this.#memory.frame('ropePlanCreate').set('numKvHeads', numKvHeads);
     writeRopeSpec(frame, fn, o, this.#enums);
     this.#dtype(frame, fn, dtype, []);
-    this.#run(frame, fn, o, null);
+    return frame;
+  }
+
+  /** Runs a filled ropePlanCreate frame (errors quote `o` and `args`): the plan it made. */
+  #madePlan(frame, fn, o, args) {
+    this.#run(frame, fn, o, args);
     return {
       handle: frame.result('plan'),
       rotaryDim: frame.result('resolvedRotaryDim'),
       attentionFactor: frame.result('appliedAttentionFactor'),
       carryLength: frame.result('carryLength'),
     };
+  }
+
+  /**
+   * The frame that applies rope()'s or ropeQK()'s plan, its rows filled (their rules checked
+   * before the plan is made, as the one-call operation did) and the parameters the plan's
+   * frame noted as defaulted from another option (for the wording of errors).
+   */
+  #applyFrame(operation, fn, o, create) {
+    const frame = this.#memory.frame(operation);
+    for (const [parameter, source] of create.sources) frame.source(parameter, source);
+    writeRows(frame, fn, o);
+    return frame;
+  }
+
+  /** Runs an apply frame with the cached plan of the filled ropePlanCreate frame `create` (made if new). */
+  #runCached(frame, create, fn, o, args) {
+    const plan = this.#plans.planOf(create, (filled) => this.#madePlan(filled, fn, o, args));
+    this.#run(frame.set('plan', plan.handle), fn, o, args);
   }
 
   /**
