@@ -11,16 +11,7 @@ import { checkedByCpu } from './cpu-checks.js';
 import { Dispatcher } from './dispatch.js';
 import { isPlainList, readChoice, readDtype, readEncoder, requiredSize, splitOptions } from './options.js';
 import { GrowingTable, TableCache } from './tables.js';
-import {
-  ADD_META,
-  ADD_SINUSOIDAL_KERNEL,
-  ALIBI_KERNEL,
-  ALIBI_META,
-  BUCKET_KERNEL,
-  BUCKET_META,
-  ROPE_META,
-  ropeKernel,
-} from './wgsl.js';
+import { ADD_META, ADD_SINUSOIDAL_KERNEL, DISTANCE_META, distanceKernel, ROPE_META, ropeKernel } from './wgsl.js';
 
 const ROWS_KEYS = ['offset', 'positions', 'positionsType', 'maxPosition', 'minPosition'];
 const XPOS_ROLES = ['query', 'key'];
@@ -230,7 +221,11 @@ export class GpuEncoder {
     return pairs;
   }
 
-  /** The [numHeads, queryLen, keyLen] ALiBi bias slope_h · (j − (offset + i)) into `out` (float32), on the GPU. */
+  /**
+   * The [numHeads, queryLen, keyLen] ALiBi bias slope_h · (j − (offset + i)) into `out`
+   * (float32), on the GPU: each head's bias of every distance the block meets comes from the
+   * CPU (one row of queryLen + keyLen − 1 keys), so every value is the CPU's.
+   */
   alibiBias(options) {
     const fn = 'webgpu.alibiBias';
     this.#alive(fn);
@@ -239,27 +234,27 @@ export class GpuEncoder {
     const numHeads = requiredSize(fn, 'numHeads', cpu.numHeads, '');
     const queryLen = this.#length(fn, 'queryLen', cpu.queryLen);
     const keyLen = this.#length(fn, 'keyLen', cpu.keyLen);
+    // the block's own rules (offset, maxBias, sizes) are the CPU's; zero-length blocks compute nothing
+    checkedByCpu(fn, () => this.#posenc.alibiBias({ ...cpu, keyLen: 0 }));
+    checkedByCpu(fn, () => this.#posenc.alibiBias({ ...cpu, queryLen: 0 }));
     const offset = cpu.offset ?? keyLen - queryLen;
-    // the bias's rules (offset, maxBias, sizes) are the CPU's: one row of one column checks them
-    checkedByCpu(fn, () =>
-      this.#posenc.alibiBias({ ...cpu, queryLen: Math.min(queryLen, 1), keyLen: Math.min(keyLen, 1), offset }),
-    );
-    const slopes = this.alibiSlopes({ numHeads, ...(cpu.maxBias === undefined ? {} : { maxBias: cpu.maxBias }) });
-    const count = numHeads * queryLen * keyLen;
     const out = checkBuffer(fn, readBuffer(fn, 'out', requiredBuffer(fn, gpu.out)), {
-      bytes: 4 * count,
+      bytes: 4 * numHeads * queryLen * keyLen,
       needs: ['STORAGE'],
     });
-    const binding = bindingOf(fn, this.#device, out);
-    const meta = new Uint32Array(ALIBI_META.slopes + slopes.length);
-    meta[ALIBI_META.queryLen] = queryLen;
-    meta[ALIBI_META.keyLen] = keyLen;
-    meta[ALIBI_META.offset] = offset; // an int32's bits
-    meta[ALIBI_META.outBase] = binding.base;
-    meta.set(new Uint32Array(slopes.buffer), ALIBI_META.slopes);
-    const pipeline = this.#dispatcher.pipeline('alibi', ALIBI_KERNEL);
-    const dispatch = this.#dispatcher.dispatch(fn, pipeline, meta, count, [{ binding: 3, resource: binding.resource }]);
-    return this.#dispatcher.record(fn, encoder, [dispatch], [out]);
+    const last = offset + queryLen - 1; // the distance j − (offset + i) is j' − last for one row of queryLen + keyLen − 1 keys
+    const table =
+      queryLen === 0 || keyLen === 0
+        ? new Float32Array(0)
+        : checkedByCpu(fn, () =>
+            this.#posenc.alibiBias({ ...cpu, queryLen: 1, keyLen: queryLen + keyLen - 1, offset: last }),
+          );
+    return this.#distances(fn, encoder, 'alibi', 'f32', { table, first: -last, count: queryLen + keyLen - 1 }, out, {
+      heads: numHeads,
+      queryLen,
+      keyLen,
+      offset,
+    });
   }
 
   /**
@@ -270,37 +265,46 @@ export class GpuEncoder {
     const fn = 'webgpu.bucketTable';
     this.#alive(fn);
     const { buckets, first } = this.#buckets(fn, options);
-    const buffer = this.#newBuffer('posenc buckets', Math.max(4, buckets.byteLength));
+    const buffer = this.#newBuffer('posenc buckets', buckets.byteLength);
     this.#device.queue.writeBuffer(buffer, 0, buckets);
     return { buffer, first, count: buckets.length };
   }
 
-  /** T5's relative position buckets [queryLen, keyLen] (int32) into `out`, on the GPU. */
+  /** T5's relative position buckets [queryLen, keyLen] (int32) into `out`, on the GPU: the CPU's buckets of each distance. */
   relativePositionBuckets(options) {
     const fn = 'webgpu.relativePositionBuckets';
     this.#alive(fn);
     const { gpu, cpu } = splitOptions(fn, options, ['out', 'encoder']);
     const encoder = readEncoder(fn, gpu.encoder);
     const { buckets, first, queryLen, keyLen, offset } = this.#buckets(fn, cpu);
-    const count = queryLen * keyLen;
     const out = checkBuffer(fn, readBuffer(fn, 'out', requiredBuffer(fn, gpu.out)), {
-      bytes: 4 * count,
+      bytes: 4 * queryLen * keyLen,
       needs: ['STORAGE'],
     });
-    const table = this.#newBuffer('posenc buckets', Math.max(4, buckets.byteLength));
-    this.#device.queue.writeBuffer(table, 0, buckets);
+    return this.#distances(fn, encoder, 'buckets', 'i32', { table: buckets, first, count: buckets.length }, out, {
+      heads: 1,
+      queryLen,
+      keyLen,
+      offset,
+    });
+  }
+
+  /** Records the distance-table kernel: out[h, i, j] = table[h · count + (j − (offset + i)) − first]. */
+  #distances(fn, encoder, name, type, { table, first, count }, out, { heads, queryLen, keyLen, offset }) {
+    const buffer = this.#newBuffer(`posenc ${name}`, table.byteLength);
+    if (table.length) this.#device.queue.writeBuffer(buffer, 0, table);
     const binding = bindingOf(fn, this.#device, out);
-    const meta = new Uint32Array(BUCKET_META.length);
-    meta[BUCKET_META.queryLen] = queryLen;
-    meta[BUCKET_META.keyLen] = keyLen;
-    meta[BUCKET_META.offset] = offset;
-    meta[BUCKET_META.outBase] = binding.base;
-    meta[BUCKET_META.first] = first; // an int32's bits
-    meta[BUCKET_META.count] = buckets.length;
-    const pipeline = this.#dispatcher.pipeline('buckets', BUCKET_KERNEL);
-    const dispatch = this.#dispatcher.dispatch(fn, pipeline, meta, count, [
+    const meta = new Uint32Array(DISTANCE_META.length);
+    meta[DISTANCE_META.queryLen] = queryLen;
+    meta[DISTANCE_META.keyLen] = keyLen;
+    meta[DISTANCE_META.offset] = offset; // an int32's bits
+    meta[DISTANCE_META.outBase] = binding.base;
+    meta[DISTANCE_META.first] = first; // an int32's bits
+    meta[DISTANCE_META.count] = count;
+    const pipeline = this.#dispatcher.pipeline(name, distanceKernel(type));
+    const dispatch = this.#dispatcher.dispatch(fn, pipeline, meta, heads * queryLen * keyLen, [
       { binding: 3, resource: binding.resource },
-      { binding: 4, resource: { buffer: table } },
+      { binding: 4, resource: { buffer } },
     ]);
     return this.#dispatcher.record(fn, encoder, [dispatch], [out]);
   }
@@ -583,7 +587,7 @@ export class GpuEncoder {
   #newBuffer(label, bytes) {
     return this.#device.createBuffer({
       label,
-      size: Math.max(4, bytes + ((4 - (bytes % 4)) % 4)),
+      size: Math.max(4, Math.ceil(bytes / 4) * 4),
       usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC,
     });
   }

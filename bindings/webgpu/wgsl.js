@@ -224,31 +224,8 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
 }
 `;
 
-/** meta slots of the ALiBi kernel. */
-export const ALIBI_META = Object.freeze({ queryLen: 5, keyLen: 6, offset: 7, outBase: 8, slopes: 9 });
-
-/** The [numHeads, queryLen, keyLen] ALiBi bias; meta holds each head's slope as (hi, lo) bits. */
-export const ALIBI_KERNEL = /* wgsl */ `
-${COMMON}
-${ALIBI_WGSL}
-@group(0) @binding(3) var<storage, read_write> dst: array<f32>;
-
-@compute @workgroup_size(${WORKGROUP})
-fn main(@builtin(global_invocation_id) id: vec3<u32>) {
-  let index = thread_index(id);
-  if (index >= pm[1]) { return; }
-  let q = pm[5]; let k = pm[6];
-  let j = index % k;
-  let i = (index / k) % q;
-  let h = index / (k * q);
-  let slope = vec2<f32>(bitcast<f32>(pm[9u + 2u * h]), bitcast<f32>(pm[10u + 2u * h]));
-  let distance = i32(j) - (bitcast<i32>(pm[7]) + i32(i));
-  dst[pm[8] + index] = posenc_alibi(slope, distance);
-}
-`;
-
-/** meta slots of the bucket kernel. */
-export const BUCKET_META = Object.freeze({
+/** meta slots of the distance-table kernel. */
+export const DISTANCE_META = Object.freeze({
   queryLen: 5,
   keyLen: 6,
   offset: 7,
@@ -258,20 +235,27 @@ export const BUCKET_META = Object.freeze({
   length: 11,
 });
 
-/** T5's [queryLen, keyLen] buckets of j − (offset + i), looked up in a table of the call's distances. */
-export const BUCKET_KERNEL = /* wgsl */ `
+/**
+ * A [heads, queryLen, keyLen] block whose value depends on the head and the distance
+ * j − (offset + i) only (ALiBi's bias, T5's buckets): looked up in a table of the call's
+ * distances that the CPU computed, so every value is the CPU's, bit for bit.
+ */
+export function distanceKernel(type) {
+  return /* wgsl */ `
 ${COMMON}
-${bucketTableWgsl({ group: 0, binding: 4 })}
-@group(0) @binding(3) var<storage, read_write> dst: array<i32>;
+@group(0) @binding(3) var<storage, read_write> dst: array<${type}>;
+@group(0) @binding(4) var<storage, read> table: array<${type}>;
 
 @compute @workgroup_size(${WORKGROUP})
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {
   let index = thread_index(id);
   if (index >= pm[1]) { return; }
-  let k = pm[6];
+  let q = pm[5]; let k = pm[6];
   let j = index % k;
-  let i = index / k;
+  let i = (index / k) % q;
+  let h = index / (k * q);
   let distance = i32(j) - (bitcast<i32>(pm[7]) + i32(i));
-  dst[pm[8] + index] = posenc_bucket(distance, bitcast<i32>(pm[9]), pm[10]);
+  dst[pm[8] + index] = table[h * pm[10] + u32(distance - bitcast<i32>(pm[9]))];
 }
 `;
+}
