@@ -66,6 +66,7 @@ export class GpuEncoder {
       gpu.out === undefined
         ? undefined
         : checkBuffer(fn, readBuffer(fn, 'out', gpu.out), { bytes, needs: ['STORAGE'] });
+    inPlace(fn, xArg, out);
     const table = this.#ropeTable(fn, spec, role, rows);
     const dispatch = this.#ropeDispatch(fn, spec, spec.numHeads, xArg, out, table, rows);
     return this.#dispatcher.record(fn, encoder, [dispatch], [xArg, out, rows.buffer].filter(Boolean));
