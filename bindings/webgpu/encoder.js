@@ -110,17 +110,25 @@ export class GpuEncoder {
 
   /**
    * The cos/sin table of a schedule on the device, for a kernel of one's own (ropeTableWgsl):
-   * `{ buffer, pairs, first, rows, table }`, covering positions up to maxPosition (`table` is
-   * the vec3<u32> (pairs, first, rows) posenc_rope_cos_sin takes).
+   * `{ buffer, pairs, first, rows, table }`, covering positions minPosition (default 0) …
+   * maxPosition at least (`table` is the vec3<u32> (pairs, first, rows) posenc_rope_cos_sin takes).
+   * Later calls may grow it into a new buffer: bind the buffer of the latest call.
    */
   ropeTable(options) {
     const fn = 'webgpu.ropeTable';
     this.#alive(fn);
-    const { gpu, cpu } = splitOptions(fn, options, ['maxPosition']);
-    const last = requiredSize(fn, 'maxPosition', gpu.maxPosition, '(the table covers positions 0 … maxPosition)');
+    const { gpu, cpu } = splitOptions(fn, options, ['maxPosition', 'minPosition']);
+    const last = requiredSize(
+      fn,
+      'maxPosition',
+      gpu.maxPosition,
+      '(the table covers positions minPosition … maxPosition)',
+    );
     this.#assertPosition(fn, 'maxPosition', last);
+    const first = gpu.minPosition === undefined ? 0 : readSize(fn, 'minPosition', gpu.minPosition);
+    if (first > last) throw rangeError(fn, 'minPosition', `must be at most maxPosition (${last})`);
     const { spec, role } = this.#ropeSpec(fn, { ...cpu, seqLen: 1 }, false);
-    const table = this.#ropeTable(fn, spec, role, { first: 0, last });
+    const table = this.#ropeTable(fn, spec, role, { first, last });
     const pairs = spec.rotaryDim / 2;
     return {
       buffer: table.buffer,

@@ -86,8 +86,9 @@ export type GpuRopeTableOptions<S = RopeScaling> = RotaryOptions &
     base?: number;
     inverse?: boolean;
     xpos?: XposRopeOptions;
-    /** The table covers positions 0 … maxPosition (or a window ending there, far out). */
+    /** The table covers positions minPosition (default 0) … maxPosition at least. */
     maxPosition: number;
+    minPosition?: number;
   };
 
 /** A schedule's cos/sin rows on the device, for posenc_rope_cos_sin (ropeTableWgsl). */
