@@ -11,8 +11,20 @@ import { checkedByCpu } from './cpu-checks.js';
 import { Dispatcher } from './dispatch.js';
 import { isPlainList, readChoice, readDtype, readEncoder, requiredSize, splitOptions } from './options.js';
 import { GrowingTable, TableCache } from './tables.js';
-import { ADD_META, ADD_SINUSOIDAL_KERNEL, DISTANCE_META, distanceKernel, ROPE_META, ropeKernel } from './wgsl.js';
+import {
+  ADD_META,
+  ADD_SINUSOIDAL_KERNEL,
+  DISTANCE_META,
+  distanceKernel,
+  ROPE_META,
+  ropeHalfKernel,
+  ropeKernel,
+} from './wgsl.js';
 
+/** Bytes per element of each storage dtype the rotation kernels take. */
+const ELEMENT_BYTES = { __proto__: null, float32: 4, float16: 2 };
+/** The dtypes of rope, ropeQK, ropeCache and sinusoidal on the GPU (the others are float32). */
+const HALF_TOO = ['float32', 'float16'];
 const ROWS_KEYS = ['offset', 'positions', 'positionsType', 'maxPosition', 'minPosition'];
 const XPOS_ROLES = ['query', 'key'];
 /** Schedules whose frequencies change once the call's length passes originalMaxPositionEmbeddings. */
@@ -58,9 +70,9 @@ export class GpuEncoder {
     this.#alive(fn);
     const { gpu, cpu } = splitOptions(fn, options, ['out', 'encoder', ...ROWS_KEYS]);
     const encoder = readEncoder(fn, gpu.encoder);
-    const { spec, role } = this.#ropeSpec(fn, cpu, false);
+    const { spec, role, dtype } = this.#ropeSpec(fn, cpu, false);
     const rows = this.#rows(fn, gpu, spec);
-    const bytes = 4 * spec.batch * spec.seqLen * spec.numHeads * spec.headDim;
+    const bytes = ELEMENT_BYTES[dtype] * spec.batch * spec.seqLen * spec.numHeads * spec.headDim;
     const xArg = checkBuffer(fn, readBuffer(fn, 'x', x), { bytes, needs: ['STORAGE'] });
     const out =
       gpu.out === undefined
@@ -68,7 +80,7 @@ export class GpuEncoder {
         : checkBuffer(fn, readBuffer(fn, 'out', gpu.out), { bytes, needs: ['STORAGE'] });
     inPlace(fn, xArg, out);
     const table = this.#ropeTable(fn, spec, role, rows);
-    const dispatch = this.#ropeDispatch(fn, spec, spec.numHeads, xArg, out, table, rows);
+    const dispatch = this.#ropeDispatch(fn, spec, dtype, spec.numHeads, xArg, out, table, rows);
     return this.#dispatcher.record(fn, encoder, [dispatch], [xArg, out, rows.buffer].filter(Boolean));
   }
 
@@ -81,9 +93,9 @@ export class GpuEncoder {
     this.#alive(fn);
     const { gpu, cpu } = splitOptions(fn, options, ['out', 'encoder', ...ROWS_KEYS]);
     const encoder = readEncoder(fn, gpu.encoder);
-    const { spec } = this.#ropeSpec(fn, cpu, true);
+    const { spec, dtype } = this.#ropeSpec(fn, cpu, true);
     const rows = this.#rows(fn, gpu, spec);
-    const vectors = spec.batch * spec.seqLen * spec.headDim * 4;
+    const vectors = spec.batch * spec.seqLen * spec.headDim * ELEMENT_BYTES[dtype];
     const qBytes = vectors * spec.numHeads;
     const kBytes = vectors * spec.numKvHeads;
     const qArg = checkBuffer(fn, readBuffer(fn, 'q', q), { bytes: qBytes, needs: ['STORAGE'] });
@@ -102,8 +114,8 @@ export class GpuEncoder {
     const qTable = this.#ropeTable(fn, spec, both ? undefined : 'query', rows);
     const kTable = both ? qTable : this.#ropeTable(fn, spec, 'key', rows);
     const dispatches = [
-      this.#ropeDispatch(fn, spec, spec.numHeads, qArg, outQ, qTable, rows),
-      this.#ropeDispatch(fn, spec, spec.numKvHeads, kArg, outK, kTable, rows),
+      this.#ropeDispatch(fn, spec, dtype, spec.numHeads, qArg, outQ, qTable, rows),
+      this.#ropeDispatch(fn, spec, dtype, spec.numKvHeads, kArg, outK, kTable, rows),
     ];
     return this.#dispatcher.record(fn, encoder, dispatches, [qArg, kArg, outQ, outK, rows.buffer].filter(Boolean));
   }
@@ -144,9 +156,9 @@ export class GpuEncoder {
     const fn = 'webgpu.ropeCache';
     this.#alive(fn);
     const { gpu, cpu } = splitOptions(fn, options, ['out']);
-    readDtype(fn, cpu.dtype);
+    readDtype(fn, cpu.dtype, HALF_TOO);
     const cache = checkedByCpu(fn, () => this.#posenc.ropeCache(cpu));
-    const bytes = cache.cos.byteLength;
+    const bytes = writable(fn, 'seqLen', cache.cos.byteLength);
     let targets;
     if (gpu.out !== undefined) {
       const given = readPair(fn, 'out', gpu.out, 'cos', 'sin');
@@ -169,8 +181,9 @@ export class GpuEncoder {
     const fn = 'webgpu.sinusoidal';
     this.#alive(fn);
     const { gpu, cpu } = splitOptions(fn, options, ['out']);
-    readDtype(fn, cpu.dtype);
+    readDtype(fn, cpu.dtype, HALF_TOO);
     const table = checkedByCpu(fn, () => this.#posenc.sinusoidal(cpu));
+    writable(fn, 'seqLen', table.byteLength);
     const target =
       gpu.out === undefined
         ? { name: 'out', offset: 0, buffer: this.#newBuffer('posenc sinusoidal', table.byteLength) }
@@ -334,7 +347,7 @@ export class GpuEncoder {
    * every rule but the rows'), once per distinct options: `{ spec, role }`, the values resolved.
    */
   #ropeSpec(fn, cpu, pair) {
-    readDtype(fn, cpu.dtype);
+    const dtype = readDtype(fn, cpu.dtype, HALF_TOO);
     const { dtype: _dtype, xpos, ...rest } = cpu;
     if (!pair && rest.numKvHeads !== undefined)
       throw typeError(fn, 'numKvHeads', 'is taken by ropeQK (rope rotates one tensor of numHeads heads)');
@@ -376,7 +389,14 @@ export class GpuEncoder {
       if (this.#specs.size > 64) this.#specs.clear();
       this.#specs.set(key, spec);
     }
-    return { spec, role };
+    if (dtype === 'float16' && spec.layout === 'half' && spec.rotaryDim % 4 !== 0) {
+      throw rangeError(
+        fn,
+        cpu.rotaryDim === undefined ? 'headDim' : 'rotaryDim',
+        `gives ${spec.rotaryDim} rotary channels: float16 storage in the 'half' layout needs a multiple of 4 (channels are read two to a 32-bit word)`,
+      );
+    }
+    return { spec, role, dtype };
   }
 
   #assertPosition(fn, name, last) {
@@ -512,7 +532,7 @@ export class GpuEncoder {
     });
   }
 
-  #ropeDispatch(fn, spec, heads, xArg, out, table, rows) {
+  #ropeDispatch(fn, spec, dtype, heads, xArg, out, table, rows) {
     const samePlace = out === undefined || (out.buffer === xArg.buffer && out.offset === xArg.offset);
     const oneBuffer = out === undefined || out.buffer === xArg.buffer;
     const pairs = spec.rotaryDim / 2;
@@ -549,9 +569,13 @@ export class GpuEncoder {
       meta[ROPE_META.mrope] = spec.mrope.interleaved ? 2 : 1;
       [meta[ROPE_META.sectionT], meta[ROPE_META.sectionH], meta[ROPE_META.sectionW]] = spec.mrope.section;
     }
-    const slots = pairs + (copy ? spec.headDim - spec.rotaryDim : 0);
-    const threads = spec.batch * spec.seqLen * heads * slots;
-    const pipeline = this.#dispatcher.pipeline(oneBuffer ? 'rope-one-buffer' : 'rope', ropeKernel(oneBuffer));
+    const half = dtype === 'float16';
+    // float16: one thread per 32-bit word (a pair, or two pairs of the half layout)
+    const turning = half && spec.layout === 'half' ? pairs / 2 : pairs;
+    const passing = (copy ? spec.headDim - spec.rotaryDim : 0) / (half ? 2 : 1);
+    const threads = spec.batch * spec.seqLen * heads * (turning + passing);
+    const name = `rope${half ? '-float16' : ''}${oneBuffer ? '-one-buffer' : ''}`;
+    const pipeline = this.#dispatcher.pipeline(name, (half ? ropeHalfKernel : ropeKernel)(oneBuffer));
     return this.#dispatcher.dispatch(fn, pipeline, meta, threads, entries, { positions: true });
   }
 
@@ -608,6 +632,17 @@ export class GpuEncoder {
         this.#device.queue.writeBuffer(target.buffer, target.offset, arrays[i]);
     });
   }
+}
+
+/** `bytes`, which the queue writes: a multiple of 4 (an odd count of float16 values is not). */
+function writable(fn, name, bytes) {
+  if (bytes % 4 !== 0)
+    throw rangeError(
+      fn,
+      name,
+      `makes ${bytes / 2} float16 values: the queue writes whole 4-byte words, so the count must be even`,
+    );
+  return bytes;
 }
 
 /** An out buffer that must be given (the GPU methods do not allocate what they write with a kernel). */

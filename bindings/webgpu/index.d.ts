@@ -67,8 +67,8 @@ type WithoutRows<T> = Omit<T, 'offset' | 'positions' | 'out' | 'dtype'>;
 export type GpuRopeOptions<S = RopeScaling> = WithoutRows<RopeOptions<S>> &
   GpuPositionOptions &
   Recording & {
-    /** Float32 only on the GPU. */
-    dtype?: 'float32';
+    /** 'float32' (default) or 'float16' (binary16 storage; the 'half' layout then needs rotaryDim a multiple of 4). */
+    dtype?: 'float32' | 'float16';
     /** Write here instead of in place: x itself, or a range sharing no byte with x. */
     out?: GpuData;
   };
@@ -119,7 +119,10 @@ export interface GpuEncoder {
   ropeTable(options: GpuRopeTableOptions): GpuRopeTable;
   /** ONNX Runtime's cos/sin cache ([batch, seqLen, rotaryDim / 2] each) written by the queue into out (COPY_DST), or new buffers. */
   ropeCache(
-    options: Omit<RopeCacheOptions, 'out' | 'dtype'> & { dtype?: 'float32'; out?: { cos: GpuData; sin: GpuData } },
+    options: Omit<RopeCacheOptions, 'out' | 'dtype'> & {
+      dtype?: 'float32' | 'float16';
+      out?: { cos: GpuData; sin: GpuData };
+    },
   ): Promise<{ cos: GpuBufferLike; sin: GpuBufferLike; attentionFactor: number }>;
   /** The sinusoidal table written by the queue into out (COPY_DST), or a new buffer. */
   sinusoidal(

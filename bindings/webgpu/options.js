@@ -104,12 +104,10 @@ export function requiredSize(fn, name, value, rule) {
   return readSize(fn, name, value);
 }
 
-/** The float32-only rule of the GPU methods (float16 storage is not implemented on the GPU). */
-export function readDtype(fn, value) {
-  if (value === undefined || value === 'float32') return 'float32';
-  throw rangeError(
-    fn,
-    'dtype',
-    `must be 'float32' on the GPU (got ${describe(value)}): half-precision storage is not implemented there`,
-  );
+/** A GPU method's dtype: 'float32' (the default) or one of `allowed`. */
+export function readDtype(fn, value, allowed = ['float32']) {
+  if (value === undefined) return 'float32';
+  if (allowed.includes(value)) return value;
+  const words = allowed.map((d) => `'${d}'`).join(' or ');
+  throw rangeError(fn, 'dtype', `must be ${words} here on the GPU (got ${describe(value)})`);
 }

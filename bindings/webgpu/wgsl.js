@@ -139,6 +139,21 @@ export const ROPE_META = Object.freeze({
   length: 21,
 });
 
+/** M-RoPE's axis of pair k (pm[17]: 1 sections, 2 interleaved sections), by the core's rule (mrope_sections.cpp). */
+const PAIR_AXIS = /* wgsl */ `
+fn pair_axis(k: u32) -> u32 {
+  let h = pm[19]; let w = pm[20];
+  if (pm[17] == 2u) {
+    if (k % 3u == 1u && k < 3u * h) { return 1u; }
+    if (k % 3u == 2u && k < 3u * w) { return 2u; }
+    return 0u;
+  }
+  if (k < pm[18]) { return 0u; }
+  if (k < pm[18] + h) { return 1u; }
+  return 2u;
+}
+`;
+
 /**
  * RoPE over x [batch, seqLen, numHeads, headDim] (or heads before tokens): one thread per pair
  * that turns (and, into another buffer, per channel that does not). M-RoPE takes each pair's
@@ -152,17 +167,7 @@ ${ropeTableWgsl({ group: 0, binding: 4 })}
 ${ROTATE_WGSL}
 ${dataBindings(oneBuffer)}
 
-fn pair_axis(k: u32) -> u32 {
-  let h = pm[19]; let w = pm[20];
-  if (pm[17] == 2u) {
-    if (k % 3u == 1u && k < 3u * h) { return 1u; }
-    if (k % 3u == 2u && k < 3u * w) { return 2u; }
-    return 0u;
-  }
-  if (k < pm[18]) { return 0u; }
-  if (k < pm[18] + h) { return 1u; }
-  return 2u;
-}
+${PAIR_AXIS}
 
 @compute @workgroup_size(${WORKGROUP})
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {
@@ -193,6 +198,68 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
   let turned = posenc_rotate(load(pm[12] + ia), load(pm[12] + ib), cs);
   store(pm[13] + ia, turned.x);
   store(pm[13] + ib, turned.y);
+}
+`;
+}
+
+/**
+ * RoPE on float16 storage: x as 32-bit words of two binary16 channels (WGSL's unpack2x16float
+ * and pack2x16float, in every adapter's core WGSL: no shader-f16 needed), rotated in float32 as
+ * the CPU rotates half-precision arrays, narrowed once. A thread takes one word: one pair in the
+ * interleaved layout; in the half layout two pairs (2w, 2w + 1) and their partners' word.
+ */
+export function ropeHalfKernel(oneBuffer) {
+  return /* wgsl */ `
+${COMMON}
+${POSITIONS}
+${ropeTableWgsl({ group: 0, binding: 4 })}
+${ROTATE_WGSL}
+${dataBindings(oneBuffer, 'u32')}
+${PAIR_AXIS}
+
+fn cos_sin(t: u32, bt: u32, pair: u32) -> vec2<f32> {
+  var axis = 0u;
+  if (pm[17] != 0u) { axis = pair_axis(pair); }
+  let position = row_position(t, axis * pm[9] * pm[5] + bt);
+  return posenc_rope_cos_sin(position, pair, vec3<u32>(pm[8], pm[15], pm[16]));
+}
+
+@compute @workgroup_size(${WORKGROUP})
+fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+  let index = thread_index(id);
+  if (index >= pm[1]) { return; }
+  let seq_len = pm[5]; let heads = pm[6]; let words = pm[7] / 2u; let pairs = pm[8];
+  let half_layout = pm[11] == 1u;
+  let turning = select(pairs, pairs / 2u, half_layout);
+  let slots = select(turning, turning + words - pairs, pm[14] == 1u);
+  let slot = index % slots;
+  let r = index / slots;
+  let h = r % heads;
+  let bt = r / heads;
+  let t = bt % seq_len;
+  let b = bt / seq_len;
+  var vector: u32;
+  if (pm[10] == 0u) { vector = bt * heads + h; } else { vector = (b * heads + h) * seq_len + t; }
+  let start = vector * words;
+  if (slot >= turning) {
+    let w = start + pairs + (slot - turning);
+    store(pm[13] + w, load(pm[12] + w));
+    return;
+  }
+  if (!half_layout) {
+    let v = unpack2x16float(load(pm[12] + start + slot));
+    let turned = posenc_rotate(v.x, v.y, cos_sin(t, bt, slot));
+    store(pm[13] + start + slot, pack2x16float(turned));
+    return;
+  }
+  let wa = start + slot;
+  let wb = wa + pairs / 2u;
+  let a = unpack2x16float(load(pm[12] + wa));
+  let c = unpack2x16float(load(pm[12] + wb));
+  let first = posenc_rotate(a.x, c.x, cos_sin(t, bt, 2u * slot));
+  let second = posenc_rotate(a.y, c.y, cos_sin(t, bt, 2u * slot + 1u));
+  store(pm[13] + wa, pack2x16float(vec2<f32>(first.x, second.x)));
+  store(pm[13] + wb, pack2x16float(vec2<f32>(first.y, second.y)));
 }
 `;
 }

@@ -82,7 +82,7 @@ export { recorded, submitted, pairs, wgsl };
   typecheckScratch(good);
   const bad = [
     'gpu.rope(buffer, { seqLen: 1, headDim: 8, positions: buffer });', // a positions buffer needs maxPosition
-    "gpu.rope(buffer, { seqLen: 1, headDim: 8, dtype: 'float16' });",
+    "gpu.rope(buffer, { seqLen: 1, headDim: 8, dtype: 'bfloat16' });",
     'gpu.rope(buffer, { seqLen: 1, headDim: 8, offset: 1, positions: [0] });',
   ];
   for (const line of bad) {

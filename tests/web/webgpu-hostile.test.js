@@ -48,7 +48,10 @@ function refusals(page) {
       'numKvHeads in rope': () => gpu.rope(x, { ...o, numKvHeads: 1 }),
       'q and k overlapping': () => gpu.ropeQK({ buffer: x }, { buffer: x, offset: 64 }, { ...o, numKvHeads: 1 }),
       'mapped buffer': () => gpu.rope(device.createBuffer({ size: bytes, usage: io, mappedAtCreation: true }), o),
-      'float16 storage': () => gpu.rope(x, { ...o, dtype: 'float16' }),
+      'bfloat16 storage': () => gpu.rope(x, { ...o, dtype: 'bfloat16' }),
+      'float16, half layout, rotaryDim 6': () => gpu.rope(x, { ...o, dtype: 'float16', layout: 'half', rotaryDim: 6 }),
+      'float16 cache of an odd count': () => gpu.ropeCache({ seqLen: 3, rotaryDim: 2, dtype: 'float16' }),
+      'float16 addSinusoidal': () => gpu.addSinusoidal(x, { seqLen: 4, dModel: 8, dtype: 'float16' }),
       'getter that throws': () =>
         gpu.rope(x, {
           ...o,
@@ -122,7 +125,10 @@ const EXPECTED = {
   'numKvHeads in rope': ['TypeError', 'numKvHeads', /ropeQK/],
   'q and k overlapping': ['RangeError', 'k', /must not share memory with q/],
   'mapped buffer': ['RangeError', 'x', /is mapped/],
-  'float16 storage': ['RangeError', 'dtype', /'float32' on the GPU/],
+  'bfloat16 storage': ['RangeError', 'dtype', /'float32' or 'float16' here on the GPU/],
+  'float16, half layout, rotaryDim 6': ['RangeError', 'rotaryDim', /multiple of 4/],
+  'float16 cache of an odd count': ['RangeError', 'seqLen', /count must be even/],
+  'float16 addSinusoidal': ['RangeError', 'dtype', /must be 'float32' here/],
   'getter that throws': ['TypeError', 'base', /no base today/],
   'ropeCache into a buffer without COPY_DST': ['TypeError', 'out.cos', /COPY_DST/],
   'ropeCache into too small a buffer': ['RangeError', 'out.cos', /must hold 64 bytes/],
@@ -152,16 +158,6 @@ gpuTest(
     assert.deepEqual(Object.keys(results).sort(), Object.keys(EXPECTED).sort());
     assert.ok(untouched, 'a refused call changed x');
     assert.ok(works, 'the encoder did not work after the refusals');
-  },
-);
-
-gpuTest(
-  'float16 storage on the GPU: skipped (not implemented; refused above), saying whether the adapter has shader-f16',
-  async (t, page) => {
-    const features = await page.evaluate(() => window.__kit.adapter.features);
-    const reason = `float16 GPU storage is not implemented in posenc/webgpu (this adapter ${features.includes('shader-f16') ? 'has' : 'has no'} shader-f16)`;
-    console.log(`skipped: ${reason}`);
-    t.skip(reason);
   },
 );
 

@@ -265,3 +265,80 @@ gpuTest(
     assert.ok(result.worst <= BOUND, String(result.worst));
   },
 );
+
+gpuTest(
+  "float16 storage: rope and ropeQK on binary16 buffers against the CPU's float16 rotation (no shader-f16 needed)",
+  async (t, page) => {
+    const features = await page.evaluate(() => window.__kit.adapter.features);
+    t.diagnostic(
+      `the float16 kernels use core WGSL (unpack2x16float / pack2x16float); this adapter ${features.includes('shader-f16') ? 'has' : 'has no'} shader-f16`,
+    );
+    const cases = [
+      { seqLen: 11, numHeads: 3, headDim: 32, offset: 40 },
+      { seqLen: 11, numHeads: 3, headDim: 32, layout: 'half', rotaryDim: 16, offset: 3000 },
+      {
+        seqLen: 6,
+        batch: 2,
+        numHeads: 2,
+        headDim: 16,
+        layout: 'half',
+        order: 'heads',
+        positions: [0, 5, 9, 200, 7, 1, 2, 3, 4, 5, 6, 7],
+      },
+      {
+        seqLen: 8,
+        numHeads: 2,
+        headDim: 32,
+        mrope: { section: [4, 6, 6] },
+        layout: 'half',
+        positions: Array.from({ length: 24 }, (_, i) => (i * 7) % 19),
+      },
+    ];
+    for (const o of cases) {
+      for (const place of ['in-place', 'out']) {
+        const result = await page.evaluate(
+          async ({ o, place }) => {
+            const { gpu, posenc, upload, download, random } = window.__kit;
+            const length = (o.batch ?? 1) * o.seqLen * (o.numHeads ?? 1) * o.headDim;
+            const values = random(length, 9);
+            // the values as float16 bits (the engine's Float16Array rounds to nearest even)
+            const x = new Uint16Array(Float16Array.from(values).buffer);
+            const cpu = posenc.rope(x.slice(), { ...o, dtype: 'float16' });
+            const buffer = upload(x);
+            const out = place === 'out' ? upload(new Uint16Array(length)) : undefined;
+            await gpu.rope(buffer, { ...o, dtype: 'float16', ...(out ? { out } : {}) });
+            const got = await download(out ?? buffer, { bytes: x.byteLength, Type: Uint16Array });
+            let differ = 0;
+            let worstUlps = 0;
+            for (let i = 0; i < length; i++) {
+              if (got[i] !== cpu[i]) {
+                differ++;
+                worstUlps = Math.max(worstUlps, Math.abs(got[i] - cpu[i]));
+              }
+            }
+            return { differ, worstUlps, length };
+          },
+          { o, place },
+        );
+        t.diagnostic(
+          `${JSON.stringify({ ...o, positions: undefined })} ${place}: ${result.differ} of ${result.length} differ from the CPU's bits`,
+        );
+        assert.equal(result.differ, 0, JSON.stringify(result));
+      }
+    }
+    const qk = await page.evaluate(async () => {
+      const { gpu, posenc, upload, download, random } = window.__kit;
+      const o = { seqLen: 7, numHeads: 4, numKvHeads: 2, headDim: 32, layout: 'half', xpos: { center: 20 }, offset: 9 };
+      const q = new Uint16Array(Float16Array.from(random(7 * 4 * 32, 1)).buffer);
+      const k = new Uint16Array(Float16Array.from(random(7 * 2 * 32, 2)).buffer);
+      const cpu = posenc.ropeQK(q.slice(), k.slice(), { ...o, dtype: 'float16' });
+      const qb = upload(q);
+      const kb = upload(k);
+      await gpu.ropeQK(qb, kb, { ...o, dtype: 'float16' });
+      const gq = await download(qb, { Type: Uint16Array });
+      const gk = await download(kb, { Type: Uint16Array });
+      return cpu.q.every((v, i) => v === gq[i]) && cpu.k.every((v, i) => v === gk[i]);
+    });
+    assert.ok(qk, 'ropeQK on float16 (GQA, xPos) differs from the CPU');
+  },
+);

@@ -22,6 +22,7 @@ gpuTest(
           scaling: { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 64 },
           offset: 300,
         },
+        { seqLen: 10, headDim: 16, offset: 7, dtype: 'float16' },
       ];
       const same = [];
       for (const o of cases) {
@@ -33,10 +34,10 @@ gpuTest(
         };
         const given = await gpu.ropeCache({ ...o, out: { cos: { buffer: into.cos, offset: 12 }, sin: into.sin } });
         const views = [
-          await download(made.cos, { bytes: cpu.cos.byteLength }),
-          await download(made.sin, { bytes: cpu.sin.byteLength }),
-          await download(into.cos, { offset: 12, bytes: cpu.cos.byteLength }),
-          await download(into.sin, { bytes: cpu.sin.byteLength }),
+          await download(made.cos, { bytes: cpu.cos.byteLength, Type: cpu.cos.constructor }),
+          await download(made.sin, { bytes: cpu.cos.byteLength, Type: cpu.cos.constructor }),
+          await download(into.cos, { offset: 12, bytes: cpu.cos.byteLength, Type: cpu.cos.constructor }),
+          await download(into.sin, { bytes: cpu.cos.byteLength, Type: cpu.cos.constructor }),
         ];
         same.push(
           views.every((v, i) => v.every((x, j) => Object.is(x, (i % 2 ? cpu.sin : cpu.cos)[j]))) &&
@@ -46,7 +47,7 @@ gpuTest(
       }
       return same;
     });
-    assert.deepEqual(result, [true, true, true]);
+    assert.deepEqual(result, [true, true, true, true]);
   },
 );
 
