@@ -4,6 +4,7 @@
 // check margins. Padded markdown reads in a terminal and pastes into the README unchanged.
 import { ATTENTION_VARIANTS, BIG_ARRAY_VARIANTS, PER_CALL_ROWS, PER_CALL_SHAPE, PER_CALL_VARIANTS } from './cases.js';
 import { entryImportSection } from './report-entry-import.js';
+import { webgpuSection } from './report-webgpu.js';
 import { pageRedrawSection } from './report-page.js';
 import { fitLine } from './stats.js';
 
@@ -446,6 +447,7 @@ export function renderReport({ date, machine, git, chromiumVersion, settings, ru
     ...perCallSection(runs),
     ...attentionSection(runs),
     ...pageRedrawSection(runs.chromium?.pageRedraws),
+    ...webgpuSection(runs.chromium?.webgpu),
     '### Spread and correctness margins',
     '',
     ...spreadSections(runs),
