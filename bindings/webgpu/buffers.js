@@ -66,27 +66,27 @@ export function checkBuffer(fn, argument, { bytes, needs }) {
 /**
  * The binding of a checked range: from its offset aligned down to the device's
  * minStorageBufferOffsetAlignment, so any 4-byte offset binds; `base` is the element offset the
- * kernel adds. `extra` widens the range (one binding holding two ranges of one buffer).
+ * kernel adds. `limits` are the device's (GPUSupportedLimits, or a copy of the two read here).
  */
-export function bindingOf(fn, device, range, elementBytes = 4) {
-  const alignment = device.limits.minStorageBufferOffsetAlignment;
+export function bindingOf(fn, limits, range, elementBytes = 4) {
+  const alignment = limits.minStorageBufferOffsetAlignment;
   const start = range.offset - (range.offset % alignment);
   const size = Math.max(range.offset + range.bytes - start, 4);
-  if (size > device.limits.maxStorageBufferBindingSize) {
+  if (size > limits.maxStorageBufferBindingSize) {
     throw rangeError(
       fn,
       range.name,
-      `needs a binding of ${size} bytes, above this device's maxStorageBufferBindingSize (${device.limits.maxStorageBufferBindingSize})`,
+      `needs a binding of ${size} bytes, above this device's maxStorageBufferBindingSize (${limits.maxStorageBufferBindingSize})`,
     );
   }
   return { resource: { buffer: range.buffer, offset: start, size }, base: (range.offset - start) / elementBytes };
 }
 
 /** One binding spanning two ranges of the same buffer, and each range's element base in it. */
-export function sharedBinding(fn, device, a, b) {
+export function sharedBinding(fn, limits, a, b) {
   const low = Math.min(a.offset, b.offset);
   const high = Math.max(a.offset + a.bytes, b.offset + b.bytes);
-  const whole = bindingOf(fn, device, { name: a.name, buffer: a.buffer, offset: low, bytes: high - low });
+  const whole = bindingOf(fn, limits, { name: a.name, buffer: a.buffer, offset: low, bytes: high - low });
   const start = whole.resource.offset;
   return { resource: whole.resource, bases: [(a.offset - start) / 4, (b.offset - start) / 4] };
 }

@@ -5,38 +5,81 @@
 import { rangeError } from '../js/errors.js';
 import { WORKGROUP } from './wgsl.js';
 
+/** Bytes of one dispatch's parameters slot (a dynamic offset: a multiple of the storage alignment). */
+const SLOT_BYTES = 256;
+/** Bytes of each parameters arena (a new one when it is full: slots are never rewritten). */
+const ARENA_BYTES = 1 << 20;
+const BIND_GROUPS_KEPT = 256;
+
+/**
+ * The bindings of each kernel after binding 0 (its parameters, read at a dynamic offset):
+ * 'read-only-storage' or 'storage' by binding number (wgsl.js declares the same).
+ */
+export const KERNEL_BINDINGS = Object.freeze({
+  rope: { 1: 'read-only-storage', 2: 'read-only-storage', 3: 'storage', 4: 'read-only-storage' },
+  ropeOneBuffer: { 1: 'read-only-storage', 3: 'storage', 4: 'read-only-storage' },
+  addSinusoidal: { 1: 'read-only-storage', 3: 'storage', 4: 'read-only-storage' },
+  distances: { 3: 'storage', 4: 'read-only-storage' },
+});
+
 export class Dispatcher {
   #device;
-  #pipelines = new Map();
+  #pipelines = new Map(); // name -> { pipeline, layout, reads positions }
   #probe; // a pipeline that reads one buffer: finds which one was destroyed
+  #arena; // { buffer, used }: where each dispatch's parameters (and positions given on the CPU) go
+  #groups = new Map(); // bind groups by the resources they hold, so a decoding step makes none
+  #ids = new WeakMap(); // GPUBuffer -> a number, for those keys
+  #nextId = 1;
+  #limits; // the device's limits this reads on every dispatch, read once
 
   constructor(device) {
     this.#device = device;
-  }
-
-  /** The compute pipeline of a kernel's WGSL (its entry point `main`), made once. */
-  pipeline(name, code) {
-    let pipeline = this.#pipelines.get(name);
-    if (!pipeline) {
-      const module = this.#device.createShaderModule({ label: `posenc ${name}`, code });
-      pipeline = this.#device.createComputePipeline({
-        label: `posenc ${name}`,
-        layout: 'auto',
-        compute: { module, entryPoint: 'main' },
-      });
-      this.#pipelines.set(name, pipeline);
-    }
-    return pipeline;
+    const { minStorageBufferOffsetAlignment, maxComputeWorkgroupsPerDimension } = device.limits;
+    this.#limits = { minStorageBufferOffsetAlignment, maxComputeWorkgroupsPerDimension };
   }
 
   /**
-   * A dispatch of `threads` threads: `meta` (a Uint32Array whose slot 0 and 1 this fills: threads
-   * per row of the grid and the count) in a buffer of its own at binding 0, plus `entries`
-   * ({ binding, resource }). A kernel that reads `positions` (binding 1) and is given none reads
-   * the meta buffer there, where the positions given on the CPU follow the parameters.
+   * The compute pipeline of a kernel (entry point `main`; `code()` its WGSL, asked for once),
+   * with an explicit layout of `bindings` (KERNEL_BINDINGS), made once.
    */
-  dispatch(fn, pipeline, meta, threads, entries, { positions = false } = {}) {
-    const limits = this.#device.limits;
+  pipeline(name, code, bindings) {
+    let made = this.#pipelines.get(name);
+    if (!made) {
+      const device = this.#device;
+      const entries = [
+        {
+          binding: 0,
+          visibility: GPUShaderStage.COMPUTE,
+          buffer: { type: 'read-only-storage', hasDynamicOffset: true },
+        },
+        ...Object.entries(bindings).map(([binding, type]) => ({
+          binding: Number(binding),
+          visibility: GPUShaderStage.COMPUTE,
+          buffer: { type },
+        })),
+      ];
+      const layout = device.createBindGroupLayout({ label: `posenc ${name}`, entries });
+      const module = device.createShaderModule({ label: `posenc ${name}`, code: code() });
+      const pipeline = device.createComputePipeline({
+        label: `posenc ${name}`,
+        layout: device.createPipelineLayout({ bindGroupLayouts: [layout] }),
+        compute: { module, entryPoint: 'main' },
+      });
+      made = { pipeline, layout, positions: 1 in bindings, name };
+      this.#pipelines.set(name, made);
+    }
+    return made;
+  }
+
+  /**
+   * A dispatch of `threads` threads of `kernel` (from pipeline()): `meta` (a Uint32Array whose
+   * slots 0 and 1 this fills: threads per row of the grid and the count; slot 3 too when `list`,
+   * positions given on the CPU, follows it) written to a slot of its own, plus `entries`
+   * ({ binding, resource }); a kernel that reads positions and is given no binding 1 reads them
+   * from the arena, after the parameters.
+   */
+  dispatch(fn, kernel, meta, threads, entries, list) {
+    const limits = this.#limits;
     const groups = Math.ceil(threads / WORKGROUP);
     const x = Math.max(1, Math.min(groups, limits.maxComputeWorkgroupsPerDimension));
     const y = Math.max(1, Math.ceil(groups / x));
@@ -44,20 +87,69 @@ export class Dispatcher {
       throw rangeError(fn, 'options', `make ${threads} threads, more than one dispatch of this device holds`);
     meta[0] = x * WORKGROUP;
     meta[1] = threads;
-    const buffer = this.#device.createBuffer({
-      label: 'posenc parameters',
-      size: Math.max(16, meta.byteLength + 15 - ((meta.byteLength + 15) % 16)),
-      usage: GPUBufferUsage.STORAGE,
-      mappedAtCreation: true,
-    });
-    new Uint32Array(buffer.getMappedRange(0, meta.byteLength)).set(meta);
-    buffer.unmap();
-    const all = [{ binding: 0, resource: { buffer } }];
-    if (positions && !entries.some((e) => e.binding === 1)) all.push({ binding: 1, resource: { buffer } });
-    all.push(...entries);
-    const layout = pipeline.getBindGroupLayout(0);
-    const group = this.#device.createBindGroup({ label: 'posenc', layout, entries: all });
-    return { pipeline, group, x, y, threads };
+    const all = [...entries];
+    if (list) {
+      const place = this.#place(list);
+      meta[3] = place.offset / 4;
+      all.push({ binding: 1, resource: { buffer: place.buffer } });
+    }
+    const slot = this.#place(meta, SLOT_BYTES);
+    if (kernel.positions && !all.some((e) => e.binding === 1))
+      all.push({ binding: 1, resource: { buffer: slot.buffer } });
+    all.push({ binding: 0, resource: { buffer: slot.buffer, offset: 0, size: SLOT_BYTES } });
+    return { pipeline: kernel.pipeline, group: this.#bindGroup(kernel, all), offset: slot.offset, x, y, threads };
+  }
+
+  /** Writes `array` into the arena (whole slots of `bytes`, or its own size aligned), or a buffer of its own when too large. */
+  #place(array, bytes = array.byteLength) {
+    const alignment = this.#limits.minStorageBufferOffsetAlignment;
+    const size = Math.max(SLOT_BYTES, Math.ceil(bytes / alignment) * alignment);
+    if (size > ARENA_BYTES / 4) {
+      const buffer = this.#device.createBuffer({
+        label: 'posenc positions',
+        size,
+        usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+      });
+      this.#device.queue.writeBuffer(buffer, 0, array);
+      return { buffer, offset: 0 };
+    }
+    if (!this.#arena || this.#arena.used + size > ARENA_BYTES) {
+      // the full arena is dropped, not destroyed: work recorded but not yet submitted still reads it
+      const buffer = this.#device.createBuffer({
+        label: 'posenc parameters',
+        size: ARENA_BYTES,
+        usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+      });
+      this.#arena = { buffer, used: 0 };
+    }
+    const offset = this.#arena.used;
+    this.#arena.used += size;
+    this.#device.queue.writeBuffer(this.#arena.buffer, offset, array);
+    return { buffer: this.#arena.buffer, offset };
+  }
+
+  #id(buffer) {
+    let id = this.#ids.get(buffer);
+    if (id === undefined) {
+      id = this.#nextId++;
+      this.#ids.set(buffer, id);
+    }
+    return id;
+  }
+
+  /** The bind group of these resources, made once (a decoding step on the same buffers reuses it). */
+  #bindGroup(kernel, entries) {
+    entries.sort((a, b) => a.binding - b.binding);
+    let key = kernel.name;
+    for (const { binding, resource } of entries)
+      key += `|${binding}:${this.#id(resource.buffer)}:${resource.offset ?? 0}:${resource.size ?? ''}`;
+    let group = this.#groups.get(key);
+    if (!group) {
+      group = this.#device.createBindGroup({ label: 'posenc', layout: kernel.layout, entries });
+      if (this.#groups.size >= BIND_GROUPS_KEPT) this.#groups.clear();
+      this.#groups.set(key, group);
+    }
+    return group;
   }
 
   /**
@@ -72,7 +164,7 @@ export class Dispatcher {
     for (const d of dispatches) {
       if (d.threads === 0) continue;
       pass.setPipeline(d.pipeline);
-      pass.setBindGroup(0, d.group);
+      pass.setBindGroup(0, d.group, [d.offset]);
       pass.dispatchWorkgroups(d.x, d.y);
     }
     pass.end();
@@ -109,10 +201,15 @@ export class Dispatcher {
     const device = this.#device;
     device.pushErrorScope('validation');
     if (buffer.usage & GPUBufferUsage.STORAGE) {
-      this.#probe ??= this.pipeline(
-        'probe',
-        '@group(0) @binding(0) var<storage, read> b: array<u32>; @compute @workgroup_size(1) fn main() { _ = b[0]; }',
-      );
+      this.#probe ??= device.createComputePipeline({
+        layout: 'auto',
+        compute: {
+          module: device.createShaderModule({
+            code: '@group(0) @binding(0) var<storage, read> b: array<u32>; @compute @workgroup_size(1) fn main() { _ = b[0]; }',
+          }),
+          entryPoint: 'main',
+        },
+      });
       const group = device.createBindGroup({
         layout: this.#probe.getBindGroupLayout(0),
         entries: [{ binding: 0, resource: { buffer, offset: 0, size: 4 } }],

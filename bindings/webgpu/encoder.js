@@ -8,7 +8,7 @@ import { copyIntegers, readSize } from '../js/snapshot.js';
 import { XPOS_DEFAULTS } from '../js/specs.js';
 import { assertDisjoint, bindingOf, checkBuffer, inPlace, readBuffer, sharedBinding } from './buffers.js';
 import { checkedByCpu } from './cpu-checks.js';
-import { Dispatcher } from './dispatch.js';
+import { Dispatcher, KERNEL_BINDINGS } from './dispatch.js';
 import { isPlainList, readChoice, readDtype, readEncoder, requiredSize, splitOptions } from './options.js';
 import { GrowingTable, TableCache } from './tables.js';
 import {
@@ -39,12 +39,15 @@ export class GpuEncoder {
   #dispatcher;
   #tables = new TableCache();
   #specs = new Map(); // validated rope specs by their options (plain copies), so a decoding step checks once
+  #limits; // the device limits every call reads, read once
 
   /** @internal Use `createGpuEncoder(device, { posenc })`. */
   constructor(device, posenc) {
     this.#device = device;
     this.#posenc = posenc;
     this.#dispatcher = new Dispatcher(device);
+    const { minStorageBufferOffsetAlignment, maxStorageBufferBindingSize } = device.limits;
+    this.#limits = { minStorageBufferOffsetAlignment, maxStorageBufferBindingSize };
     device.lost.then((info) => {
       this.#lost = info;
     });
@@ -213,7 +216,7 @@ export class GpuEncoder {
         .get(key, () => new GrowingTable(this.#device, { rowFloats: dModel, compute }))
         .cover(fn, 'positions', rows.last),
     );
-    const binding = bindingOf(fn, this.#device, xArg);
+    const binding = bindingOf(fn, this.#limits, xArg);
     const meta = this.#meta(ADD_META.length, rows);
     meta[ADD_META.dModel] = dModel;
     meta[ADD_META.base] = binding.base;
@@ -224,8 +227,12 @@ export class GpuEncoder {
       { binding: 4, resource: { buffer: table.buffer } },
       ...this.#positionsEntry(rows),
     ];
-    const pipeline = this.#dispatcher.pipeline('add-sinusoidal', ADD_SINUSOIDAL_KERNEL);
-    const dispatch = this.#dispatcher.dispatch(fn, pipeline, meta, seqLen * dModel, entries, { positions: true });
+    const kernel = this.#dispatcher.pipeline(
+      'add-sinusoidal',
+      () => ADD_SINUSOIDAL_KERNEL,
+      KERNEL_BINDINGS.addSinusoidal,
+    );
+    const dispatch = this.#dispatcher.dispatch(fn, kernel, meta, seqLen * dModel, entries, rows.list);
     return this.#dispatcher.record(fn, encoder, [dispatch], [xArg, rows.buffer].filter(Boolean));
   }
 
@@ -315,7 +322,7 @@ export class GpuEncoder {
   #distances(fn, encoder, name, type, { table, first, count }, out, { heads, queryLen, keyLen, offset }) {
     const buffer = this.#newBuffer(`posenc ${name}`, table.byteLength);
     if (table.length) this.#device.queue.writeBuffer(buffer, 0, table);
-    const binding = bindingOf(fn, this.#device, out);
+    const binding = bindingOf(fn, this.#limits, out);
     const meta = new Uint32Array(DISTANCE_META.length);
     meta[DISTANCE_META.queryLen] = queryLen;
     meta[DISTANCE_META.keyLen] = keyLen;
@@ -323,8 +330,8 @@ export class GpuEncoder {
     meta[DISTANCE_META.outBase] = binding.base;
     meta[DISTANCE_META.first] = first; // an int32's bits
     meta[DISTANCE_META.count] = count;
-    const pipeline = this.#dispatcher.pipeline(name, distanceKernel(type));
-    const dispatch = this.#dispatcher.dispatch(fn, pipeline, meta, heads * queryLen * keyLen, [
+    const kernel = this.#dispatcher.pipeline(name, () => distanceKernel(type), KERNEL_BINDINGS.distances);
+    const dispatch = this.#dispatcher.dispatch(fn, kernel, meta, heads * queryLen * keyLen, [
       { binding: 3, resource: binding.resource },
       { binding: 4, resource: { buffer } },
     ]);
@@ -540,17 +547,17 @@ export class GpuEncoder {
     const meta = this.#meta(ROPE_META.length, rows);
     const entries = [{ binding: 4, resource: { buffer: table.buffer } }, ...this.#positionsEntry(rows)];
     if (samePlace) {
-      const binding = bindingOf(fn, this.#device, xArg);
+      const binding = bindingOf(fn, this.#limits, xArg);
       meta[ROPE_META.inBase] = binding.base;
       meta[ROPE_META.outBase] = binding.base;
       entries.push({ binding: 3, resource: binding.resource });
     } else if (oneBuffer) {
-      const binding = sharedBinding(fn, this.#device, xArg, out);
+      const binding = sharedBinding(fn, this.#limits, xArg, out);
       [meta[ROPE_META.inBase], meta[ROPE_META.outBase]] = binding.bases;
       entries.push({ binding: 3, resource: binding.resource });
     } else {
-      const input = bindingOf(fn, this.#device, xArg);
-      const output = bindingOf(fn, this.#device, out);
+      const input = bindingOf(fn, this.#limits, xArg);
+      const output = bindingOf(fn, this.#limits, out);
       meta[ROPE_META.inBase] = input.base;
       meta[ROPE_META.outBase] = output.base;
       entries.push({ binding: 2, resource: input.resource }, { binding: 3, resource: output.resource });
@@ -575,28 +582,26 @@ export class GpuEncoder {
     const passing = (copy ? spec.headDim - spec.rotaryDim : 0) / (half ? 2 : 1);
     const threads = spec.batch * spec.seqLen * heads * (turning + passing);
     const name = `rope${half ? '-float16' : ''}${oneBuffer ? '-one-buffer' : ''}`;
-    const pipeline = this.#dispatcher.pipeline(name, (half ? ropeHalfKernel : ropeKernel)(oneBuffer));
-    return this.#dispatcher.dispatch(fn, pipeline, meta, threads, entries, { positions: true });
+    const kernel = this.#dispatcher.pipeline(
+      name,
+      () => (half ? ropeHalfKernel : ropeKernel)(oneBuffer),
+      oneBuffer ? KERNEL_BINDINGS.ropeOneBuffer : KERNEL_BINDINGS.rope,
+    );
+    return this.#dispatcher.dispatch(fn, kernel, meta, threads, entries, rows.list);
   }
 
-  /** A kernel's parameters, `slots` of them, with the rows' mode (and positions known here after them). */
+  /** A kernel's parameters, `slots` of them, with the rows' mode (positions given on the CPU go beside them: Dispatcher.dispatch). */
   #meta(slots, rows) {
-    const meta = new Uint32Array(slots + (rows.list ? rows.list.length : 0));
+    const meta = new Uint32Array(slots);
     meta[2] = rows.mode;
-    if (rows.mode === 0) {
-      meta[3] = rows.offset;
-    } else if (rows.list) {
-      meta[3] = slots;
-      meta.set(rows.list, slots);
-    } else {
-      meta[4] = rows.signed ? 1 : 0;
-    }
+    if (rows.mode === 0) meta[3] = rows.offset;
+    else if (!rows.list) meta[4] = rows.signed ? 1 : 0;
     return meta;
   }
 
   /** Binding 1 for positions in the caller's buffer (others are read from the parameters' buffer). */
   #positionsEntry(rows) {
-    return rows.buffer ? [{ binding: 1, resource: bindingOf('', this.#device, rows.buffer).resource }] : [];
+    return rows.buffer ? [{ binding: 1, resource: bindingOf('', this.#limits, rows.buffer).resource }] : [];
   }
 
   /** T5 buckets of the distances of a [queryLen, keyLen] block, from the CPU's own function. */
