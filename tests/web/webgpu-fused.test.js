@@ -75,58 +75,29 @@ gpuTest(
   "WGSL's sin/cos of position · inv_freq against posenc's table, both against float64, at growing positions",
   async (t, page) => {
     const rows = await page.evaluate(async () => {
-      const { gpu, device, posenc, upload, download } = window.__kit;
+      const { gpu, device, posenc, download } = window.__kit;
       const headDim = 128;
       const invFreq = posenc.ropeFrequencies({ headDim });
       const positions = [5, 100, 1000, 10_000, 100_000, 1_000_000];
-      // the naive kernel: f32(position) · f32(inv_freq), then WGSL's cos and sin
-      const code = /* wgsl */ `
-      @group(0) @binding(0) var<storage, read> inv: array<f32>;
-      @group(0) @binding(1) var<storage, read> pos: array<u32>;
-      @group(0) @binding(2) var<storage, read_write> out: array<vec2<f32>>;
-      @compute @workgroup_size(64) fn main(@builtin(global_invocation_id) id: vec3<u32>) {
-        let n = arrayLength(&inv);
-        if (id.x >= n * arrayLength(&pos)) { return; }
-        let angle = f32(pos[id.x / n]) * inv[id.x % n];
-        out[id.x] = vec2<f32>(cos(angle), sin(angle));
-      }`;
-      const pipeline = device.createComputePipeline({
-        layout: 'auto',
-        compute: { module: device.createShaderModule({ code }), entryPoint: 'main' },
-      });
+      // the naive shader: f32(position) · f32(inv_freq), then WGSL's cos and sin (the tutorial's helper)
+      const { wgslAngleErrors } = await import('../../web/src/gpu-angles.js');
+      const wgsl = await wgslAngleErrors(device, invFreq, positions);
       const pairs = invFreq.length;
-      const out = upload(new Float32Array(2 * pairs * positions.length));
-      const group = device.createBindGroup({
-        layout: pipeline.getBindGroupLayout(0),
-        entries: [upload(Float32Array.from(invFreq)), upload(Uint32Array.from(positions)), out].map(
-          (buffer, binding) => ({
-            binding,
-            resource: { buffer },
-          }),
-        ),
-      });
-      const encoder = device.createCommandEncoder();
-      const pass = encoder.beginComputePass();
-      pass.setPipeline(pipeline);
-      pass.setBindGroup(0, group);
-      pass.dispatchWorkgroups(Math.ceil((pairs * positions.length) / 64));
-      pass.end();
-      device.queue.submit([encoder.finish()]);
-      const naive = await download(out);
       const result = [];
       for (const [n, p] of positions.entries()) {
         // posenc's table on the GPU for this position, read back as a kernel would read it
         const table = gpu.ropeTable({ headDim, minPosition: p, maxPosition: p });
         const row = await download(table.buffer, { offset: (1 + p - table.first) * pairs * 8, bytes: pairs * 8 });
-        let wgsl = 0;
         let posencError = 0;
         for (let i = 0; i < pairs; i++) {
           const angle = p * invFreq[i];
-          const [c, s] = [Math.cos(angle), Math.sin(angle)];
-          wgsl = Math.max(wgsl, Math.abs(naive[2 * (n * pairs + i)] - c), Math.abs(naive[2 * (n * pairs + i) + 1] - s));
-          posencError = Math.max(posencError, Math.abs(row[2 * i] - c), Math.abs(row[2 * i + 1] - s));
+          posencError = Math.max(
+            posencError,
+            Math.abs(row[2 * i] - Math.cos(angle)),
+            Math.abs(row[2 * i + 1] - Math.sin(angle)),
+          );
         }
-        result.push({ position: p, wgsl, posenc: posencError });
+        result.push({ position: p, wgsl: wgsl[n], posenc: posencError });
       }
       return result;
     });
