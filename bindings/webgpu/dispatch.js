@@ -31,6 +31,7 @@ export class Dispatcher {
   #ids = new WeakMap(); // GPUBuffer -> a number, for those keys
   #nextId = 1;
   #limits; // the device's limits this reads on every dispatch, read once
+  #scratch = new Uint32Array(SLOT_BYTES / 4); // the parameters being filled (writeBuffer copies them at once)
 
   constructor(device) {
     this.#device = device;
@@ -69,6 +70,11 @@ export class Dispatcher {
       this.#pipelines.set(name, made);
     }
     return made;
+  }
+
+  /** The parameters of the next dispatch, all 0: filled by the caller, then passed to dispatch(), which copies them. */
+  parameters() {
+    return this.#scratch.fill(0);
   }
 
   /**

@@ -217,7 +217,7 @@ export class GpuEncoder {
         .cover(fn, 'positions', rows.last),
     );
     const binding = bindingOf(fn, this.#limits, xArg);
-    const meta = this.#meta(ADD_META.length, rows);
+    const meta = this.#meta(rows);
     meta[ADD_META.dModel] = dModel;
     meta[ADD_META.base] = binding.base;
     meta[ADD_META.first] = table.first;
@@ -323,7 +323,7 @@ export class GpuEncoder {
     const buffer = this.#newBuffer(`posenc ${name}`, table.byteLength);
     if (table.length) this.#device.queue.writeBuffer(buffer, 0, table);
     const binding = bindingOf(fn, this.#limits, out);
-    const meta = new Uint32Array(DISTANCE_META.length);
+    const meta = this.#dispatcher.parameters();
     meta[DISTANCE_META.queryLen] = queryLen;
     meta[DISTANCE_META.keyLen] = keyLen;
     meta[DISTANCE_META.offset] = offset; // an int32's bits
@@ -544,7 +544,7 @@ export class GpuEncoder {
     const oneBuffer = out === undefined || out.buffer === xArg.buffer;
     const pairs = spec.rotaryDim / 2;
     const copy = !samePlace && spec.rotaryDim < spec.headDim;
-    const meta = this.#meta(ROPE_META.length, rows);
+    const meta = this.#meta(rows);
     const entries = [{ binding: 4, resource: { buffer: table.buffer } }, ...this.#positionsEntry(rows)];
     if (samePlace) {
       const binding = bindingOf(fn, this.#limits, xArg);
@@ -590,9 +590,9 @@ export class GpuEncoder {
     return this.#dispatcher.dispatch(fn, kernel, meta, threads, entries, rows.list);
   }
 
-  /** A kernel's parameters, `slots` of them, with the rows' mode (positions given on the CPU go beside them: Dispatcher.dispatch). */
-  #meta(slots, rows) {
-    const meta = new Uint32Array(slots);
+  /** A kernel's parameters with the rows' mode (positions given on the CPU go beside them: Dispatcher.dispatch). */
+  #meta(rows) {
+    const meta = this.#dispatcher.parameters();
     meta[2] = rows.mode;
     if (rows.mode === 0) meta[3] = rows.offset;
     else if (!rows.list) meta[4] = rows.signed ? 1 : 0;

@@ -136,7 +136,6 @@ export const ROPE_META = Object.freeze({
   sectionT: 18,
   sectionH: 19,
   sectionW: 20,
-  length: 21,
 });
 
 /** M-RoPE's axis of pair k (pm[17]: 1 sections, 2 interleaved sections), by the core's rule (mrope_sections.cpp). */
@@ -265,7 +264,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
 }
 
 /** meta slots of the sinusoidal addition kernel. */
-export const ADD_META = Object.freeze({ dModel: 5, base: 6, first: 7, rows: 8, length: 9 });
+export const ADD_META = Object.freeze({ dModel: 5, base: 6, first: 7, rows: 8 });
 
 /**
  * x [seqLen, dModel] += the sinusoidal rows of its positions, from a table (row 0 a NaN
@@ -299,7 +298,6 @@ export const DISTANCE_META = Object.freeze({
   outBase: 8,
   first: 9,
   count: 10,
-  length: 11,
 });
 
 /**
