@@ -85,6 +85,7 @@ export class Dispatcher {
    * from the arena, after the parameters.
    */
   dispatch(fn, kernel, meta, threads, entries, list) {
+    if (threads === 0) return { threads }; // nothing to bind or run (record() skips it)
     const limits = this.#limits;
     const groups = Math.ceil(threads / WORKGROUP);
     const x = Math.max(1, Math.min(groups, limits.maxComputeWorkgroupsPerDimension));
