@@ -342,3 +342,44 @@ gpuTest(
     assert.ok(qk, 'ropeQK on float16 (GQA, xPos) differs from the CPU');
   },
 );
+
+gpuTest('tables are kept per schedule and grown geometrically; empty calls record nothing', async (t, page) => {
+  const result = await page.evaluate(async () => {
+    const { gpu, upload } = window.__kit;
+    const schedule = { headDim: 128, base: 500000 };
+    const first = gpu.ropeTable({ ...schedule, layout: 'half', maxPosition: 10 });
+    const same = gpu.ropeTable({ ...schedule, maxPosition: 200 }); // the layout does not change cos/sin
+    const grown = gpu.ropeTable({ ...schedule, maxPosition: 5000 });
+    const other = gpu.ropeTable({ ...schedule, base: 10000, maxPosition: 10 });
+    // a call of no rows at the very end of a buffer binds nothing out of range: WebGPU reports nothing
+    const { device } = window.__kit;
+    const uncaptured = [];
+    const listener = (event) => uncaptured.push(event.error.message);
+    device.addEventListener('uncapturederror', listener);
+    const x = upload(new Float32Array(64));
+    let empty;
+    try {
+      await gpu.rope({ buffer: x, offset: 256 }, { seqLen: 0, headDim: 8 });
+      await gpu.ropeQK({ buffer: x, offset: 256 }, { buffer: x, offset: 256 }, { seqLen: 4, batch: 0, headDim: 8 });
+      await device.queue.onSubmittedWorkDone();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      empty = uncaptured.length ? uncaptured.join('; ') : 'resolved';
+    } catch (error) {
+      empty = error.message;
+    }
+    device.removeEventListener('uncapturederror', listener);
+    return {
+      reused: first.buffer === same.buffer && same.rows >= 201,
+      firstRows: first.rows,
+      grew: grown.buffer !== same.buffer && grown.rows >= 5001 && grown.rows < 2 * 5001 + 256,
+      grownRows: grown.rows,
+      separate: other.buffer !== first.buffer,
+      empty,
+    };
+  });
+  t.diagnostic(`table rows: ${result.firstRows} at first, ${result.grownRows} once position 5000 was asked for`);
+  assert.ok(result.reused, 'a position inside the table made a new one');
+  assert.ok(result.grew, JSON.stringify(result));
+  assert.ok(result.separate, 'another base shared the table');
+  assert.equal(result.empty, 'resolved');
+});
