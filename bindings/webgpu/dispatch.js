@@ -160,38 +160,56 @@ export class Dispatcher {
   }
 
   /**
-   * Records `dispatches` in one compute pass on `encoder`; without one, submits them and returns
-   * a promise that settles once WebGPU has validated the submission. `buffers` are the caller's
-   * ({ name, buffer }), checked one by one when the submission fails.
+   * Records the dispatches `make()` returns in one compute pass on `encoder`; without one,
+   * submits them and returns a promise that settles once WebGPU has validated the work, from the
+   * making of its bind groups to the submission (an error scope around all of it). `buffers` are
+   * the caller's ({ name, buffer }), checked one by one when WebGPU reports an error.
    */
-  record(fn, encoder, dispatches, buffers) {
+  record(fn, encoder, make, buffers) {
     const own = encoder === undefined;
-    const commands = own ? this.#device.createCommandEncoder({ label: `posenc ${fn}` }) : encoder;
-    const pass = commands.beginComputePass({ label: `posenc ${fn}` });
-    for (const d of dispatches) {
-      if (d.threads === 0) continue;
-      pass.setPipeline(d.pipeline);
-      pass.setBindGroup(0, d.group, [d.offset]);
-      pass.dispatchWorkgroups(d.x, d.y);
+    const device = this.#device;
+    if (own) device.pushErrorScope('validation');
+    try {
+      const dispatches = make();
+      const commands = own ? device.createCommandEncoder({ label: `posenc ${fn}` }) : encoder;
+      const pass = commands.beginComputePass({ label: `posenc ${fn}` });
+      for (const d of dispatches) {
+        if (d.threads === 0) continue;
+        pass.setPipeline(d.pipeline);
+        pass.setBindGroup(0, d.group, [d.offset]);
+        pass.dispatchWorkgroups(d.x, d.y);
+      }
+      pass.end();
+      if (!own) return undefined;
+      device.queue.submit([commands.finish()]);
+    } catch (error) {
+      if (own) device.popErrorScope().catch(() => {}); // the error thrown says what went wrong
+      throw error;
     }
-    pass.end();
-    if (!own) return undefined;
-    return this.submit(fn, [commands.finish()], buffers);
+    return this.#settle(fn, buffers);
   }
 
-  /** Submits command buffers (or runs `write`, queue writes) in a validation error scope; a failure names its buffer. */
-  async submit(fn, commandBuffers, buffers, write) {
-    this.#device.pushErrorScope('validation');
-    if (write) write();
-    else this.#device.queue.submit(commandBuffers);
+  /** The error scope pushed by record() or submit(), popped: a validation error becomes posenc's. */
+  async #settle(fn, buffers) {
     const error = await this.#device.popErrorScope();
     if (error) throw await this.#explain(fn, error, buffers);
+  }
+
+  /** Runs `write` (queue writes) in a validation error scope; a failure names its buffer. */
+  submit(fn, buffers, write) {
+    this.#device.pushErrorScope('validation');
+    write();
+    return this.#settle(fn, buffers);
   }
 
   async #explain(fn, error, buffers) {
     for (const { name, buffer } of buffers) {
       if (await this.#destroyed(buffer)) {
-        return rangeError(fn, name, 'was destroyed (GPUBuffer.destroy()): give a live buffer');
+        return rangeError(
+          fn,
+          name,
+          'cannot be used: it was destroyed (GPUBuffer.destroy()) or belongs to another GPUDevice',
+        );
       }
     }
     return Object.assign(

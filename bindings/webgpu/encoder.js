@@ -83,8 +83,12 @@ export class GpuEncoder {
         : checkBuffer(fn, readBuffer(fn, 'out', gpu.out), { bytes, needs: ['STORAGE'] });
     inPlace(fn, xArg, out);
     const table = this.#ropeTable(fn, spec, role, rows);
-    const dispatch = this.#ropeDispatch(fn, spec, dtype, spec.numHeads, xArg, out, table, rows);
-    return this.#dispatcher.record(fn, encoder, [dispatch], [xArg, out, rows.buffer].filter(Boolean));
+    return this.#dispatcher.record(
+      fn,
+      encoder,
+      () => [this.#ropeDispatch(fn, spec, dtype, spec.numHeads, xArg, out, table, rows)],
+      [xArg, out, rows.buffer].filter(Boolean),
+    );
   }
 
   /**
@@ -116,7 +120,7 @@ export class GpuEncoder {
     const both = spec.xpos === undefined;
     const qTable = this.#ropeTable(fn, spec, both ? undefined : 'query', rows);
     const kTable = both ? qTable : this.#ropeTable(fn, spec, 'key', rows);
-    const dispatches = [
+    const dispatches = () => [
       this.#ropeDispatch(fn, spec, dtype, spec.numHeads, qArg, outQ, qTable, rows),
       this.#ropeDispatch(fn, spec, dtype, spec.numKvHeads, kArg, outK, kTable, rows),
     ];
@@ -232,8 +236,8 @@ export class GpuEncoder {
       () => ADD_SINUSOIDAL_KERNEL,
       KERNEL_BINDINGS.addSinusoidal,
     );
-    const dispatch = this.#dispatcher.dispatch(fn, kernel, meta, seqLen * dModel, entries, rows.list);
-    return this.#dispatcher.record(fn, encoder, [dispatch], [xArg, rows.buffer].filter(Boolean));
+    const dispatch = () => [this.#dispatcher.dispatch(fn, kernel, meta, seqLen * dModel, entries, rows.list)];
+    return this.#dispatcher.record(fn, encoder, dispatch, [xArg, rows.buffer].filter(Boolean));
   }
 
   // ---- ALiBi and T5 buckets ---------------------------------------------------------------------
@@ -331,11 +335,12 @@ export class GpuEncoder {
     meta[DISTANCE_META.first] = first; // an int32's bits
     meta[DISTANCE_META.count] = count;
     const kernel = this.#dispatcher.pipeline(name, () => distanceKernel(type), KERNEL_BINDINGS.distances);
-    const dispatch = this.#dispatcher.dispatch(fn, kernel, meta, heads * queryLen * keyLen, [
+    const entries = [
       { binding: 3, resource: binding.resource },
       { binding: 4, resource: { buffer } },
-    ]);
-    return this.#dispatcher.record(fn, encoder, [dispatch], [out]);
+    ];
+    const dispatch = () => [this.#dispatcher.dispatch(fn, kernel, meta, heads * queryLen * keyLen, entries)];
+    return this.#dispatcher.record(fn, encoder, dispatch, [out]);
   }
 
   // ---- plumbing ---------------------------------------------------------------------------------
@@ -632,7 +637,7 @@ export class GpuEncoder {
 
   /** Queue writes of `arrays` into `targets`, validated (a destroyed buffer named). */
   #write(fn, targets, arrays) {
-    return this.#dispatcher.submit(fn, null, targets, () => {
+    return this.#dispatcher.submit(fn, targets, () => {
       for (const [i, target] of targets.entries())
         this.#device.queue.writeBuffer(target.buffer, target.offset, arrays[i]);
     });

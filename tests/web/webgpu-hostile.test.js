@@ -232,3 +232,33 @@ gpuTest('a lost device: every method then throws a RangeError naming device, wit
     assert.match(r.message, /was lost \(destroyed/);
   }
 });
+
+gpuTest(
+  'a buffer of another GPUDevice: the submitting call rejects naming it, and WebGPU reports nothing uncaught',
+  async (t, page) => {
+    const result = await page.evaluate(async () => {
+      const { gpu, device, upload } = window.__kit;
+      const other = await (await navigator.gpu.requestAdapter()).requestDevice();
+      const foreign = other.createBuffer({ size: 256, usage: GPUBufferUsage.STORAGE });
+      const uncaptured = [];
+      const listener = (event) => uncaptured.push(event.error.message);
+      device.addEventListener('uncapturederror', listener);
+      let rejected;
+      try {
+        await gpu.rope(upload(new Float32Array(32)), { seqLen: 4, headDim: 8, out: foreign });
+        rejected = { message: 'resolved' };
+      } catch (error) {
+        rejected = { name: error.name, parameter: error.parameter, message: error.message };
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      device.removeEventListener('uncapturederror', listener);
+      other.destroy();
+      return { rejected, uncaptured };
+    });
+    t.diagnostic(result.rejected.message);
+    assert.equal(result.rejected.name, 'RangeError');
+    assert.equal(result.rejected.parameter, 'out');
+    assert.match(result.rejected.message, /belongs to another GPUDevice/);
+    assert.deepEqual(result.uncaptured, []);
+  },
+);
