@@ -215,11 +215,9 @@ export class GpuEncoder {
     const xArg = checkBuffer(fn, readBuffer(fn, 'x', x), { bytes: 4 * seqLen * dModel, needs: ['STORAGE'] });
     const key = JSON.stringify(['sinusoidal', dModel, base, layout]);
     const compute = (first, count) => this.#posenc.sinusoidal({ seqLen: count, dModel, base, layout, offset: first });
-    const table = checkedByCpu(fn, () =>
-      this.#tables
-        .get(key, () => new GrowingTable(this.#device, { rowFloats: dModel, compute }))
-        .cover(fn, 'positions', rows.last),
-    );
+    const end = this.#posenc.limits.maxPosition + 1;
+    const make = (first) => new GrowingTable(this.#device, { rowFloats: dModel, compute, first, end });
+    const table = this.#covering(fn, key, make, rows);
     const binding = bindingOf(fn, this.#limits, xArg);
     const meta = this.#meta(rows);
     meta[ADD_META.dModel] = dModel;
@@ -492,11 +490,7 @@ export class GpuEncoder {
     return { mode: 1, list, signed: false, first, last };
   }
 
-  /**
-   * The cos/sin table that covers `rows` for this schedule (and xPos role), cached and grown.
-   * It starts at position 0, or at the call's first position when that is far out (a long
-   * context) or when rows from 0 cannot exist (xPos far from its center) or fit the device.
-   */
+  /** The cos/sin table that covers `rows` for this schedule (and xPos role), kept and grown (#covering). */
   #ropeTable(fn, spec, role, rows) {
     const length = rows.last + 1; // the call's length, as dynamic and longrope scaling and xPos's center take it
     let end = this.#posenc.limits.maxPosition + 1;
@@ -511,6 +505,16 @@ export class GpuEncoder {
     const key = JSON.stringify([spec.rotaryDim, spec.base, spec.scaling ?? null, xpos ?? null, spec.inverse, regime]);
     const compute = (first, count) => this.#ropeRows(spec, xpos, first, count);
     const make = (first) => new GrowingTable(this.#device, { rowFloats: spec.rotaryDim, compute, first, end });
+    return this.#covering(fn, key, make, rows);
+  }
+
+  /**
+   * The table kept under `key` that covers rows.first … rows.last, grown or made anew by
+   * `make(first)`. It starts at position 0, or at the call's first position when that is far
+   * out (a long context) or when rows from 0 cannot exist (xPos far from its center) or fit the
+   * device.
+   */
+  #covering(fn, key, make, rows) {
     const start = rows.first < NEAR_START ? 0 : rows.first;
     return checkedByCpu(fn, () => {
       let table = this.#tables.get(key, () => make(start));

@@ -66,6 +66,7 @@ gpuTest(
         [{ seqLen: 40, dModel: 48, layout: 'concat', base: 500 }, false],
         [{ seqLen: 6, dModel: 16, positions: [5, 0, 70000, 3, 3, 1] }, false],
         [{ seqLen: 6, dModel: 16, positions: [5, 0, 900, 3, 3, 1] }, true],
+        [{ seqLen: 9, dModel: 1024, offset: 3_000_000 }, false], // far out: a window of the table, not rows from 0
       ]) {
         const x = random(o.seqLen * o.dModel, 5);
         const cpu = posenc.addSinusoidal(x.slice(), o);
