@@ -262,3 +262,32 @@ gpuTest(
     assert.deepEqual(result.uncaptured, []);
   },
 );
+
+gpuTest(
+  'createGpuEncoder: without posenc it loads one from the default entry; a wrong posenc or device is a TypeError',
+  async (_t, page) => {
+    const result = await page.evaluate(async () => {
+      const { device, webgpu, upload, download, posenc } = window.__kit;
+      const own = await webgpu.createGpuEncoder(device);
+      const x = upload(new Float32Array(16).fill(1));
+      await own.rope(x, { seqLen: 2, headDim: 8, offset: 3 });
+      const same = posenc.rope(new Float32Array(16).fill(1), { seqLen: 2, headDim: 8, offset: 3 });
+      const got = await download(x);
+      const refusals = [];
+      for (const [device_, options] of [
+        [device, { posenc: {} }],
+        [{}, undefined],
+      ]) {
+        try {
+          await webgpu.createGpuEncoder(device_, options);
+          refusals.push('resolved');
+        } catch (error) {
+          refusals.push(`${error.name} ${error.parameter}`);
+        }
+      }
+      return { loaded: own.posenc !== posenc && got.every((v, i) => v === same[i]), refusals };
+    });
+    assert.ok(result.loaded);
+    assert.deepEqual(result.refusals, ['TypeError posenc', 'TypeError device']);
+  },
+);
