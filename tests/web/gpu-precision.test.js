@@ -52,10 +52,22 @@ test('another head dimension: posenc’s line follows; the static points, made a
 let gpuBrowser;
 after(async () => gpuBrowser?.close());
 
-test('with WebGPU (the software adapter): WGSL’s sin/cos measured live on it, far off where posenc is not', async () => {
+test('with WebGPU (the software adapter): WGSL’s sin/cos measured live on it, far off where posenc is not', async (t) => {
   gpuBrowser = await launchChromium(WEBGPU_FLAGS);
   const { page: gpuPage } = await openPage(gpuBrowser);
   await gotoAndSettle(gpuPage, `${server.pageUrl}#gpu-precision`);
+  const none = await gpuPage.evaluate(async () =>
+    navigator.gpu
+      ? (await navigator.gpu.requestAdapter())
+        ? null
+        : 'requestAdapter() returned null'
+      : 'no navigator.gpu',
+  );
+  if (none) {
+    console.log(`skipped: no WebGPU adapter (${none})`);
+    t.skip(`no WebGPU adapter (${none})`);
+    return;
+  }
   await gpuPage.locator('#ctl-gp-measure').click();
   await gpuPage.waitForFunction(() => document.getElementById('gpu-precision-note')?.dataset.live === 'true', null, {
     timeout: 30_000,
