@@ -3,13 +3,15 @@
 // instantiate (when that section runs whole: no --only, or --only naming big-arrays), cold
 // import() of the package's browser entries (bench/entry-import.js: with no --only, or --only
 // naming big-arrays or entry-import), and the tutorial page's redraw cases
-// (bench/page-redraw-cases.js: with no --only, or --only naming page-redraw or one of its cases).
+// (bench/page-redraw-cases.js: with no --only, or --only naming page-redraw or one of its cases),
+// and the WebGPU rows (bench/webgpu.js, a browser of its own: with no --only, or --only=webgpu).
 import { launchChromium } from '../scripts/chromium.js';
 import { measureEntryImports } from './entry-import.js';
 import { PAGE_REDRAW_CASES } from './page-redraw-cases.js';
 import { measurePageRedraws } from './page-redraw.js';
 import { ORIGIN, serveRepo } from './serve-repo.js';
 import { summarize } from './stats.js';
+import { measureWebGpu } from './webgpu.js';
 
 const HARNESS_PAGE = 'bench/blank.html';
 
@@ -62,7 +64,12 @@ async function measureModuleLoads(browser, root, reps, log) {
 
 /** The ids of `--only` that name Chromium-only measurements rather than harness cases. */
 export function chromiumOnly(name) {
-  return name === 'page-redraw' || name === 'entry-import' || PAGE_REDRAW_CASES.some((c) => c.id === name);
+  return (
+    name === 'page-redraw' ||
+    name === 'entry-import' ||
+    name === 'webgpu' ||
+    PAGE_REDRAW_CASES.some((c) => c.id === name)
+  );
 }
 
 export async function runInChromium({ root, suiteOptions, loadReps = 5, importReps = 15, log }) {
@@ -72,7 +79,7 @@ export async function runInChromium({ root, suiteOptions, loadReps = 5, importRe
     const version = browser.version();
     log(`[chromium] ${version}: running the harness`);
     const only = suiteOptions.only;
-    const pageOnly = only?.filter((name) => chromiumOnly(name) && name !== 'entry-import');
+    const pageOnly = only?.filter((name) => chromiumOnly(name) && name !== 'entry-import' && name !== 'webgpu');
     const harnessOnly = only?.filter((name) => !chromiumOnly(name));
     const result = { env: 'chromium', version };
     if (!only || harnessOnly.length > 0) {
@@ -88,6 +95,7 @@ export async function runInChromium({ root, suiteOptions, loadReps = 5, importRe
     }
     if (!only || pageOnly.length > 0)
       result.pageRedraws = await measurePageRedraws(browser, root, log, pageOnly ?? null);
+    if (!only || only.includes('webgpu')) result.webgpu = await measureWebGpu(root, log);
     return result;
   } finally {
     await browser.close();

@@ -11,6 +11,7 @@
 // per-call-half-64, per-call-table-16.
 // page-redraw (Chromium only): the tutorial page cases of bench/page-redraw-cases.js, e.g. rope-heaviest.
 // entry-import (Chromium only): cold import() of the packed package's browser entries (--import-reps, default 15).
+// webgpu (Chromium only): posenc/webgpu's decoding-step recording and RoPE on the device against a copy.
 // Exits 1 when a result was wrong or a case failed to run; never because of a time.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';

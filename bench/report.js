@@ -15,6 +15,7 @@ import {
   TINY_TABLE_VARIANTS,
 } from './cases.js';
 import { entryImportSection } from './report-entry-import.js';
+import { webgpuSection } from './report-webgpu.js';
 import { pageRedrawSection } from './report-page.js';
 import { fitLine } from './stats.js';
 
@@ -531,6 +532,7 @@ export function renderReport({ date, machine, git, chromiumVersion, settings, ru
     ...perCallSection(runs),
     ...attentionSection(runs),
     ...pageRedrawSection(runs.chromium?.pageRedraws),
+    ...webgpuSection(runs.chromium?.webgpu),
     '### Spread and correctness margins',
     '',
     ...spreadSections(runs),

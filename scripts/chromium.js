@@ -16,7 +16,12 @@ const FLAGS = [
   '--disable-sync',
 ];
 
-/** Launches Chromium with the project's flags, plus `extraFlags`. */
-export function launchChromium(extraFlags = []) {
-  return chromium.launch({ executablePath: CHROMIUM, args: [...FLAGS, ...extraFlags] });
+/**
+ * Launches Chromium with the project's flags, plus `extraFlags`. `gpu: true` leaves out
+ * --disable-gpu, so WebGPU may get a hardware adapter where the machine has one (the GPU
+ * benchmark rows).
+ */
+export function launchChromium(extraFlags = [], { gpu = false } = {}) {
+  const flags = gpu ? FLAGS.filter((flag) => flag !== '--disable-gpu') : FLAGS;
+  return chromium.launch({ executablePath: CHROMIUM, args: [...flags, ...extraFlags] });
 }

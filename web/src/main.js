@@ -11,6 +11,7 @@ import * as bridge from './sections/bridge.js';
 import * as comparison from './sections/comparison.js';
 import * as facts from './sections/facts.js';
 import * as family from './sections/family.js';
+import * as gpuPrecision from './sections/gpu-precision.js';
 import * as halfPrecision from './sections/half-precision.js';
 import * as images from './sections/images.js';
 import * as longContext from './sections/long-context.js';
@@ -28,6 +29,7 @@ const MODULES = [
   comparison,
   facts,
   family,
+  gpuPrecision,
   halfPrecision,
   images,
   longContext,
