@@ -1,26 +1,27 @@
 // The posenc instance: one method per operation over one instantiated WASM module. Each call
 // snapshots its options (options.js), classifies its arrays (memory.js), fills the core's frame
 // (specs.js) and crosses into WASM once, where the core checks and computes.
-import { arrayType, settleDtype } from './dtype.js';
-import { READ, READ_WRITE, WRITE } from './frame.js';
+import { settleDtype } from './dtype.js';
+import { READ, WRITE } from './frame.js';
 import { Memory } from './memory.js';
 import { segmentError } from './errors.js';
 import { SEGMENT_FIELDS, SEGMENT_KINDS, readOptions } from './options.js';
 import { RopePlan } from './rope-plan.js';
 import { readDescription } from './seam.js';
+import { writeMropePositions, writeRopeGrid, writeRopeSpec, writeRows, writeSchedule, xposRoleValue } from './specs.js';
+import { runCall } from './tiles.js';
 import {
-  writeAttentionScores,
-  writeMropePositions,
-  writeRopeGrid,
-  writeRopeSpec,
-  writeRotaryDim,
-  writeRows,
-  writeScaling,
-  writeSchedule,
-  writeTable,
-  xposRoleValue,
-} from './specs.js';
-import { ropeInBlocks, streams } from './streaming.js';
+  alibiBiasTiling,
+  attentionScoresTiling,
+  bucketsTiling,
+  convertTiling,
+  positionNumbersTiling,
+  ropeCacheTiling,
+  ropeInPieces,
+  ropeInTiles,
+  similarityTiling,
+  tableTiling,
+} from './tilings.js';
 import { allocateArray } from './wasm-array.js';
 
 export class Posenc {
@@ -34,9 +35,9 @@ export class Posenc {
   wasmSource;
 
   /** @internal Use `loadPosenc()`. */
-  constructor(mod, { variant, module, wasmSource }) {
+  constructor(mod, { variant, module, wasmSource, tileBytes }) {
     const description = readDescription(mod);
-    this.#memory = new Memory(mod, description);
+    this.#memory = new Memory(mod, description, tileBytes);
     this.#enums = description.enums;
     this.#context = { enums: description.enums };
     this.variant = variant;
@@ -70,10 +71,8 @@ export class Posenc {
     const fn = 'sinusoidal';
     const o = this.#read(fn, options);
     const args = { out: this.#optional(fn, 'out', o.out, true) };
-    const frame = this.#memory.frame('sinusoidal');
-    writeTable(frame, fn, o, this.#enums);
-    const dtype = this.#dtype(frame, fn, o.dtype, [args.out]);
-    return this.#output(frame, args.out, () => this.#run(frame, fn, o, args), arrayType(dtype));
+    const dtype = settleDtype(fn, o.dtype, [args.out]);
+    return this.#call(tableTiling('sinusoidal', fn, o, this.#enums, dtype, args), fn, o, args).output('out');
   }
 
   /** Adds the sinusoidal table to token embeddings `x` ([seqLen, dModel]) in place; returns x. */
@@ -81,11 +80,8 @@ export class Posenc {
     const fn = 'addSinusoidal';
     const o = this.#read(fn, options);
     const args = { x: this.#memory.argument(fn, 'x', x, this, true) };
-    const frame = this.#memory.frame('addSinusoidal');
-    writeTable(frame, fn, o, this.#enums);
-    this.#dtype(frame, fn, o.dtype, [args.x]);
-    frame.data('x', args.x, READ_WRITE);
-    this.#run(frame, fn, o, args);
+    const dtype = settleDtype(fn, o.dtype, [args.x]);
+    this.#call(tableTiling('addSinusoidal', fn, o, this.#enums, dtype, args), fn, o, args);
     return x;
   }
 
@@ -94,13 +90,8 @@ export class Posenc {
     const fn = 'positionNumbers';
     const o = this.#read(fn, options);
     const args = { out: this.#optional(fn, 'out', o.out, true) };
-    const frame = this.#memory
-      .frame('positionNumbers')
-      .set('seqLen', o.seqLen)
-      .set('dModel', o.dModel)
-      .set('offset', o.offset);
-    const dtype = this.#dtype(frame, fn, o.dtype, [args.out]);
-    return this.#output(frame, args.out, () => this.#run(frame, fn, o, args), arrayType(dtype));
+    const dtype = settleDtype(fn, o.dtype, [args.out]);
+    return this.#call(positionNumbersTiling(o, this.#enums, dtype, args), fn, o, args).output('out');
   }
 
   // ---- rotary embeddings -----------------------------------------------------------------------
@@ -125,27 +116,12 @@ export class Posenc {
       args.outSin = this.#memory.argument(fn, 'out.sin', o.out.sin, this, true);
       this.#memory.assertSeparate(fn, args.outCos, args.outSin, false);
     }
-    const frame = this.#memory
-      .frame('ropeCache')
-      .set('seqLen', o.seqLen)
-      .set('rotaryDim', o.rotaryDim)
-      .set('base', o.base)
-      .set('batch', o.batch);
-    writeRows(frame, fn, o);
-    writeScaling(frame, o.scaling, this.#enums);
-    const dtype = this.#dtype(frame, fn, o.dtype, [args.outCos, args.outSin]);
-    for (const [slot, argument] of [
-      ['outCos', args.outCos],
-      ['outSin', args.outSin],
-    ]) {
-      if (argument) frame.data(slot, argument, WRITE);
-      else frame.allocate(slot, arrayType(dtype));
-    }
-    this.#run(frame, fn, o, args);
+    const dtype = settleDtype(fn, o.dtype, [args.outCos, args.outSin]);
+    const call = this.#call(ropeCacheTiling(fn, o, this.#enums, dtype, args), fn, o, args);
     return {
-      cos: args.outCos ? args.outCos.array : frame.output('outCos'),
-      sin: args.outSin ? args.outSin.array : frame.output('outSin'),
-      attentionFactor: frame.result('appliedAttentionFactor'),
+      cos: call.output('outCos'),
+      sin: call.output('outSin'),
+      attentionFactor: call.result('appliedAttentionFactor'),
     };
   }
 
@@ -158,11 +134,11 @@ export class Posenc {
     const o = this.#read(fn, options);
     const args = this.#memory.xArguments(fn, x, o.out, this, true);
     const dtype = settleDtype(fn, o.dtype, [args.x, args.out]);
-    if (streams(o, o, args)) {
+    if (ropeInPieces(this.#memory, o, o, args)) {
       const plan = this.#makePlan(fn, o, o.numHeads, dtype);
       try {
         const role = xposRoleValue(o.xpos?.role, this.#enums);
-        ropeInBlocks(this.#memory, plan, o, o.offset ?? 0, role, args, { fn, o, args });
+        ropeInTiles(this.#memory, plan, o, o, role, args, { fn, o, args });
       } finally {
         this.#memory.freePlan(plan.handle);
       }
@@ -273,15 +249,7 @@ export class Posenc {
       this.#memory.assertSeparate(fn, args.a, args.out, false);
       this.#memory.assertSeparate(fn, args.b, args.out, false);
     }
-    const frame = this.#memory
-      .frame('similarity')
-      .set('rows', o.rows)
-      .set('cols', o.cols)
-      .set('dim', o.dim)
-      .set('metric', this.#enums.metric.indexOf(o.metric))
-      .data('a', args.a, READ)
-      .data('b', args.b, READ);
-    return this.#output(frame, args.out, () => this.#run(frame, fn, o, args));
+    return this.#call(similarityTiling(o, this.#enums, args), fn, o, args).output('out');
   }
 
   // ---- M-RoPE position ids -------------------------------------------------------------------------
@@ -323,14 +291,7 @@ export class Posenc {
     const fn = 'alibiBias';
     const o = this.#read(fn, options);
     const args = { out: this.#optional(fn, 'out', o.out) };
-    const frame = this.#memory
-      .frame('alibiBias')
-      .set('numHeads', o.numHeads)
-      .set('queryLen', o.queryLen)
-      .set('keyLen', o.keyLen)
-      .set('offset', o.offset ?? o.keyLen - o.queryLen)
-      .set('maxBias', o.maxBias);
-    return this.#output(frame, args.out, () => this.#run(frame, fn, o, args));
+    return this.#call(alibiBiasTiling(o, args), fn, o, args).output('out');
   }
 
   // ---- relative position buckets ------------------------------------------------------------------
@@ -343,15 +304,7 @@ export class Posenc {
     const fn = 'relativePositionBuckets';
     const o = this.#read(fn, options);
     const args = { out: o.out === undefined ? undefined : this.#memory.int32Argument(fn, 'out', o.out) };
-    const frame = this.#memory
-      .frame('relativePositionBuckets')
-      .set('queryLen', o.queryLen)
-      .set('keyLen', o.keyLen)
-      .set('numBuckets', o.numBuckets)
-      .set('maxDistance', o.maxDistance)
-      .set('bidirectional', o.bidirectional ? 1 : 0)
-      .set('offset', o.offset);
-    return this.#output(frame, args.out, () => this.#run(frame, fn, o, args), Int32Array);
+    return this.#call(bucketsTiling(o, args), fn, o, args).output('out');
   }
 
   // ---- attention scores ---------------------------------------------------------------------------
@@ -374,11 +327,7 @@ export class Posenc {
       for (const input of [args.q, args.k, args.bias])
         if (input) this.#memory.assertSeparate(fn, input, args.out, false);
     }
-    const frame = this.#memory.frame('attentionScores');
-    writeAttentionScores(frame, fn, o, this.#enums);
-    frame.data('q', args.q, READ).data('k', args.k, READ);
-    if (args.bias) frame.data('bias', args.bias, READ);
-    return this.#output(frame, args.out, () => this.#run(frame, fn, o, args));
+    return this.#call(attentionScoresTiling(fn, o, this.#enums, args), fn, o, args).output('out');
   }
 
   // ---- plumbing ---------------------------------------------------------------------------------
@@ -406,12 +355,12 @@ export class Posenc {
     this.#memory.run(frame, { fn, o, args, shape: null });
   }
 
-  /** Runs a frame whose `out` slot is the caller's array, or a new one (of `Type`) the call allocates. */
-  #output(frame, out, run, Type = Float32Array) {
-    if (out) frame.data('out', out, WRITE);
-    else frame.allocate('out', Type);
-    run();
-    return out ? out.array : frame.output('out');
+  /**
+   * Runs the call a tiling describes (tilings.js): tile by tile on large JS-owned arrays, else in
+   * one crossing (tiles.js). Errors quote `args` as the caller gave them.
+   */
+  #call(tiling, fn, o, args) {
+    return runCall(this.#memory, tiling, args, { fn, o, args: { ...args } });
   }
 
   #schedule(fn, options) {
@@ -430,17 +379,6 @@ export class Posenc {
     const o = this.#read(fn, options);
     const args = { [name]: this.#memory.argument(fn, name, x, this), out: this.#optional(fn, 'out', o.out) };
     if (args.out) this.#memory.assertSeparate(fn, args[name], args.out, false);
-    const weights = fn === 'convertLayoutWeights';
-    const frame = this.#memory
-      .frame('convertLayout')
-      .set('from', this.#enums.ropeLayout.indexOf(o.from))
-      .set('to', this.#enums.ropeLayout.indexOf(o.to))
-      .set('headDim', o.headDim)
-      .set('weights', weights ? 1 : 0)
-      .set('numHeads', weights ? o.numHeads : 0)
-      .set('hidden', weights ? o.hidden : 1)
-      .data('x', args[name], READ);
-    writeRotaryDim(frame, o, o.headDim);
-    return this.#output(frame, args.out, () => this.#run(frame, fn, o, args));
+    return this.#call(convertTiling(fn, o, this.#enums, args, name), fn, o, args).output('out');
   }
 }

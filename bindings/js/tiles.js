@@ -1,0 +1,188 @@
+// Calls on JS-owned arrays, a tile at a time. A JS array is copied into WASM memory, computed
+// there and copied back; whole, that needs scratch memory the size of the arrays (and WASM memory
+// never shrinks) and crosses main memory three times. A tile of it stays in cache from its copy
+// in to its copy out, and the scratch is one tile whatever the call's size.
+//
+// An operation says how it splits (tilings.js): along one axis of `units` (rows of a table,
+// queries, heads), `unitBytes` of scratch a unit, and how to fill its frame for units
+// [first, first + count). The whole call is checked first, by the core, in one crossing that
+// stops at a length check before any data is read; only then is a returned array allocated (in
+// JS) and the first tile written, so a bad call writes nothing. The tiles are sub-calls that give
+// the bits of the one call (tilings.js says why for each operation).
+import { arrayType, storageType } from './dtype.js';
+import { typedArrayKind, typedArrayParts } from './intrinsics.js';
+import { Argument } from './memory.js';
+
+/**
+ * A window of `argument`: `length` elements from element `start`, or `runs` such runs, each
+ * `stride` elements after the one before (gathered in order into one scratch array). A window of
+ * an array in WASM memory is an address; it is one run.
+ */
+export function windowOf(argument, start, length, runs = 1, stride = 0) {
+  const { Type, name, kind, dtype } = argument;
+  const bytes = Type.BYTES_PER_ELEMENT;
+  if (argument.address !== undefined) {
+    if (runs !== 1) throw new TypeError('posenc: internal error: a window of WASM memory is one run');
+    return new Argument(
+      name,
+      argument.array,
+      length,
+      argument.address + start * bytes,
+      null,
+      undefined,
+      undefined,
+      Type,
+      kind,
+      dtype,
+    );
+  }
+  const at = argument.byteOffset + start * bytes;
+  if (runs === 1) {
+    const data = new Type(argument.buffer, at, length);
+    return new Argument(name, data, length, undefined, null, argument.buffer, at, Type, kind, dtype);
+  }
+  const pieces = [];
+  for (let run = 0; run < runs; run++) pieces.push(new Type(argument.buffer, at + run * stride * bytes, length));
+  const window = new Argument(name, pieces, length * runs, undefined, null, argument.buffer, at, Type, kind, dtype);
+  window.pieces = pieces;
+  return window;
+}
+
+/** windowOf, giving one window object for the same request within a tile (an array in place: one scratch copy). */
+function tileWindows() {
+  let last = null;
+  return (argument, start, length, runs = 1, stride = 0) => {
+    if (
+      last !== null &&
+      last.argument === argument &&
+      last.start === start &&
+      last.length === length &&
+      last.runs === runs &&
+      last.stride === stride
+    )
+      return last.window;
+    last = { argument, start, length, runs, stride, window: windowOf(argument, start, length, runs, stride) };
+    return last.window;
+  };
+}
+
+/** The whole call's arrays as the checking call gives them: by length only. */
+const whole = (argument) => argument;
+
+/** A returned output of `length` elements ({ name, dtype, Type: for int32 }), made in JS, as a JS-owned argument. */
+function madeOutput(memory, fn, output, length) {
+  const Type = output.Type ?? arrayType(output.dtype);
+  let array;
+  try {
+    array = new Type(length);
+  } catch {
+    throw memory.outOfMemory(fn, length * Type.BYTES_PER_ELEMENT);
+  }
+  const { buffer } = typedArrayParts(array);
+  const storage = output.Type ?? storageType(output.dtype);
+  return new Argument(
+    output.name,
+    array,
+    length,
+    undefined,
+    null,
+    buffer,
+    0,
+    storage,
+    typedArrayKind(array),
+    output.dtype,
+  );
+}
+
+/**
+ * Whether `tiling`'s call goes tile by tile: one of its arrays is JS-owned (an output not given
+ * is made in JS) and the call is larger than one tile. A smaller call crosses once.
+ */
+function isTiled(memory, tiling, args) {
+  const jsOwned = tiling.slots.some((slot) => {
+    const argument = args[slot];
+    return argument === undefined
+      ? (tiling.outputs ?? []).some((o) => o.slot === slot)
+      : argument.address === undefined;
+  });
+  return jsOwned && !(tiling.units * tiling.unitBytes <= memory.tileBytes);
+}
+
+/**
+ * Runs the call `tiling` describes on `args` (the classified arguments by slot; an output not
+ * given undefined): tile by tile, or in one crossing when it fits one tile or all its arrays are
+ * in WASM memory. Returns { output(slot): the array of an output slot, result(slot): a slot the
+ * call wrote back }.
+ */
+export function runCall(memory, tiling, args, context) {
+  if (isTiled(memory, tiling, args)) {
+    const result = runTiled(memory, tiling, args, context);
+    return { output: (slot) => args[slot].array, result };
+  }
+  const frame = memory.frame(tiling.operation);
+  tiling.fill(frame, 0, tiling.units, whole);
+  memory.run(frame, context);
+  return {
+    output: (slot) => (args[slot] ? args[slot].array : frame.output(slot)),
+    result: (slot) => frame.result(slot),
+  };
+}
+
+/**
+ * The tiles' [first, count]: `limit` units each (the last shorter), or the tiling's own cuts
+ * (tiles that must start where the core starts a new run of rows).
+ */
+function* cutsOf(tiling, limit) {
+  if (tiling.cuts) {
+    yield* tiling.cuts(limit);
+    return;
+  }
+  for (let first = 0; first < tiling.units; first += limit) yield [first, Math.min(limit, tiling.units - first)];
+}
+
+/**
+ * Checks the whole call in one crossing: every JS-owned array given by its length at an address
+ * whose data is never read, and the slot `tiling.checkedLast` (the one the core checks last)
+ * empty, so the core stops at that length check (or computes nothing, when it wants no
+ * elements). Returns the length that slot wants, or throws the call's error.
+ */
+function checkWhole(memory, tiling, args, context, made) {
+  const frame = memory.frame(tiling.operation);
+  tiling.fill(frame, 0, tiling.units, whole);
+  const emptied = frame.index.get(tiling.checkedLast);
+  for (const entry of frame.entries) {
+    const { argument } = entry;
+    if (!argument || (argument.address !== undefined && entry.at !== emptied)) continue;
+    const length = entry.at === emptied ? 0 : argument.length;
+    entry.argument = new Argument(argument.name, null, length, memory.probeAddress, null);
+  }
+  const status = memory.runStatus(frame, context);
+  const results = new Float64Array(frame.results);
+  const slotResult = (slot) => results[frame.index.get(slot)];
+  if (status === 0) return { wanted: 0, slotResult };
+  if (memory.statusName(status) !== `${tiling.checkedLast}Length`) throw memory.statusError(frame, context, status);
+  const wanted = slotResult('expectedLength');
+  const given = made.some((output) => output.slot === tiling.checkedLast) ? undefined : args[tiling.checkedLast];
+  if (given !== undefined && given.length !== wanted) throw memory.statusError(frame, context, status);
+  return { wanted, slotResult };
+}
+
+/**
+ * Runs `tiling`'s call on `args` (the classified arguments by slot; an output not given is
+ * undefined, and `tiling.outputs` says how to make it: { slot, Type, kind, dtype }) tile by tile.
+ * Returns what the whole call's check read back (`slotResult(slot)`); made outputs are in `args`.
+ */
+export function runTiled(memory, tiling, args, context) {
+  const made = (tiling.outputs ?? []).filter((output) => args[output.slot] === undefined);
+  for (const output of made) args[output.slot] = madeOutput(memory, context.fn, output, 0); // for the check
+  const { wanted, slotResult } = tiling.check ? tiling.check() : checkWhole(memory, tiling, args, context, made);
+  for (const output of made) if (wanted > 0) args[output.slot] = madeOutput(memory, context.fn, output, wanted);
+  if (wanted === 0 && !tiling.check) return slotResult;
+  const limit = Math.max(1, Math.floor(memory.tileBytes / tiling.unitBytes));
+  for (const [first, count] of cutsOf(tiling, limit)) {
+    const frame = memory.frame(tiling.operation);
+    tiling.fill(frame, first, count, tileWindows());
+    memory.run(frame, context);
+  }
+  return slotResult;
+}

@@ -1,0 +1,361 @@
+// How each operation's call splits into tiles (tiles.js), and why the tiles give the bits of the
+// one call. A tiling is { operation, slots (its array arguments), units, unitBytes, fill(frame,
+// first, count, window), checkedLast (the slot the core checks last), outputs, cuts }.
+//
+// - Tables (sinusoidal, addSinusoidal, ropeCache) go by rows. The core's PhaseBlock anchors a
+//   run of consecutive positions with direct sin/cos at its first row and steps by recurrence,
+//   starting a new run at a jump and after ANCHOR_ROWS rows: a tile that starts where a run
+//   starts, told its rows' positions, computes what the one call does. Tiles are whole runs.
+// - positionNumbers, relativePositionBuckets and alibiBias go by rows (queries) at any cut: each
+//   value depends only on its own row's position, offset + row.
+// - similarity goes by rows of a; convertLayout by heads: each output element reads only its
+//   own row (and all of b), or its own head.
+// - rope goes through the core's plan in pieces with a carry (RopePlan::apply_piece): the
+//   recurrence carries on from tile to tile, so any cut gives the bits of one call.
+// - attentionScores is one tile (its queries, keys and heads interact through the encoding):
+//   only a returned array gains, made in JS and written like an `out`.
+import { arrayType, elementBytes } from './dtype.js';
+import { READ, READ_WRITE, WRITE } from './frame.js';
+import { typedArrayParts } from './intrinsics.js';
+import { runTiled } from './tiles.js';
+import { writeAttentionScores, writeRotaryDim, writeRows, writeScaling, writeTable } from './specs.js';
+
+const ANCHOR_ROWS = 1024; // PhaseBlock::kAnchorInterval (src/phases.h)
+const LENGTH_DEPENDENT = ['dynamic', 'longrope']; // schedules that go by the whole call's positions
+
+/** A call's output slot: the caller's array (a window of it), or one the call allocates (`Type`). */
+function output(frame, slot, argument, Type, window, start, length, runs, stride) {
+  if (argument === undefined) frame.allocate(slot, Type);
+  else frame.data(slot, window(argument, start, length, runs, stride), WRITE);
+}
+
+/** Elements [first, first + count) of a private Int32Array list (no method of its prototype runs). */
+function listWindow(list, first, count) {
+  const { buffer, byteOffset } = typedArrayParts(list);
+  return new Int32Array(buffer, byteOffset + first * 4, count);
+}
+
+/** The rows options of rows [first, first + count) of a sequence whose options `o` place its rows. */
+function rowsOf(o, first, count) {
+  if (o.positions !== undefined) return { positions: listWindow(o.positions, first, count), offset: undefined };
+  return { positions: undefined, offset: (o.offset ?? 0) + first };
+}
+
+/**
+ * Tiles of whole anchor runs of `rows` rows at positions positionAt(row), at most `limit` rows
+ * each unless one run is longer, numbered from unit `base`.
+ */
+function* anchorRuns(rows, limit, positionAt, base = 0) {
+  let first = 0;
+  let row = 0;
+  while (row < rows) {
+    const start = positionAt(row);
+    let run = 1;
+    while (row + run < rows && run < ANCHOR_ROWS && positionAt(row + run) === start + run) run++;
+    if (row > first && row + run - first > limit) {
+      yield [base + first, row - first];
+      first = row;
+    }
+    row += run;
+  }
+  if (row > first) yield [base + first, row - first];
+}
+
+/** Where row r of one sequence sits, for `o`'s positions or offset. */
+const positionOf = (o) => (o.positions !== undefined ? (row) => o.positions[row] : (row) => (o.offset ?? 0) + row);
+
+/**
+ * sinusoidal (into `out`) and addSinusoidal (onto `x`, in place): [seqLen, dModel] by rows.
+ * `dtypeIndex` is the dtype's enum value.
+ */
+export function tableTiling(operation, fn, o, enums, dtype, args) {
+  const slot = operation === 'sinusoidal' ? 'out' : 'x';
+  const rowElements = o.dModel;
+  return {
+    operation,
+    slots: [slot],
+    units: o.seqLen,
+    unitBytes: rowElements * elementBytes(dtype),
+    checkedLast: slot,
+    outputs: slot === 'out' ? [{ slot, name: 'out', dtype }] : [],
+    cuts: (limit) => anchorRuns(o.seqLen, limit, positionOf(o)),
+    fill(frame, first, count, window) {
+      writeTable(frame, fn, { ...o, seqLen: count, ...(count === o.seqLen ? {} : rowsOf(o, first, count)) }, enums);
+      frame.set('dtype', enums.dtype.indexOf(dtype));
+      const start = first * rowElements;
+      if (slot === 'x') frame.data('x', window(args.x, start, count * rowElements), READ_WRITE);
+      else output(frame, 'out', args.out, arrayType(dtype), window, start, count * rowElements);
+    },
+  };
+}
+
+/** positionNumbers: [seqLen, dModel] by rows at any cut. */
+export function positionNumbersTiling(o, enums, dtype, args) {
+  return {
+    operation: 'positionNumbers',
+    slots: ['out'],
+    units: o.seqLen,
+    unitBytes: o.dModel * elementBytes(dtype),
+    checkedLast: 'out',
+    outputs: [{ slot: 'out', name: 'out', dtype }],
+    fill(frame, first, count, window) {
+      frame
+        .set('seqLen', count)
+        .set('dModel', o.dModel)
+        .set('offset', o.offset + first)
+        .set('dtype', enums.dtype.indexOf(dtype));
+      output(frame, 'out', args.out, arrayType(dtype), window, first * o.dModel, count * o.dModel);
+    },
+  };
+}
+
+/**
+ * ropeCache: cos and sin [batch, seqLen, rotaryDim/2] by rows of one sequence at a time (a
+ * tile is one sequence's rows, told that sequence's offset or positions). Schedules that go by
+ * the whole call's positions (dynamic, longrope) are one tile.
+ */
+export function ropeCacheTiling(fn, o, enums, dtype, args) {
+  const half = Math.floor(o.rotaryDim / 2);
+  const whole = LENGTH_DEPENDENT.includes(o.scaling?.type);
+  const sequence = (b) => {
+    if (o.positions !== undefined)
+      return { positions: listWindow(o.positions, b * o.seqLen, o.seqLen), offset: undefined };
+    return { positions: undefined, offset: o.offset instanceof Int32Array ? o.offset[b] : (o.offset ?? 0) };
+  };
+  return {
+    operation: 'ropeCache',
+    slots: ['outCos', 'outSin'],
+    units: whole ? 1 : o.batch * o.seqLen,
+    unitBytes: whole ? o.batch * o.seqLen * half * 2 * elementBytes(dtype) : half * 2 * elementBytes(dtype),
+    checkedLast: 'outSin',
+    outputs: [
+      { slot: 'outCos', name: 'out.cos', dtype },
+      { slot: 'outSin', name: 'out.sin', dtype },
+    ],
+    *cuts(limit) {
+      if (whole) {
+        yield [0, 1];
+        return;
+      }
+      for (let b = 0; b < o.batch; b++) yield* anchorRuns(o.seqLen, limit, positionOf(sequence(b)), b * o.seqLen);
+    },
+    fill(frame, first, count, window) {
+      frame.set('rotaryDim', o.rotaryDim).set('base', o.base).set('dtype', enums.dtype.indexOf(dtype));
+      writeScaling(frame, o.scaling, enums);
+      let start = 0;
+      let length = o.batch * o.seqLen * half;
+      if (whole || count === o.batch * o.seqLen) {
+        frame.set('seqLen', o.seqLen).set('batch', o.batch);
+        writeRows(frame, fn, o);
+      } else {
+        const b = Math.floor(first / o.seqLen);
+        const row = first - b * o.seqLen;
+        frame.set('seqLen', count).set('batch', 1);
+        writeRows(frame, fn, { ...o, ...rowsOf(sequence(b), row, count) });
+        start = first * half;
+        length = count * half;
+      }
+      const Type = arrayType(dtype);
+      output(frame, 'outCos', args.outCos, Type, window, start, length);
+      output(frame, 'outSin', args.outSin, Type, window, start, length);
+    },
+  };
+}
+
+/** alibiBias: [numHeads, queryLen, keyLen] by queries (each tile every head's rows of its queries). */
+export function alibiBiasTiling(o, args) {
+  const offset = o.offset ?? o.keyLen - o.queryLen;
+  return {
+    operation: 'alibiBias',
+    slots: ['out'],
+    units: o.queryLen,
+    unitBytes: o.numHeads * o.keyLen * 4,
+    checkedLast: 'out',
+    outputs: [{ slot: 'out', name: 'out', dtype: 'float32' }],
+    fill(frame, first, count, window) {
+      frame
+        .set('numHeads', o.numHeads)
+        .set('queryLen', count)
+        .set('keyLen', o.keyLen)
+        .set('offset', offset + first)
+        .set('maxBias', o.maxBias);
+      const whole = count === o.queryLen;
+      const runs = whole ? 1 : o.numHeads;
+      const length = whole ? o.numHeads * o.queryLen * o.keyLen : count * o.keyLen;
+      output(frame, 'out', args.out, Float32Array, window, first * o.keyLen, length, runs, o.queryLen * o.keyLen);
+    },
+  };
+}
+
+/** relativePositionBuckets: [queryLen, keyLen] int32 by queries. */
+export function bucketsTiling(o, args) {
+  return {
+    operation: 'relativePositionBuckets',
+    slots: ['out'],
+    units: o.queryLen,
+    unitBytes: o.keyLen * 4,
+    checkedLast: 'out',
+    outputs: [{ slot: 'out', name: 'out', dtype: undefined, Type: Int32Array }],
+    fill(frame, first, count, window) {
+      frame
+        .set('queryLen', count)
+        .set('keyLen', o.keyLen)
+        .set('numBuckets', o.numBuckets)
+        .set('maxDistance', o.maxDistance)
+        .set('bidirectional', o.bidirectional ? 1 : 0)
+        .set('offset', o.offset + first);
+      output(frame, 'out', args.out, Int32Array, window, first * o.keyLen, count * o.keyLen);
+    },
+  };
+}
+
+/** similarity: [rows, cols] by rows of a (b whole in every tile). */
+export function similarityTiling(o, enums, args) {
+  return {
+    operation: 'similarity',
+    slots: ['a', 'b', 'out'],
+    units: o.rows,
+    unitBytes: (o.dim + o.cols) * 4,
+    checkedLast: 'out',
+    outputs: [{ slot: 'out', name: 'out', dtype: 'float32' }],
+    fill(frame, first, count, window) {
+      frame
+        .set('rows', count)
+        .set('cols', o.cols)
+        .set('dim', o.dim)
+        .set('metric', enums.metric.indexOf(o.metric))
+        .data('a', window(args.a, first * o.dim, count * o.dim), READ)
+        .data('b', window(args.b, 0, args.b.length), READ);
+      output(frame, 'out', args.out, Float32Array, window, first * o.cols, count * o.cols);
+    },
+  };
+}
+
+/**
+ * convertLayout and convertLayoutWeights: by heads (activations: every head vector of x;
+ * weights: numHeads heads of headDim rows of `hidden` floats). `name` is x's slot's argument.
+ */
+export function convertTiling(fn, o, enums, args, name) {
+  const weights = fn === 'convertLayoutWeights';
+  const headElements = weights ? o.headDim * o.hidden : o.headDim;
+  const heads = weights ? o.numHeads : o.headDim > 0 ? Math.floor(args[name].length / o.headDim) : 0;
+  return {
+    operation: 'convertLayout',
+    slots: [name, 'out'],
+    units: heads,
+    unitBytes: headElements * 8,
+    checkedLast: 'out',
+    outputs: [{ slot: 'out', name: 'out', dtype: 'float32' }],
+    fill(frame, first, count, window) {
+      const whole = count === heads;
+      frame
+        .set('from', enums.ropeLayout.indexOf(o.from))
+        .set('to', enums.ropeLayout.indexOf(o.to))
+        .set('headDim', o.headDim)
+        .set('weights', weights ? 1 : 0)
+        .set('numHeads', weights ? count : 0)
+        .set('hidden', weights ? o.hidden : 1);
+      writeRotaryDim(frame, o, o.headDim);
+      // Whole, x goes as given (its length may be wrong, for the core to name).
+      const x = args[name];
+      frame.data('x', whole ? window(x, 0, x.length) : window(x, first * headElements, count * headElements), READ);
+      const length = whole ? x.length : count * headElements;
+      output(frame, 'out', args.out, Float32Array, window, first * headElements, length);
+    },
+  };
+}
+
+/** attentionScores: one tile. */
+export function attentionScoresTiling(fn, o, enums, args) {
+  return {
+    operation: 'attentionScores',
+    slots: ['q', 'k', 'bias', 'out'],
+    units: 1,
+    unitBytes: (o.numHeads * (o.queryLen + o.keyLen) * o.headDim + o.numHeads * o.queryLen * o.keyLen) * 4,
+    checkedLast: 'out',
+    outputs: [{ slot: 'out', name: 'out', dtype: 'float32' }],
+    fill(frame, _first, _count, window) {
+      writeAttentionScores(frame, fn, o, enums);
+      frame.data('q', window(args.q, 0, args.q.length), READ).data('k', window(args.k, 0, args.k.length), READ);
+      if (args.bias) frame.data('bias', window(args.bias, 0, args.bias.length), READ);
+      output(frame, 'out', args.out, Float32Array, window, 0, o.numHeads * o.queryLen * o.keyLen);
+    },
+  };
+}
+
+/**
+ * Whether rope on `shape` (the options of the rope call or plan: seqLen, numHeads, headDim,
+ * batch, order, scaling, xpos, mrope) at rows `rows` (offset, per-sequence offsets or positions)
+ * goes through the plan in pieces: x and out JS-owned, of the shape's length (else the one call
+ * names the wrong one), larger than one tile, rows in token order, one position per row, and a
+ * schedule that does not go by the whole call's positions.
+ */
+export function ropeInPieces(memory, shape, rows, { x, out }) {
+  if (x.address !== undefined || out.address !== undefined) return false; // WASM-resident: one call
+  const length = shape.batch * shape.seqLen * shape.numHeads * shape.headDim;
+  return (
+    shape.order === 'tokens' &&
+    !shape.mrope &&
+    !LENGTH_DEPENDENT.includes(shape.scaling?.type) &&
+    (rows.positions === undefined || shape.xpos === undefined) &&
+    (rows.positions === undefined || rows.offset === undefined) &&
+    x.length === length &&
+    out.length === length &&
+    length * x.Type.BYTES_PER_ELEMENT > memory.tileBytes
+  );
+}
+
+/**
+ * Rotates args.x into args.out (a call ropeInPieces accepts) through the core's plan `plan`
+ * ({ handle, carryLength }, of the arrays' dtype) with xPos role `role` (its enum value, 0
+ * without xPos), each sequence in pieces of rows carrying the recurrence on. Every piece is told
+ * the whole call's length (its largest position + 1), which places xPos's default center.
+ * `context` words errors.
+ */
+export function ropeInTiles(memory, plan, shape, rows, role, args, context) {
+  const rowElements = shape.numHeads * shape.headDim;
+  const perSequence = rows.offset instanceof Int32Array;
+  const offsetOf = (b) => (perSequence ? rows.offset[b] : (rows.offset ?? 0));
+  let callLength = 0;
+  for (let b = 0; b < shape.batch; b++) callLength = Math.max(callLength, offsetOf(b) + shape.seqLen);
+  const carry = memory.malloc(context.fn, Math.max(8, plan.carryLength * 8));
+  const tiling = {
+    operation: 'ropePlanApply',
+    slots: ['x', 'out'],
+    units: shape.batch * shape.seqLen,
+    unitBytes: rowElements * args.x.Type.BYTES_PER_ELEMENT,
+    check: () => ({ wanted: 0, slotResult: () => undefined }), // the plan checked the options, ropeInPieces the lengths
+    *cuts(limit) {
+      for (let first = 0; first < shape.batch * shape.seqLen; ) {
+        const end = (Math.floor(first / shape.seqLen) + 1) * shape.seqLen; // a tile stays in its sequence
+        const count = Math.min(limit, end - first);
+        yield [first, count];
+        first += count;
+      }
+    },
+    fill(frame, first, count, window) {
+      const b = Math.floor(first / shape.seqLen);
+      const row = first - b * shape.seqLen;
+      if (row === 0) new Float64Array(memory.buffer, carry, plan.carryLength).fill(0); // a new sequence
+      const x = window(args.x, first * rowElements, count * rowElements);
+      const out = window(args.out, first * rowElements, count * rowElements);
+      out.array = x.array; // rotated in place in scratch: one copy of the tile
+      frame
+        .set('plan', plan.handle)
+        .set('pieceRows', count)
+        .set('sequenceLength', callLength)
+        .set('xposRole', role)
+        .set('carry', carry)
+        .set('carryLength', plan.carryLength)
+        .data('x', x, READ)
+        .data('out', out, WRITE);
+      if (rows.positions !== undefined) frame.list('positions', listWindow(rows.positions, first, count));
+      else frame.set('offset', offsetOf(b) + row);
+    },
+  };
+  try {
+    runTiled(memory, tiling, args, context);
+  } finally {
+    memory.free(carry);
+  }
+}
