@@ -3,6 +3,7 @@
 // ratios to the JS loop at 1 row, the fixed cost), then the spread of every timing and the
 // check margins. Padded markdown reads in a terminal and pastes into the README unchanged.
 import { ATTENTION_VARIANTS, BIG_ARRAY_VARIANTS, PER_CALL_ROWS, PER_CALL_SHAPE, PER_CALL_VARIANTS } from './cases.js';
+import { JS_ARRAY_SECTION } from './js-array-cases.js';
 import { pageRedrawSection } from './report-page.js';
 import { fitLine } from './stats.js';
 
@@ -369,6 +370,48 @@ function attentionSection(runs) {
   ];
 }
 
+/** The js-arrays section: each case's variants in its own order, its ratios, and its WASM memory growth. */
+function jsArraySection(runs) {
+  const byCase = resultsByCase(runs, JS_ARRAY_SECTION);
+  if (!byCase.size) return [];
+  const headers = ['case', 'env', 'size', 'median ms', 'ratios', 'WASM growth', 'target', 'result'];
+  const rows = [];
+  for (const perEnv of byCase.values()) {
+    for (const env of ENVS) {
+      const result = perEnv[env];
+      if (!result) continue;
+      const times = result.variantNames.map((name) => `${name} ${formatMs(result.variants[name]?.medianMs)}`);
+      const ratios = result.targets.map(({ ratio: name }) => `${name} ${formatRatio(ratio(result.variants, name))}`);
+      const growth = result.wasmGrowth
+        ? `${mebibytes(result.wasmGrowth.after - result.wasmGrowth.before)} (from ${mebibytes(result.wasmGrowth.before)})`
+        : '';
+      const targets = result.targets.map(describeTarget).join(', ');
+      rows.push([
+        result.title,
+        env,
+        result.size,
+        times.join(', '),
+        ratios.join(', '),
+        growth,
+        targets,
+        caseVerdict(result),
+      ]);
+    }
+  }
+  return [
+    '### Calls on JS-owned arrays (tile by tile)',
+    '',
+    markdownTable(headers, rows),
+    '',
+    '`returned` = the array the call returns; `out-f32` = the same call into `out: Float32Array`; `out-wasm` = into',
+    "`out: WasmArray` (SIMD build); `new-array` = `new Float32Array(n).fill(1)` of the result's size, what a new array costs.",
+    'rope: `copy` = Float32Array.prototype.set of x; `js` = bench/js-baseline.js;',
+    '`scalar`/`simd` = rope(x, { out }) on JS Float32Arrays on each build; `wasm` = the same on WasmArrays (SIMD).',
+    'WASM growth = how much WASM memory grew over one such call on a fresh instance.',
+    '',
+  ];
+}
+
 function bigArraySection(runs, wasmSizes) {
   const browserRows = runs.chromium && !runs.chromium.error && runs.chromium.moduleLoad;
   if (!resultsByCase(runs, 'big-arrays').size && !browserRows) return [];
@@ -430,6 +473,8 @@ export function renderReport({ date, machine, git, chromiumVersion, settings, ru
     `- Node ${machine.node} (V8 ${machine.v8})${chromiumVersion ? `; Chromium ${chromiumVersion} (headless)` : ''}`,
     settings &&
       `- timing: ${settings.budgetMs} ms per variant and case in ${settings.rounds} interleaved rounds after ${settings.warmupMs} ms warm-up; medians of per-call times (a sample = a batch of calls / its number of calls)`,
+    machine.caches &&
+      `- caches (sysfs): L2 ${machine.caches.l2 ? mebibytes(machine.caches.l2) : 'unknown'}, L3 ${machine.caches.l3 ? mebibytes(machine.caches.l3) : 'unknown'}; copy bandwidth ${machine.copyGBps} GB/s (Float32Array.prototype.set of 64 MiB, best of 5); posenc's tile in Node ${machine.tileBytes / 1024} KiB`,
     clockLine(runs),
     runs.chromium?.error && `- **the Chromium run failed**: ${runs.chromium.error}`,
   ]
@@ -443,6 +488,7 @@ export function renderReport({ date, machine, git, chromiumVersion, settings, ru
     ...bigArraySection(runs, wasmSizes),
     ...perCallSection(runs),
     ...attentionSection(runs),
+    ...jsArraySection(runs),
     ...pageRedrawSection(runs.chromium?.pageRedraws),
     '### Spread and correctness margins',
     '',

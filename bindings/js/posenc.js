@@ -360,7 +360,7 @@ export class Posenc {
    * one crossing (tiles.js). Errors quote `args` as the caller gave them.
    */
   #call(tiling, fn, o, args) {
-    return runCall(this.#memory, tiling, args, { fn, o, args: { ...args } });
+    return runCall(this.#memory, tiling, args, { fn, o, args: { ...args }, shape: null });
   }
 
   #schedule(fn, options) {

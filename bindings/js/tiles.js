@@ -143,26 +143,29 @@ function* cutsOf(tiling, limit) {
 /**
  * Checks the whole call in one crossing: every JS-owned array given by its length at an address
  * whose data is never read, and the slot `tiling.checkedLast` (the one the core checks last)
- * empty, so the core stops at that length check (or computes nothing, when it wants no
- * elements). Returns the length that slot wants, or throws the call's error.
+ * and the outputs to be made empty, so the core stops at the first of those length checks (or
+ * computes nothing, when it wants no elements). Returns the length that slot wants (every made
+ * output has it), or throws the call's error.
  */
 function checkWhole(memory, tiling, args, context, made) {
   const frame = memory.frame(tiling.operation);
   tiling.fill(frame, 0, tiling.units, whole);
-  const emptied = frame.index.get(tiling.checkedLast);
+  const emptiedSlots = [tiling.checkedLast, ...made.map((output) => output.slot)];
+  const emptied = emptiedSlots.map((slot) => frame.index.get(slot));
   for (const entry of frame.entries) {
     const { argument } = entry;
-    if (!argument || (argument.address !== undefined && entry.at !== emptied)) continue;
-    const length = entry.at === emptied ? 0 : argument.length;
-    entry.argument = new Argument(argument.name, null, length, memory.probeAddress, null);
+    const empty = emptied.includes(entry.at);
+    if (!argument || (argument.address !== undefined && !empty)) continue;
+    entry.argument = new Argument(argument.name, null, empty ? 0 : argument.length, memory.probeAddress, null);
   }
   const status = memory.runStatus(frame, context);
   const results = new Float64Array(frame.results);
   const slotResult = (slot) => results[frame.index.get(slot)];
   if (status === 0) return { wanted: 0, slotResult };
-  if (memory.statusName(status) !== `${tiling.checkedLast}Length`) throw memory.statusError(frame, context, status);
+  const slot = emptiedSlots.find((name) => memory.statusName(status) === `${name}Length`);
+  if (slot === undefined) throw memory.statusError(frame, context, status);
   const wanted = slotResult('expectedLength');
-  const given = made.some((output) => output.slot === tiling.checkedLast) ? undefined : args[tiling.checkedLast];
+  const given = made.some((output) => output.slot === slot) ? undefined : args[slot];
   if (given !== undefined && given.length !== wanted) throw memory.statusError(frame, context, status);
   return { wanted, slotResult };
 }
@@ -170,7 +173,7 @@ function checkWhole(memory, tiling, args, context, made) {
 /**
  * Runs `tiling`'s call on `args` (the classified arguments by slot; an output not given is
  * undefined, and `tiling.outputs` says how to make it: { slot, Type, kind, dtype }) tile by tile.
- * Returns what the whole call's check read back (`slotResult(slot)`); made outputs are in `args`.
+ * Returns `result(slot)`, a slot the call wrote back; made outputs are in `args`.
  */
 export function runTiled(memory, tiling, args, context) {
   const made = (tiling.outputs ?? []).filter((output) => args[output.slot] === undefined);
@@ -179,10 +182,11 @@ export function runTiled(memory, tiling, args, context) {
   for (const output of made) if (wanted > 0) args[output.slot] = madeOutput(memory, context.fn, output, wanted);
   if (wanted === 0 && !tiling.check) return slotResult;
   const limit = Math.max(1, Math.floor(memory.tileBytes / tiling.unitBytes));
+  let frame;
   for (const [first, count] of cutsOf(tiling, limit)) {
-    const frame = memory.frame(tiling.operation);
+    frame = memory.frame(tiling.operation);
     tiling.fill(frame, first, count, tileWindows());
     memory.run(frame, context);
   }
-  return slotResult;
+  return (slot) => frame.result(slot); // the last tile's (a value of the whole call, such as an attention factor)
 }

@@ -50,12 +50,22 @@ for (const posenc of variants) {
         assert.ok(error instanceof RangeError, `${error}`);
         assert.equal(error.parameter, 'memory');
         assert.match(error.message, /^posenc\.allocate: memory /);
-        // A call that needs scratch memory while the memory is full fails the same way.
+        // A call that needs scratch memory for whole arrays while the memory is full fails the
+        // same way (rope in 'heads' order copies its JS arrays through WASM memory in one piece).
         assertParameterError(
-          () => posenc.sinusoidal({ seqLen: 2 ** 14, dModel: 2 ** 14 }),
+          () =>
+            posenc.rope(new Float32Array(2 ** 28), { seqLen: 2 ** 14, numHeads: 1, headDim: 2 ** 14, order: 'heads' }),
           RangeError,
           'memory',
-          'table while full',
+          'rope while full',
+        );
+        // A table of 1 GiB into a JS array needs one tile of WASM memory, not a copy of it.
+        const table = posenc.sinusoidal({ seqLen: 2 ** 14, dModel: 2 ** 14 });
+        assert.equal(table.length, 2 ** 28, 'a 1 GiB table made tile by tile while memory is full');
+        assert.equal(
+          table[2 ** 28 - 1],
+          Math.cos((2 ** 14 - 1) / 10000 ** ((2 ** 14 - 2) / 2 ** 14)),
+          'its last value',
         );
       } finally {
         for (const array of held) array.free();
