@@ -8,7 +8,7 @@ import { segmentError } from './errors.js';
 import { SEGMENT_FIELDS, SEGMENT_KINDS, readOptions } from './options.js';
 import { RopePlan } from './rope-plan.js';
 import { readDescription } from './seam.js';
-import { writeMropePositions, writeRopeGrid, writeRopeSpec, writeRows, writeSchedule, xposRoleValue } from './specs.js';
+import { writeMropePositions, writeRopeSpec, writeRows, writeSchedule, xposRoleValue } from './specs.js';
 import { runCall } from './tiles.js';
 import {
   alibiBiasTiling,
@@ -17,6 +17,7 @@ import {
   convertTiling,
   positionNumbersTiling,
   ropeCacheTiling,
+  ropeGridTiling,
   ropeInPieces,
   ropeInTiles,
   similarityTiling,
@@ -134,14 +135,9 @@ export class Posenc {
     const o = this.#read(fn, options);
     const args = this.#memory.xArguments(fn, x, o.out, this, true);
     const dtype = settleDtype(fn, o.dtype, [args.x, args.out]);
-    if (ropeInPieces(this.#memory, o, o, args)) {
-      const plan = this.#makePlan(fn, o, o.numHeads, dtype);
-      try {
-        const role = xposRoleValue(o.xpos?.role, this.#enums);
-        ropeInTiles(this.#memory, plan, o, o, role, args, { fn, o, args });
-      } finally {
-        this.#memory.freePlan(plan.handle);
-      }
+    if (ropeInPieces(this.#memory, o, o, args, true)) {
+      const role = xposRoleValue(o.xpos?.role, this.#enums);
+      this.#inPieces(fn, o, [{ shape: o, numHeads: o.numHeads, role, x: args.x, out: args.out }], dtype, args);
       return args.out.array;
     }
     const frame = this.#memory.frame('rope');
@@ -161,7 +157,27 @@ export class Posenc {
     const fn = 'ropeQK';
     const o = this.#read(fn, options);
     const args = this.#memory.qkArguments(fn, q, k, o.out, this);
-    const frame = this.#memory.frame('ropeQK').set('numKvHeads', o.numKvHeads ?? o.numHeads);
+    const numKvHeads = o.numKvHeads ?? o.numHeads;
+    const keys = { ...o, numHeads: numKvHeads };
+    const qArgs = { x: args.q, out: args.outQ };
+    const kArgs = { x: args.k, out: args.outK };
+    if (ropeInPieces(this.#memory, o, o, qArgs, true) && ropeInPieces(this.#memory, keys, o, kArgs, true)) {
+      const dtype = settleDtype(fn, o.dtype, [args.q, args.k, args.outQ, args.outK]);
+      const roles = o.xpos ? ['query', 'key'].map((role) => xposRoleValue(role, this.#enums)) : [0, 0];
+      this.#inPieces(
+        fn,
+        o,
+        [
+          { shape: o, role: roles[0], ...qArgs },
+          { shape: keys, role: roles[1], ...kArgs },
+        ],
+        dtype,
+        args,
+        numKvHeads,
+      );
+      return { q: args.outQ.array, k: args.outK.array };
+    }
+    const frame = this.#memory.frame('ropeQK').set('numKvHeads', numKvHeads);
     writeRopeSpec(frame, fn, o, this.#enums);
     this.#dtype(frame, fn, o.dtype, [args.q, args.k, args.outQ, args.outK]);
     writeRows(frame, fn, o);
@@ -183,6 +199,32 @@ export class Posenc {
       Object.freeze({ ...o, numKvHeads, dtype }),
       this.#makePlan(fn, o, numKvHeads, dtype),
     );
+  }
+
+  /**
+   * Rotates each of `tensors` ({ shape: its rope options, role, x, out }, ropeInPieces accepted
+   * them) through a plan in pieces (tilings.js). The plan of the whole call (`numKvHeads` keys)
+   * is made first, so every option is checked before the first piece is written; each tensor
+   * then goes through a plan of its own heads (in 'heads' order, of one head).
+   */
+  #inPieces(fn, o, tensors, dtype, args, numKvHeads = o.numHeads) {
+    const plans = [];
+    try {
+      plans.push(this.#makePlan(fn, o, numKvHeads, dtype));
+      const pieces = tensors.map(({ shape }) => {
+        const heads = shape.order === 'heads' ? 1 : shape.numHeads;
+        if (heads === o.numHeads) return plans[0]; // the call's plan rotates its numHeads heads
+        const plan = this.#makePlan(fn, { ...shape, numHeads: heads, order: 'tokens' }, heads, dtype);
+        plans.push(plan);
+        return plan;
+      });
+      for (let i = 0; i < tensors.length; i++) {
+        const { shape, role, x, out } = tensors[i];
+        ropeInTiles(this.#memory, pieces[i], shape, o, role, { x, out }, { fn, o, args, shape: null });
+      }
+    } finally {
+      for (const plan of plans) this.#memory.freePlan(plan.handle);
+    }
   }
 
   /** The core's plan of rope options `o` on arrays of `dtype`: { handle, rotaryDim, attentionFactor, carryLength }. */
@@ -207,10 +249,7 @@ export class Posenc {
     const fn = 'ropeGrid';
     const o = this.#read(fn, options);
     const args = this.#memory.xArguments(fn, x, o.out, this);
-    const frame = this.#memory.frame('ropeGrid');
-    writeRopeGrid(frame, o, this.#enums);
-    frame.data('x', args.x, READ).data('out', args.out, WRITE);
-    this.#run(frame, fn, o, args);
+    this.#call(ropeGridTiling(o, this.#enums, args), fn, o, args);
     return args.out.array;
   }
 

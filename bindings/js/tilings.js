@@ -10,15 +10,17 @@
 //   value depends only on its own row's position, offset + row.
 // - similarity goes by rows of a; convertLayout by heads: each output element reads only its
 //   own row (and all of b), or its own head.
-// - rope goes through the core's plan in pieces with a carry (RopePlan::apply_piece): the
-//   recurrence carries on from tile to tile, so any cut gives the bits of one call.
+// - rope and ropeQK go through the core's plan in pieces with a carry (RopePlan::apply_piece):
+//   the recurrence carries on from tile to tile, so any cut gives the bits of one call. In
+//   'heads' order every head is a sequence of its own, through a plan of one head.
+// - ropeGrid goes by sequences of the batch, in 'heads' order by heads.
 // - attentionScores is one tile (its queries, keys and heads interact through the encoding):
 //   only a returned array gains, made in JS and written like an `out`.
 import { arrayType, elementBytes } from './dtype.js';
 import { READ, READ_WRITE, WRITE } from './frame.js';
 import { typedArrayParts } from './intrinsics.js';
 import { runTiled } from './tiles.js';
-import { writeAttentionScores, writeRotaryDim, writeRows, writeScaling, writeTable } from './specs.js';
+import { writeAttentionScores, writeRopeGrid, writeRotaryDim, writeRows, writeScaling, writeTable } from './specs.js';
 
 const ANCHOR_ROWS = 1024; // PhaseBlock::kAnchorInterval (src/phases.h)
 const LENGTH_DEPENDENT = ['dynamic', 'longrope']; // schedules that go by the whole call's positions
@@ -286,15 +288,16 @@ export function attentionScoresTiling(fn, o, enums, args) {
 /**
  * Whether rope on `shape` (the options of the rope call or plan: seqLen, numHeads, headDim,
  * batch, order, scaling, xpos, mrope) at rows `rows` (offset, per-sequence offsets or positions)
- * goes through the plan in pieces: x and out JS-owned, of the shape's length (else the one call
- * names the wrong one), larger than one tile, rows in token order, one position per row, and a
- * schedule that does not go by the whole call's positions.
+ * goes through a plan in pieces: x and out JS-owned, of the shape's length (else the one call
+ * names the wrong one), larger than one tile, one position per row, and a schedule that does not
+ * go by the whole call's positions. Rows in 'heads' order only where `heads` (the caller can make
+ * a plan of one head: every head is then a sequence of its own).
  */
-export function ropeInPieces(memory, shape, rows, { x, out }) {
+export function ropeInPieces(memory, shape, rows, { x, out }, heads = false) {
   if (x.address !== undefined || out.address !== undefined) return false; // WASM-resident: one call
   const length = shape.batch * shape.seqLen * shape.numHeads * shape.headDim;
   return (
-    shape.order === 'tokens' &&
+    (shape.order === 'tokens' || heads) &&
     !shape.mrope &&
     !LENGTH_DEPENDENT.includes(shape.scaling?.type) &&
     (rows.positions === undefined || shape.xpos === undefined) &&
@@ -307,13 +310,17 @@ export function ropeInPieces(memory, shape, rows, { x, out }) {
 
 /**
  * Rotates args.x into args.out (a call ropeInPieces accepts) through the core's plan `plan`
- * ({ handle, carryLength }, of the arrays' dtype) with xPos role `role` (its enum value, 0
- * without xPos), each sequence in pieces of rows carrying the recurrence on. Every piece is told
- * the whole call's length (its largest position + 1), which places xPos's default center.
- * `context` words errors.
+ * ({ handle, carryLength }, of the arrays' dtype; in 'heads' order a plan of one head) with xPos
+ * role `role` (its enum value, 0 without xPos), each sequence (in 'heads' order each head of
+ * each sequence) in pieces of rows carrying the recurrence on. Every piece is told the whole
+ * call's length (its largest position + 1), which places xPos's default center. `context` words
+ * errors.
  */
 export function ropeInTiles(memory, plan, shape, rows, role, args, context) {
-  const rowElements = shape.numHeads * shape.headDim;
+  const heads = shape.order === 'heads';
+  const rowElements = heads ? shape.headDim : shape.numHeads * shape.headDim;
+  const sequences = heads ? shape.batch * shape.numHeads : shape.batch;
+  const batchOf = (sequence) => (heads ? Math.floor(sequence / shape.numHeads) : sequence);
   const perSequence = rows.offset instanceof Int32Array;
   const offsetOf = (b) => (perSequence ? rows.offset[b] : (rows.offset ?? 0));
   let callLength = 0;
@@ -322,11 +329,11 @@ export function ropeInTiles(memory, plan, shape, rows, role, args, context) {
   const tiling = {
     operation: 'ropePlanApply',
     slots: ['x', 'out'],
-    units: shape.batch * shape.seqLen,
+    units: sequences * shape.seqLen,
     unitBytes: rowElements * args.x.Type.BYTES_PER_ELEMENT,
     check: () => ({ wanted: 0, slotResult: () => undefined }), // the plan checked the options, ropeInPieces the lengths
     *cuts(limit) {
-      for (let first = 0; first < shape.batch * shape.seqLen; ) {
+      for (let first = 0; first < sequences * shape.seqLen; ) {
         const end = (Math.floor(first / shape.seqLen) + 1) * shape.seqLen; // a tile stays in its sequence
         const count = Math.min(limit, end - first);
         yield [first, count];
@@ -334,8 +341,9 @@ export function ropeInTiles(memory, plan, shape, rows, role, args, context) {
       }
     },
     fill(frame, first, count, window) {
-      const b = Math.floor(first / shape.seqLen);
-      const row = first - b * shape.seqLen;
+      const sequence = Math.floor(first / shape.seqLen);
+      const row = first - sequence * shape.seqLen;
+      const b = batchOf(sequence);
       if (row === 0) new Float64Array(memory.buffer, carry, plan.carryLength).fill(0); // a new sequence
       const x = window(args.x, first * rowElements, count * rowElements);
       const out = window(args.out, first * rowElements, count * rowElements);
@@ -349,7 +357,8 @@ export function ropeInTiles(memory, plan, shape, rows, role, args, context) {
         .set('carryLength', plan.carryLength)
         .data('x', x, READ)
         .data('out', out, WRITE);
-      if (rows.positions !== undefined) frame.list('positions', listWindow(rows.positions, first, count));
+      if (rows.positions !== undefined)
+        frame.list('positions', listWindow(rows.positions, b * shape.seqLen + row, count));
       else frame.set('offset', offsetOf(b) + row);
     },
   };
@@ -358,4 +367,43 @@ export function ropeInTiles(memory, plan, shape, rows, role, args, context) {
   } finally {
     memory.free(carry);
   }
+}
+
+/**
+ * ropeGrid: by sequences of the batch, and in 'heads' order by heads of a sequence (each head's
+ * patches are contiguous there, and every head turns by the same phases).
+ */
+export function ropeGridTiling(o, enums, args) {
+  const patches = o.frames * o.rows * o.cols;
+  const heads = o.order === 'heads';
+  const unitHeads = heads ? 1 : o.numHeads;
+  const unitElements = unitHeads * patches * o.headDim;
+  const units = o.batch * (heads ? o.numHeads : 1);
+  return {
+    operation: 'ropeGrid',
+    slots: ['x', 'out'],
+    units,
+    unitBytes: unitElements * 4,
+    checkedLast: 'out',
+    *cuts(limit) {
+      const perSequence = units / o.batch; // a tile stays in its sequence
+      for (let first = 0; first < units; ) {
+        const count = Math.min(limit, (Math.floor(first / perSequence) + 1) * perSequence - first);
+        yield [first, count];
+        first += count;
+      }
+    },
+    fill(frame, first, count, window) {
+      const whole = count === units;
+      const batch = whole ? o.batch : heads ? 1 : count;
+      writeRopeGrid(frame, { ...o, batch, numHeads: !whole && heads ? count : o.numHeads }, enums);
+      // Whole, the arrays go as given (a wrong length is for the core to name).
+      const start = first * unitElements;
+      const x = whole ? window(args.x, 0, args.x.length) : window(args.x, start, count * unitElements);
+      const out = whole ? window(args.out, 0, args.out.length) : window(args.out, start, count * unitElements);
+      if (!whole) out.array = x.array; // rotated in place in scratch: one copy of the tile
+      frame.data('x', x, READ);
+      frame.data('out', out, WRITE);
+    },
+  };
 }

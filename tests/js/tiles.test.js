@@ -152,6 +152,79 @@ for (const posenc of variants) {
       }
     });
 
+    it("rope in 'heads' order and ropeQK (grouped keys, xPos, both orders): the bits of one call", () => {
+      const shape = { seqLen: 1100, numHeads: 4, headDim: 64 };
+      const ropeCases = [
+        { ...shape, order: 'heads', batch: 2, offset: [9, 3000] },
+        { ...shape, order: 'heads', batch: 2, positions: jumpyPositions(2200, 12), layout: 'half' },
+        { ...shape, order: 'heads', xpos: { role: 'key' }, dtype: 'float16' },
+      ];
+      for (const options of ropeCases) {
+        const dtype = options.dtype ?? 'float32';
+        const length = (options.batch ?? 1) * shape.seqLen * shape.numHeads * shape.headDim;
+        const normals = randomNormal(length, 13);
+        const x = dtype === 'float32' ? normals : randomHalfBits(normals, dtype);
+        const expected = withWasm(
+          () => ({ w: posenc.allocate(x, { dtype }) }),
+          ({ w }) => posenc.rope(w, options).toArray(),
+        );
+        const inPlace = x.slice();
+        posenc.rope(inPlace, options);
+        assertSameBits(inPlace, expected, `heads order ${JSON.stringify(options.offset)}`);
+      }
+      for (const options of [
+        { ...shape, numKvHeads: 2, batch: 2, offset: [4, 70] },
+        { ...shape, numKvHeads: 1, xpos: {} },
+        { ...shape, numKvHeads: 2, order: 'heads', positions: jumpyPositions(1100, 21) },
+        { ...shape, numKvHeads: 4, dtype: 'bfloat16', layout: 'half', offset: 100 },
+      ]) {
+        const dtype = options.dtype ?? 'float32';
+        const batch = options.batch ?? 1;
+        const qLength = batch * shape.seqLen * shape.numHeads * shape.headDim;
+        const kLength = batch * shape.seqLen * options.numKvHeads * shape.headDim;
+        const half = (normals) => (dtype === 'float32' ? normals : randomHalfBits(normals, dtype));
+        const q = half(randomNormal(qLength, 14));
+        const k = half(randomNormal(kLength, 15));
+        const expected = withWasm(
+          () => ({ wq: posenc.allocate(q, { dtype }), wk: posenc.allocate(k, { dtype }) }),
+          ({ wq, wk }) => {
+            const both = posenc.ropeQK(wq, wk, options);
+            return { q: both.q.toArray(), k: both.k.toArray() };
+          },
+        );
+        const inPlace = { q: q.slice(), k: k.slice() };
+        posenc.ropeQK(inPlace.q, inPlace.k, options);
+        assertSameBits(inPlace.q, expected.q, `ropeQK ${options.numKvHeads} kv heads: q`);
+        assertSameBits(inPlace.k, expected.k, `ropeQK ${options.numKvHeads} kv heads: k`);
+        const out = { q: new q.constructor(qLength), k: new k.constructor(kLength) };
+        posenc.ropeQK(q, k, { ...options, out });
+        assertSameBits(out.q, expected.q, 'ropeQK into out: q');
+        assertSameBits(out.k, expected.k, 'ropeQK into out: k');
+      }
+    });
+
+    it('ropeGrid: batches in both orders, frames', () => {
+      const grid = { rows: 20, cols: 30, numHeads: 6, headDim: 64, variant: 'pixtral' };
+      for (const options of [
+        { ...grid, batch: 3 },
+        { ...grid, order: 'heads', batch: 2 },
+        { ...grid, variant: 'axial', frames: 2, order: 'heads' },
+      ]) {
+        const length = (options.batch ?? 1) * (options.frames ?? 1) * 600 * 6 * 64;
+        const x = randomNormal(length, 17);
+        const expected = withWasm(
+          () => ({ w: posenc.allocate(x) }),
+          ({ w }) => posenc.ropeGrid(w, options).toArray(),
+        );
+        const inPlace = x.slice();
+        posenc.ropeGrid(inPlace, options);
+        assertSameBits(inPlace, expected, `ropeGrid ${options.order ?? 'tokens'} in place`);
+        const out = new Float32Array(length);
+        posenc.ropeGrid(x, { ...options, out });
+        assertSameBits(out, expected, `ropeGrid ${options.order ?? 'tokens'} into out`);
+      }
+    });
+
     it('alibiBias and relativePositionBuckets: queries cut mid-head, an offset', () => {
       const alibi = { numHeads: 5, queryLen: 301, keyLen: 333, offset: -7 };
       const expected = withWasm(
@@ -279,6 +352,25 @@ describe('the WASM memory a call on JS arrays takes is bounded (a fresh instance
         headDim: 128,
         batch: 8,
         offset: [...Array(8).keys()],
+      }),
+    ropeHeads: (p) =>
+      p.rope(new Float32Array(rows * 256), { seqLen: rows / 8, numHeads: 16, headDim: 128, order: 'heads' }),
+    ropeQK: (p) =>
+      p.ropeQK(new Float32Array(rows * 256), new Float32Array(rows * 64), {
+        seqLen: rows / 2,
+        numHeads: 4,
+        numKvHeads: 1,
+        headDim: 128,
+      }),
+    ropeGrid: (p) =>
+      p.ropeGrid(new Float32Array(rows * 256), {
+        rows: 64,
+        cols: 64,
+        numHeads: 16,
+        headDim: 64,
+        batch: 4,
+        order: 'heads',
+        variant: 'pixtral',
       }),
     alibiBias: (p) => p.alibiBias({ numHeads: 16, queryLen: 1024, keyLen: 1024 }),
     relativePositionBuckets: (p) => p.relativePositionBuckets({ queryLen: 4096, keyLen: 4096 }),
