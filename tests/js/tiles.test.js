@@ -320,6 +320,16 @@ for (const posenc of variants) {
       };
       const resident = posenc.allocate(3000 * 96 + 1);
       try {
+        // a returned array too large for the limits: the core's error, before any array is made
+        for (const options of [
+          { seqLen: 2 ** 16, dModel: 2 ** 14 },
+          { seqLen: 5000, dModel: 96, positions: new Int32Array(4999) },
+        ]) {
+          assert.equal(
+            message(() => posenc.sinusoidal(options)),
+            message(() => posenc.sinusoidal({ ...options, out: resident })),
+          );
+        }
         assert.equal(
           message(() => posenc.sinusoidal({ seqLen: 3000, dModel: 96, out: wrong })),
           message(() => posenc.sinusoidal({ seqLen: 3000, dModel: 96, out: resident })).replace(
