@@ -344,7 +344,11 @@ export function ropeInTiles(memory, plan, shape, rows, role, args, context) {
       const sequence = Math.floor(first / shape.seqLen);
       const row = first - sequence * shape.seqLen;
       const b = batchOf(sequence);
-      if (row === 0) new Float64Array(memory.buffer, carry, plan.carryLength).fill(0); // a new sequence
+      if (row === 0) {
+        // a new sequence: no piece before it (element stores: no method a caller may have replaced runs)
+        const saved = new Float64Array(memory.buffer, carry, plan.carryLength);
+        for (let i = 0; i < saved.length; i++) saved[i] = 0;
+      }
       const x = window(args.x, first * rowElements, count * rowElements);
       const out = window(args.out, first * rowElements, count * rowElements);
       out.array = x.array; // rotated in place in scratch: one copy of the tile
