@@ -406,7 +406,8 @@ function jsArraySection(runs) {
     '`returned` = the array the call returns; `out-f32` = the same call into `out: Float32Array`; `out-wasm` = into',
     "`out: WasmArray` (SIMD build); `new-array` = `new Float32Array(n).fill(1)` of the result's size, what a new array costs.",
     'rope: `copy` = Float32Array.prototype.set of x; `js` = bench/js-baseline.js;',
-    '`scalar`/`simd` = rope(x, { out }) on JS Float32Arrays on each build; `wasm` = the same on WasmArrays (SIMD).',
+    '`scalar`/`simd` = rope(x) in place on a JS Float32Array on each build, `simd-out` = rope(x, { out }) into another',
+    'one; `wasm` = in place on a WasmArray (SIMD).',
     'WASM growth = how much WASM memory grew over one such call on a fresh instance.',
     '',
   ];
