@@ -396,10 +396,10 @@ export class Posenc {
 
   /**
    * Runs the call a tiling describes (tilings.js): tile by tile on large JS-owned arrays, else in
-   * one crossing (tiles.js). Errors quote `args` as the caller gave them.
+   * one crossing (tiles.js).
    */
   #call(tiling, fn, o, args) {
-    return runCall(this.#memory, tiling, args, { fn, o, args: { ...args }, shape: null });
+    return runCall(this.#memory, tiling, args, { fn, o, args, shape: null });
   }
 
   #schedule(fn, options) {

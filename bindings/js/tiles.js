@@ -99,13 +99,14 @@ function madeOutput(memory, fn, output, length) {
  * is made in JS) and the call is larger than one tile. A smaller call crosses once.
  */
 function isTiled(memory, tiling, args) {
+  if (tiling.units * tiling.unitBytes <= memory.tileBytes) return false; // (also false for NaN)
   const jsOwned = tiling.slots.some((slot) => {
     const argument = args[slot];
     return argument === undefined
       ? (tiling.outputs ?? []).some((o) => o.slot === slot)
       : argument.address === undefined;
   });
-  return jsOwned && !(tiling.units * tiling.unitBytes <= memory.tileBytes);
+  return jsOwned;
 }
 
 /**
@@ -116,7 +117,8 @@ function isTiled(memory, tiling, args) {
  */
 export function runCall(memory, tiling, args, context) {
   if (isTiled(memory, tiling, args)) {
-    const result = runTiled(memory, tiling, args, context);
+    // errors quote the arguments as given, not the outputs made along the way
+    const result = runTiled(memory, tiling, args, { ...context, args: { ...args } });
     return { output: (slot) => args[slot].array, result };
   }
   const frame = memory.frame(tiling.operation);

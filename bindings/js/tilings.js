@@ -82,7 +82,7 @@ export function tableTiling(operation, fn, o, enums, dtype, args) {
     outputs: slot === 'out' ? [{ slot, name: 'out', dtype }] : [],
     cuts: (limit) => anchorRuns(o.seqLen, limit, positionOf(o)),
     fill(frame, first, count, window) {
-      writeTable(frame, fn, { ...o, seqLen: count, ...(count === o.seqLen ? {} : rowsOf(o, first, count)) }, enums);
+      writeTable(frame, fn, count === o.seqLen ? o : { ...o, seqLen: count, ...rowsOf(o, first, count) }, enums);
       frame.set('dtype', enums.dtype.indexOf(dtype));
       const start = first * rowElements;
       if (slot === 'x') frame.data('x', window(args.x, start, count * rowElements), READ_WRITE);
