@@ -14,8 +14,9 @@
 //   the recurrence carries on from tile to tile, so any cut gives the bits of one call. In
 //   'heads' order every head is a sequence of its own, through a plan of one head.
 // - ropeGrid goes by sequences of the batch, in 'heads' order by heads.
-// - attentionScores is one tile (its queries, keys and heads interact through the encoding):
-//   only a returned array gains, made in JS and written like an `out`.
+// - attentionScores goes by queries when the encoding adds nothing to the queries by position
+//   (none, alibi, t5); with sinusoidal, rope and xpos it is one tile (a returned array still
+//   gains: made in JS and written like an `out`).
 import { arrayType, elementBytes } from './dtype.js';
 import { READ, READ_WRITE, WRITE } from './frame.js';
 import { typedArrayParts } from './intrinsics.js';
@@ -23,6 +24,7 @@ import { runTiled } from './tiles.js';
 import { writeAttentionScores, writeRopeGrid, writeRotaryDim, writeRows, writeScaling, writeTable } from './specs.js';
 
 const ANCHOR_ROWS = 1024; // PhaseBlock::kAnchorInterval (src/phases.h)
+const MAX_POSITION = 2 ** 31 - 1; // kMaxPosition (positions.h): a tile's offset must stay within it too
 const LENGTH_DEPENDENT = ['dynamic', 'longrope']; // schedules that go by the whole call's positions
 
 /** A call's output slot: the caller's array (a window of it), or one the call allocates (`Type`). */
@@ -167,21 +169,22 @@ export function ropeCacheTiling(fn, o, enums, dtype, args) {
 /** alibiBias: [numHeads, queryLen, keyLen] by queries (each tile every head's rows of its queries). */
 export function alibiBiasTiling(o, args) {
   const offset = o.offset ?? o.keyLen - o.queryLen;
+  const byQueries = offset + o.queryLen - 1 <= MAX_POSITION; // else one tile, and the core names the offset
   return {
     operation: 'alibiBias',
     slots: ['out'],
-    units: o.queryLen,
-    unitBytes: o.numHeads * o.keyLen * 4,
+    units: byQueries ? o.queryLen : 1,
+    unitBytes: (byQueries ? 1 : o.queryLen) * o.numHeads * o.keyLen * 4,
     checkedLast: 'out',
     outputs: [{ slot: 'out', name: 'out', dtype: 'float32' }],
     fill(frame, first, count, window) {
+      const whole = !byQueries || count === o.queryLen;
       frame
         .set('numHeads', o.numHeads)
-        .set('queryLen', count)
+        .set('queryLen', whole ? o.queryLen : count)
         .set('keyLen', o.keyLen)
         .set('offset', offset + first)
         .set('maxBias', o.maxBias);
-      const whole = count === o.queryLen;
       const runs = whole ? 1 : o.numHeads;
       const length = whole ? o.numHeads * o.queryLen * o.keyLen : count * o.keyLen;
       output(frame, 'out', args.out, Float32Array, window, first * o.keyLen, length, runs, o.queryLen * o.keyLen);
@@ -267,20 +270,53 @@ export function convertTiling(fn, o, enums, args, name) {
   };
 }
 
-/** attentionScores: one tile. */
+/**
+ * attentionScores: by queries where the encoding adds nothing to the queries by position (none,
+ * alibi, t5: a score depends on its query's row only through offset + row, and each row's
+ * softmax is its own), every head's rows of a tile's queries, with all of k; sinusoidal, rope and
+ * xpos are one tile. A query window of an array in WASM memory must be one run (order 'tokens',
+ * or one head): else one tile too.
+ */
 export function attentionScoresTiling(fn, o, enums, args) {
+  const { numHeads, queryLen, keyLen, headDim } = o;
+  const tokens = o.order === 'tokens';
+  const strided = numHeads > 1; // a query window is one run per head (per head of out; of q in 'heads' order)
+  const byQueries =
+    ['none', 'alibi', 't5'].includes(o.encoding) &&
+    (o.offset ?? keyLen - queryLen) + queryLen - 1 <= MAX_POSITION &&
+    !(strided && args.out !== undefined && args.out.address !== undefined) &&
+    !(strided && !tokens && args.q.address !== undefined);
+  const offset = o.offset ?? keyLen - queryLen;
   return {
     operation: 'attentionScores',
     slots: ['q', 'k', 'bias', 'out'],
-    units: 1,
-    unitBytes: (o.numHeads * (o.queryLen + o.keyLen) * o.headDim + o.numHeads * o.queryLen * o.keyLen) * 4,
+    units: byQueries ? queryLen : 1,
+    unitBytes: byQueries
+      ? numHeads * (headDim + keyLen) * 4
+      : (numHeads * (queryLen + keyLen) * headDim + numHeads * queryLen * keyLen) * 4,
     checkedLast: 'out',
     outputs: [{ slot: 'out', name: 'out', dtype: 'float32' }],
-    fill(frame, _first, _count, window) {
-      writeAttentionScores(frame, fn, o, enums);
-      frame.data('q', window(args.q, 0, args.q.length), READ).data('k', window(args.k, 0, args.k.length), READ);
+    fill(frame, first, count, window) {
+      const whole = !byQueries || count === queryLen;
+      writeAttentionScores(frame, fn, whole ? o : { ...o, queryLen: count, offset: offset + first }, enums);
+      if (whole) frame.data('q', window(args.q, 0, args.q.length), READ);
+      else if (tokens) frame.data('q', window(args.q, first * numHeads * headDim, count * numHeads * headDim), READ);
+      else frame.data('q', window(args.q, first * headDim, count * headDim, numHeads, queryLen * headDim), READ);
+      frame.data('k', window(args.k, 0, args.k.length), READ);
       if (args.bias) frame.data('bias', window(args.bias, 0, args.bias.length), READ);
-      output(frame, 'out', args.out, Float32Array, window, 0, o.numHeads * o.queryLen * o.keyLen);
+      if (whole) output(frame, 'out', args.out, Float32Array, window, 0, numHeads * queryLen * keyLen);
+      else
+        output(
+          frame,
+          'out',
+          args.out,
+          Float32Array,
+          window,
+          first * keyLen,
+          count * keyLen,
+          numHeads,
+          queryLen * keyLen,
+        );
     },
   };
 }

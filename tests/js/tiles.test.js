@@ -273,15 +273,33 @@ for (const posenc of variants) {
       }
     });
 
-    it('attentionScores: returned and into out, as on WasmArrays', () => {
-      const options = { numHeads: 4, queryLen: 300, keyLen: 400, headDim: 32, encoding: 'alibi', causal: true };
-      const q = randomNormal(4 * 300 * 32, 1);
-      const k = randomNormal(4 * 400 * 32, 2);
-      const expected = withWasm(
-        () => ({ wq: posenc.allocate(q), wk: posenc.allocate(k), out: posenc.allocate(4 * 300 * 400) }),
-        ({ wq, wk, out }) => posenc.attentionScores(wq, wk, { ...options, out }).toArray(),
+    it('attentionScores: by queries (none, alibi, t5; both orders, softmax, causal) and one tile (rope), as on WasmArrays', () => {
+      const shape = { numHeads: 4, queryLen: 301, keyLen: 400, headDim: 32 };
+      const t5 = { encoding: 't5', bias: randomNormal(32 * 4, 3), numBuckets: 32, maxDistance: 128 };
+      for (const options of [
+        { ...shape, encoding: 'alibi', causal: true },
+        { ...shape, encoding: 'none', order: 'tokens', softmax: true, offset: 50 },
+        { ...shape, ...t5, softmax: true, causal: true },
+        { ...shape, encoding: 'rope', softmax: true },
+      ]) {
+        const q = randomNormal(4 * 301 * 32, 1);
+        const k = randomNormal(4 * 400 * 32, 2);
+        const expected = withWasm(
+          () => ({ wq: posenc.allocate(q), wk: posenc.allocate(k), out: posenc.allocate(4 * 301 * 400) }),
+          ({ wq, wk, out }) => posenc.attentionScores(wq, wk, { ...options, out }).toArray(),
+        );
+        assertSameBits(posenc.attentionScores(q, k, options), expected, `${options.encoding} returned`);
+        const out = new Float32Array(expected.length);
+        posenc.attentionScores(q, k, { ...options, out });
+        assertSameBits(out, expected, `${options.encoding} into out`);
+      }
+      // an offset at the largest position: one tile, and the core's own answer
+      const edge = { numHeads: 2, queryLen: 700, keyLen: 700, offset: 2 ** 31 - 1 };
+      const bias = withWasm(
+        () => ({ out: posenc.allocate(2 * 700 * 700) }),
+        ({ out }) => posenc.alibiBias({ ...edge, out }).toArray(),
       );
-      assertSameBits(posenc.attentionScores(q, k, options), expected, 'returned');
+      assertSameBits(posenc.alibiBias(edge), bias, 'alibiBias at the largest offset');
     });
 
     it('a bad call throws its error and writes nothing into a large out', () => {
@@ -383,6 +401,14 @@ describe('the WASM memory a call on JS arrays takes is bounded (a fresh instance
         variant: 'pixtral',
       }),
     alibiBias: (p) => p.alibiBias({ numHeads: 16, queryLen: 1024, keyLen: 1024 }),
+    attentionScores: (p) =>
+      p.attentionScores(new Float32Array(4096 * 64), new Float32Array(4096 * 64), {
+        queryLen: 4096,
+        keyLen: 4096,
+        headDim: 64,
+        encoding: 'alibi',
+        softmax: true,
+      }),
     relativePositionBuckets: (p) => p.relativePositionBuckets({ queryLen: 4096, keyLen: 4096 }),
     similarity: (p) =>
       p.similarity(new Float32Array(4096 * 64), new Float32Array(4096 * 64), { rows: 4096, cols: 4096, dim: 64 }),
