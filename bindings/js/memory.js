@@ -9,6 +9,7 @@ import { describe, float32OnlyError, givenValues, rangeError, typeError } from '
 import { elementBytes, isTensorKind, kindDtype, storageType } from './dtype.js';
 import { copyInto, isDetached, typedArrayKind, typedArrayParts } from './intrinsics.js';
 import { errorForStatus } from './seam.js';
+import { tileBytesFor } from './tile-size.js';
 import { Frame, READ, WRITE } from './frame.js';
 import { viewOwners, wasmArrayState } from './wasm-array.js';
 
@@ -69,7 +70,7 @@ export class Memory {
 
   constructor(mod, description, tileBytes) {
     this.#mod = mod;
-    this.tileBytes = tileBytes;
+    this.tileBytes = tileBytes ?? tileBytesFor(); // (a browser's size where the entry gave none)
     this.#description = description;
     for (const [operation, slots] of Object.entries(description.frames))
       this.#frames[operation] = new Frame(operation, slots, mod[operation]);
