@@ -73,7 +73,9 @@ export class Posenc {
     const o = this.#read(fn, options);
     const args = { out: this.#optional(fn, 'out', o.out, true) };
     const dtype = settleDtype(fn, o.dtype, [args.out]);
-    return this.#call(tableTiling('sinusoidal', fn, o, this.#enums, dtype, args), fn, o, args).output('out');
+    return this.#call(tableTiling(this.#memory, 'sinusoidal', fn, o, this.#enums, dtype, args), fn, o, args).output(
+      'out',
+    );
   }
 
   /** Adds the sinusoidal table to token embeddings `x` ([seqLen, dModel]) in place; returns x. */
@@ -82,7 +84,7 @@ export class Posenc {
     const o = this.#read(fn, options);
     const args = { x: this.#memory.argument(fn, 'x', x, this, true) };
     const dtype = settleDtype(fn, o.dtype, [args.x]);
-    this.#call(tableTiling('addSinusoidal', fn, o, this.#enums, dtype, args), fn, o, args);
+    this.#call(tableTiling(this.#memory, 'addSinusoidal', fn, o, this.#enums, dtype, args), fn, o, args);
     return x;
   }
 
@@ -118,7 +120,7 @@ export class Posenc {
       this.#memory.assertSeparate(fn, args.outCos, args.outSin, false);
     }
     const dtype = settleDtype(fn, o.dtype, [args.outCos, args.outSin]);
-    const call = this.#call(ropeCacheTiling(fn, o, this.#enums, dtype, args), fn, o, args);
+    const call = this.#call(ropeCacheTiling(this.#memory, fn, o, this.#enums, dtype, args), fn, o, args);
     return {
       cos: call.output('outCos'),
       sin: call.output('outSin'),

@@ -66,6 +66,15 @@ function tileWindows() {
   };
 }
 
+/**
+ * Zeroes `doubles` doubles of a carry at `address`: no piece before the next tile (element
+ * stores: no typed-array method a caller may have replaced runs mid-call).
+ */
+export function zeroCarry(memory, address, doubles) {
+  const carry = new Float64Array(memory.buffer, address, doubles);
+  for (let i = 0; i < doubles; i++) carry[i] = 0;
+}
+
 /** The whole call's arrays as the checking call gives them: by length only. */
 const whole = (argument) => argument;
 
@@ -184,11 +193,17 @@ export function runTiled(memory, tiling, args, context) {
   for (const output of made) if (wanted > 0) args[output.slot] = madeOutput(memory, context.fn, output, wanted);
   if (wanted === 0 && !tiling.check) return slotResult;
   const limit = Math.max(1, Math.floor(memory.tileBytes / tiling.unitBytes));
-  let frame;
-  for (const [first, count] of cutsOf(tiling, limit)) {
-    frame = memory.frame(tiling.operation);
-    tiling.fill(frame, first, count, tileWindows());
-    memory.run(frame, context);
+  // The recurrence's state between the tiles of one sequence (tilings.js), when the tiling has one.
+  const carry = tiling.carryDoubles ? memory.malloc(context.fn, tiling.carryDoubles * 8) : 0;
+  try {
+    let frame;
+    for (const [first, count] of cutsOf(tiling, limit)) {
+      frame = memory.frame(tiling.operation);
+      tiling.fill(frame, first, count, tileWindows(), carry);
+      memory.run(frame, context);
+    }
+    return (slot) => frame.result(slot); // the last tile's (a value of the whole call, such as an attention factor)
+  } finally {
+    if (carry) memory.free(carry);
   }
-  return (slot) => frame.result(slot); // the last tile's (a value of the whole call, such as an attention factor)
 }

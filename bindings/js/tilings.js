@@ -2,10 +2,10 @@
 // one call. A tiling is { operation, slots (its array arguments), units, unitBytes, fill(frame,
 // first, count, window), checkedLast (the slot the core checks last), outputs, cuts }.
 //
-// - Tables (sinusoidal, addSinusoidal, ropeCache) go by rows. The core's PhaseBlock anchors a
-//   run of consecutive positions with direct sin/cos at its first row and steps by recurrence,
-//   starting a new run at a jump and after ANCHOR_ROWS rows: a tile that starts where a run
-//   starts, told its rows' positions, computes what the one call does. Tiles are whole runs.
+// - Tables (sinusoidal, addSinusoidal, ropeCache one sequence at a time) go by rows at any cut:
+//   the core anchors a run of consecutive positions with direct sin/cos and steps by
+//   recurrence, and a tile told its rows' positions and given the carry of the tile before
+//   steps on from where that one stopped (table_pieces.h), as the one call does.
 // - positionNumbers, relativePositionBuckets and alibiBias go by rows (queries) at any cut: each
 //   value depends only on its own row's position, offset + row.
 // - similarity goes by rows of a; convertLayout by heads: each output element reads only its
@@ -20,10 +20,10 @@
 import { arrayType, elementBytes } from './dtype.js';
 import { READ, READ_WRITE, WRITE } from './frame.js';
 import { typedArrayParts } from './intrinsics.js';
-import { runTiled } from './tiles.js';
+import { runTiled, zeroCarry } from './tiles.js';
 import { writeAttentionScores, writeRopeGrid, writeRotaryDim, writeRows, writeScaling, writeTable } from './specs.js';
 
-const ANCHOR_ROWS = 1024; // PhaseBlock::kAnchorInterval (src/phases.h)
+const TABLE_PAIR_BLOCK = 128; // kTablePairBlock (table_pieces.h)
 const MAX_POSITION = 2 ** 31 - 1; // kMaxPosition (positions.h): a tile's offset must stay within it too
 const LENGTH_DEPENDENT = ['dynamic', 'longrope']; // schedules that go by the whole call's positions
 
@@ -39,40 +39,26 @@ function listWindow(list, first, count) {
   return new Int32Array(buffer, byteOffset + first * 4, count);
 }
 
+/** A table tile's carry slots; at the first tile of a sequence the carry is zeroed first. */
+function tableCarry(memory, frame, carry, firstOfSequence, doubles) {
+  if (firstOfSequence) zeroCarry(memory, carry, doubles);
+  frame.set('carry', carry).set('carryLength', doubles);
+}
+
 /** The rows options of rows [first, first + count) of a sequence whose options `o` place its rows. */
 function rowsOf(o, first, count) {
   if (o.positions !== undefined) return { positions: listWindow(o.positions, first, count), offset: undefined };
   return { positions: undefined, offset: (o.offset ?? 0) + first };
 }
 
-/**
- * Tiles of whole anchor runs of `rows` rows at positions positionAt(row), at most `limit` rows
- * each unless one run is longer, numbered from unit `base`.
- */
-function* anchorRuns(rows, limit, positionAt, base = 0) {
-  let first = 0;
-  let row = 0;
-  while (row < rows) {
-    const start = positionAt(row);
-    let run = 1;
-    while (row + run < rows && run < ANCHOR_ROWS && positionAt(row + run) === start + run) run++;
-    if (row > first && row + run - first > limit) {
-      yield [base + first, row - first];
-      first = row;
-    }
-    row += run;
-  }
-  if (row > first) yield [base + first, row - first];
-}
-
-/** Where row r of one sequence sits, for `o`'s positions or offset. */
-const positionOf = (o) => (o.positions !== undefined ? (row) => o.positions[row] : (row) => (o.offset ?? 0) + row);
+/** The doubles of a table's carry (table_carry_doubles in table_pieces.h): a block's state per 128 pairs. */
+const tableCarryDoubles = (pairs) => Math.ceil(pairs / TABLE_PAIR_BLOCK) * (2 + 2 * TABLE_PAIR_BLOCK);
 
 /**
  * sinusoidal (into `out`) and addSinusoidal (onto `x`, in place): [seqLen, dModel] by rows.
  * `dtypeIndex` is the dtype's enum value.
  */
-export function tableTiling(operation, fn, o, enums, dtype, args) {
+export function tableTiling(memory, operation, fn, o, enums, dtype, args) {
   const slot = operation === 'sinusoidal' ? 'out' : 'x';
   const rowElements = o.dModel;
   return {
@@ -82,10 +68,11 @@ export function tableTiling(operation, fn, o, enums, dtype, args) {
     unitBytes: rowElements * elementBytes(dtype),
     checkedLast: slot,
     outputs: slot === 'out' ? [{ slot, name: 'out', dtype }] : [],
-    cuts: (limit) => anchorRuns(o.seqLen, limit, positionOf(o)),
-    fill(frame, first, count, window) {
+    carryDoubles: tableCarryDoubles(o.dModel / 2),
+    fill(frame, first, count, window, carry) {
       writeTable(frame, fn, count === o.seqLen ? o : { ...o, seqLen: count, ...rowsOf(o, first, count) }, enums);
       frame.set('dtype', enums.dtype.indexOf(dtype));
+      if (carry) tableCarry(memory, frame, carry, first === 0, this.carryDoubles);
       const start = first * rowElements;
       if (slot === 'x') frame.data('x', window(args.x, start, count * rowElements), READ_WRITE);
       else output(frame, 'out', args.out, arrayType(dtype), window, start, count * rowElements);
@@ -118,7 +105,7 @@ export function positionNumbersTiling(o, enums, dtype, args) {
  * tile is one sequence's rows, told that sequence's offset or positions). Schedules that go by
  * the whole call's positions (dynamic, longrope) are one tile.
  */
-export function ropeCacheTiling(fn, o, enums, dtype, args) {
+export function ropeCacheTiling(memory, fn, o, enums, dtype, args) {
   const half = Math.floor(o.rotaryDim / 2);
   const whole = LENGTH_DEPENDENT.includes(o.scaling?.type);
   const sequence = (b) => {
@@ -136,14 +123,19 @@ export function ropeCacheTiling(fn, o, enums, dtype, args) {
       { slot: 'outCos', name: 'out.cos', dtype },
       { slot: 'outSin', name: 'out.sin', dtype },
     ],
+    carryDoubles: whole ? 0 : tableCarryDoubles(half),
     *cuts(limit) {
       if (whole) {
         yield [0, 1];
         return;
       }
-      for (let b = 0; b < o.batch; b++) yield* anchorRuns(o.seqLen, limit, positionOf(sequence(b)), b * o.seqLen);
+      for (let first = 0; first < o.batch * o.seqLen; ) {
+        const count = Math.min(limit, (Math.floor(first / o.seqLen) + 1) * o.seqLen - first); // within a sequence
+        yield [first, count];
+        first += count;
+      }
     },
-    fill(frame, first, count, window) {
+    fill(frame, first, count, window, carry) {
       frame.set('rotaryDim', o.rotaryDim).set('base', o.base).set('dtype', enums.dtype.indexOf(dtype));
       writeScaling(frame, o.scaling, enums);
       let start = 0;
@@ -156,6 +148,7 @@ export function ropeCacheTiling(fn, o, enums, dtype, args) {
         const row = first - b * o.seqLen;
         frame.set('seqLen', count).set('batch', 1);
         writeRows(frame, fn, { ...o, ...rowsOf(sequence(b), row, count) });
+        if (carry) tableCarry(memory, frame, carry, row === 0, this.carryDoubles);
         start = first * half;
         length = count * half;
       }
@@ -361,13 +354,13 @@ export function ropeInTiles(memory, plan, shape, rows, role, args, context) {
   const offsetOf = (b) => (perSequence ? rows.offset[b] : (rows.offset ?? 0));
   let callLength = 0;
   for (let b = 0; b < shape.batch; b++) callLength = Math.max(callLength, offsetOf(b) + shape.seqLen);
-  const carry = memory.malloc(context.fn, Math.max(8, plan.carryLength * 8));
   const tiling = {
     operation: 'ropePlanApply',
     slots: ['x', 'out'],
     units: sequences * shape.seqLen,
     unitBytes: rowElements * args.x.Type.BYTES_PER_ELEMENT,
     check: () => ({ wanted: 0, slotResult: () => undefined }), // the plan checked the options, ropeInPieces the lengths
+    carryDoubles: Math.max(1, plan.carryLength),
     *cuts(limit) {
       for (let first = 0; first < sequences * shape.seqLen; ) {
         const end = (Math.floor(first / shape.seqLen) + 1) * shape.seqLen; // a tile stays in its sequence
@@ -376,15 +369,11 @@ export function ropeInTiles(memory, plan, shape, rows, role, args, context) {
         first += count;
       }
     },
-    fill(frame, first, count, window) {
+    fill(frame, first, count, window, carry) {
       const sequence = Math.floor(first / shape.seqLen);
       const row = first - sequence * shape.seqLen;
       const b = batchOf(sequence);
-      if (row === 0) {
-        // a new sequence: no piece before it (element stores: no method a caller may have replaced runs)
-        const saved = new Float64Array(memory.buffer, carry, plan.carryLength);
-        for (let i = 0; i < saved.length; i++) saved[i] = 0;
-      }
+      if (row === 0) zeroCarry(memory, carry, plan.carryLength); // a new sequence
       const x = window(args.x, first * rowElements, count * rowElements);
       const out = window(args.out, first * rowElements, count * rowElements);
       out.array = x.array; // rotated in place in scratch: one copy of the tile
@@ -402,11 +391,7 @@ export function ropeInTiles(memory, plan, shape, rows, role, args, context) {
       else frame.set('offset', offsetOf(b) + row);
     },
   };
-  try {
-    runTiled(memory, tiling, args, context);
-  } finally {
-    memory.free(carry);
-  }
+  runTiled(memory, tiling, args, context);
 }
 
 /**

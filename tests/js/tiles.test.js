@@ -363,12 +363,13 @@ for (const posenc of variants) {
 }
 
 describe('the WASM memory a call on JS arrays takes is bounded (a fresh instance per operation)', () => {
-  // Far above the bound: 64 MiB arrays. The bound (README): 2 tiles (a tile is at most 1 MiB)
-  // and, for the tables, one anchor run of 1024 rows (here 1024 × 256 floats, 1 MiB).
+  // Far above the bound: 64 MiB arrays. The bound (README): a tile (at most 1 MiB) or one unit
+  // of the split (a row of a table, a query of every head, a head), plus the frame and lists.
   const BOUND = 4 * 2 ** 20;
   const rows = 65536;
   const cases = {
     sinusoidal: (p) => p.sinusoidal({ seqLen: rows, dModel: 256 }),
+    sinusoidalWide: (p) => p.sinusoidal({ seqLen: 4096, dModel: 4096 }), // 1024 of its rows are 16 MiB
     sinusoidalOut: (p) => p.sinusoidal({ seqLen: rows, dModel: 256, out: new Float32Array(rows * 256) }),
     addSinusoidal: (p) => p.addSinusoidal(new Float32Array(rows * 256), { seqLen: rows, dModel: 256 }),
     positionNumbers: (p) => p.positionNumbers({ seqLen: rows, dModel: 256 }),
