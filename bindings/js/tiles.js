@@ -103,12 +103,15 @@ function madeOutput(memory, fn, output, length) {
   );
 }
 
+/** A tile's bytes: the machine's, or the tiling's least where each tile costs more to set up (tables). */
+const tileBytesOf = (memory, tiling) => Math.max(memory.tileBytes, tiling.minTileBytes ?? 0);
+
 /**
  * Whether `tiling`'s call goes tile by tile: one of its arrays is JS-owned (an output not given
  * is made in JS) and the call is larger than one tile. A smaller call crosses once.
  */
 function isTiled(memory, tiling, args) {
-  if (tiling.units * tiling.unitBytes <= memory.tileBytes) return false; // (also false for NaN)
+  if (tiling.units * tiling.unitBytes <= tileBytesOf(memory, tiling)) return false; // (also false for NaN)
   const jsOwned = tiling.slots.some((slot) => {
     const argument = args[slot];
     return argument === undefined
@@ -192,7 +195,7 @@ export function runTiled(memory, tiling, args, context) {
   const { wanted, slotResult } = tiling.check ? tiling.check() : checkWhole(memory, tiling, args, context, made);
   for (const output of made) if (wanted > 0) args[output.slot] = madeOutput(memory, context.fn, output, wanted);
   if (wanted === 0 && !tiling.check) return slotResult;
-  const limit = Math.max(1, Math.floor(memory.tileBytes / tiling.unitBytes));
+  const limit = Math.max(1, Math.floor(tileBytesOf(memory, tiling) / tiling.unitBytes));
   // The recurrence's state between the tiles of one sequence (tilings.js), when the tiling has one.
   const carry = tiling.carryDoubles ? memory.malloc(context.fn, tiling.carryDoubles * 8) : 0;
   try {

@@ -24,6 +24,10 @@ import { runTiled, zeroCarry } from './tiles.js';
 import { writeAttentionScores, writeRopeGrid, writeRotaryDim, writeRows, writeScaling, writeTable } from './specs.js';
 
 const TABLE_PAIR_BLOCK = 128; // kTablePairBlock (table_pieces.h)
+// A tile of a table computes its pairs' frequencies and one-row steps again (a pow and a sincos
+// per pair: about 20 µs for 512 pairs), which 256 KiB tiles of a 1024-wide table pay every 64
+// rows (a third more time in Chromium); 1 MiB tiles pay it every 256.
+const TABLE_TILE_BYTES = 1024 * 1024;
 const MAX_POSITION = 2 ** 31 - 1; // kMaxPosition (positions.h): a tile's offset must stay within it too
 const LENGTH_DEPENDENT = ['dynamic', 'longrope']; // schedules that go by the whole call's positions
 
@@ -69,6 +73,7 @@ export function tableTiling(memory, operation, fn, o, enums, dtype, args) {
     checkedLast: slot,
     outputs: slot === 'out' ? [{ slot, name: 'out', dtype }] : [],
     carryDoubles: tableCarryDoubles(o.dModel / 2),
+    minTileBytes: TABLE_TILE_BYTES,
     fill(frame, first, count, window, carry) {
       writeTable(frame, fn, count === o.seqLen ? o : { ...o, seqLen: count, ...rowsOf(o, first, count) }, enums);
       frame.set('dtype', enums.dtype.indexOf(dtype));
@@ -124,6 +129,7 @@ export function ropeCacheTiling(memory, fn, o, enums, dtype, args) {
       { slot: 'outSin', name: 'out.sin', dtype },
     ],
     carryDoubles: whole ? 0 : tableCarryDoubles(half),
+    minTileBytes: TABLE_TILE_BYTES,
     *cuts(limit) {
       if (whole) {
         yield [0, 1];
