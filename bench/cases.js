@@ -1,7 +1,8 @@
 // The benchmark cases: sizes, targets, and how each variant runs one call. Two sections:
 //   big-arrays  throughput on large arrays, variants copy, js, scalar, simd
-//   per-call    the fixed cost of one call, rope at 1 ... 4096 rows through a plan,
-//               rope() on a WasmArray and on a Float32Array, and a JS loop with a cos/sin table
+//   per-call    the fixed cost of one call, rope at 1 ... 4096 rows (both layouts) through a
+//               plan (apply, applyQK), rope() on a WasmArray and on a Float32Array, ropeQK()
+//               without a plan, and a JS loop with a cos/sin table; a 16 × 16 sinusoidal table
 //
 // A case is { id, section, title, size, variants (names, in report order), targets, setup(),
 // inPlace (watch the simd variant's WASM heap) }. Its setup() returns
@@ -437,16 +438,39 @@ const similarityCase = bigArrayCase({
 });
 
 // ---- per-call cost --------------------------------------------------------------------------
-// rope in place on [rows, 32, 128] (interleaved, base 10000) at positions 1000, 1001, ...: the
-// shape of one decode step (rows = 1) up to a prompt. Every variant runs on the SIMD build and
-// gets what it needs (plan, options object, WasmArray, cos/sin table) before the clock starts,
+// rope in place on [rows, 32, 128] (base 10000) at positions 1000, 1001, ...: the shape of one
+// decode step (rows = 1) up to a prompt, in both layouts ('half' is what fromHfConfig gives
+// Llama-family models). The QK variants also rotate keys [rows, 8, 128] (grouped-query
+// attention, Llama 3 8B's 32 / 8 heads) in the same call. Every variant runs on the SIMD build and
+// gets what it needs (plan, options object, WasmArrays, cos/sin table) before the clock starts,
 // as a decode loop would; only the call itself is timed.
 
 export const PER_CALL_ROWS = [1, 8, 64, 512, 4096];
-export const PER_CALL_VARIANTS = ['plan', 'rope-wasm', 'rope-f32', 'js'];
-export const PER_CALL_SHAPE = { numHeads: 32, headDim: 128, layout: 'interleaved', base: 10000, offset: 1000 };
-const atMostJs = (variant, max) => ({ ratio: `${variant}/js`, max });
+/** The rows measured in the 'half' layout too (the fixed cost's range). */
+export const PER_CALL_HALF_ROWS = [1, 8, 64];
+export const PER_CALL_LAYOUTS = ['interleaved', 'half'];
+export const PER_CALL_VARIANTS = ['plan', 'plan-qk', 'rope-wasm', 'rope-f32', 'rope-qk', 'js', 'js-qk'];
+export const PER_CALL_SHAPE = { numHeads: 32, headDim: 128, base: 10000, offset: 1000 };
+export const PER_CALL_KV_HEADS = 8;
+/** Each posenc variant and the JS loop it is measured against. */
+export const PER_CALL_BASELINES = {
+  plan: 'js',
+  'plan-qk': 'js-qk',
+  'rope-wasm': 'js',
+  'rope-f32': 'js',
+  'rope-qk': 'js-qk',
+};
+const atMostJs = (variant, max) => ({ ratio: `${variant}/${PER_CALL_BASELINES[variant]}`, max });
+/** One decoding step: the calls without a plan at most the JS loop, a plan's at most 0.4 of it. */
+const ONE_ROW_TARGETS = [
+  atMostJs('plan', 0.4),
+  atMostJs('plan-qk', 0.4),
+  atMostJs('rope-wasm', 1),
+  atMostJs('rope-f32', 1),
+  atMostJs('rope-qk', 1),
+];
 const rope = (posenc, x, options) => posenc.rope(x, options);
+const ropeQK = (posenc, [q, k], options) => posenc.ropeQK(q, k, options);
 
 /**
  * A variant's run(): fn(a, b, c), the arguments read from an array at every call. A closure
@@ -461,49 +485,81 @@ function unfoldedCall(fn, ...args) {
   return () => fn(slots[0], slots[1], slots[2]);
 }
 
-/** plan.apply through posenc.ropePlan (the 0.2 seam contract); no fallback when it is missing. */
-function planVariant(posenc, x0, { offset, ...planOptions }) {
+/** posenc.ropePlan (the 0.2 seam contract); no fallback when it is missing. */
+function makePlan(posenc, planOptions) {
   if (typeof posenc.ropePlan !== 'function') {
     throw new TypeError(
       'posenc.ropePlan is not a function: this posenc build predates the prepared rope plans (posenc 0.2)',
     );
   }
-  const plan = posenc.ropePlan(planOptions);
-  let x;
+  return posenc.ropePlan(planOptions);
+}
+
+/** plan.apply (or, with k0, plan.applyQK) of one ropePlan on WasmArrays; the result checked is x's (q's). */
+function planVariant(posenc, x0, k0, { offset, ...planOptions }) {
+  const plan = makePlan(posenc, planOptions);
+  const arrays = [];
   try {
-    x = posenc.allocate(x0);
+    arrays.push(posenc.allocate(x0));
+    if (k0) arrays.push(posenc.allocate(k0));
   } catch (error) {
+    for (const array of arrays) array.free();
     plan.free();
     throw error;
   }
+  const [x, k] = arrays;
+  const where = { offset };
   return {
-    run: unfoldedCall((p, array, where) => p.apply(array, where), plan, x, { offset }),
+    run: k
+      ? unfoldedCall((p, [q, keys], w) => p.applyQK(q, keys, w), plan, [x, k], where)
+      : unfoldedCall((p, array, w) => p.apply(array, w), plan, x, where),
     result: () => x.view(),
     free: () => {
-      x.free();
+      for (const array of arrays) array.free();
       plan.free();
     },
   };
 }
 
-function perCallCase(rows) {
-  const options = { seqLen: rows, ...PER_CALL_SHAPE };
-  const { numHeads, headDim, base, offset } = options;
+/** The JS loop on queries (and keys: the same table, PER_CALL_KV_HEADS heads). */
+function jsVariant(x0, k0, options) {
+  const { rows, headDim, base, offset } = options;
+  const table = ropeTableJs({ positions: offset + rows, rotaryDim: headDim, base });
+  const x = x0.slice();
+  if (!k0) return { run: unfoldedCall(ropeWithTableJs, x, table, options), result: () => x };
+  const k = k0.slice();
+  const keyOptions = { ...options, numHeads: PER_CALL_KV_HEADS };
+  const both = (arrays, t, [queries, keys]) => {
+    ropeWithTableJs(arrays[0], t, queries);
+    ropeWithTableJs(arrays[1], t, keys);
+  };
+  return { run: unfoldedCall(both, [x, k], table, [options, keyOptions]), result: () => x };
+}
+
+function perCallCase(layout, rows) {
+  const options = { seqLen: rows, ...PER_CALL_SHAPE, layout };
+  const qkOptions = { ...options, numKvHeads: PER_CALL_KV_HEADS };
+  const { numHeads, headDim } = options;
   const length = rows * numHeads * headDim;
+  const keys = rows * PER_CALL_KV_HEADS * headDim;
   return {
-    id: `per-call-${rows}`,
+    id: layout === 'interleaved' ? `per-call-${rows}` : `per-call-${layout}-${rows}`,
     section: 'per-call',
     rows,
-    title: `rope per call, ${rows} row${rows === 1 ? '' : 's'}`,
+    layout,
+    title: `rope per call, ${rows} row${rows === 1 ? '' : 's'} (${layout})`,
     size: `${rows}×${numHeads}×${headDim} f32, ${mebibytes(length)}`,
     variants: PER_CALL_VARIANTS,
-    targets: rows === 1 ? [atMostJs('plan', 0.5), atMostJs('rope-wasm', 1), atMostJs('rope-f32', 1.5)] : [],
+    targets: rows === 1 ? ONE_ROW_TARGETS : [],
     setup() {
       const x0 = randomFloat32(length, 10 + rows);
+      const k0 = randomFloat32(keys, 20 + rows);
+      const jsOptions = { ...options, rows };
       return {
         check: ropeChecker(x0, options),
         variants: {
-          plan: ({ simd }) => planVariant(simd, x0, options),
+          plan: ({ simd }) => planVariant(simd, x0, null, options),
+          'plan-qk': ({ simd }) => planVariant(simd, x0, k0, qkOptions),
           'rope-wasm': ({ simd }) => {
             const x = simd.allocate(x0);
             return { run: unfoldedCall(rope, simd, x, options), result: () => x.view(), free: () => x.free() };
@@ -512,16 +568,69 @@ function perCallCase(rows) {
             const x = x0.slice();
             return { run: unfoldedCall(rope, simd, x, options), result: () => x };
           },
-          js: () => {
-            const table = ropeTableJs({ positions: offset + rows, rotaryDim: headDim, base });
-            const x = x0.slice();
-            return { run: unfoldedCall(ropeWithTableJs, x, table, options), result: () => x };
+          'rope-qk': ({ simd }) => {
+            const q = x0.slice();
+            return { run: unfoldedCall(ropeQK, simd, [q, k0.slice()], qkOptions), result: () => q };
           },
+          js: () => jsVariant(x0, null, jsOptions),
+          'js-qk': () => jsVariant(x0, k0, jsOptions),
         },
       };
     },
   };
 }
+
+// A tiny sinusoidal table, 16 × 16 (a tutorial's figure, a toy model): nearly all of posenc's
+// time is the call itself. `sinusoidal` returns a new array, `sinusoidal-out` writes a
+// Float32Array the caller keeps; `js` writes its table into a kept array.
+export const TINY_TABLE = { seqLen: 16, dModel: 16 };
+export const TINY_TABLE_VARIANTS = ['sinusoidal', 'sinusoidal-out', 'js'];
+
+const tinyTableCase = {
+  id: 'per-call-table-16',
+  section: 'per-call',
+  table: true,
+  title: `sinusoidal table ${TINY_TABLE.seqLen}×${TINY_TABLE.dModel}`,
+  size: `${TINY_TABLE.seqLen}×${TINY_TABLE.dModel} f32, ${mebibytes(TINY_TABLE.seqLen * TINY_TABLE.dModel)}`,
+  variants: TINY_TABLE_VARIANTS,
+  targets: [
+    { ratio: 'sinusoidal/js', max: 1 },
+    { ratio: 'sinusoidal-out/js', max: 1 },
+  ],
+  setup() {
+    const table = sinusoidalTable(TINY_TABLE);
+    const length = TINY_TABLE.seqLen * TINY_TABLE.dModel;
+    return {
+      check: (got) => checkSinusoidal(got, table),
+      variants: {
+        sinusoidal: ({ simd }) => {
+          let last = null;
+          return {
+            run: unfoldedCall(
+              (p, options) => {
+                last = p.sinusoidal(options);
+              },
+              simd,
+              TINY_TABLE,
+            ),
+            result: () => last,
+          };
+        },
+        'sinusoidal-out': ({ simd }) => {
+          const out = new Float32Array(length);
+          return {
+            run: unfoldedCall((p, options) => p.sinusoidal(options), simd, { ...TINY_TABLE, out }),
+            result: () => out,
+          };
+        },
+        js: () => {
+          const out = new Float32Array(length);
+          return { run: unfoldedCall(sinusoidalJs, out, TINY_TABLE), result: () => out };
+        },
+      },
+    };
+  },
+};
 
 export // ALiBi bias for 8 heads × 2048 × 2048 (issue 12: 32 × 4096 × 4096 would be 2 GiB): one multiply
 // and one narrowing per element, so its target is the bandwidth limit, at most 2 × a copy of
@@ -806,7 +915,9 @@ const CASES = [
   relativePositionBucketsCase,
   mropeCase,
   ropeGridCase,
-  ...PER_CALL_ROWS.map(perCallCase),
+  ...PER_CALL_ROWS.map((rows) => perCallCase('interleaved', rows)),
+  ...PER_CALL_HALF_ROWS.map((rows) => perCallCase('half', rows)),
+  tinyTableCase,
   attentionScoresCase,
   ...JS_ARRAY_CASES,
 ];

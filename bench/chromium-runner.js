@@ -1,9 +1,11 @@
 // Runs the shared harness inside headless Chromium (the system /usr/bin/chromium driven by
 // playwright-core), plus the browser-only rows of the big-arrays table: cold module load +
-// instantiate (when that section runs whole: no --only, or --only naming big-arrays), and the
-// tutorial page's redraw cases (bench/page-redraw-cases.js: with no --only, or --only naming
-// page-redraw or one of its cases).
+// instantiate (when that section runs whole: no --only, or --only naming big-arrays), cold
+// import() of the package's browser entries (bench/entry-import.js: with no --only, or --only
+// naming big-arrays or entry-import), and the tutorial page's redraw cases
+// (bench/page-redraw-cases.js: with no --only, or --only naming page-redraw or one of its cases).
 import { launchChromium } from '../scripts/chromium.js';
+import { measureEntryImports } from './entry-import.js';
 import { PAGE_REDRAW_CASES } from './page-redraw-cases.js';
 import { measurePageRedraws } from './page-redraw.js';
 import { ORIGIN, serveRepo } from './serve-repo.js';
@@ -58,15 +60,20 @@ async function measureModuleLoads(browser, root, reps, log) {
   return loads;
 }
 
-export async function runInChromium({ root, suiteOptions, loadReps = 5, log }) {
+/** The ids of `--only` that name Chromium-only measurements rather than harness cases. */
+export function chromiumOnly(name) {
+  return name === 'page-redraw' || name === 'entry-import' || PAGE_REDRAW_CASES.some((c) => c.id === name);
+}
+
+export async function runInChromium({ root, suiteOptions, loadReps = 5, importReps = 15, log }) {
   // --expose-gc lets the harness collect garbage between cases, as in Node.
   const browser = await launchChromium(['--js-flags=--expose-gc']);
   try {
     const version = browser.version();
     log(`[chromium] ${version}: running the harness`);
     const only = suiteOptions.only;
-    const pageOnly = only?.filter((name) => name === 'page-redraw' || PAGE_REDRAW_CASES.some((c) => c.id === name));
-    const harnessOnly = only?.filter((name) => !pageOnly.includes(name));
+    const pageOnly = only?.filter((name) => chromiumOnly(name) && name !== 'entry-import');
+    const harnessOnly = only?.filter((name) => !chromiumOnly(name));
     const result = { env: 'chromium', version };
     if (!only || harnessOnly.length > 0) {
       result.suite = await runSuiteInPage(browser, root, { ...suiteOptions, only: harnessOnly ?? undefined }, log);
@@ -74,6 +81,10 @@ export async function runInChromium({ root, suiteOptions, loadReps = 5, log }) {
         log('[chromium] module load + instantiate, cold');
         result.moduleLoad = await measureModuleLoads(browser, root, loadReps, log);
       }
+    }
+    if (!only || only.includes('big-arrays') || only.includes('entry-import')) {
+      log('[chromium] import() of the browser entries, cold');
+      result.entryImports = await measureEntryImports(browser, { reps: importReps, log });
     }
     if (!only || pageOnly.length > 0)
       result.pageRedraws = await measurePageRedraws(browser, root, log, pageOnly ?? null);

@@ -123,6 +123,8 @@ async function runCase(benchCase, instances, settings) {
     id: benchCase.id,
     section: benchCase.section,
     rows: benchCase.rows,
+    layout: benchCase.layout,
+    table: benchCase.table ?? false,
     title: benchCase.title,
     size: benchCase.size,
     targets: benchCase.targets,

@@ -4,10 +4,13 @@
 //
 //   node --expose-gc bench/main.js [--env=node|chromium|both] [--only=<section or case id>,...]
 //                                  [--budget=<ms per variant>] [--memory-calls=<n>] [--load-reps=<n>]
+//                                  [--import-reps=<n>]
 // Sections and case ids: see bench/cases.js. big-arrays: rope-wasm-interleaved, rope-wasm-half,
 // rope-js-owned, rope-positions-partial, sinusoidal, addSinusoidal, ropeCache, similarity-dot.
-// per-call: per-call-1, per-call-8, per-call-64, per-call-512, per-call-4096.
+// per-call: per-call-1, per-call-8, per-call-64, per-call-512, per-call-4096, per-call-half-1, per-call-half-8,
+// per-call-half-64, per-call-table-16.
 // page-redraw (Chromium only): the tutorial page cases of bench/page-redraw-cases.js, e.g. rope-heaviest.
+// entry-import (Chromium only): cold import() of the packed package's browser entries (--import-reps, default 15).
 // Exits 1 when a result was wrong or a case failed to run; never because of a time.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -15,18 +18,24 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { selectCases } from './cases.js';
-import { runInChromium } from './chromium-runner.js';
+import { chromiumOnly, runInChromium } from './chromium-runner.js';
 import { loadPosenc } from '../bindings/js/node.js';
 import { runSuite } from './harness.js';
 import { machineInfo } from './machine.js';
-import { PAGE_REDRAW_CASES } from './page-redraw-cases.js';
 import { hasFailures, renderReport } from './report.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const log = (line) => process.stderr.write(`${line}\n`);
 
 function parseArguments(argv) {
-  const options = { env: 'both', only: null, budgetMs: undefined, memoryCalls: undefined, loadReps: 5 };
+  const options = {
+    env: 'both',
+    only: null,
+    budgetMs: undefined,
+    memoryCalls: undefined,
+    loadReps: 5,
+    importReps: 15,
+  };
   for (const argument of argv) {
     const [key, value] = argument.replace(/^--/, '').split('=');
     switch (key) {
@@ -45,6 +54,9 @@ function parseArguments(argv) {
       case 'load-reps':
         options.loadReps = Number(value);
         break;
+      case 'import-reps':
+        options.importReps = Number(value);
+        break;
       default:
         throw new Error(`bench: unknown argument ${argument} (see the header of bench/main.js)`);
     }
@@ -55,9 +67,9 @@ function parseArguments(argv) {
   return options;
 }
 
-/** The names of `only` that the shared harness runs (the page-redraw ones run in Chromium only). */
+/** The names of `only` that the shared harness runs (page-redraw and entry-import run in Chromium only). */
 function harnessNames(only) {
-  return only?.filter((name) => name !== 'page-redraw' && !PAGE_REDRAW_CASES.some((c) => c.id === name)) ?? null;
+  return only?.filter((name) => !chromiumOnly(name)) ?? null;
 }
 
 function gitDescription() {
@@ -102,7 +114,13 @@ async function main() {
   }
   if (options.env !== 'node') {
     try {
-      runs.chromium = await runInChromium({ root, suiteOptions, loadReps: options.loadReps, log });
+      runs.chromium = await runInChromium({
+        root,
+        suiteOptions,
+        loadReps: options.loadReps,
+        importReps: options.importReps,
+        log,
+      });
     } catch (error) {
       log(`[chromium] failed: ${error?.stack ?? error}`);
       runs.chromium = { env: 'chromium', error: String(error?.message ?? error).split('\n')[0] };

@@ -2,8 +2,20 @@
 // (median times, ratios, targets, PASS/MISS), the per-call cost table (µs per call by rows,
 // ratios to the JS loop at 1 row, the fixed cost), then the spread of every timing and the
 // check margins. Padded markdown reads in a terminal and pastes into the README unchanged.
-import { ATTENTION_VARIANTS, BIG_ARRAY_VARIANTS, PER_CALL_ROWS, PER_CALL_SHAPE, PER_CALL_VARIANTS } from './cases.js';
+import {
+  ATTENTION_VARIANTS,
+  BIG_ARRAY_VARIANTS,
+  PER_CALL_BASELINES,
+  PER_CALL_KV_HEADS,
+  PER_CALL_LAYOUTS,
+  PER_CALL_ROWS,
+  PER_CALL_SHAPE,
+  PER_CALL_VARIANTS,
+  TINY_TABLE,
+  TINY_TABLE_VARIANTS,
+} from './cases.js';
 import { JS_ARRAY_SECTION } from './js-array-cases.js';
+import { entryImportSection } from './report-entry-import.js';
 import { pageRedrawSection } from './report-page.js';
 import { fitLine } from './stats.js';
 
@@ -193,7 +205,7 @@ function marginCell(variant) {
 }
 
 /** Spread of the times (ms, or µs with scale 1000) and check margins of one section's cases. */
-export function spreadTable(runs, { section, variants, checked, unit = 'ms', scale = 1 }) {
+export function spreadTable(runs, { section, variants, checked, unit = 'ms', scale = 1, only = () => true }) {
   const headers = [
     'case',
     'env',
@@ -204,7 +216,7 @@ export function spreadTable(runs, { section, variants, checked, unit = 'ms', sca
   for (const perEnv of resultsByCase(runs, section).values()) {
     for (const env of ENVS) {
       const result = perEnv[env];
-      if (!result) continue;
+      if (!result || !only(result)) continue;
       rows.push([
         result.title,
         env,
@@ -223,24 +235,41 @@ export function hasFailures(runs) {
 
 // ---- per-call cost ---------------------------------------------------------------------------
 
-/** env -> rows -> result, for the per-call cases that ran. */
+/** env -> layout -> rows -> result, for the per-call rope cases that ran. */
 function perCallResults(runs) {
   const byEnv = {};
   for (const env of ENVS) {
-    const cases = (runs[env]?.suite?.cases ?? []).filter((result) => result.section === 'per-call');
-    if (cases.length) byEnv[env] = new Map(cases.map((result) => [result.rows, result]));
+    const cases = (runs[env]?.suite?.cases ?? []).filter((result) => result.section === 'per-call' && !result.table);
+    if (!cases.length) continue;
+    byEnv[env] = {};
+    for (const layout of PER_CALL_LAYOUTS) {
+      const ofLayout = cases.filter((result) => result.layout === layout);
+      if (ofLayout.length) byEnv[env][layout] = new Map(ofLayout.map((result) => [result.rows, result]));
+    }
   }
   return byEnv;
 }
 
-function perCallTimeCell(result, variant) {
+/** env -> the tiny table's result. */
+function tinyTableResults(runs) {
+  const byEnv = {};
+  for (const env of ENVS) {
+    const result = (runs[env]?.suite?.cases ?? []).find((r) => r.section === 'per-call' && r.table);
+    if (result) byEnv[env] = result;
+  }
+  return byEnv;
+}
+
+/** µs per call, and the ratio to `baseline` (the JS loop it is measured against) in parentheses. */
+function perCallTimeCell(result, variant, baseline) {
   if (!result) return '';
   if (result.error) return 'error';
   const v = result.variants[variant];
   if (!v) return '';
   if (v.error) return 'error';
   const wrong = v.check && !v.check.ok ? ' WRONG' : '';
-  return `${microseconds(v.medianMs)}${wrong}`;
+  const against = baseline && ratio(result.variants, `${variant}/${baseline}`);
+  return `${microseconds(v.medianMs)}${Number.isFinite(against) ? ` (${formatRatio(against)})` : ''}${wrong}`;
 }
 
 /** time = fixed + perRow * rows, least squares over the measured sizes up to FIT_MAX_ROWS. */
@@ -252,57 +281,87 @@ function perCallFit(byRows, variant) {
   return line && { fixedMs: line.intercept, perRowMs: line.slope };
 }
 
-/** Rows × variant -> median µs per call, each variant's Node and Chromium columns side by side. */
-export function perCallTable(runs) {
-  const byEnv = perCallResults(runs);
-  const envs = ENVS.filter((env) => byEnv[env]);
-  const columns = PER_CALL_VARIANTS.flatMap((variant) => envs.map((env) => ({ variant, env })));
-  const headers = ['rows', 'size', ...columns.map(({ variant, env }) => `${variant} ${env}`)];
+/**
+ * One environment's table: layout and rows × variant -> median µs per call (ratio to its JS loop),
+ * then each layout's fixed and per-row cost.
+ */
+export function perCallTable(runs, env) {
+  const byLayout = perCallResults(runs)[env] ?? {};
+  const headers = ['layout', 'rows', 'size', ...PER_CALL_VARIANTS];
   const rows = [];
-  const measured = PER_CALL_ROWS.filter((n) => envs.some((env) => byEnv[env].has(n)));
-  for (const n of measured) {
-    const any = envs.map((env) => byEnv[env].get(n)).find(Boolean);
-    rows.push([String(n), any.size, ...columns.map(({ variant, env }) => perCallTimeCell(byEnv[env].get(n), variant))]);
+  for (const [layout, byRows] of Object.entries(byLayout)) {
+    for (const n of PER_CALL_ROWS.filter((r) => byRows.has(r))) {
+      const result = byRows.get(n);
+      rows.push([
+        layout,
+        String(n),
+        result.size,
+        ...PER_CALL_VARIANTS.map((variant) => perCallTimeCell(result, variant, PER_CALL_BASELINES[variant])),
+      ]);
+    }
   }
-  const fits = columns.map(({ variant, env }) => perCallFit(byEnv[env], variant));
-  rows.push([
-    `fixed (fit ≤ ${FIT_MAX_ROWS} rows)`,
-    '',
-    ...fits.map((fit) => (fit ? microseconds(fit.fixedMs) : 'n/a')),
-  ]);
-  rows.push([
-    `per row (fit ≤ ${FIT_MAX_ROWS} rows)`,
-    '',
-    ...fits.map((fit) => (fit ? microseconds(fit.perRowMs) : 'n/a')),
-  ]);
-  return markdownTable(headers, rows, new Set(columns.map((_, c) => c + 2)));
+  for (const [layout, byRows] of Object.entries(byLayout)) {
+    const fits = PER_CALL_VARIANTS.map((variant) => perCallFit(byRows, variant));
+    rows.push([
+      layout,
+      `fixed (fit ≤ ${FIT_MAX_ROWS})`,
+      '',
+      ...fits.map((fit) => (fit ? microseconds(fit.fixedMs) : 'n/a')),
+    ]);
+    rows.push([
+      layout,
+      `per row (fit ≤ ${FIT_MAX_ROWS})`,
+      '',
+      ...fits.map((fit) => (fit ? microseconds(fit.perRowMs) : 'n/a')),
+    ]);
+  }
+  return markdownTable(headers, rows, new Set(PER_CALL_VARIANTS.map((_, c) => c + 3)));
 }
 
-/** The targets of the 1-row case: each ratio to js in Node and Chromium, PASS or MISS. */
+/** A ratio against its target: the value, PASS or MISS with how far off. */
+function judged(result, target) {
+  const value = ratio(result.variants, target.ratio);
+  if (!Number.isFinite(value)) return failure(result) ? 'n/a (error)' : 'n/a';
+  const off = targetOff(target, value);
+  return `${formatRatio(value)} ${off <= 1 ? 'PASS' : `MISS (${off.toFixed(2)}× off)`}`;
+}
+
+/** The targets of the 1-row cases: each ratio to its JS loop, per layout, in Node and Chromium. */
 export function perCallTargetTable(runs) {
   const byEnv = perCallResults(runs);
-  const envs = ENVS.filter((env) => byEnv[env]?.has(1));
-  const oneRow = envs.map((env) => byEnv[env].get(1));
-  const targets = oneRow[0]?.targets ?? [];
-  const headers = ['1 row', 'target', ...envs];
+  const columns = [];
+  for (const layout of PER_CALL_LAYOUTS)
+    for (const env of ENVS) if (byEnv[env]?.[layout]?.has(1)) columns.push({ layout, env });
+  const targets = columns.length ? byEnv[columns[0].env][columns[0].layout].get(1).targets : [];
+  const headers = ['1 row', 'target', ...columns.map(({ layout, env }) => `${layout} ${env}`)];
   const rows = targets.map((target) => [
     target.ratio,
     describeTarget(target).replace(`${target.ratio} `, ''),
-    ...oneRow.map((result) => {
-      const value = ratio(result.variants, target.ratio);
-      if (!Number.isFinite(value)) return failure(result) ? 'n/a (error)' : 'n/a';
-      const off = targetOff(target, value);
-      return `${formatRatio(value)} ${off <= 1 ? 'PASS' : `MISS (${off.toFixed(2)}× off)`}`;
-    }),
+    ...columns.map(({ layout, env }) => judged(byEnv[env][layout].get(1), target)),
   ]);
   return markdownTable(headers, rows);
+}
+
+/** The tiny table: µs per call of each variant, and the targets, per environment. */
+export function tinyTableTable(runs) {
+  const byEnv = tinyTableResults(runs);
+  const envs = ENVS.filter((env) => byEnv[env]);
+  if (!envs.length) return null;
+  const headers = ['variant', ...envs.map((env) => `${env} µs`)];
+  const rows = TINY_TABLE_VARIANTS.map((variant) => [
+    variant,
+    ...envs.map((env) => perCallTimeCell(byEnv[env], variant, variant === 'js' ? null : 'js')),
+  ]);
+  for (const target of byEnv[envs[0]].targets)
+    rows.push([describeTarget(target), ...envs.map((env) => judged(byEnv[env], target))]);
+  return markdownTable(headers, rows, new Set(envs.map((_, c) => c + 1)));
 }
 
 /** One line per failed or wrong per-call variant (a missing ropePlan shows up here). */
 function perCallFailures(runs) {
   const lines = [];
-  for (const [env, byRows] of Object.entries(perCallResults(runs))) {
-    for (const result of byRows.values()) {
+  for (const env of ENVS) {
+    for (const result of (runs[env]?.suite?.cases ?? []).filter((r) => r.section === 'per-call')) {
       const where = `${env}, ${result.title}`;
       if (result.error) lines.push(`- ${where}: ERROR ${result.error.split('\n')[0]}`);
       for (const name of result.variantNames ?? []) {
@@ -317,26 +376,39 @@ function perCallFailures(runs) {
 }
 
 function perCallSection(runs) {
-  if (!Object.keys(perCallResults(runs)).length) return [];
-  const { numHeads, headDim, layout, base, offset } = PER_CALL_SHAPE;
+  const byEnv = perCallResults(runs);
+  const tiny = tinyTableTable(runs);
+  if (!Object.keys(byEnv).length && !tiny) return [];
+  const { numHeads, headDim, base, offset } = PER_CALL_SHAPE;
   const failures = perCallFailures(runs);
+  const tables = ENVS.filter((env) => byEnv[env]).flatMap((env) => [`${env}:`, '', perCallTable(runs, env), '']);
   return [
     '### Per-call cost',
     '',
-    `rope in place on [rows, ${numHeads}, ${headDim}] f32 (${layout}, base ${base}, positions ${offset}, ${offset} + 1, ...), SIMD build.`,
-    'Median µs per call. `plan` = `plan.apply(x, { offset })` of one `posenc.ropePlan(...)` on a WasmArray;',
-    '`rope-wasm` / `rope-f32` = `posenc.rope(x, options)` on a WasmArray / a Float32Array; `js` = a JS loop',
-    'rotating in place with a cos/sin table precomputed for every position it sees (bench/js-baseline.js).',
+    `rope in place on [rows, ${numHeads}, ${headDim}] f32 (base ${base}, positions ${offset}, ${offset} + 1, ...), SIMD build,`,
+    `in both layouts; the QK variants also rotate keys [rows, ${PER_CALL_KV_HEADS}, ${headDim}] in the same call.`,
+    'Median µs per call, and in parentheses the ratio to the JS loop (`js`; `js-qk` for the QK variants).',
+    '`plan` / `plan-qk` = `plan.apply(x, { offset })` / `plan.applyQK(q, k, { offset })` of one `posenc.ropePlan(...)`',
+    'on WasmArrays; `rope-wasm` / `rope-f32` = `posenc.rope(x, options)` on a WasmArray / a Float32Array;',
+    '`rope-qk` = `posenc.ropeQK(q, k, options)` on Float32Arrays, no plan; `js` / `js-qk` = a JS loop rotating in',
+    'place with a cos/sin table precomputed for every position it sees (bench/js-baseline.js).',
     'All in a process that has detached an ArrayBuffer, as WASM memory growth does: in Node 20 that alone makes',
     'typed-array JS (the js loop) up to 1.3× slower than in a process that never detached one (bench/README.md).',
     '',
-    perCallTable(runs),
-    '',
+    ...tables,
     `fixed / per row: least-squares fit of time = fixed + perRow · rows to the sizes up to ${FIT_MAX_ROWS} rows (in cache;`,
     "larger arrays leave the caches, and their noise alone exceeds the fixed cost). js's fixed cost should be ≈ 0.",
     '',
     perCallTargetTable(runs),
     '',
+    ...(tiny
+      ? [
+          `A tiny table: \`posenc.sinusoidal({ seqLen: ${TINY_TABLE.seqLen}, dModel: ${TINY_TABLE.dModel} })\` (a new array; \`-out\`: into a kept Float32Array) against \`sinusoidalJs\`.`,
+          '',
+          tiny,
+          '',
+        ]
+      : []),
     ...(failures.length ? ['Failed variants:', ...failures, ''] : []),
   ];
 }
@@ -350,7 +422,7 @@ function attentionSection(runs) {
   for (const perEnv of byCase.values()) {
     for (const env of ENVS) {
       const result = perEnv[env];
-      if (!result) continue;
+      if (!result || !only(result)) continue;
       const times = ATTENTION_VARIANTS.map((name) => {
         const ms = formatMs(result.variants[name]?.medianMs);
         const r = ratio(result.variants, `${name}/similarity`);
@@ -451,9 +523,23 @@ function spreadSections(runs) {
         checked: PER_CALL_VARIANTS,
         unit: 'µs',
         scale: 1000,
+        only: (result) => !result.table,
       }),
       '',
     );
+    if (Object.keys(tinyTableResults(runs)).length) {
+      sections.push(
+        spreadTable(runs, {
+          section: 'per-call',
+          variants: TINY_TABLE_VARIANTS,
+          checked: TINY_TABLE_VARIANTS,
+          unit: 'µs',
+          scale: 1000,
+          only: (result) => result.table,
+        }),
+        '',
+      );
+    }
   }
   return sections;
 }
@@ -487,6 +573,7 @@ export function renderReport({ date, machine, git, chromiumVersion, settings, ru
     env,
     '',
     ...bigArraySection(runs, wasmSizes),
+    ...entryImportSection(runs.chromium?.entryImports),
     ...perCallSection(runs),
     ...attentionSection(runs),
     ...jsArraySection(runs),

@@ -232,6 +232,9 @@ LLAMA31 = {"type": "llama3", "factor": 8.0, "lowFreqFactor": 1.0, "highFreqFacto
            "originalMaxPositionEmbeddings": 8192}
 LLAMA32 = {"type": "llama3", "factor": 32.0, "lowFreqFactor": 1.0, "highFreqFactor": 4.0,
            "originalMaxPositionEmbeddings": 8192}
+# Llama 4 Scout's text_config: equal low and high factors, no blend band (a step at L0).
+LLAMA4_SCOUT = {"type": "llama3", "factor": 16.0, "lowFreqFactor": 1.0, "highFreqFactor": 1.0,
+                "originalMaxPositionEmbeddings": 8192}
 QWEN2_YARN = {"type": "yarn", "factor": 4.0, "originalMaxPositionEmbeddings": 32768}
 DEEPSEEK_V3_YARN = {"type": "yarn", "factor": 40.0, "originalMaxPositionEmbeddings": 4096, "betaFast": 32,
                     "betaSlow": 1, "mscale": 1.0, "mscaleAllDim": 1.0}
@@ -246,6 +249,7 @@ CASES = [
     # name, base, head_dim, partial_rotary_factor, scaling, seq_len (current length; 0 = not given)
     ("Llama 3.1 8B (llama3)", 500000.0, 128, None, LLAMA31, 0),
     ("Llama 3.2 1B (llama3, factor 32)", 500000.0, 64, None, LLAMA32, 0),
+    ("Llama 4 Scout (llama3, factor 16, low = high frequency factor 1)", 500000.0, 128, None, LLAMA4_SCOUT, 0),
     ("Qwen2.5-7B-Instruct with YaRN (yarn, factor 4)", 1000000.0, 128, None, QWEN2_YARN, 0),
     ("DeepSeek-V3 (yarn, factor 40, mscale = mscale_all_dim = 1)", 10000.0, 64, None, DEEPSEEK_V3_YARN, 0),
     ("yarn with mscale 1.0 / mscale_all_dim 0.5 (synthetic)", 10000.0, 64, None,

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <type_traits>
 
 #include "kernels/dispatch.h"
@@ -12,12 +13,29 @@
 
 namespace posenc {
 
+namespace {
+
+// A block's arrays (up to 128 doubles) copied in pieces under 512 bytes: Emscripten's memcpy
+// hands 512 bytes and more to JavaScript (HEAPU8.copyWithin), a crossing that costs more than
+// copying a block's 64 doubles in WebAssembly. Pieces of a run-time size are not merged back
+// into one memcpy.
+constexpr std::size_t kCopyPiece = 60;
+
+void copy_doubles(const double* from, std::size_t count, double* to) {
+  for (std::size_t done = 0; done < count; done += kCopyPiece) {
+    const std::size_t piece = std::min(kCopyPiece, count - done);
+    std::copy(from + done, from + done + piece, to + done);
+  }
+}
+
+}  // namespace
+
 PhaseBlock::PhaseBlock(std::uint32_t first_pair, std::uint32_t count, std::uint32_t dim, double base) : count_(count) {
   for (std::uint32_t i = 0; i < count_; ++i) inv_freq_[i] = inverse_frequency(first_pair + i, dim, base);
 }
 
 PhaseBlock::PhaseBlock(const double* inv_freq, std::uint32_t count, double scale) : count_(count), scale_(scale) {
-  for (std::uint32_t i = 0; i < count_; ++i) inv_freq_[i] = inv_freq[i];
+  copy_doubles(inv_freq, count_, inv_freq_);
 }
 
 void PhaseBlock::grow(const double* log_growth, std::int64_t center) {
@@ -176,7 +194,40 @@ template void PhaseBlock::write_rows<true, std::uint16_t>(const Positions&, std:
 static_assert(PhaseBlock::kCapacity == kTablePairBlock,
               "a table carry holds one block's state per kTablePairBlock pairs");
 
+namespace {
+
+// The last few anchors' float64 cos/sin, per thread. A decoding step rotates every layer at the
+// same position with the same frequencies (and rope(q) is followed by rope(k)), and a table
+// anchors at the same rows call after call: the direct sin/cos of the same angles are the same
+// bits, so a repeated anchor copies them instead of computing them again. Kept only without a
+// growth (xPos), keyed by everything the values depend on: position, pairs, frequencies, scale.
+struct KeptAnchor {
+  std::int64_t position = -1;
+  std::uint32_t count = 0;
+  double scale = 0.0;
+  double inv_freq[PhaseBlock::kCapacity];
+  double cos[PhaseBlock::kCapacity], sin[PhaseBlock::kCapacity];
+
+  bool holds(std::int64_t p, std::uint32_t n, double s, const double* freq) const {
+    return position == p && count == n && std::memcmp(&scale, &s, sizeof s) == 0 &&
+           std::memcmp(inv_freq, freq, n * sizeof(double)) == 0;
+  }
+};
+constexpr std::size_t kKeptAnchors = 4;  // a few pair blocks (rotary dimensions up to 1024), or q and k
+thread_local KeptAnchor kept_anchors[kKeptAnchors];
+thread_local std::size_t next_kept_anchor = 0;
+
+}  // namespace
+
 void PhaseBlock::anchor(std::int64_t position) {
+  if (!growing_) {
+    for (const KeptAnchor& kept : kept_anchors) {
+      if (!kept.holds(position, count_, scale_, inv_freq_)) continue;
+      copy_doubles(kept.cos, count_, cos64_);
+      copy_doubles(kept.sin, count_, sin64_);
+      return;
+    }
+  }
   const double p = static_cast<double>(position);
   for (std::uint32_t i = 0; i < count_; ++i) angle_[i] = p * inv_freq_[i];
   kernels::sincos(angle_, sin64_, cos64_, count_);
@@ -189,12 +240,22 @@ void PhaseBlock::anchor(std::int64_t position) {
       sin64_[i] *= factor;
       cos64_[i] *= factor;
     }
-  } else if (scale_ != 1.0) {
+    return;
+  }
+  if (scale_ != 1.0) {
     for (std::uint32_t i = 0; i < count_; ++i) {
       sin64_[i] *= scale_;
       cos64_[i] *= scale_;
     }
   }
+  KeptAnchor& kept = kept_anchors[next_kept_anchor];
+  next_kept_anchor = (next_kept_anchor + 1) % kKeptAnchors;
+  kept.position = position;
+  kept.count = count_;
+  kept.scale = scale_;
+  copy_doubles(inv_freq_, count_, kept.inv_freq);
+  copy_doubles(cos64_, count_, kept.cos);
+  copy_doubles(sin64_, count_, kept.sin);
 }
 
 }  // namespace posenc

@@ -87,7 +87,8 @@ Status check(const RopeScaling& s, std::uint32_t rotary_dim, double base) {
       break;
     case RopeScalingType::kLlama3:
       if (!finite_positive(s.low_freq_factor)) return Status::kLowFreqFactorInvalid;
-      if (!std::isfinite(s.high_freq_factor) || !(s.high_freq_factor > s.low_freq_factor))
+      // Equal factors (Llama 4 Scout: 1 and 1) leave no blend band: a step at L0 / low_freq_factor.
+      if (!std::isfinite(s.high_freq_factor) || !(s.high_freq_factor >= s.low_freq_factor))
         return Status::kHighFreqFactorInvalid;
       break;
     case RopeScalingType::kLongrope: {
@@ -197,6 +198,9 @@ double FrequencySchedule::inverse_frequency(std::uint32_t pair) const {
       const double high_freq_wavelength = original_ / high_freq_factor_;
       if (wavelength < high_freq_wavelength) return inv;           // high frequencies: kept
       if (wavelength > low_freq_wavelength) return inv / factor_;  // low frequencies: interpolated
+      // Equal factors: only a wavelength exactly at the step gets here, where transformers' blend
+      // divides 0 by 0 (NaN); it is interpolated, as the blend's low-frequency end is.
+      if (high_freq_factor_ == low_freq_factor_) return inv / factor_;
       const double smooth = (original_ / wavelength - low_freq_factor_) / (high_freq_factor_ - low_freq_factor_);
       return (1.0 - smooth) * inv / factor_ + smooth * inv;
     }

@@ -7,6 +7,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { viteSingleFile } from 'vite-plugin-singlefile';
+import { noticeComment } from '../scripts/third-party-notices.js';
 import { singleFileCsp } from './single-file-csp.js';
 
 // KaTeX's CSS offers each font as woff2, woff and ttf. Every current browser reads woff2, so the
@@ -33,6 +34,26 @@ function siteOnlyRemoved() {
   };
 }
 
+// Minifying drops the packages' own comments: each JS chunk that embeds code from node_modules
+// starts with the notices of those packages (scripts/third-party-notices.js), before the single
+// file's plugin inlines it.
+function thirdPartyNotices() {
+  return {
+    name: 'posenc-third-party-notices',
+    generateBundle(_, bundle) {
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type !== 'chunk') continue;
+        const names = new Set();
+        for (const id of chunk.moduleIds) {
+          const match = id.match(/node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/);
+          if (match) names.add(match[1].replace(/\\/g, '/'));
+        }
+        if (names.size > 0) chunk.code = `${noticeComment([...names].sort())}\n${chunk.code}`;
+      }
+    },
+  };
+}
+
 const pagePath = (name) => fileURLToPath(new URL(name, import.meta.url));
 const inlineEntry = fileURLToPath(new URL('../bindings/js/inline.js', import.meta.url));
 
@@ -54,6 +75,7 @@ export default defineConfig(({ mode }) => {
     resolve: single ? { alias: { '../../bindings/js/index.js': inlineEntry } } : {},
     plugins: [
       katexWoff2Only(),
+      thirdPartyNotices(),
       ...(single
         ? [siteOnlyRemoved(), viteSingleFile({ outputFileName: 'posenc-tutorial.html' }), singleFileCsp()]
         : []),

@@ -127,6 +127,8 @@ function lengthRule(c) {
   const owner = c.fn.startsWith('RopePlan.') ? "the plan's " : ''; // its shape is the plan's options
   return `must hold ${owner}${formatShape(dims)} = ${c.expected} elements (got ${c.givenLength}${lengthHint(dims, c.expected, c.givenLength)})`;
 }
+/** The option that counts the rows an offset starts: the queries where there are keys too. */
+const rowsOption = (fn) => (fn === 'relativePositionBuckets' || fn === 'attentionScores' ? 'queryLen' : 'seqLen');
 const WORDS = {
   __proto__: null, // a status name never finds wording inherited from Object.prototype
   seqLenTooLarge: (c) => `must be at most ${c.limits.maxSeqLen}`,
@@ -145,8 +147,7 @@ const WORDS = {
       ? 'must be at most headDim'
       : `must be at most ${c.limits.maxDim}`,
   baseInvalid: () => 'must be a finite number greater than 0, and not so small that position · frequency overflows',
-  offsetTooLarge: (c) =>
-    `plus ${c.fn === 'relativePositionBuckets' || c.fn === 'attentionScores' ? 'queryLen' : 'seqLen'} - 1 must be at most ${c.limits.maxPosition}`,
+  offsetTooLarge: (c) => `plus ${rowsOption(c.fn)} - 1 must be at most ${c.limits.maxPosition}`,
   positionOutOfRange: (c) => `must hold integers in [0, ${c.limits.maxPosition}]`,
   layoutInvalid: () => 'is not a known layout',
   metricInvalid: () => "must be 'dot' or 'cosine'",
@@ -177,7 +178,7 @@ const WORDS = {
   mscaleInvalid: () => 'must be a finite number >= 0',
   mscaleAllDimInvalid: () => 'must be a finite number >= 0',
   lowFreqFactorInvalid: () => 'must be a finite number greater than 0',
-  highFreqFactorInvalid: () => 'must be a finite number greater than lowFreqFactor',
+  highFreqFactorInvalid: () => 'must be a finite number no less than lowFreqFactor',
   shortFactorLength: () => 'must hold rotaryDim / 2 numbers, one per rotary pair',
   longFactorLength: () => 'must hold rotaryDim / 2 numbers, one per rotary pair',
   shortFactorInvalid: () => 'must hold finite numbers greater than 0',
@@ -275,6 +276,35 @@ const WORDS = {
       : 'must be an even number >= 4 for pixtral 2-D RoPE (rows and columns each take pairs)',
 };
 
+/** The exact sum or product of the caller's integers (undefined if one is missing), as text. */
+function exactly(values, combine) {
+  if (!values.every((v) => Number.isSafeInteger(v))) return undefined;
+  return String(values.map(BigInt).reduce(combine));
+}
+const sum = (...values) => exactly(values, (a, b) => a + b);
+const product = (...values) => exactly(values, (a, b) => a * b);
+
+/** The largest of an offset: a number, or a list of one per sequence. */
+function largest(offset) {
+  if (typeof offset === 'number' || offset === undefined) return offset;
+  let max = -Infinity;
+  for (const value of offset) max = Math.max(max, value);
+  return max;
+}
+
+/**
+ * What a rule's "got" quotes where its sentence is about more than the parameter's own value:
+ * "offset plus seqLen - 1 must be at most ..." is about the sum, "rows times cols ..." about the
+ * product (text, exact). Any other rule quotes the parameter's value.
+ */
+const QUANTITIES = {
+  __proto__: null,
+  offsetTooLarge: (c) => sum(largest(c.given('offset')), c.given(rowsOption(c.fn)), -1),
+  batchTooLarge: (c) => product(c.given('batch'), c.given('seqLen')),
+  gridTooLarge: (c) => product(c.given('rows'), c.given('cols')),
+  gridFramesTooLarge: (c) => product(c.given('frames'), c.given('rows'), c.given('cols')),
+};
+
 /**
  * How a rule broken by a parameter the caller did not give is told, by the option it came from
  * (frame.js sources): that option is the one named.
@@ -310,10 +340,11 @@ export function statusError(status, { fn, limits, values, expected, sources }) {
   };
   const rule = words(context);
   if (parameter === source) return rangeError(fn, parameter, SOURCES[source](rule, describe(given)));
-  const quoted =
-    given === undefined || given === null || typeof given === 'object' || status.name.endsWith('Length')
-      ? ''
-      : ` (got ${describe(given)})`;
+  const quantity = QUANTITIES[status.name]?.(context);
+  let quoted = '';
+  if (quantity !== undefined) quoted = ` (got ${quantity})`;
+  else if (!(given === undefined || given === null || typeof given === 'object' || status.name.endsWith('Length')))
+    quoted = ` (got ${describe(given)})`;
   return rangeError(fn, parameter, `${rule}${quoted}`);
 }
 

@@ -35,6 +35,7 @@ export class Frame {
   operation;
   call; // the module's function for this operation: (frame address) => status
   index; // slot name -> index, a Map: nothing inherited
+  lengthIndex; // array slot name -> the index of its length slot
   values;
   results;
   entries = [];
@@ -46,6 +47,10 @@ export class Frame {
     this.operation = operation;
     this.call = call;
     this.index = new Map(slots.map((slot, i) => [slot, i]));
+    // array slot -> its length slot, looked up once here (a name built per call would be hashed per call)
+    this.lengthIndex = new Map(
+      slots.filter((slot) => this.index.has(`${slot}Length`)).map((slot) => [slot, this.index.get(`${slot}Length`)]),
+    );
     this.values = new Float64Array(slots.length);
     this.results = new Float64Array(slots.length);
   }
@@ -72,19 +77,19 @@ export class Frame {
 
   /** A Float32Array/WasmArray argument (memory.js Argument), moved as `mode` says. */
   data(slot, argument, mode) {
-    this.entries.push(new Entry(this.#at(slot), this.#at(`${slot}Length`), argument, null, null, mode));
+    this.entries.push(new Entry(this.#at(slot), this.#lengthAt(slot), argument, null, null, mode));
     return this;
   }
 
   /** A private list (positions, offsets, factor lists), read by the call. */
   list(slot, list) {
-    this.entries.push(new Entry(this.#at(slot), this.#at(`${slot}Length`), null, list, null, READ));
+    this.entries.push(new Entry(this.#at(slot), this.#lengthAt(slot), null, list, null, READ));
     return this;
   }
 
   /** An output the call allocates (its length slot -1), read back as a new `Type` array. */
   allocate(slot, Type) {
-    this.entries.push(new Entry(this.#at(slot), this.#at(`${slot}Length`), null, null, Type, WRITE));
+    this.entries.push(new Entry(this.#at(slot), this.#lengthAt(slot), null, null, Type, WRITE));
     return this;
   }
 
@@ -102,6 +107,13 @@ export class Frame {
   /** How many slots `slot` comes after `first` (the bit of a value in a group's given-mask). */
   distance(first, slot) {
     return this.#at(slot) - this.#at(first);
+  }
+
+  #lengthAt(slot) {
+    const at = this.lengthIndex.get(slot);
+    if (at === undefined)
+      throw new TypeError(`posenc: internal error: ${this.operation} has no frame slot ${slot}Length`);
+    return at;
   }
 
   #at(slot) {

@@ -1,4 +1,5 @@
 // Type declarations for posenc (hand-written; they mirror bindings/js/*.js).
+/// <reference lib="esnext.disposable" />
 
 /** Row-major float32 data: a JS array, or an array kept in WASM memory. */
 export type FloatArray = Float32Array | WasmArray<'float32'>;
@@ -415,7 +416,7 @@ export type RopePlanApplyQKOptions<
  * posenc.ropePlan(); apply() passes only positions and arrays. Results are bit-identical to
  * posenc.rope() with the same options.
  */
-export class RopePlan {
+export class RopePlan implements Disposable {
   private constructor();
   readonly seqLen: number;
   readonly batch: number;
@@ -445,8 +446,10 @@ export class RopePlan {
     k: TensorArray,
     options: RopePlanApplyQKOptions<Q, K> & { out: { q: Q; k: K } },
   ): { q: Q; k: K };
-  /** Releases the plan; using it afterwards throws a RangeError. */
+  /** Releases the plan; using it afterwards throws a RangeError. (One dropped unfreed is released when collected.) */
   free(): void;
+  /** free(), so `using plan = posenc.ropePlan(…)` releases it at the end of the scope. */
+  [Symbol.dispose](): void;
 }
 
 export interface LayoutConversionOptions {
@@ -591,7 +594,7 @@ export interface RelativePositionBucketsOptions {
 }
 
 /** An array in WASM memory (float32 by default, or half precision); repeated calls on it copy nothing. */
-export class WasmArray<D extends Dtype = 'float32'> {
+export class WasmArray<D extends Dtype = 'float32'> implements Disposable {
   private constructor();
   /** The posenc instance whose memory holds the array. */
   readonly instance: Posenc;
@@ -626,8 +629,13 @@ export class WasmArray<D extends Dtype = 'float32'> {
   ): this;
   /** A copy that survives memory growth and free(). */
   toArray(): DtypeArray<D>;
-  /** Returns the memory; using the array (or a window of it) afterwards throws a RangeError. */
+  /**
+   * Returns the memory; using the array (or a window of it) afterwards throws a RangeError. (An
+   * array dropped unfreed, windows and all, is freed when collected.)
+   */
   free(): void;
+  /** free(), so `using x = posenc.allocate(…)` frees it at the end of the scope. */
+  [Symbol.dispose](): void;
 }
 
 /** An instantiated posenc module. Errors are TypeError/RangeError with `parameter` and `function` set. */
@@ -695,6 +703,8 @@ export class Posenc {
   ): { q: Q; k: K };
   /** A prepared rope call for hot loops: validated once, then plan.apply(x, { offset }) per decoding step. */
   ropePlan<const S = RopeScaling>(options: RopePlanOptions<S>): RopePlan;
+  /** Frees the prepared plans rope() and ropeQK() keep for their next calls with the same options (made again when needed). */
+  freeCachedPlans(): void;
   /** Head vectors ([..., headDim]: activations, a q/k bias) with their rotary channels moved to the other layout. */
   convertLayout<T extends FloatArray = Float32Array>(x: FloatArray, options: LayoutConversionOptions & { out?: T }): T;
   /** q/k projection weights [numHeads * headDim, hidden] with each head's rotary rows moved to the other layout (Hugging Face's permute). */
@@ -787,7 +797,18 @@ export interface HfRopeOptions {
 
 /** What fromHfConfig reads from a Hugging Face config.json. */
 export interface HfRopeConfig {
+  /**
+   * The RoPE every rotating layer shares. Where the layers differ (Gemma 3's sliding and full
+   * layers) or none rotates, reading it throws a TypeError naming `layers` (it is then not
+   * enumerable: spreading or JSON.stringify of the result skips it).
+   */
   ropeOptions: HfRopeOptions;
+  /**
+   * Layer i's RoPE, or null where layer i has none (SmolLM3's and Llama 4's NoPE layers, Cohere
+   * 2's full-attention layers); num_hidden_layers entries, each its own object. Absent only when
+   * the file gives no num_hidden_layers and its layers all share ropeOptions.
+   */
+  layers?: Array<HfRopeOptions | null>;
   /** num_attention_heads. */
   numHeads: number;
   /**
@@ -795,13 +816,14 @@ export interface HfRopeConfig {
    * (DeepSeek) the keys' rotary part is one shared head: rotate it with numKvHeads 1.
    */
   numKvHeads: number;
-  maxPositionEmbeddings: number;
+  /** max_position_embeddings; undefined when the file gives none (only some scalings need it). */
+  maxPositionEmbeddings: number | undefined;
 }
 
 /**
  * A model's RoPE from its Hugging Face config.json object (transformers 4 `rope_scaling` or 5
- * `rope_parameters`), read as transformers reads it. Needs no instance. Throws a TypeError or
- * RangeError naming the config key (`config.rope_scaling.rope_type`, ...).
+ * `rope_parameters`), read as transformers reads it, layer by layer. Needs no instance. Throws a
+ * TypeError or RangeError naming the config key (`config.rope_scaling.rope_type`, ...).
  */
 export function fromHfConfig(config: object): HfRopeConfig;
 

@@ -16,6 +16,12 @@ const { isArray } = Array;
  */
 const Float16ArrayType = typeof globalThis.Float16Array === 'function' ? globalThis.Float16Array : undefined;
 const { apply } = Reflect;
+// SharedArrayBuffer's own byteLength getter accepts only SharedArrayBuffers (a brand check that
+// runs no user code). Pages that are not cross-origin isolated have no SharedArrayBuffer at all.
+const sharedByteLengthOf =
+  typeof globalThis.SharedArrayBuffer === 'function'
+    ? Object.getOwnPropertyDescriptor(globalThis.SharedArrayBuffer.prototype, 'byteLength').get
+    : undefined;
 
 /** The typed-array kind of a value ('Float32Array', 'Int32Array', ...), or undefined. */
 export function typedArrayKind(value) {
@@ -44,6 +50,17 @@ export function isDetached(typedArray) {
     return false;
   } catch {
     return true;
+  }
+}
+
+/** Whether a buffer is a SharedArrayBuffer (its memory may have other handles: shared-memory.js). */
+export function isSharedArrayBuffer(buffer) {
+  if (sharedByteLengthOf === undefined) return false;
+  try {
+    apply(sharedByteLengthOf, buffer, []);
+    return true;
+  } catch {
+    return false;
   }
 }
 

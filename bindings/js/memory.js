@@ -1,5 +1,5 @@
-// WASM memory as one posenc instance uses it: the allocations behind its WasmArrays, which
-// arrays may be used where they are, the scratch space of a call, and the call itself (frame
+// WASM memory as one posenc instance uses it: which arrays may be used where they are (a
+// WasmArray, a window of one, a view from view()), the scratch space of a call, and the call itself (frame
 // written, one crossing, outputs read back).
 //
 // Memory can grow during any allocation, and growth detaches every view of it made before: so
@@ -9,6 +9,7 @@ import { describe, float32OnlyError, givenValues, rangeError, typeError } from '
 import { elementBytes, isTensorKind, kindDtype, storageType } from './dtype.js';
 import { copyInto, isDetached, typedArrayKind, typedArrayParts } from './intrinsics.js';
 import { errorForStatus } from './seam.js';
+import { regionsCoincide, regionsOverlap } from './shared-memory.js';
 import { tileBytesFor } from './tile-size.js';
 import { Frame, READ, WRITE } from './frame.js';
 import { viewOwners, wasmArrayState } from './wasm-array.js';
@@ -18,6 +19,8 @@ import { viewOwners, wasmArrayState } from './wasm-array.js';
 const ARENA_BYTES = 64 * 1024;
 const ALIGN = 16;
 const WASM = 'wasm'; // the region key of WASM memory, whatever its current ArrayBuffer
+const FOREIGN_VIEW_RULE =
+  "is a typed array over WASM memory that view() did not make: posenc uses WASM memory in place only through a WasmArray, a window from its subarray(), or a view from its view() (and that view's subarray())";
 
 /**
  * A typed array or WasmArray argument as classified: `address` is set for arrays in WASM
@@ -57,14 +60,11 @@ export class Argument {
 }
 
 const aligned = (bytes) => Math.ceil(bytes / ALIGN) * ALIGN;
-const overlaps = (a, b) => a.key === b.key && a.start < b.end && b.start < a.end;
-const sameRange = (a, b) => a.key === b.key && a.start === b.start && a.end === b.end;
 
 export class Memory {
   #mod;
   #description;
   #frames = Object.create(null);
-  #live = new Map(); // address -> bytes, of live WasmArrays
   #arena = 0; // ARENA_BYTES of scratch
   #f64; // over all of WASM memory
 
@@ -72,8 +72,12 @@ export class Memory {
     this.#mod = mod;
     this.tileBytes = tileBytes ?? tileBytesFor(); // (a browser's size where the entry gave none)
     this.#description = description;
-    for (const [operation, slots] of Object.entries(description.frames))
-      this.#frames[operation] = new Frame(operation, slots, mod[operation]);
+    // Each operation is a plain WebAssembly export; looked up at each call, since the glue
+    // replaces its first wrapper (which forwards through apply) by the export itself.
+    for (const [operation, slots] of Object.entries(description.frames)) {
+      const name = `_posenc_${operation}`;
+      this.#frames[operation] = new Frame(operation, slots, (frame) => mod[name](frame));
+    }
     this.#arena = this.malloc('loadPosenc', ARENA_BYTES);
   }
 
@@ -102,22 +106,6 @@ export class Memory {
 
   free(address) {
     this.#mod._free(address);
-  }
-
-  // ---- the allocations of WasmArrays -----------------------------------------------------------
-
-  track(address, bytes) {
-    this.#live.set(address, bytes);
-  }
-
-  untrack(address) {
-    this.#live.delete(address);
-  }
-
-  /** Whether [start, end) lies inside one live WasmArray allocation. */
-  #insideAllocation(start, end) {
-    for (const [address, bytes] of this.#live) if (start >= address && end <= address + bytes) return true;
-    return false;
   }
 
   // ---- arguments ------------------------------------------------------------------------------------
@@ -171,13 +159,8 @@ export class Memory {
     const end = byteOffset + length * Type.BYTES_PER_ELEMENT;
     if (buffer === this.buffer && length > 0) {
       const owner = wasmArrayState(viewOwners.get(value));
-      if (owner?.freed || !this.#insideAllocation(byteOffset, end)) {
-        throw rangeError(
-          fn,
-          name,
-          'is a view of WASM memory outside any live WasmArray (a view from view() is valid only until its array is freed or memory grows)',
-        );
-      }
+      if (owner === undefined) throw rangeError(fn, name, FOREIGN_VIEW_RULE);
+      if (owner.freed) throw rangeError(fn, name, owner.viewFreedRule);
       const region = { key: WASM, start: byteOffset, end };
       return new Argument(name, value, length, byteOffset, region, undefined, undefined, Type, kind, dtype);
     }
@@ -205,13 +188,16 @@ export class Memory {
     return new Argument(name, value, length, undefined, region, buffer, byteOffset, Int32Array, 'Int32Array');
   }
 
-  /** `out` is `source` itself (in place, where `inPlace`) or shares no memory with it. */
+  /**
+   * `out` is `source` itself (in place, where `inPlace`) or shares no memory with it; `out` is
+   * written (two handles of one SharedArrayBuffer memory are told apart by it: shared-memory.js).
+   */
   assertSeparate(fn, source, out, inPlace) {
-    if (source.array === out.array || (source.length > 0 && sameRange(source.region, out.region))) {
+    if (source.array === out.array || regionsCoincide(source.region, out.region, out.region)) {
       if (!inPlace) throw rangeError(fn, out.name, 'must be a different array from the inputs');
       return;
     }
-    if (overlaps(source.region, out.region)) {
+    if (regionsOverlap(source.region, out.region, out.region)) {
       throw rangeError(
         fn,
         out.name,
@@ -220,9 +206,12 @@ export class Memory {
     }
   }
 
-  /** a and b share no memory at all (queries and keys are rotated together). */
-  assertDisjoint(fn, a, b, name) {
-    if (a.array === b.array || overlaps(a.region, b.region)) {
+  /**
+   * a and b share no memory at all (queries and keys are rotated together); `written` is the
+   * one of them the call writes, if any (shared-memory.js).
+   */
+  assertDisjoint(fn, a, b, name, written) {
+    if (a.array === b.array || regionsOverlap(a.region, b.region, written?.region)) {
       throw rangeError(fn, name, 'must not share memory with the other tensor (queries and keys are rotated together)');
     }
   }
@@ -247,10 +236,11 @@ export class Memory {
     args.outK = out === undefined ? args.k : this.argument(fn, 'out.k', out.k, instance, true);
     this.assertSeparate(fn, args.q, args.outQ, true);
     this.assertSeparate(fn, args.k, args.outK, true);
-    this.assertDisjoint(fn, args.q, args.k, 'k');
-    this.assertDisjoint(fn, args.outQ, args.outK, 'out.k');
-    this.assertDisjoint(fn, args.q, args.outK, 'out.k');
-    this.assertDisjoint(fn, args.k, args.outQ, 'out.q');
+    const inPlace = out === undefined;
+    this.assertDisjoint(fn, args.q, args.k, 'k', inPlace ? args.k : undefined);
+    this.assertDisjoint(fn, args.outQ, args.outK, 'out.k', args.outK);
+    this.assertDisjoint(fn, args.q, args.outK, 'out.k', args.outK);
+    this.assertDisjoint(fn, args.k, args.outQ, 'out.q', args.outQ);
     return args;
   }
 

@@ -25,12 +25,19 @@ const size = readSize;
 const number = readNumber;
 const boolean = readBoolean;
 const choice = (enumName) => (fn, name, value, context) => readChoice(fn, name, value, context.enums[enumName]);
-const positions = copyIntegers;
+// A list option's most elements come from the core's limits (context.limits: the instance's, or
+// those fromHfConfig knows), checked before the list is read.
+/** Positions: at most M-RoPE's three rows of batch · seqLen <= maxSeqLen. */
+const positions = (fn, name, value, context) => copyIntegers(fn, name, value, 3 * context.limits.maxSeqLen);
 /** One offset for every sequence, or (rope functions) a list of one offset per sequence. */
-const batchOffset = (fn, name, value) =>
+const batchOffset = (fn, name, value, context) =>
   typeof value !== 'number' && isIntegerList(fn, name, value)
-    ? copyIntegers(fn, name, value)
+    ? copyIntegers(fn, name, value, context.limits.maxElements)
     : readSize(fn, name, value);
+/** A list of one number per rotary pair (LongRoPE's factors). */
+const perPair = (fn, name, value, context) => copyNumbers(fn, name, value, context.limits.maxDim / 2);
+/** A list of exactly three (the exact check follows the copy). */
+const triple = (copy) => (fn, name, value) => copy(fn, name, value, 3);
 /** A string, checked against a list that depends on other options (specs.js). */
 const text = (fn, name, value) => {
   if (typeof value !== 'string') throw typeError(fn, name, `must be a string (got ${describe(value)})`);
@@ -59,8 +66,8 @@ export const SCALING_VALUES = {
   truncate: optional(boolean),
   lowFreqFactor: optional(number),
   highFreqFactor: optional(number),
-  shortFactor: optional(copyNumbers),
-  longFactor: optional(copyNumbers),
+  shortFactor: optional(perPair),
+  longFactor: optional(perPair),
   partialRotaryFactor: optional(number), // proportional's own (not the top-level option)
 };
 
@@ -149,7 +156,7 @@ function xpos(fn, name, value, context) {
 
 // ---- M-RoPE: { section: [t, h, w], interleaved? } ------------------------------------------------
 
-const MROPE = { section: required(copyIntegers), interleaved: optional(boolean, false) };
+const MROPE = { section: required(triple(copyIntegers)), interleaved: optional(boolean, false) };
 
 /** The `mrope` option: three section sizes (numeric rules: the core's) and the Qwen3-VL order. */
 function mrope(fn, name, value, context) {
@@ -221,8 +228,8 @@ const LAYOUT_CONVERSION = {
 
 const SEGMENT = {
   text: optional(number),
-  image: optional(copyNumbers),
-  video: optional(copyNumbers),
+  image: optional(triple(copyNumbers)),
+  video: optional(triple(copyNumbers)),
   secondsPerGrid: optional(number),
 };
 /** A segment row's kind (mrope_positions.h MropeSegmentKind), by its key. */
@@ -262,7 +269,8 @@ function segment(fn, name, value, context) {
 
 /** The segment list as the core's flat float64 table, SEGMENT_FIELDS numbers per segment. */
 function segments(fn, name, value, context) {
-  const rows = copyList(fn, name, value, (f, n, v) => segment(f, n, v, context));
+  const max = Math.floor(context.limits.maxElements / SEGMENT_FIELDS); // the table is one array
+  const rows = copyList(fn, name, value, (f, n, v) => segment(f, n, v, context), max);
   return Float64Array.from(rows.flat());
 }
 

@@ -6,6 +6,7 @@ import { READ, WRITE } from './frame.js';
 import { Memory } from './memory.js';
 import { segmentError } from './errors.js';
 import { SEGMENT_FIELDS, SEGMENT_KINDS, readOptions } from './options.js';
+import { PlanCache } from './plan-cache.js';
 import { RopePlan } from './rope-plan.js';
 import { readDescription } from './seam.js';
 import { writeMropePositions, writeRopeSpec, writeRows, writeSchedule, xposRoleValue } from './specs.js';
@@ -27,8 +28,9 @@ import { allocateArray } from './wasm-array.js';
 
 export class Posenc {
   #memory;
+  #plans; // the plans rope() and ropeQK() made lately (plan-cache.js)
   #enums;
-  #context; // what reading options needs: the enums
+  #context; // what reading options needs: the enums, the limits
   variant;
   simd;
   limits;
@@ -39,8 +41,9 @@ export class Posenc {
   constructor(mod, { variant, module, wasmSource, tileBytes }) {
     const description = readDescription(mod);
     this.#memory = new Memory(mod, description, tileBytes);
+    this.#plans = new PlanCache((handle) => this.#memory.freePlan(handle));
     this.#enums = description.enums;
-    this.#context = { enums: description.enums };
+    this.#context = { enums: description.enums, limits: description.limits };
     this.variant = variant;
     this.simd = variant === 'simd';
     this.limits = description.limits;
@@ -142,12 +145,10 @@ export class Posenc {
       this.#inPieces(fn, o, [{ shape: o, numHeads: o.numHeads, role, x: args.x, out: args.out }], dtype, args);
       return args.out.array;
     }
-    const frame = this.#memory.frame('rope');
-    writeRopeSpec(frame, fn, o, this.#enums);
-    this.#dtype(frame, fn, dtype, []);
-    writeRows(frame, fn, o);
+    const create = this.#planFrame(fn, o, o.numHeads, dtype);
+    const frame = this.#applyFrame('ropePlanApply', fn, o, create);
     frame.data('x', args.x, READ).data('out', args.out, WRITE);
-    this.#run(frame, fn, o, args);
+    this.#runCached(frame, create, fn, o, args);
     return args.out.array;
   }
 
@@ -179,12 +180,12 @@ export class Posenc {
       );
       return { q: args.outQ.array, k: args.outK.array };
     }
-    const frame = this.#memory.frame('ropeQK').set('numKvHeads', numKvHeads);
-    writeRopeSpec(frame, fn, o, this.#enums);
-    this.#dtype(frame, fn, o.dtype, [args.q, args.k, args.outQ, args.outK]);
-    writeRows(frame, fn, o);
+    const create = this.#memory.frame('ropePlanCreate').set('numKvHeads', numKvHeads);
+    writeRopeSpec(create, fn, o, this.#enums);
+    this.#dtype(create, fn, o.dtype, [args.q, args.k, args.outQ, args.outK]);
+    const frame = this.#applyFrame('ropePlanApplyQK', fn, o, create);
     this.#memory.writeQK(frame, args);
-    this.#run(frame, fn, o, args);
+    this.#runCached(frame, create, fn, o, args);
     return { q: args.outQ.array, k: args.outK.array };
   }
 
@@ -201,6 +202,14 @@ export class Posenc {
       Object.freeze({ ...o, numKvHeads, dtype }),
       this.#makePlan(fn, o, numKvHeads, dtype),
     );
+  }
+
+  /**
+   * Frees the prepared plans that rope() and ropeQK() keep for their next calls with the same
+   * options (at most PLAN_CACHE_CAPACITY, a little WASM memory each); later calls make them again.
+   */
+  freeCachedPlans() {
+    this.#plans.clear();
   }
 
   /**
@@ -231,16 +240,44 @@ export class Posenc {
 
   /** The core's plan of rope options `o` on arrays of `dtype`: { handle, rotaryDim, attentionFactor, carryLength }. */
   #makePlan(fn, o, numKvHeads, dtype) {
+    return this.#madePlan(this.#planFrame(fn, o, numKvHeads, dtype), fn, o, null);
+  }
+
+  /** The ropePlanCreate frame of rope options `o` on arrays of `dtype`, filled (not run). */
+  #planFrame(fn, o, numKvHeads, dtype) {
     const frame = this.#memory.frame('ropePlanCreate').set('numKvHeads', numKvHeads);
     writeRopeSpec(frame, fn, o, this.#enums);
     this.#dtype(frame, fn, dtype, []);
-    this.#run(frame, fn, o, null);
+    return frame;
+  }
+
+  /** Runs a filled ropePlanCreate frame (errors quote `o` and `args`): the plan it made. */
+  #madePlan(frame, fn, o, args) {
+    this.#run(frame, fn, o, args);
     return {
       handle: frame.result('plan'),
       rotaryDim: frame.result('resolvedRotaryDim'),
       attentionFactor: frame.result('appliedAttentionFactor'),
       carryLength: frame.result('carryLength'),
     };
+  }
+
+  /**
+   * The frame that applies rope()'s or ropeQK()'s plan, its rows filled (their rules checked
+   * before the plan is made, as the one-call operation did) and the parameters the plan's
+   * frame noted as defaulted from another option (for the wording of errors).
+   */
+  #applyFrame(operation, fn, o, create) {
+    const frame = this.#memory.frame(operation);
+    for (const [parameter, source] of create.sources) frame.source(parameter, source);
+    writeRows(frame, fn, o);
+    return frame;
+  }
+
+  /** Runs an apply frame with the cached plan of the filled ropePlanCreate frame `create` (made if new). */
+  #runCached(frame, create, fn, o, args) {
+    const plan = this.#plans.planOf(create, (filled) => this.#madePlan(filled, fn, o, args));
+    this.#run(frame.set('plan', plan.handle), fn, o, args);
   }
 
   /**

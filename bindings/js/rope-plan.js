@@ -1,20 +1,33 @@
 // A prepared rope call for hot loops (token-by-token decoding): posenc.ropePlan() validates the
 // shape, layout, base and scaling once and keeps the core's prepared plan (its frequencies
 // computed); each apply() then passes only positions and addresses. A plan holds no object of
-// the caller's: its options were snapshotted.
+// the caller's: its options were snapshotted. A plan collected unfreed is freed by the collector
+// (lifetime.js).
 import { settleDtype } from './dtype.js';
 import { freedError, typeError } from './errors.js';
 import { READ, WRITE } from './frame.js';
+import { Reclaimer, disposable } from './lifetime.js';
 import { readOptions } from './options.js';
 import { writeRows, xposRoleValue } from './specs.js';
 import { ropeInPieces, ropeInTiles } from './tilings.js';
 
 const CREATE = Symbol('posenc.RopePlan');
 
+/** Frees the core's plan of a RopePlan collected unfreed: { memory, made } (not the RopePlan). */
+const unfreed = new Reclaimer('RopePlan', ({ memory, made }) => release(memory, made));
+
+/** Frees the core's plan; whether it was still held. */
+function release(memory, made) {
+  if (made.handle === 0) return false;
+  memory.freePlan(made.handle);
+  made.handle = 0;
+  return true;
+}
+
 export class RopePlan {
   #instance;
   #memory;
-  #context; // what reading options needs: the enums
+  #context; // what reading options needs: the enums, the limits
   #shape; // the options it was made with (a snapshot: plain and frozen)
   #made; // the core's plan: { handle (an address in WASM memory, 0 once freed), rotaryDim, attentionFactor, carryLength }
 
@@ -23,14 +36,16 @@ export class RopePlan {
     if (token !== CREATE) throw new TypeError('posenc: RopePlans are made by posenc.ropePlan()');
     this.#instance = instance;
     this.#memory = memory;
-    this.#context = { enums };
+    this.#context = { enums, limits: instance.limits };
     this.#shape = shape;
     this.#made = made;
   }
 
   /** @internal */
   static create(instance, memory, enums, shape, made) {
-    return new RopePlan(CREATE, instance, memory, enums, shape, made);
+    const plan = new RopePlan(CREATE, instance, memory, enums, shape, made);
+    unfreed.watch(plan, { memory, made }, instance.ropePlan);
+    return plan;
   }
 
   get seqLen() {
@@ -114,9 +129,7 @@ export class RopePlan {
 
   /** Releases the core's plan. Using the plan afterwards throws; a second free() does nothing. */
   free() {
-    if (this.#made.handle === 0) return;
-    this.#memory.freePlan(this.#made.handle);
-    this.#made.handle = 0;
+    release(this.#memory, this.#made);
   }
 
   #read(fn, options) {
@@ -146,3 +159,4 @@ export class RopePlan {
     if (this.#made.handle === 0) throw freedError(fn, 'plan');
   }
 }
+disposable(RopePlan); // `using plan = posenc.ropePlan(…)` frees it at the end of the scope

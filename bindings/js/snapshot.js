@@ -125,12 +125,28 @@ function position(p) {
   return undefined;
 }
 
+// A list's length is checked against the most its parameter may hold (`max`, from the core's
+// limits) before anything is read or allocated, and a copy grows as elements arrive, so a length
+// that says more than the list holds (a sparse Array, a Proxy) costs no memory ahead of them.
+const FIRST_CHUNK = 1 << 16;
+
+/** A list's length (read once, for an Array or array-like) checked against `max`. */
+function listLength(fn, name, value, max) {
+  const kind = typedArrayKind(value);
+  if (kind !== undefined && isDetached(value)) throw rangeError(fn, name, 'is backed by a detached ArrayBuffer');
+  const length = kind === undefined ? readProperty(fn, name, value, 'length') : typedArrayParts(value).length;
+  if (!Number.isInteger(length) || length < 0 || length > UINT32_MAX)
+    throw rangeError(fn, name, `has an invalid length (got ${describe(length)})`);
+  if (length > max) throw rangeError(fn, name, `must hold at most ${max} elements (got ${length})`);
+  return length;
+}
+
 /**
  * A private Int32Array copy of a list of integers in [0, 2^31 - 1] (an Int32Array, Uint32Array,
- * BigInt64Array, BigUint64Array, or an Array of numbers or BigInts): its length read once, each
- * element once.
+ * BigInt64Array, BigUint64Array, or an Array of numbers or BigInts) of at most `max` elements:
+ * its length read once, each element once.
  */
-export function copyIntegers(fn, name, value) {
+export function copyIntegers(fn, name, value, max = UINT32_MAX) {
   if (!isIntegerList(fn, name, value)) {
     throw typeError(
       fn,
@@ -138,86 +154,74 @@ export function copyIntegers(fn, name, value) {
       `must be an Int32Array, Uint32Array, BigInt64Array, BigUint64Array or Array of integers (got ${describe(value)})`,
     );
   }
-  const kind = typedArrayKind(value);
-  if (kind !== undefined && isDetached(value)) throw rangeError(fn, name, 'is backed by a detached ArrayBuffer');
-  const length = kind === undefined ? readProperty(fn, name, value, 'length') : typedArrayParts(value).length;
-  if (!Number.isInteger(length) || length < 0 || length > UINT32_MAX)
-    throw rangeError(fn, name, `has an invalid length (got ${describe(length)})`);
-  const copy = new Int32Array(length);
-  for (let i = 0; i < length; i++) {
-    let p;
-    try {
-      p = value[i]; // a getter or Proxy trap for an Array; an element read for a typed array
-    } catch (error) {
-      throw readError(fn, element(name, i), error);
-    }
-    const at = position(p);
-    if (at === undefined) {
+  const length = listLength(fn, name, value, max);
+  const measured = typedArrayKind(value) !== undefined; // its length is its memory's
+  return readElements(fn, name, value, length, Int32Array, measured, (p, i) => {
+    const integer = position(p);
+    if (integer === undefined) {
       const error = typeof p === 'number' || typeof p === 'bigint' ? rangeError : typeError;
       throw error(fn, element(name, i), `must be an integer in [0, ${INT32_MAX}] (got ${describe(p)})`);
     }
-    copy[i] = at;
-  }
-  return copy;
+    return integer;
+  });
 }
 
-/** A private Float64Array copy of a list of numbers (Array, Float64Array or Float32Array). */
-export function copyNumbers(fn, name, value) {
+/** A private Float64Array copy of a list of numbers (Array, Float64Array or Float32Array) of at most `max`. */
+export function copyNumbers(fn, name, value, max = UINT32_MAX) {
   const kind = typedArrayKind(value);
   if (kind === 'Float64Array' || kind === 'Float32Array') {
-    if (isDetached(value)) throw rangeError(fn, name, 'is backed by a detached ArrayBuffer');
+    listLength(fn, name, value, max);
     return new Float64Array(value); // element copy, no iterator
   }
   if (kind !== undefined || !isArrayValue(fn, name, value)) {
     throw typeError(fn, name, `must be an Array, Float64Array or Float32Array of numbers (got ${describe(value)})`);
   }
-  return readElements(
-    fn,
-    name,
-    value,
-    (length) => new Float64Array(length),
-    (at, v) => {
-      if (typeof v !== 'number') throw typeError(fn, at, `must be a number (got ${describe(v)})`);
-      return v;
-    },
-  );
+  return copyNumberArray(fn, name, value, max, Float64Array);
+}
+
+/** A `Type` (Float64Array, Float32Array) copy of an Array of at most `max` numbers. */
+export function copyNumberArray(fn, name, value, max, Type) {
+  return readElements(fn, name, value, listLength(fn, name, value, max), Type, false, (v, i) => {
+    if (typeof v !== 'number') throw typeError(fn, element(name, i), `must be a number (got ${describe(v)})`);
+    return v;
+  });
 }
 
 /**
- * The elements of an array-like, its length read once and then every index once, each turned by
- * `read(name[i], element)` into a slot of `make(length)`.
+ * The `length` elements of an array-like, every index read once, each turned by `read(element,
+ * i)` into a slot of a `Type` (a typed array grown as elements arrive, unless the length is
+ * `measured`: a typed array's) or, without one, of an Array.
  */
-function readElements(fn, name, value, make, read) {
-  const length = readProperty(fn, name, value, 'length');
-  if (!Number.isInteger(length) || length < 0 || length > UINT32_MAX)
-    throw rangeError(fn, name, `has an invalid length (got ${describe(length)})`);
-  const copy = make(length);
+function readElements(fn, name, value, length, Type, measured, read) {
+  let copy = Type ? new Type(measured ? length : Math.min(length, FIRST_CHUNK)) : [];
   for (let i = 0; i < length; i++) {
     let v;
     try {
-      v = value[i];
+      v = value[i]; // a getter or Proxy trap for an Array; an element read for a typed array
     } catch (error) {
       throw readError(fn, element(name, i), error);
     }
-    copy[i] = read(element(name, i), v);
+    if (Type && i === copy.length) {
+      const grown = new Type(Math.min(length, 2 * copy.length));
+      grown.set(copy);
+      copy = grown;
+    }
+    copy[i] = read(v, i);
   }
   return copy;
 }
 
 /**
- * A private copy of an Array (only: no typed array, no array-like) of elements each read once
- * by `readElement(fn, name[i], element)`: its length read once, then every index once.
+ * A private copy of an Array (only: no typed array, no array-like) of at most `max` elements,
+ * each read once by `readElement(fn, name[i], element)`: its length read once, then every index
+ * once.
  */
-export function copyList(fn, name, value, readElement) {
+export function copyList(fn, name, value, readElement, max = UINT32_MAX) {
   if (typedArrayKind(value) !== undefined || !isArrayValue(fn, name, value)) {
     throw typeError(fn, name, `must be an Array (got ${describe(value)})`);
   }
-  return readElements(
-    fn,
-    name,
-    value,
-    () => [],
-    (at, v) => readElement(fn, at, v),
+  return readElements(fn, name, value, listLength(fn, name, value, max), undefined, false, (v, i) =>
+    readElement(fn, element(name, i), v),
   );
 }
 

@@ -9,11 +9,14 @@
 // subarray() makes a window: a WasmArray over part of the same allocation (one row of a KV
 // cache, rotated in place). A window shares its array's Allocation, so freeing the array frees
 // every window of it at once, whatever is allocated at that address later; a window's own
-// free() only retires the window (the memory is its array's).
+// free() only retires the window (the memory is its array's). An Allocation that becomes
+// garbage unfreed (its array and every window of it dropped) is freed by the collector
+// (lifetime.js).
 import { arrayType, elementBytes, isTensorKind, kindDtype, storageType } from './dtype.js';
 import { describe, dtypeConflictError, freedError, rangeError, readError, typeError } from './errors.js';
 import { copyInto, isArray, isDetached, typedArrayKind, typedArrayParts } from './intrinsics.js';
-import { readSize } from './snapshot.js';
+import { Reclaimer, disposable } from './lifetime.js';
+import { copyNumberArray, readSize } from './snapshot.js';
 
 // Only posenc.allocate() may create WasmArrays: an address and length made up by a caller
 // could reach past the allocation and corrupt the allocator's own data.
@@ -22,8 +25,43 @@ const CREATE = Symbol('posenc.WasmArray');
 /** The state of a WasmArray (undefined for anything else), read without running user code. */
 export let wasmArrayState;
 
-/** Views made by view(), and their arrays: a view kept after free() is refused (memory.js). */
+/**
+ * Views made by view() and by their subarray(), and their WasmArrays. Only these are used in
+ * place (memory.js): a view's WasmArray can be freed and another allocated at the same address,
+ * and only this record tells a view kept from the first one from a view of the second.
+ */
 export const viewOwners = new WeakMap();
+
+const typedArraySubarray = Object.getPrototypeOf(Uint8Array.prototype).subarray;
+const { defineProperty } = Object;
+
+/** A view's subarray(): the built-in one, recorded with the view's WasmArray. */
+function trackedSubarray(begin, end) {
+  const part = Reflect.apply(typedArraySubarray, this, [begin, end]);
+  const owner = viewOwners.get(this);
+  if (owner !== undefined) trackView(part, owner);
+  return part;
+}
+
+// A descriptor without a prototype: nothing on Object.prototype (pollution) can add a getter to it.
+const SUBARRAY_PROPERTY = Object.freeze({
+  __proto__: null,
+  value: trackedSubarray,
+  writable: true,
+  configurable: true,
+});
+
+/**
+ * Records `view` as a view of `owner` whose subarray() views are recorded too (an own method,
+ * not enumerable: the view still prints and compares as the plain typed array it is).
+ */
+function trackView(view, owner) {
+  viewOwners.set(view, owner);
+  defineProperty(view, 'subarray', SUBARRAY_PROPERTY);
+}
+
+/** Frees the Block of an Allocation collected unfreed. */
+const unfreed = new Reclaimer('WasmArray', (block) => block.free());
 
 /**
  * posenc.allocate(length) (zeros) or allocate(values) (a copy): a new WasmArray of `instance`,
@@ -46,30 +84,31 @@ export function allocateArray(instance, memory, lengthOrValues, declared) {
         `must be a length, a Float32Array, a Float16Array, a Uint16Array (with dtype) or an Array of numbers (got ${describe(lengthOrValues)})`,
       );
     }
-    ({ values, dtype } = snapshotValues(fn, 'lengthOrValues', lengthOrValues, memory, declared, 'dtype'));
+    ({ values, dtype } = snapshotValues(fn, 'lengthOrValues', lengthOrValues, maxElements, memory, declared, 'dtype'));
     length = values.length;
     if (length > maxElements)
       throw rangeError(fn, 'lengthOrValues', `must hold at most ${maxElements} values (got ${length})`);
   }
   const bytes = Math.max(length, 1) * elementBytes(dtype);
-  const allocation = new Allocation(memory.malloc(fn, bytes));
-  memory.track(allocation.address, bytes);
+  const allocation = new Allocation(new Block(memory, memory.malloc(fn, bytes)));
   const state = new ArrayState(instance, memory, allocation, allocation.address, length, false, dtype);
   const bits = state.bits();
   if (values) copyInto(bits, values);
   else bits.fill(0);
-  return new WasmArray(CREATE, state);
+  const array = new WasmArray(CREATE, state);
+  unfreed.watch(allocation, allocation.block, instance.allocate);
+  return array;
 }
 
 /**
  * Values for allocate()/set() of a WasmArray of dtype `declared` (allocate without a dtype:
  * undefined, the values say it; `declarer` names what declared it, for errors): `{ dtype,
  * values }`, values as storageType(dtype) (their bits). float32 takes a Float32Array or an
- * Array of numbers, each element read once; the half types take a Uint16Array of their bits,
+ * Array of at most `max` numbers, each element read once; the half types take a Uint16Array of their bits,
  * or a Float16Array (float16). A typed array over this instance's own memory is copied first:
  * the allocation that follows may grow the memory and detach it.
  */
-function snapshotValues(fn, name, values, memory, declared, declarer) {
+function snapshotValues(fn, name, values, max, memory, declared, declarer) {
   const kind = typedArrayKind(values);
   if (isTensorKind(kind)) {
     const own = kindDtype(kind);
@@ -91,7 +130,7 @@ function snapshotValues(fn, name, values, memory, declared, declarer) {
   }
   if (declared !== undefined && declared !== 'float32')
     throw dtypeConflictError(fn, { name, kind: 'Array', dtype: 'float32' }, declared, declarer);
-  return { dtype: 'float32', values: copyNumberArray(fn, name, values) };
+  return { dtype: 'float32', values: copyNumberArray(fn, name, values, max, Float32Array) };
 }
 
 /** Array.isArray, with what a revoked Proxy throws as an error naming `name`. */
@@ -103,32 +142,43 @@ function isArrayOf(fn, name, values) {
   }
 }
 
-/** A Float32Array copy of an Array of numbers: its length read once, then each element once. */
-function copyNumberArray(fn, name, values) {
-  const read = (key, at) => {
-    try {
-      return values[key];
-    } catch (error) {
-      throw readError(fn, at, error);
-    }
-  };
-  const length = read('length', name);
-  const copy = new Float32Array(length);
-  for (let i = 0; i < length; i++) {
-    const v = read(i, `${name}[${i}]`);
-    if (typeof v !== 'number') throw typeError(fn, `${name}[${i}]`, `must be a number (got ${describe(v)})`);
-    copy[i] = v;
-  }
-  return copy;
-}
-
-/** One block of WASM memory from allocate(), shared by the array and its windows. */
-class Allocation {
+/** One block of WASM memory from allocate(), freed once: by free(), or when its Allocation is collected. */
+class Block {
+  memory;
   address;
   freed = false;
 
-  constructor(address) {
+  constructor(memory, address) {
+    this.memory = memory;
     this.address = address;
+  }
+
+  /** Returns the memory; whether it was still held. */
+  free() {
+    if (this.freed) return false;
+    this.freed = true;
+    this.memory.free(this.address);
+    return true;
+  }
+}
+
+/**
+ * What the array and its windows share: once none of them is left, the collector frees its
+ * block (which does not reference it back).
+ */
+class Allocation {
+  block;
+
+  constructor(block) {
+    this.block = block;
+  }
+
+  get address() {
+    return this.block.address;
+  }
+
+  get freed() {
+    return this.block.freed;
   }
 }
 
@@ -174,10 +224,19 @@ class ArrayState {
 
   /** The rule it breaks as an argument: "x <rule>". */
   get freedRule() {
-    if (!this.window) return 'is a WasmArray that was already freed';
+    return `is a ${this.freedWhat}`;
+  }
+
+  /** The rule a view from its view() breaks as an argument once it is freed. */
+  get viewFreedRule() {
+    return `is a view (from view()) of a ${this.freedWhat}: a view is valid only until its array is freed or memory grows`;
+  }
+
+  get freedWhat() {
+    if (!this.window) return 'WasmArray that was already freed';
     return this.allocation.freed
-      ? 'is a window (subarray) of a WasmArray that was already freed'
-      : 'is a window (subarray) that was already freed';
+      ? 'window (subarray) of a WasmArray that was already freed'
+      : 'window (subarray) that was already freed';
   }
 }
 
@@ -243,7 +302,7 @@ export class WasmArray {
     this.#assertLive('view');
     const { memory, address, length, dtype } = this.#state;
     const view = new (arrayType(dtype))(memory.buffer, address, length);
-    viewOwners.set(view, this);
+    trackView(view, this);
     return view;
   }
 
@@ -251,7 +310,8 @@ export class WasmArray {
   set(values, offset = 0) {
     const fn = 'WasmArray.set';
     this.#assertLive('set');
-    const { values: copy } = snapshotValues(fn, 'values', values, this.#state.memory, this.#state.dtype, 'WasmArray');
+    const { length: room, memory, dtype } = this.#state; // an Array longer than the array cannot fit
+    const { values: copy } = snapshotValues(fn, 'values', values, room, memory, dtype, 'WasmArray');
     if (typeof offset !== 'number') throw typeError(fn, 'offset', `must be a number (got ${describe(offset)})`);
     this.#assertLive('set'); // reading the values may have run code that freed this array
     const { length } = this.#state;
@@ -305,11 +365,7 @@ export class WasmArray {
       state.retired = true;
       return;
     }
-    const { allocation, memory } = state;
-    if (allocation.freed) return;
-    allocation.freed = true;
-    memory.untrack(allocation.address);
-    memory.free(allocation.address);
+    state.allocation.block.free();
   }
 
   #assertLive(method) {
@@ -317,3 +373,4 @@ export class WasmArray {
     if (state.freed) throw freedError(`WasmArray.${method}`, state.gone);
   }
 }
+disposable(WasmArray); // `using a = posenc.allocate(…)` frees it at the end of the scope

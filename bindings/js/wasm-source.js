@@ -25,7 +25,7 @@ export async function findWasmByUrl(variant, o) {
   let found;
   try {
     url = PACKAGE_WASM_URLS[variant]();
-    found = strandedPackageUrl(url)
+    found = strandedPackageUrl(url, WASM_FILE_NAMES[variant])
       ? { problem: 'the bundle holding posenc did not copy the .wasm (its URL was left as the package wrote it)' }
       : await fetchWasm(url);
   } catch (error) {

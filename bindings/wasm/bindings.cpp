@@ -1,8 +1,9 @@
-// Embind declarations only. The JS layer (bindings/js) snapshots and type-checks the caller's
-// options, writes them into a frame in WASM memory and calls one function per operation with
-// the frame's address (operations.h); describe() tells it, once, the frames' slots, the status
-// codes and the enums. posenc-module.d.ts declares this surface for TypeScript readers.
+// The module's declarations only. The JS layer (bindings/js) snapshots and type-checks the
+// caller's options, writes them into a frame in WASM memory and calls one exported function per
+// operation with the frame's address (operations.h); describe() (Embind) tells it, once, the
+// frames' slots, the status codes and the enums. posenc-module.d.ts declares this surface for TypeScript readers.
 #include <emscripten/bind.h>
+#include <emscripten/emscripten.h>
 
 #include <cstdint>
 #include <string>
@@ -21,6 +22,17 @@ int call(std::uintptr_t frame) {
 
 }  // namespace
 
+// The operations are plain WebAssembly exports, posenc_<operation>(frame address) -> status
+// (Module._posenc_<operation>): Embind's generic invoker (no eval, -sDYNAMIC_EXECUTION=0)
+// costs about 0.2 µs a call, most of what a decoding step's whole call may take; a plain export
+// costs a hundredth of that. A frame holds only numbers, so there is nothing to convert.
+#define POSENC_OPERATION_EXPORT(operation, slots)                                          \
+  extern "C" EMSCRIPTEN_KEEPALIVE int posenc_##operation(std::uintptr_t frame) {           \
+    return call<posenc::bindings::frames::operation, &posenc::bindings::operation>(frame); \
+  }
+POSENC_FRAMES(POSENC_OPERATION_EXPORT)
+#undef POSENC_OPERATION_EXPORT
+
 EMSCRIPTEN_BINDINGS(posenc) {
   namespace bindings = posenc::bindings;
   emscripten::function(
@@ -30,9 +42,5 @@ EMSCRIPTEN_BINDINGS(posenc) {
   emscripten::constant("maxElements", static_cast<double>(posenc::kMaxElements));
   emscripten::constant("maxPosition", static_cast<double>(posenc::kMaxPosition));
   emscripten::constant("simdBuild", POSENC_SIMD != 0);
-#define POSENC_OPERATION_BINDING(operation, slots) \
-  emscripten::function(#operation, &call<bindings::frames::operation, &bindings::operation>);
-  POSENC_FRAMES(POSENC_OPERATION_BINDING)
-#undef POSENC_OPERATION_BINDING
   emscripten::function("ropePlanFree", &bindings::ropePlanFree);
 }

@@ -1,5 +1,6 @@
-// The Embind surface of posenc-simd.mjs and posenc-scalar.mjs (bindings.cpp), as the JS layer
-// (bindings/js) uses it. One function per operation: it takes the address of the operation's
+// The surface of posenc-simd.mjs and posenc-scalar.mjs (bindings.cpp), as the JS layer
+// (bindings/js) uses it. One exported function per operation, _posenc_<operation> (a plain
+// WebAssembly export, not Embind: its call costs far less): it takes the address of the operation's
 // frame in WASM memory (bindings/wasm/frames.h) and returns a status code (0 = ok). The frames'
 // slots, the status codes and the enums are read once from describe(). An array slot holds an
 // address and a length in elements: float32, or 16-bit patterns where the frame's dtype slot
@@ -47,7 +48,7 @@ export type PosencModule = {
   readonly HEAPU8: Uint8Array;
   _malloc(bytes: number): number;
   _free(address: number): void;
-} & { [operation in Operation]: (frame: number) => number };
+} & { [operation in Operation as `_posenc_${operation}`]: (frame: number) => number };
 
 /** The factory Emscripten generates (-sMODULARIZE -sEXPORT_ES6); the JS layer hands it the .wasm bytes. */
 export default function createPosencModule(options: {

@@ -8,7 +8,7 @@
 //             (inv_freq), ramping between beta_fast and beta_slow rotations over L0; attention
 //             factor 0.1 ln(factor) + 1 (or the mscale / mscale_all_dim ratio)
 //   llama3    wavelengths above L0 / low_freq_factor divided by factor, below L0 /
-//             high_freq_factor kept, a smooth blend in between
+//             high_freq_factor kept, a smooth blend in between (none when the two are equal)
 //   longrope  inv_freq_i / ext_i with ext = long_factor when L > L0, else short_factor;
 //             attention factor sqrt(1 + ln(s) / ln(L0)), s = max_position_embeddings / L0
 //   proportional  (Gemma 4's global layers) the first int(p * d // 2) pairs turn at

@@ -52,7 +52,7 @@ namespace posenc {
   X(kMscaleInvalid, mscaleInvalid, "scaling.mscale", "yarn mscale not finite or negative") \
   X(kMscaleAllDimInvalid, mscaleAllDimInvalid, "scaling.mscaleAllDim", "yarn mscale_all_dim not finite or negative") \
   X(kLowFreqFactorInvalid, lowFreqFactorInvalid, "scaling.lowFreqFactor", "llama3 low_freq_factor not finite or <= 0") \
-  X(kHighFreqFactorInvalid, highFreqFactorInvalid, "scaling.highFreqFactor", "llama3 high_freq_factor not finite or <= low_freq_factor") \
+  X(kHighFreqFactorInvalid, highFreqFactorInvalid, "scaling.highFreqFactor", "llama3 high_freq_factor not finite or < low_freq_factor") \
   X(kShortFactorLength, shortFactorLength, "scaling.shortFactor", "longrope short_factor does not hold rotary_dim/2 entries") \
   X(kLongFactorLength, longFactorLength, "scaling.longFactor", "longrope long_factor does not hold rotary_dim/2 entries") \
   X(kShortFactorInvalid, shortFactorInvalid, "scaling.shortFactor", "a short_factor entry not finite or <= 0") \

@@ -529,8 +529,8 @@ TEST_CASE("every scaling rule has its Status, from rope, rope_cache and rope_sch
        [&](RopeScaling& s) { s.mscale_all_dim = nan; });
   with("low_freq_factor 0", RopeScalingType::kLlama3, Status::kLowFreqFactorInvalid,
        [](RopeScaling& s) { s.low_freq_factor = 0; });
-  with("high_freq_factor = low", RopeScalingType::kLlama3, Status::kHighFreqFactorInvalid,
-       [](RopeScaling& s) { s.high_freq_factor = s.low_freq_factor; });
+  with("high_freq_factor below low", RopeScalingType::kLlama3, Status::kHighFreqFactorInvalid,
+       [](RopeScaling& s) { s.high_freq_factor = s.low_freq_factor / 2; });
   with("short_factor 3 entries", RopeScalingType::kLongrope, Status::kShortFactorLength,
        [](RopeScaling& s) { s.short_factor_count = 3; });
   with("long_factor 5 entries", RopeScalingType::kLongrope, Status::kLongFactorLength,

@@ -84,12 +84,12 @@ const SETUPS = [
     build: { command: node(parcel, 'build', 'index.html', ...parcelArgs), out: 'dist', serve: 'dist' },
     dev: (port) => node(parcel, 'serve', 'index.html', ...parcelArgs, '--host', '127.0.0.1', '--port', port),
   },
-  // No build step: the consumer imports posenc by its path in node_modules.
+  // No build step: the consumer imports posenc's browser entry (one module) by its path in node_modules.
   {
     name: 'static',
     template: 'static',
     page: { at: 'index.html', script: 'main.js' },
-    static: './node_modules/posenc/bindings/js/index.js',
+    static: './node_modules/posenc/dist/posenc.browser.js',
     wasmSource: { static: 'url' },
   },
   // posenc/inline, the entry with its wasm embedded, as from a CDN: no .wasm file is fetched.
@@ -97,7 +97,7 @@ const SETUPS = [
     name: 'inline',
     template: 'inline',
     page: { at: 'index.html', script: 'main.js' },
-    static: './node_modules/posenc/bindings/js/inline.js',
+    static: './node_modules/posenc/dist/inline.js',
     wasmSource: { static: 'inline' },
   },
 ];

@@ -310,6 +310,68 @@ for (const posenc of await loadBothVariants()) {
       assert.equal(posenc.rope(f32(10), { seqLen: 2, headDim: 5, rotaryDim: 4 }).length, 10);
     });
 
+    it('a rule about a sum or product of options quotes that sum or product', () => {
+      const max = 2 ** 31 - 1;
+      const grid = { headDim: 4, variant: 'pixtral' };
+      const cases = [
+        [
+          'sinusoidal',
+          () => posenc.sinusoidal({ ...TABLE, offset: max }),
+          'offset',
+          `seqLen - 1 must be at most ${max} (got ${2 ** 31})`,
+        ],
+        [
+          'positionNumbers',
+          () => posenc.positionNumbers({ seqLen: 3, dModel: 2, offset: max - 1 }),
+          'offset',
+          `(got ${2 ** 31})`,
+        ],
+        ['rope', () => posenc.rope(f32(8), { ...ROPE, offset: [max] }), 'offset', `(got ${2 ** 31})`],
+        [
+          'RopePlan.apply', // per-sequence offsets: the largest
+          () => posenc.ropePlan({ ...ROPE, batch: 2 }).apply(f32(16), { offset: [3, max] }),
+          'offset',
+          `(got ${2 ** 31})`,
+        ],
+        [
+          'relativePositionBuckets',
+          () => posenc.relativePositionBuckets({ queryLen: 4, keyLen: 2, offset: max - 1 }),
+          'offset',
+          `queryLen - 1 must be at most ${max} (got ${2 ** 31 + 1})`,
+        ],
+        [
+          'rope',
+          () => posenc.rope(f32(8), { ...ROPE, seqLen: 2 ** 23, batch: 3 }),
+          'batch',
+          `seqLen must be at most ${2 ** 24} (got ${3 * 2 ** 23})`,
+        ],
+        [
+          'ropeGrid',
+          () => posenc.ropeGrid(f32(8), { ...grid, rows: 65536, cols: 65536 }),
+          'rows',
+          `rows times cols must be at most ${2 ** 24} patches (got ${2 ** 32})`,
+        ],
+        [
+          'ropeGrid',
+          () => posenc.ropeGrid(f32(8), { ...grid, rows: 2 ** 32 - 1, cols: 2 ** 32 - 1 }),
+          'rows',
+          `(got ${(2n ** 32n - 1n) ** 2n})`, // exact, beyond 2^53
+        ],
+        [
+          'ropeGrid',
+          () => posenc.ropeGrid(f32(8), { ...grid, rows: 4096, cols: 2048, frames: 3 }),
+          'frames',
+          `frames times rows · cols must be at most ${2 ** 24} tokens (got ${3 * 4096 * 2048})`,
+        ],
+      ];
+      for (const [fn, call, parameter, words] of cases) {
+        const error = assertParameterError(call, RangeError, parameter, `${fn}: ${words}`);
+        assert.ok(error.message.startsWith(`posenc.${fn}: `), error.message);
+        assert.ok(error.message.includes(words), `"${error.message}" says "${words}"`);
+      }
+      assertStillWorks(posenc, 'sums and products');
+    });
+
     it('a length that does not match prints the shape it expected, and the option probably missing', () => {
       const plan = posenc.ropePlan({ seqLen: 1, numHeads: 32, headDim: 128, numKvHeads: 8 });
       const cases = [

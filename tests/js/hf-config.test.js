@@ -27,11 +27,14 @@ import {
 const golden = readGolden('hf-configs.json');
 const CONFIGS = new URL('./hf-configs/', import.meta.url);
 const readConfig = (file) => JSON.parse(readFileSync(new URL(file, CONFIGS), 'utf8'));
+/** A golden case's config: the file, or for a multimodal model its text_config (what fromHfConfig is given). */
+const configOf = (c) => (c.textConfig ? readConfig(c.file).text_config : readConfig(c.file));
 const SCHEDULE_BOUND = 1e-12; // relative: float64 formulas against float64 formulas
 const relative = (got, want) => (want === 0 ? Math.abs(got) : Math.abs(got - want) / Math.abs(want));
 
 /** The same file as transformers 5 saves it: rope_theta, partial factor and scaling in rope_parameters. */
 function transformers5Form(config) {
+  if (config.model_type === 'gemma3_text') return gemma3Transformers5Form(config);
   const {
     rope_scaling: scaling,
     rope_theta: theta,
@@ -48,6 +51,34 @@ function transformers5Form(config) {
       config.original_max_position_embeddings ?? config.max_position_embeddings;
   }
   return { ...rest, rope_parameters: parameters };
+}
+
+/**
+ * Gemma 3 as transformers 5 saves it: layer_types instead of sliding_window_pattern, and
+ * rope_parameters per layer type (Gemma3TextConfig.convert_rope_params_to_dict: rope_scaling and
+ * rope_theta into full_attention, rope_local_base_freq into sliding_attention; the class defaults
+ * where the file gives none).
+ */
+function gemma3Transformers5Form(config) {
+  const {
+    rope_scaling: scaling,
+    rope_theta: theta,
+    rope_local_base_freq: local,
+    sliding_window_pattern: pattern = 6,
+    ...rest
+  } = config;
+  const { type, rope_type: ropeType, ...keys } = scaling ?? {};
+  const layers = config.num_hidden_layers ?? 26;
+  return {
+    ...rest,
+    layer_types: Array.from({ length: layers }, (_, i) =>
+      (i + 1) % pattern !== 0 ? 'sliding_attention' : 'full_attention',
+    ),
+    rope_parameters: {
+      full_attention: { rope_type: ropeType ?? type ?? 'default', ...keys, rope_theta: theta ?? 1000000 },
+      sliding_attention: { rope_type: 'default', rope_theta: local ?? 10000 },
+    },
+  };
 }
 
 /** A deep copy that throws on any write: proof that fromHfConfig changes nothing. */
@@ -98,25 +129,41 @@ describe('fromHfConfig on real config.json files', () => {
   });
 
   for (const c of golden.cases) {
-    it(`${c.file}: heads, length, head size, rotary dimension, base, pairing, scaling type`, () => {
-      const config = frozen(readConfig(c.file));
-      const { ropeOptions, numHeads, numKvHeads, maxPositionEmbeddings } = fromHfConfig(config);
+    it(`${c.file}: heads, length, and every layer's head size, rotary dimension, base, pairing, scaling type`, () => {
+      const config = frozen(configOf(c));
+      const result = fromHfConfig(config);
+      const { layers, numHeads, numKvHeads, maxPositionEmbeddings } = result;
       assert.deepEqual(
         { numHeads, numKvHeads, maxPositionEmbeddings },
         { numHeads: c.numHeads, numKvHeads: c.numKvHeads, maxPositionEmbeddings: c.maxPositionEmbeddings },
       );
-      const { headDim, rotaryDim, base, layout } = ropeOptions;
-      assert.deepEqual(
-        { headDim, rotaryDim, base, layout },
-        { headDim: c.headDim, rotaryDim: c.rotaryDim, base: c.base, layout: c.layout },
-      );
-      assert.equal(ropeOptions.scaling?.type ?? 'default', c.scalingType);
-      assert.equal('scaling' in ropeOptions, c.scalingType !== 'default', 'no scaling key for plain RoPE');
-      assert.deepEqual(ropeOptions.mrope ?? null, c.mrope, 'M-RoPE sections and order');
+      assert.equal(layers.length, c.numLayers, 'one entry per layer');
+      for (const [i, layer] of layers.entries()) {
+        const kind = c.layers[i] === null ? null : c.kinds[c.layers[i]];
+        if (kind === null) {
+          assert.equal(layer, null, `layer ${i} has no RoPE`);
+          continue;
+        }
+        const { headDim, rotaryDim, base, layout } = layer;
+        assert.deepEqual(
+          { headDim, rotaryDim, base, layout },
+          { headDim: c.headDim, rotaryDim: kind.rotaryDim, base: kind.base, layout: c.layout },
+          `layer ${i}`,
+        );
+        assert.equal(layer.scaling?.type ?? 'default', kind.scalingType, `layer ${i}: scaling type`);
+        assert.equal('scaling' in layer, kind.scalingType !== 'default', `layer ${i}: no scaling key for plain RoPE`);
+        assert.deepEqual(layer.mrope ?? null, c.mrope, `layer ${i}: M-RoPE sections and order`);
+      }
+      if (c.kinds.length === 1) {
+        assert.deepEqual(result.ropeOptions, layers[c.layers.indexOf(0)], "ropeOptions: the layers' one RoPE");
+      } else {
+        const error = assertParameterError(() => result.ropeOptions, TypeError, 'ropeOptions');
+        assert.match(error.message, /layers\[i\]/);
+      }
     });
 
     it(`${c.file}: the transformers 5 form (rope_parameters), and both forms together, read the same`, () => {
-      const config = readConfig(c.file);
+      const config = configOf(c);
       const v5 = transformers5Form(config);
       assert.deepEqual(fromHfConfig(v5), fromHfConfig(config));
       assert.deepEqual(fromHfConfig({ ...config, rope_parameters: v5.rope_parameters }), fromHfConfig(config));
@@ -124,38 +171,49 @@ describe('fromHfConfig on real config.json files', () => {
   }
 });
 
+/** One layer's options of each kind of rotary embedding a golden case lists, with the kind. */
+function kindsOf(c) {
+  const { layers } = fromHfConfig(configOf(c));
+  return c.kinds.map((kind, k) => ({
+    kind: { ...kind, headDim: c.headDim, layout: c.layout },
+    options: layers[c.layers.indexOf(k)],
+    label: c.kinds.length === 1 ? c.file : `${c.file} (layer ${c.layers.indexOf(k)}'s kind)`,
+  }));
+}
+
 for (const posenc of await loadBothVariants()) {
   describe(`fromHfConfig's options in every rope function (${posenc.variant})`, () => {
     it('ropeSchedule and ropeFrequencies: transformers\u2019 frequencies and attention factor (golden, 1e-12 relative)', (t) => {
       let worst = 0;
-      for (const c of golden.cases) {
-        const { ropeOptions } = fromHfConfig(readConfig(c.file));
-        for (const s of c.schedules) {
-          const options = { ...ropeOptions, seqLen: s.seqLen };
+      let count = 0;
+      for (const { kind, options: layer, label } of golden.cases.flatMap(kindsOf)) {
+        count++;
+        for (const s of kind.schedules) {
+          const options = { ...layer, seqLen: s.seqLen };
           const { invFreq, attentionFactor, rotaryDim } = posenc.ropeSchedule(options);
-          assert.equal(rotaryDim, c.rotaryDim, `${c.file}: rotaryDim`);
-          assert.equal(invFreq.length, s.invFreq.length, `${c.file}: pairs`);
+          assert.equal(rotaryDim, kind.rotaryDim, `${label}: rotaryDim`);
+          assert.equal(invFreq.length, s.invFreq.length, `${label}: pairs`);
           for (let i = 0; i < invFreq.length; i++) {
             const error = relative(invFreq[i], s.invFreq[i]);
-            assert.ok(error <= SCHEDULE_BOUND, `${c.file} at ${s.seqLen}: pair ${i}: ${invFreq[i]} vs ${s.invFreq[i]}`);
+            assert.ok(error <= SCHEDULE_BOUND, `${label} at ${s.seqLen}: pair ${i}: ${invFreq[i]} vs ${s.invFreq[i]}`);
             worst = Math.max(worst, error);
           }
           const error = relative(attentionFactor, s.attentionFactor);
-          assert.ok(error <= SCHEDULE_BOUND, `${c.file}: attention factor ${attentionFactor} vs ${s.attentionFactor}`);
+          assert.ok(error <= SCHEDULE_BOUND, `${label}: attention factor ${attentionFactor} vs ${s.attentionFactor}`);
           worst = Math.max(worst, error);
-          assertIdentical(posenc.ropeFrequencies(options), invFreq, `${c.file}: ropeFrequencies`);
+          assertIdentical(posenc.ropeFrequencies(options), invFreq, `${label}: ropeFrequencies`);
         }
       }
       t.diagnostic(
-        `${golden.cases.length} config files, largest relative deviation from transformers: ${worst.toExponential(2)}`,
+        `${golden.cases.length} config files, ${count} rotary embeddings, largest relative deviation from transformers: ${worst.toExponential(2)}`,
       );
     });
 
-    it('ropeCache, rope, ropeQK and ropePlan take ropeOptions unchanged and rotate by the golden schedule', () => {
+    it("ropeCache, rope, ropeQK and ropePlan take each layer's options unchanged and rotate by the golden schedule", () => {
       let seed = 1;
-      for (const c of golden.cases) {
-        const { ropeOptions } = fromHfConfig(readConfig(c.file));
-        for (const s of c.schedules) {
+      for (const { kind, options: ropeOptions, label: name } of golden.cases.flatMap(kindsOf)) {
+        const c = { ...kind, file: name };
+        for (const s of kind.schedules) {
           // Three rows ending at the schedule's length (longrope switches factors by it), 2 query heads, 1 key head.
           const seqLen = 3;
           const offset = s.seqLen > 0 ? s.seqLen - seqLen : 5;
@@ -232,6 +290,11 @@ const BASE = {
   rope_theta: 10000.0,
 };
 const YARN = { rope_type: 'yarn', factor: 4.0, original_max_position_embeddings: 1024 };
+/** Small per-layer models (4 heads of 8): Gemma 3's 5 sliding : 1 full, Cohere 2's 3 : 1, SmolLM3's and Llama 4's NoPE flags. */
+const GEMMA3 = { ...BASE, model_type: 'gemma3_text', head_dim: 8, num_hidden_layers: 12, rope_theta: 1000000.0 };
+const COHERE2 = { ...BASE, model_type: 'cohere2', num_hidden_layers: 8, sliding_window_pattern: 4 };
+const SMOLLM3 = { ...BASE, model_type: 'smollm3', num_hidden_layers: 8, no_rope_layers: [1, 1, 1, 0, 1, 1, 1, 0] };
+const LLAMA4 = { ...BASE, model_type: 'llama4_text', num_hidden_layers: 8, no_rope_layers: [] };
 
 /** Mistakes as [label, config, error type, parameter]. */
 const MISTAKES = [
@@ -249,8 +312,34 @@ const MISTAKES = [
     'config.num_key_value_heads',
   ],
   [
-    'max_position_embeddings missing',
-    { ...BASE, max_position_embeddings: undefined },
+    'max_position_embeddings missing for dynamic NTK (its original length)',
+    { ...BASE, max_position_embeddings: undefined, rope_scaling: { type: 'dynamic', factor: 2.0 } },
+    TypeError,
+    'config.max_position_embeddings',
+  ],
+  [
+    'max_position_embeddings missing for YaRN without a factor',
+    { ...BASE, max_position_embeddings: undefined, rope_scaling: { ...YARN, factor: undefined } },
+    TypeError,
+    'config.max_position_embeddings',
+  ],
+  [
+    'max_position_embeddings missing for llama3 without an original length',
+    {
+      ...BASE,
+      max_position_embeddings: undefined,
+      rope_scaling: { rope_type: 'llama3', factor: 8.0, low_freq_factor: 1.0, high_freq_factor: 4.0 },
+    },
+    TypeError,
+    'config.max_position_embeddings',
+  ],
+  [
+    'max_position_embeddings missing for LongRoPE (its attention factor)',
+    {
+      ...BASE,
+      max_position_embeddings: undefined,
+      rope_scaling: { type: 'longrope', original_max_position_embeddings: 1024, short_factor: [1], long_factor: [1] },
+    },
     TypeError,
     'config.max_position_embeddings',
   ],
@@ -407,6 +496,123 @@ const MISTAKES = [
     TypeError,
     'config.rope_local_base_freq',
   ],
+  [
+    'rope_local_base_freq a string (Gemma 3)',
+    { ...GEMMA3, rope_local_base_freq: '10000' },
+    TypeError,
+    'config.rope_local_base_freq',
+  ],
+  [
+    "rope_local_base_freq disagreeing with rope_parameters.sliding_attention's rope_theta",
+    {
+      ...GEMMA3,
+      rope_local_base_freq: 20000.0,
+      rope_parameters: { sliding_attention: { rope_type: 'default', rope_theta: 10000.0 } },
+    },
+    RangeError,
+    'config.rope_local_base_freq',
+  ],
+  [
+    "rope_theta disagreeing with rope_parameters.full_attention's",
+    {
+      ...GEMMA3,
+      rope_theta: 1000000.0,
+      rope_parameters: { full_attention: { rope_type: 'default', rope_theta: 5.0 } },
+    },
+    RangeError,
+    'config.rope_theta',
+  ],
+  [
+    "rope_scaling disagreeing with rope_parameters.full_attention (Gemma 3's global layers)",
+    {
+      ...GEMMA3,
+      rope_scaling: { rope_type: 'linear', factor: 8.0 },
+      rope_parameters: { full_attention: { rope_type: 'linear', factor: 4.0 } },
+    },
+    RangeError,
+    'config.rope_parameters.full_attention',
+  ],
+  [
+    'rope_parameters flat for Gemma 3 (its form is per layer type)',
+    { ...GEMMA3, rope_parameters: { rope_type: 'linear', factor: 8.0 } },
+    TypeError,
+    'config.rope_parameters',
+  ],
+  [
+    'rope_parameters for a layer type Gemma 3 does not have',
+    { ...GEMMA3, rope_parameters: { chunked_attention: { rope_type: 'default' } } },
+    TypeError,
+    'config.rope_parameters.chunked_attention',
+  ],
+  [
+    "rope_parameters.sliding_attention's type unknown",
+    { ...GEMMA3, rope_parameters: { sliding_attention: { rope_type: 'ntk' } } },
+    TypeError,
+    'config.rope_parameters.sliding_attention.rope_type',
+  ],
+  ['num_hidden_layers 0', { ...BASE, num_hidden_layers: 0 }, RangeError, 'config.num_hidden_layers'],
+  ['num_hidden_layers a string', { ...BASE, num_hidden_layers: '26' }, TypeError, 'config.num_hidden_layers'],
+  [
+    'sliding_window_pattern 0 (Gemma 3)',
+    { ...GEMMA3, sliding_window_pattern: 0 },
+    RangeError,
+    'config.sliding_window_pattern',
+  ],
+  [
+    'sliding_window_pattern a string (Cohere 2)',
+    { ...COHERE2, sliding_window_pattern: '4' },
+    TypeError,
+    'config.sliding_window_pattern',
+  ],
+  ['layer_types not a list', { ...GEMMA3, layer_types: 'sliding_attention' }, TypeError, 'config.layer_types'],
+  [
+    'layer_types of another length than num_hidden_layers',
+    { ...GEMMA3, layer_types: ['sliding_attention', 'full_attention'] },
+    RangeError,
+    'config.layer_types',
+  ],
+  [
+    'layer_types holding a number',
+    { ...COHERE2, num_hidden_layers: 2, layer_types: ['sliding_attention', 1] },
+    TypeError,
+    'config.layer_types[1]',
+  ],
+  [
+    'layer_types holding a type Gemma 3 does not have',
+    { ...GEMMA3, num_hidden_layers: 2, layer_types: ['sliding_attention', 'chunked_attention'] },
+    RangeError,
+    'config.layer_types[1]',
+  ],
+  [
+    'no_rope_layers shorter than num_hidden_layers',
+    { ...SMOLLM3, no_rope_layers: [1, 1, 1] },
+    RangeError,
+    'config.no_rope_layers',
+  ],
+  [
+    'no_rope_layers empty (SmolLM3 reads it as given)',
+    { ...SMOLLM3, no_rope_layers: [] },
+    RangeError,
+    'config.no_rope_layers',
+  ],
+  [
+    'no_rope_layers listing layer numbers instead of flags',
+    { ...SMOLLM3, num_hidden_layers: 4, no_rope_layers: [3, 7, 11, 15] },
+    RangeError,
+    'config.no_rope_layers[0]',
+  ],
+  [
+    'no_rope_layers holding a boolean',
+    { ...SMOLLM3, num_hidden_layers: 2, no_rope_layers: [1, true] },
+    TypeError,
+    'config.no_rope_layers[1]',
+  ],
+  [
+    'no_rope_layer_interval 0 (Llama 4)',
+    { ...LLAMA4, no_rope_layers: null, no_rope_layer_interval: 0 },
+    RangeError,
+    'config.no_rope_layer_interval',
+  ],
   ['rope_interleave a string', { ...BASE, rope_interleave: 'yes' }, TypeError, 'config.rope_interleave'],
   ['model_type a number', { ...BASE, model_type: 1 }, TypeError, 'config.model_type'],
 ];
@@ -435,6 +641,12 @@ describe('fromHfConfig: mistakes name the config key', () => {
     );
     assert.match(messageOf(JSON.stringify(BASE)), /JSON\.parse/);
     assert.match(messageOf({ text_config: BASE }), /config\.text_config/);
+    assert.match(
+      messageOf({ ...BASE, max_position_embeddings: undefined, rope_scaling: { type: 'dynamic', factor: 2.0 } }),
+      /config\.max_position_embeddings is required for dynamic RoPE/,
+    );
+    assert.match(messageOf({ ...GEMMA3, rope_local_base_freq: '10000' }), /rope_local_base_freq must be a number/);
+    assert.match(messageOf({ ...BASE, rope_local_base_freq: 10000.0 }), /model_type 'gemma3_text'/);
   });
 });
 
@@ -485,6 +697,251 @@ describe('fromHfConfig: what transformers reads, key by key', () => {
       rope_scaling: { type: 'dynamic', factor: 2.0, original_max_position_embeddings: 99 },
     }).ropeOptions;
     assert.deepEqual(scaling, { type: 'dynamic', factor: 2, originalMaxPositionEmbeddings: 4096 });
+  });
+});
+
+describe('fromHfConfig: each layer its RoPE', () => {
+  const bases = (layers) => layers.map((layer) => (layer === null ? null : layer.base));
+
+  it('models whose layers share one RoPE: ropeOptions a plain data property, layers num_hidden_layers separate copies', () => {
+    const result = fromHfConfig({ ...BASE, num_hidden_layers: 3 });
+    const descriptor = Object.getOwnPropertyDescriptor(result, 'ropeOptions');
+    assert.ok('value' in descriptor && descriptor.enumerable, 'a data property');
+    assert.deepEqual(result.layers, [result.ropeOptions, result.ropeOptions, result.ropeOptions]);
+    result.layers[0].base = 1;
+    assert.equal(result.layers[1].base, 10000, 'changing one layer changes no other');
+    assert.equal(result.ropeOptions.base, 10000);
+    assert.ok(!('layers' in fromHfConfig(BASE)), 'no num_hidden_layers, all layers alike: no layers');
+  });
+
+  it('Gemma 3: sliding layers at rope_local_base_freq (plain), every sliding_window_pattern-th at rope_theta with rope_scaling', () => {
+    const result = fromHfConfig({
+      ...GEMMA3,
+      rope_local_base_freq: 10000.0,
+      sliding_window_pattern: 6,
+      rope_scaling: { rope_type: 'linear', factor: 8.0 },
+    });
+    const local = { headDim: 8, rotaryDim: 8, base: 10000, layout: 'half' };
+    const global = { ...local, base: 1000000, scaling: { type: 'linear', factor: 8 } };
+    assert.deepEqual(result.layers, [
+      local,
+      local,
+      local,
+      local,
+      local,
+      global,
+      local,
+      local,
+      local,
+      local,
+      local,
+      global,
+    ]);
+    const error = assertParameterError(() => result.ropeOptions, TypeError, 'ropeOptions');
+    assert.match(error.message, /10 layers at base 10000, 2 layers at base 1000000 with linear scaling.*layers\[i\]/);
+    assert.ok(!Object.keys(result).includes('ropeOptions'), 'not enumerable: spread and JSON see layers');
+    assert.deepEqual(JSON.parse(JSON.stringify(result)).layers, result.layers);
+    assert.deepEqual({ ...result }.layers, result.layers);
+  });
+
+  it('Gemma 3: layer_types instead of the pattern; the class defaults (Gemma3TextConfig) where the file gives none', () => {
+    const types = ['full_attention', 'sliding_attention', 'full_attention'];
+    const result = fromHfConfig({ ...GEMMA3, num_hidden_layers: 3, layer_types: types, rope_local_base_freq: 20000.0 });
+    assert.deepEqual(bases(result.layers), [1000000, 20000, 1000000]);
+    const defaults = fromHfConfig({ model_type: 'gemma3_text' });
+    assert.deepEqual(
+      { numHeads: defaults.numHeads, numKvHeads: defaults.numKvHeads, max: defaults.maxPositionEmbeddings },
+      { numHeads: 8, numKvHeads: 4, max: 131072 },
+    );
+    assert.equal(defaults.layers.length, 26);
+    assert.deepEqual(
+      bases(defaults.layers)
+        .map((base) => (base === 10000 ? 'L' : 'G'))
+        .join(''),
+      'LLLLLGLLLLLGLLLLLGLLLLLGLL',
+    );
+    assert.equal(defaults.layers[0].headDim, 256);
+    const whole = readConfig('gemma-3-4b-it.json');
+    const error = assertParameterError(() => fromHfConfig(whole), TypeError, 'config.num_attention_heads');
+    assert.match(error.message, /config\.text_config/, 'the multimodal file: its text_config is the model');
+  });
+
+  it("Gemma 3's transformers 5 form: rope_parameters per layer type, a missing type plain RoPE at its default base", () => {
+    const result = fromHfConfig({
+      ...GEMMA3,
+      rope_theta: undefined,
+      num_hidden_layers: 6,
+      rope_parameters: { full_attention: { rope_type: 'yarn', factor: 4.0, rope_theta: 500000.0 } },
+    });
+    assert.deepEqual(bases(result.layers), [10000, 10000, 10000, 10000, 10000, 500000]);
+    // Per layer type, transformers 5 takes the original length from max_position_embeddings.
+    assert.deepEqual(result.layers[5].scaling, { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 4096 });
+    assert.equal(result.layers[0].scaling, undefined);
+  });
+
+  it('SmolLM3: no_rope_layers[i] = 1 rotates, 0 is NoPE (null); without the key every no_rope_layer_interval-th is NoPE', () => {
+    const result = fromHfConfig(SMOLLM3);
+    const rope = { headDim: 8, rotaryDim: 8, base: 10000, layout: 'half' };
+    assert.deepEqual(result.layers, [rope, rope, rope, null, rope, rope, rope, null]);
+    assert.deepEqual(result.ropeOptions, rope, 'the rotating layers agree: ropeOptions is their RoPE');
+    const byInterval = fromHfConfig({
+      ...SMOLLM3,
+      rope_theta: undefined,
+      no_rope_layers: null,
+      no_rope_layer_interval: 2,
+    });
+    assert.deepEqual(bases(byInterval.layers), [2000000, null, 2000000, null, 2000000, null, 2000000, null]);
+    const longer = fromHfConfig({ ...SMOLLM3, num_hidden_layers: 2, no_rope_layers: [0, 1, 1] });
+    assert.deepEqual(bases(longer.layers), [null, 10000], 'entries past the last layer are not read as layers');
+    const none = fromHfConfig({ ...SMOLLM3, no_rope_layers: [0, 0, 0, 0, 0, 0, 0, 0] });
+    assertParameterError(() => none.ropeOptions, TypeError, 'ropeOptions');
+  });
+
+  it('Llama 4: an empty no_rope_layers is the interval (4) default; interleaved pairs', () => {
+    const result = fromHfConfig(LLAMA4);
+    assert.deepEqual(bases(result.layers), [10000, 10000, 10000, null, 10000, 10000, 10000, null]);
+    assert.equal(result.ropeOptions.layout, 'interleaved');
+    const given = fromHfConfig({ ...LLAMA4, no_rope_layers: [0, 1, 1, 1, 1, 1, 1, 1] });
+    assert.deepEqual(bases(given.layers), [null, 10000, 10000, 10000, 10000, 10000, 10000, 10000]);
+  });
+
+  it('Cohere 2: only sliding layers rotate (full ones are NoPE), pattern 4 by default, interleaved pairs; Cohere too', () => {
+    const result = fromHfConfig({ ...COHERE2, sliding_window_pattern: undefined });
+    assert.deepEqual(bases(result.layers), [10000, 10000, 10000, null, 10000, 10000, 10000, null]);
+    assert.equal(result.ropeOptions.layout, 'interleaved');
+    const typed = fromHfConfig({
+      ...COHERE2,
+      num_hidden_layers: 2,
+      layer_types: ['full_attention', 'sliding_attention'],
+    });
+    assert.deepEqual(bases(typed.layers), [null, 10000]);
+    assert.equal(fromHfConfig({ ...BASE, model_type: 'cohere' }).ropeOptions.layout, 'interleaved');
+  });
+
+  it('max_position_embeddings: not needed for plain RoPE, linear scaling, or YaRN and llama3 that give their lengths', () => {
+    const { max_position_embeddings: _, ...noMax } = BASE;
+    assert.equal(fromHfConfig(noMax).maxPositionEmbeddings, undefined);
+    assert.deepEqual(fromHfConfig(noMax).ropeOptions, fromHfConfig(BASE).ropeOptions);
+    assert.equal(
+      fromHfConfig({ ...noMax, rope_scaling: { type: 'linear', factor: 2.0 } }).ropeOptions.scaling.factor,
+      2,
+    );
+    assert.deepEqual(fromHfConfig({ ...noMax, rope_scaling: YARN }).ropeOptions.scaling, {
+      type: 'yarn',
+      factor: 4,
+      originalMaxPositionEmbeddings: 1024,
+    });
+    const llama3 = { rope_type: 'llama3', factor: 8.0, low_freq_factor: 1.0, high_freq_factor: 4.0 };
+    const withOriginal = { ...llama3, original_max_position_embeddings: 8192 };
+    assert.equal(
+      fromHfConfig({ ...noMax, rope_scaling: withOriginal }).ropeOptions.scaling.originalMaxPositionEmbeddings,
+      8192,
+    );
+  });
+});
+
+describe('fromHfConfig reads the per-layer keys once', () => {
+  /** A copy of `value` whose properties (every level, array entries too) count their reads. */
+  function counted(value, reads, path = 'config') {
+    if (value === null || typeof value !== 'object') return value;
+    const copy = Array.isArray(value) ? [] : {};
+    for (const [key, inner] of Object.entries(value)) {
+      const at = Array.isArray(value) ? `${path}[${key}]` : `${path}.${key}`;
+      const wrapped = counted(inner, reads, at);
+      Object.defineProperty(copy, key, {
+        enumerable: true,
+        get: () => {
+          reads.set(at, (reads.get(at) ?? 0) + 1);
+          return wrapped;
+        },
+      });
+    }
+    return copy;
+  }
+
+  /** Per file, the per-layer keys that must be read, in its own form and in its transformers 5 form. */
+  const PER_LAYER_KEYS = {
+    'smollm3-3b.json': [['config.no_rope_layers[35]'], ['config.no_rope_layers[35]']],
+    'gemma-3-1b-it.json': [
+      ['config.sliding_window_pattern', 'config.rope_local_base_freq'],
+      ['config.layer_types[25]', 'config.rope_parameters.sliding_attention.rope_theta'],
+    ],
+    'llama-4-scout-17b-16e-instruct.json': [['config.no_rope_layers'], ['config.no_rope_layers']],
+    'gemma-3-4b-it.json': [
+      ['config.rope_scaling.factor', 'config.num_hidden_layers'],
+      ['config.layer_types[33]', 'config.rope_parameters.full_attention.factor'],
+    ],
+    'cohere2-defaults.json': [['config.sliding_window_pattern'], ['config.sliding_window_pattern']],
+  };
+  for (const [file, keys] of Object.entries(PER_LAYER_KEYS)) {
+    it(`${file} and its transformers 5 form: every getter (layer_types, no_rope_layers, rope_parameters per type) runs once`, () => {
+      const text = readConfig(file).text_config ?? readConfig(file);
+      for (const [form, config] of [text, transformers5Form(text)].entries()) {
+        const reads = new Map();
+        assert.deepEqual(fromHfConfig(counted(config, reads)), fromHfConfig(config));
+        for (const [key, count] of reads) assert.equal(count, 1, `${key} read ${count} times`);
+        for (const key of keys[form]) assert.equal(reads.get(key), 1, `${key} read`);
+      }
+    });
+  }
+
+  it('a throwing getter or Proxy trap in the new keys names the key; nothing is written', () => {
+    const throwingAt = (value, index) =>
+      new Proxy(value, {
+        get(target, key, receiver) {
+          if (key === String(index)) throw new Error('boom');
+          return Reflect.get(target, key, receiver);
+        },
+      });
+    const cases = [
+      [
+        {
+          ...COHERE2,
+          num_hidden_layers: 3,
+          layer_types: throwingAt(['sliding_attention', 'sliding_attention', 'full_attention'], 2),
+        },
+        'config.layer_types[2]',
+      ],
+      [{ ...SMOLLM3, no_rope_layers: throwingAt([1, 1, 1, 0, 1, 1, 1, 0], 1) }, 'config.no_rope_layers[1]'],
+      [
+        {
+          ...GEMMA3,
+          rope_parameters: {
+            full_attention: new Proxy(
+              {},
+              {
+                ownKeys() {
+                  throw new Error('no keys');
+                },
+              },
+            ),
+          },
+        },
+        'config.rope_parameters.full_attention',
+      ],
+    ];
+    for (const key of [
+      'sliding_window_pattern',
+      'rope_local_base_freq',
+      'num_hidden_layers',
+      'no_rope_layer_interval',
+    ]) {
+      const config = { ...GEMMA3, model_type: key === 'no_rope_layer_interval' ? 'smollm3' : 'gemma3_text' };
+      if (key === 'no_rope_layer_interval') delete config.no_rope_layers;
+      Object.defineProperty(config, key, {
+        enumerable: true,
+        get() {
+          throw new Error('boom');
+        },
+      });
+      cases.push([config, `config.${key}`]);
+    }
+    for (const [config, parameter] of cases) {
+      const error = assertParameterError(() => fromHfConfig(config), TypeError, parameter);
+      assert.match(error.message, /could not be read/);
+    }
+    fromHfConfig(frozen(readConfig('smollm3-3b.json')));
+    fromHfConfig(frozen(transformers5Form(readConfig('gemma-3-1b-it.json'))));
   });
 });
 
@@ -556,12 +1013,20 @@ describe('fromHfConfig reads the config once and never changes it', () => {
 
   it('inherited keys (Object.prototype pollution) are neither config keys nor scaling values', () => {
     const yarn = { ...BASE, rope_scaling: { rope_type: 'yarn', original_max_position_embeddings: 1024 } };
-    const expected = [fromHfConfig(BASE), fromHfConfig(yarn)];
+    const gemma = { ...GEMMA3, rope_parameters: { full_attention: { rope_type: 'linear', factor: 8.0 } } };
+    const configs = [BASE, yarn, SMOLLM3, gemma, { ...COHERE2, sliding_window_pattern: undefined }];
+    const expected = configs.map(fromHfConfig);
     const polluted = {
       rope_scaling: { type: 'linear', factor: 2 },
       head_dim: 6,
       factor: 3,
       scaling: { type: 'linear' },
+      num_hidden_layers: 2,
+      layer_types: ['full_attention', 'full_attention'],
+      no_rope_layers: [0, 0, 0, 0, 0, 0, 0, 0],
+      sliding_window_pattern: 1,
+      rope_local_base_freq: 5,
+      sliding_attention: { rope_type: 'linear', factor: 2 },
     };
     for (const [key, value] of Object.entries(polluted)) Object.prototype[key] = value;
     let setterRan = false;
@@ -571,11 +1036,22 @@ describe('fromHfConfig reads the config once and never changes it', () => {
         setterRan = true;
       },
     });
+    const setters = ['originalMaxPositionEmbeddings', 'ropeOptions', 'layers', 'numHeads', 'maxPositionEmbeddings'];
+    for (const key of setters.slice(1)) {
+      Object.defineProperty(Object.prototype, key, {
+        configurable: true,
+        set() {
+          setterRan = true;
+        },
+      });
+    }
     try {
-      assert.deepEqual([fromHfConfig(BASE), fromHfConfig(yarn)], expected);
+      const results = configs.map(fromHfConfig);
+      assert.deepEqual(results, expected);
+      assert.deepEqual(results[3].layers, expected[3].layers);
       assert.ok(!setterRan, 'an inherited setter never runs');
     } finally {
-      for (const key of [...Object.keys(polluted), 'originalMaxPositionEmbeddings']) delete Object.prototype[key];
+      for (const key of [...Object.keys(polluted), ...setters]) delete Object.prototype[key];
     }
   });
 });
@@ -585,8 +1061,11 @@ const CONSUMER_TS = `
 import { fromHfConfig, loadPosenc, type HfRopeConfig, type HfRopeOptions } from '${join(root, 'bindings/js/index.js')}';
 const posenc = await loadPosenc({ simd: false });
 const config: HfRopeConfig = fromHfConfig(JSON.parse('{}'));
-const { ropeOptions, numHeads, numKvHeads, maxPositionEmbeddings } = config;
+const { ropeOptions, layers, numHeads, numKvHeads, maxPositionEmbeddings } = config;
 const o: HfRopeOptions = ropeOptions;
+const layer: HfRopeOptions | null | undefined = layers?.[0];
+const perLayer = layers?.map((l) => (l === null ? null : posenc.ropePlan({ ...l, seqLen: 1, numHeads })));
+const m: number | undefined = maxPositionEmbeddings;
 const s = posenc.ropeSchedule({ ...o, seqLen: maxPositionEmbeddings });
 const f: Float64Array = posenc.ropeFrequencies(ropeOptions);
 const c = posenc.ropeCache({ ...ropeOptions, seqLen: 4 });
@@ -595,7 +1074,7 @@ const qk = posenc.ropeQK(new Float32Array(8), new Float32Array(8), { ...ropeOpti
 const plan = posenc.ropePlan({ ...ropeOptions, seqLen: 1, numHeads, numKvHeads });
 // @ts-expect-error: layouts are checked
 const bad: HfRopeOptions = { ...ropeOptions, layout: 'concat' };
-console.log(s.invFreq, f, c.cos, x, qk.q, plan.rotaryDim, bad);
+console.log(s.invFreq, f, c.cos, x, qk.q, plan.rotaryDim, bad, layer, perLayer, m);
 `;
 
 it('index.d.ts: fromHfConfig and its result, accepted by every rope function without casts (strict TypeScript)', () => {

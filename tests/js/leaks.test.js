@@ -20,8 +20,9 @@ const BAD_CALLS = 10_000;
 const WARM_UP = 100;
 const HALF_CALLS = 1_000;
 
-/** The heap as malloc sees it: where a new small and a new large block would go. */
+/** The heap as malloc sees it: where a new small and a new large block would go (the plans rope() keeps freed). */
 function heapProbe(posenc) {
+  posenc.freeCachedPlans();
   const small = posenc.allocate(1);
   const large = posenc.allocate(1 << 16);
   const probe = { small: small.address, large: large.address, memoryBytes: posenc.memoryBytes };

@@ -73,6 +73,12 @@ describe('loadPosenc: where the .wasm comes from', () => {
     }
   });
 
+  it("in Node, 'posenc' and 'posenc/inline' resolve to one copy of the JS layer (one WasmArray class)", async () => {
+    const [main, inline] = await Promise.all([import('posenc'), import('posenc/inline')]);
+    assert.equal(main.WasmArray, inline.WasmArray);
+    assert.equal(main.RopePlan, inline.RopePlan);
+  });
+
   it('a module shared by many instances: each has its own memory', async () => {
     const first = await nodeEntry.loadPosenc();
     const second = await nodeEntry.loadPosenc({ module: first.module });

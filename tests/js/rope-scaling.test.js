@@ -114,7 +114,12 @@ const SCALING_MISTAKES = [
   ['yarn truncate a string', { ...YARN, truncate: 'no' }, TypeError, 'scaling.truncate'],
   ['llama3 without lowFreqFactor', { ...LLAMA3, lowFreqFactor: undefined }, TypeError, 'scaling.lowFreqFactor'],
   ['llama3 lowFreqFactor 0', { ...LLAMA3, lowFreqFactor: 0 }, RangeError, 'scaling.lowFreqFactor'],
-  ['llama3 highFreqFactor = lowFreqFactor', { ...LLAMA3, highFreqFactor: 1 }, RangeError, 'scaling.highFreqFactor'],
+  [
+    'llama3 highFreqFactor below lowFreqFactor',
+    { ...LLAMA3, highFreqFactor: 0.5 },
+    RangeError,
+    'scaling.highFreqFactor',
+  ],
   ['longrope without shortFactor', { ...LONGROPE, shortFactor: undefined }, TypeError, 'scaling.shortFactor'],
   ['longrope shortFactor a string', { ...LONGROPE, shortFactor: '1,2' }, TypeError, 'scaling.shortFactor'],
   [

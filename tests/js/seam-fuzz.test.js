@@ -964,6 +964,12 @@ class HostileCall {
     const { buffer } = probe.view();
     probe.free();
     for (const [name, slot, length] of this.pendingViews) {
+      // Inside a live WasmArray: a view from its view(), as posenc takes them in place; the
+      // hostile kinds are views made by hand over the memory's buffer.
+      if (slot.kind === 'view') {
+        this.values.set(name, slot.holder.view().subarray(slot.element, slot.element + length));
+        continue;
+      }
       const byteOffset = slot.byteOffset ?? slot.holder.address + 4 * slot.element;
       this.values.set(name, new Float32Array(buffer, byteOffset, length));
     }

@@ -18,9 +18,11 @@ export function freshInstance(posenc) {
 /**
  * Where malloc would put a new small (4-byte) and a new large (256 KiB, from the top of the
  * heap) block (as in leaks.test.js, without memoryBytes: these tests grow the memory on
- * purpose). A leaked block takes the small probe's place or pushes the large one up.
+ * purpose), once the plans rope() keeps are freed. A leaked block takes the small probe's place
+ * or pushes the large one up.
  */
 export function heapProbe(posenc) {
+  posenc.freeCachedPlans();
   const small = posenc.allocate(1);
   const large = posenc.allocate(1 << 16);
   const probe = { small: small.address, large: large.address };

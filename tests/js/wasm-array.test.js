@@ -465,6 +465,53 @@ for (const posenc of await loadBothVariants()) {
       });
     });
 
+    it('views: only view() and its subarray() are used in place; one kept after free() never writes the array now at its address', () => {
+      const rope = { seqLen: 1, headDim: 4, offset: 3 };
+      const a = posenc.allocate(Float32Array.of(1, 2, 3, 4));
+      const stale = a.view();
+      const staleWindow = a.subarray(0, 4).view();
+      a.free();
+      const b = posenc.allocate(Float32Array.of(5, 6, 7, 8));
+      assert.equal(b.address, a.address, 'malloc gave b the freed block (the premise)');
+      const rule = /view \(from view\(\)\) of a WasmArray that was already freed/;
+      for (const [label, view] of [
+        ['the stale view', stale],
+        ['its subarray(0)', stale.subarray(0)],
+        ['a subarray of its subarray', stale.subarray(1).subarray(0, 2)],
+      ]) {
+        assert.throws(
+          () => posenc.rope(view, { ...rope, headDim: view.length }),
+          (e) => e.parameter === 'x' && rule.test(e.message),
+          label,
+        );
+      }
+      assert.throws(
+        () => posenc.rope(staleWindow, rope),
+        (e) =>
+          e.parameter === 'x' &&
+          /view \(from view\(\)\) of a window \(subarray\) of a WasmArray that was already freed/.test(e.message),
+        'a view of a freed window',
+      );
+      const foreign = /view\(\) did not make/;
+      for (const [label, view] of [
+        ['a view made by hand inside b', new Float32Array(stale.buffer, b.address, 4)],
+        ['the built-in subarray of the stale view', Float32Array.prototype.subarray.call(stale, 0)],
+      ]) {
+        assert.throws(
+          () => posenc.rope(view, rope),
+          (e) => e.parameter === 'x' && foreign.test(e.message),
+          label,
+        );
+      }
+      assert.deepEqual(Array.from(b.toArray()), [5, 6, 7, 8], 'b was never written');
+
+      const expected = posenc.rope(Float32Array.of(6, 7), { ...rope, headDim: 2 });
+      const part = b.view().subarray(1, 3);
+      assert.equal(posenc.rope(part, { ...rope, headDim: 2 }), part, "a live view's subarray is rotated in place");
+      assert.deepEqual(Array.from(b.toArray()), [5, ...expected, 8]);
+      b.free();
+    });
+
     it('free then allocate reuses memory', () => {
       const first = posenc.allocate(1024);
       const address = first.address;

@@ -158,16 +158,21 @@ test('the tarball holds every file package.json points at, and no stale build ou
   for (const target of pointedAt(manifest)) assert.ok(paths.includes(target), `${target} is in the tarball`);
   const dist = paths.filter((path) => path.startsWith('dist/')).sort();
   assert.deepEqual(dist, [
+    'dist/inline.js',
     'dist/posenc-scalar.inline.js',
     'dist/posenc-scalar.wasm',
     'dist/posenc-simd.inline.js',
     'dist/posenc-simd.wasm',
+    'dist/posenc.browser.js',
     'dist/posenc.cjs',
     'dist/posenc.d.cts',
     'dist/posenc.mjs',
+    'dist/standalone.js',
     'dist/widgets.js',
   ]);
   assert.ok(!paths.some((path) => path.startsWith('tests/') || path.startsWith('src/')), 'no sources or tests');
+  assert.ok(paths.includes('LICENSE'), 'the license text ships with the package');
+  assert.match(readFileSync(join(ROOT, 'LICENSE'), 'utf8'), new RegExp(`^${manifest.license} License`), 'as declared');
 });
 
 test('npm pack installs into an empty folder and works there, types included', () => {

@@ -112,6 +112,15 @@ test('bad attributes: a message inside, an event, never a throw', async () => {
   assert.match(message, /head-dim="7" is odd/);
   assert.match(message, /domain="1,2,3" needs 2 comma-separated numbers/);
   assert.match(message, /seq-len="1e9" is outside 16…256; using 256/);
+  // A list's default is named, even the empty one (the panel's own scale).
+  const attribute = await problemsAfter(page, SELECTOR, [{ attribute: 'domain', value: 'NaN,Infinity' }]);
+  assert.match(
+    attribute.message,
+    /domain="NaN,Infinity" holds something that is not a number; using the default \(an empty list\)\./,
+  );
+  const property = await problemsAfter(page, SELECTOR, [{ property: 'domain', value: [1, Number.NaN] }]);
+  assert.deepEqual([...attribute.names, ...property.names], ['domain', 'domain']);
+  assert.match(property.message, /domain = 1,NaN cannot be used; it stays \(an empty list\)\./);
   await setAttributes(page, SELECTOR, { encoding: 'rope', 'head-dim': '32', domain: '-3,3', 'seq-len': '64' });
   assert.equal(await page.locator(`${SELECTOR} [part~="message"]`).isHidden(), true);
   await checkPanel(SELECTOR, 'rope', { n: 64 }, [-3, 3]);

@@ -144,6 +144,45 @@ test('bad attributes and properties: a message inside, one warning, an event, ne
   assert.deepEqual(log.errors, []);
 });
 
+test('the largest table: painted in full, and what the read-out and rowsAt compute again is the table, bit for bit', async () => {
+  const settings = { seqLen: 2048, dModel: 2048, layout: 'concat' };
+  await setAttributes({ 'seq-len': '2048', 'd-model': '2048', layout: 'concat', base: '10000' });
+  const table = referenceTable(settings);
+  await checkHeatmapPixels(page, 'sinusoidal-table', {
+    rows: 2048,
+    cols: 2048,
+    expected: (r, c) => table[r * 2048 + c],
+    domain: [-1, 1],
+  });
+  const lastPick = await recordPicks(page, SELECTOR);
+  const canvas = page.locator(`${SELECTOR} canvas.heatmap-cells`);
+  const { width, height } = await canvas.boundingBox();
+  const picks = [];
+  // Rows on both sides of 1024 (where posenc anchors the phases again) and near the last.
+  for (const [x, y] of [
+    [0.3, 0.2],
+    [0.9, 0.6],
+    [0.55, 0.999],
+  ]) {
+    await canvas.hover({ position: { x: x * width, y: y * height } });
+    picks.push(await lastPick());
+  }
+  assert.ok(picks.some(({ row }) => row < 1024) && picks.some(({ row }) => row > 2000), JSON.stringify(picks));
+  const same = await page.locator(SELECTOR).evaluate((node, shown) => {
+    const { values, cols } = node.table;
+    const rows = node.rowsAt(1500, 3);
+    return {
+      picks: shown.map(({ row, col, value }) => Object.is(value, values[row * cols + col])),
+      rows: rows.length === 3 * cols && rows.every((v, i) => Object.is(v, values[1500 * cols + i])),
+      last: node.rowsAt(2047, 1).every((v, i) => Object.is(v, values[2047 * cols + i])),
+    };
+  }, picks);
+  assert.deepEqual(same, { picks: [true, true, true], rows: true, last: true });
+  await page.mouse.move(0, 0);
+  await setAttributes({ 'seq-len': '64', 'd-model': '64', layout: 'interleaved' });
+  assert.deepEqual(log.errors, []);
+});
+
 test('keyboard read-out and posenc-pick', async () => {
   await setAttributes({ 'seq-len': '64', 'd-model': '64', layout: 'interleaved', base: '10000' });
   const lastPick = await recordPicks(page, SELECTOR);

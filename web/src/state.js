@@ -76,7 +76,7 @@ function keysWithBrokenEncoding(text) {
 export function parseSetting(key, spec, raw) {
   const fallback = (why) => ({
     value: spec.default,
-    problem: `${key}=${describeValue(raw)} ${why}; using the default ${formatValue(spec, spec.default)}.`,
+    problem: `${key}=${describeValue(raw)} ${why}; using the default ${describeSetting(spec, spec.default)}.`,
   });
   switch (spec.type) {
     case 'int':
@@ -89,7 +89,10 @@ export function parseSetting(key, spec, raw) {
       let why = 'is odd (this setting is even)';
       if (value < spec.min || value > spec.max) why = `is outside ${spec.min}…${spec.max}`;
       else if (!Number.isInteger(value)) why = 'is not a whole number';
-      return { value: clamped, problem: `${key}=${describeValue(raw)} ${why}; using ${formatValue(spec, clamped)}.` };
+      return {
+        value: clamped,
+        problem: `${key}=${describeValue(raw)} ${why}; using ${describeSetting(spec, clamped)}.`,
+      };
     }
     case 'enum':
       return spec.values.includes(raw) ? { value: raw } : fallback(`is not one of ${spec.values.join(', ')}`);
@@ -135,8 +138,16 @@ export function clampSetting(spec, value, max = spec.max) {
   return v;
 }
 
+/** A value as a link or an attribute writes it (an empty list or text: nothing at all). */
 export function formatValue(spec, value) {
   return spec.type === 'numbers' ? value.join(',') : String(value);
+}
+
+/** A value as a message names it: as written, and an empty list or text said in words. */
+export function describeSetting(spec, value) {
+  const text = formatValue(spec, value);
+  if (text !== '') return text;
+  return spec.type === 'numbers' ? '(an empty list)' : '(empty text)';
 }
 
 /**
@@ -278,7 +289,7 @@ export class UrlState {
       const sentences = [];
       const count = counts.get(key);
       if (count > 1 && !problem) {
-        const last = spec.type === 'text' ? describeValue(raw) : formatValue(spec, value);
+        const last = spec.type === 'text' ? describeValue(raw) : describeSetting(spec, value);
         sentences.push(`${key} appears ${count} times; using the last, ${last}.`);
       } else if (count > 1) sentences.push(`${key} appears ${count} times; the last counts.`);
       if (unreadable.has(key))

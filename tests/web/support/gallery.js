@@ -153,8 +153,49 @@ export async function problemsAfter(page, selector, steps) {
 }
 
 /**
+ * Asserts `theme` is held to its values like every setting, as an attribute and as a property: a
+ * bad one is named inside the element, warned about once and sent as posenc-invalid; the
+ * attribute's falls back to the default (the system's scheme, light here), the property's leaves
+ * the theme as it was, and neither styles anything (no red text from `dark;color:red`).
+ */
+export async function assertThemeValidated(page, log, selector) {
+  const looks = () =>
+    page.locator(selector).evaluate((node) => {
+      const style = getComputedStyle(node);
+      return { background: style.backgroundColor, color: style.color, theme: node.theme };
+    });
+  const [light, dark] = [
+    { background: 'rgb(255, 255, 255)', color: 'rgb(29, 35, 43)' },
+    { background: 'rgb(20, 23, 27)', color: 'rgb(227, 231, 236)' },
+  ];
+  await setAttributes(page, selector, { theme: 'dark' });
+  assert.deepEqual(await looks(), { ...dark, theme: 'dark' });
+  const attribute = await problemsAfter(page, selector, [{ attribute: 'theme', value: 'dark;color:red' }]);
+  assert.deepEqual({ thrown: attribute.thrown, names: attribute.names }, { thrown: null, names: ['theme'] });
+  assert.match(
+    attribute.message,
+    /theme="dark;color:red" is not one of system, light, dark; using the default system\./,
+  );
+  assert.deepEqual(await looks(), { ...light, theme: 'system' });
+  await page.locator(selector).evaluate((node) => {
+    node.theme = 'dark';
+  });
+  assert.equal(await page.locator(selector).getAttribute('theme'), 'dark');
+  assert.equal(await page.locator(`${selector} [part~="message"]`).isHidden(), true);
+  const property = await problemsAfter(page, selector, [{ property: 'theme', value: 'sideways' }]);
+  assert.deepEqual({ thrown: property.thrown, names: property.names }, { thrown: null, names: ['theme'] });
+  assert.match(property.message, /theme = sideways cannot be used; it stays dark\./);
+  assert.deepEqual(await looks(), { ...dark, theme: 'dark' });
+  assert.equal(await page.locator(selector).getAttribute('theme'), 'dark');
+  assert.equal(log.warnings.filter((text) => text.includes('theme = sideways')).length, 1);
+  await page.locator(selector).evaluate((node) => node.removeAttribute('theme'));
+  assert.equal(await page.locator(`${selector} [part~="message"]`).isHidden(), true);
+  assert.deepEqual(await looks(), { ...light, theme: 'system' });
+}
+
+/**
  * Registers the tests every gallery element passes alike: dark mode (system setting and theme
- * attribute), axe-core within its gallery `section` (null: the whole gallery) in light and dark
+ * attribute), a bad theme reported like every setting, axe-core within its gallery `section` (null: the whole gallery) in light and dark
  * mode, a 375-px phone (the element and `others` of its section). `session`: the gallery session
  * (useGallerySession).
  */
@@ -162,6 +203,10 @@ export function galleryElementChecks(session, { selector, section, others = [] }
   test('dark mode: the system setting, and the theme attribute', async () => {
     const { browser, page, galleryUrl } = await session;
     await assertDarkMode(browser, page, galleryUrl, selector);
+  });
+  test('theme: a bad value, attribute or property, is reported like every setting and styles nothing', async () => {
+    const { page, log } = await session;
+    await assertThemeValidated(page, log, selector);
   });
   for (const colorScheme of ['light', 'dark']) {
     test(`axe-core: no serious or critical violation ${section ? 'in the element' : 'on the whole gallery'} (${colorScheme} mode)`, async () => {

@@ -1,6 +1,8 @@
 // A heatmap drawn on a <canvas> with one canvas pixel per matrix cell (ImageData filled from a
 // typed array through a 256-colour lookup table), scaled to the page by CSS. Axes, legend,
 // hover/keyboard read-out, a crosshair that other plots can drive, and PNG/CSV export.
+// The canvas holds the picture: a heatmap keeps its numbers only when it is given no way to
+// compute them again (`rowsOf`), so a page of large figures holds little more than their pixels.
 import { h, s } from '../dom.js';
 import { formatSig } from '../format.js';
 import { exportCsv, exportFigurePng, matrixCsv } from '../export.js';
@@ -10,6 +12,29 @@ import { createLegend } from './legend.js';
 
 const READOUT_HINT = 'Point at or tap the heatmap, or focus it and use the arrow keys, to read values.';
 const PIXELATED_LIMIT = 400; // up to this many cells per side, upscale with hard cell edges
+
+// Cells are painted a strip of rows at a time through one ImageData that every heatmap shares
+// (painting is synchronous): no heatmap keeps a copy of its picture beside the canvas's own.
+const STRIP_PIXELS = 1 << 18; // 1 MiB of RGBA
+let strip = null;
+
+/** The shared strip for rows of `cols` cells: as many whole rows as fit in STRIP_PIXELS. */
+function stripOf(cols) {
+  const height = Math.max(1, Math.floor(STRIP_PIXELS / cols));
+  if (!strip || strip.width !== cols || strip.height !== height) strip = new ImageData(cols, height);
+  return strip;
+}
+
+/** Paints `values` ([rows, cols]) on `canvas` through `lut` on the scale [lo, hi], a strip at a time. */
+function paintCanvas(canvas, values, rows, cols, lut, lo, hi) {
+  const image = stripOf(cols);
+  const context = canvas.getContext('2d');
+  for (let row = 0; row < rows; row += image.height) {
+    const count = Math.min(image.height, rows - row);
+    paintCells(image, values, lut, lo, hi, row * cols, count * cols);
+    context.putImageData(image, 0, row, 0, 0, cols, count);
+  }
+}
 
 // Each 256-colour table packed once as one 32-bit RGBA word per entry, in the platform's byte
 // order, so painting a cell is one store instead of four.
@@ -30,9 +55,12 @@ function packedLut(lut) {
   return packed;
 }
 
-/** Writes RGBA pixels for `values` into `image` through `lut` on the scale [lo, hi]. */
-export function paintCells(image, values, lut, lo, hi) {
-  const pixels = new Uint32Array(image.data.buffer, image.data.byteOffset, values.length);
+/**
+ * Writes RGBA pixels for `count` of `values` from index `first` (an array or a typed array) into
+ * the start of `image` through `lut` on the scale [lo, hi].
+ */
+export function paintCells(image, values, lut, lo, hi, first = 0, count = values.length - first) {
+  const pixels = new Uint32Array(image.data.buffer, image.data.byteOffset, count);
   const colors = packedLut(lut);
   const span = hi - lo;
   if (!(span > 0)) {
@@ -40,8 +68,8 @@ export function paintCells(image, values, lut, lo, hi) {
     return;
   }
   const scale = 255 / span;
-  for (let i = 0; i < values.length; i++) {
-    const t = (values[i] - lo) * scale;
+  for (let i = 0; i < count; i++) {
+    const t = (values[first + i] - lo) * scale;
     // (t + 0.5) | 0 is Math.round(t) for t in (0, 255); NaN and t <= 0 take entry 0.
     pixels[i] = colors[t > 0 ? (t >= 255 ? 255 : (t + 0.5) | 0) : 0];
   }
@@ -59,7 +87,10 @@ export function paintCells(image, values, lut, lo, hi) {
  *              the canvas's aria-label); lo/hi are the colour scale's ends, min/max the data's
  *   square     keep cells' display aspect square-ish (clamped) instead of a fixed 4:3 area
  *
- * draw() also takes `preview`: a sentence saying that the picture is a coarse one (cells at sampled
+ * draw() also takes `rowsOf(first, count)`: rows first … first + count − 1 of the values drawn,
+ * computed again (a Float32Array of count · cols); with it the heatmap keeps no values, and reads
+ * the row under the cursor (keeping the last one read) and the whole matrix for CSV through it.
+ * And `preview`: a sentence saying that the picture is a coarse one (cells at sampled
  * positions) about to be replaced, shown before the read-out and the summary; and `guides`: reference lines over the cells, [{ from: [row, col], to: [row, col] }]
  * in cell indices (fractions allowed; a cell's centre is its index).
  */
@@ -117,13 +148,26 @@ export function createHeatmap({
     caption,
   );
 
-  let matrix = null; // { values, rows, cols, lo, hi, rowLabels, colLabels, rowFirst, colFirst, rowStep, colStep }
-  let image = null;
+  let matrix = null; // { values (null with rowsOf), rowsOf, rows, cols, lo, hi, rowLabels, colLabels, rowFirst, colFirst, rowStep, colStep }
+  let readRow = null; // { row, values }: the row last read through matrix.rowsOf
   let drawCount = 0;
   let cursor = null;
   const cursorListeners = new Set();
 
   const labelOf = (labels, first, index, step = 1) => (labels ? labels[index] : String(first + index * step));
+
+  /** The drawn value of a cell: from the values kept, or its row computed again. */
+  function valueAt(row, col) {
+    if (matrix.values) return matrix.values[row * matrix.cols + col];
+    if (readRow?.row !== row) readRow = { row, values: matrix.rowsOf(row, 1) };
+    return readRow.values[col];
+  }
+
+  /** Every drawn value, row-major (computed again when not kept); null before the first draw. */
+  function allValues() {
+    if (!matrix) return null;
+    return matrix.values ?? matrix.rowsOf(0, matrix.rows);
+  }
 
   function showCursor() {
     if (!matrix || !cursor) {
@@ -136,7 +180,7 @@ export function createHeatmap({
     crossY.hidden = false;
     crossX.style.top = `${(((cursor.row + 0.5) / matrix.rows) * 100).toFixed(4)}%`;
     crossY.style.left = `${(((cursor.col + 0.5) / matrix.cols) * 100).toFixed(4)}%`;
-    const value = matrix.values[cursor.row * matrix.cols + cursor.col];
+    const value = valueAt(cursor.row, cursor.col);
     const info = {
       ...cursor,
       value,
@@ -224,7 +268,7 @@ export function createHeatmap({
   /** The drawn matrix as CSV text, labelled as the axes are ('' before the first draw). */
   function csv() {
     if (!matrix) return '';
-    return matrixCsv(matrix.values, matrix.rows, matrix.cols, {
+    return matrixCsv(allValues(), matrix.rows, matrix.cols, {
       corner: `${yLabel} \\ ${xLabel}`,
       rowLabel: (r) => labelOf(matrix.rowLabels, matrix.rowFirst, r, matrix.rowStep),
       colLabel: (c) => labelOf(matrix.colLabels, matrix.colFirst, c, matrix.colStep),
@@ -254,6 +298,7 @@ export function createHeatmap({
     colormap: mapName,
     valueLabel: label,
     preview = null,
+    rowsOf = null,
   }) {
     if (values.length !== rows * cols) throw new Error(`heatmap ${name}: ${values.length} values for ${rows}×${cols}`);
     const [lo, hi] = domain;
@@ -269,14 +314,27 @@ export function createHeatmap({
         row: Math.round((cursorAt.row - rowFirst) / rowStep),
         col: Math.round((cursorAt.col - colFirst) / colStep),
       };
-    matrix = { values, rows, cols, lo, hi, rowLabels, colLabels, rowFirst, colFirst, rowStep, colStep, preview };
+    matrix = {
+      values: rowsOf ? null : values,
+      rowsOf,
+      rows,
+      cols,
+      lo,
+      hi,
+      rowLabels,
+      colLabels,
+      rowFirst,
+      colFirst,
+      rowStep,
+      colStep,
+      preview,
+    };
+    readRow = null;
     if (canvas.width !== cols || canvas.height !== rows) {
       canvas.width = cols;
       canvas.height = rows;
     }
-    if (!image || image.width !== cols || image.height !== rows) image = new ImageData(cols, rows);
-    paintCells(image, values, colormapLut(currentMap), lo, hi);
-    canvas.getContext('2d').putImageData(image, 0, 0);
+    paintCanvas(canvas, values, rows, cols, colormapLut(currentMap), lo, hi);
     drawCount++;
     Object.assign(canvas.dataset, {
       drawn: String(drawCount), // a new picture (bench/page-redraw-probe.js times it)
@@ -335,6 +393,11 @@ export function createHeatmap({
     setTitle,
     readout: readoutNode, // a page may move it (e.g. into a panel that stays in view)
     onCursor: (listener) => cursorListeners.add(listener),
+    /** A drawn cell's value (row, col index the cells drawn). */
+    valueAt,
+    /** Every drawn value (row-major Float32Array, computed again when not kept), or null. */
+    values: allValues,
+    /** The drawn matrix's shape and labels ({ rows, cols, rowFirst, colFirst, rowStep, colStep, … }), or null. */
     get matrix() {
       return matrix;
     },

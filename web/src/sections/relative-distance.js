@@ -171,7 +171,12 @@ export function mount({ posenc, state }) {
       `Same distance, different start: the largest difference between PE(${anchor})·PE(${anchor} + Δ) and PE(0)·PE(Δ) is ${formatSigText(maxSpread, 3)} ` +
       '(float32 rounding). The curve is symmetric (before and after look the same) and not monotonic: far positions can be more alike than nearer ones.';
 
-    yield* similaritySteps(posenc, heatmap, { a: table, b: table, rows: seqLen, cols: seqLen, dim: dModel });
+    yield* similaritySteps(posenc, heatmap, {
+      inputs: () => ({ a: table, b: table }),
+      rows: seqLen,
+      cols: seqLen,
+      dim: dModel,
+    });
   }
 
   const request = progressiveToFrame(draw);

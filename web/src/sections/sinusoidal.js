@@ -126,9 +126,9 @@ export function mount({ posenc, state }) {
 
   /** The code and its printed output: from the table the element drew. */
   function drawCode() {
-    if (!heatmap.table) return;
-    const { values: table, rows: seqLen, cols: dModel } = heatmap.table;
-    const { base, layout } = heatmap.settings;
+    const { seqLen, dModel, base, layout } = heatmap.settings;
+    const table = heatmap.rowsAt(0, Math.min(seqLen, 4)); // the rows printed, not the whole table
+    if (!table) return;
     code.textContent = seedCode(seqLen, dModel, base, layout);
     codeTitle.textContent =
       layout === 'interleaved'

@@ -58,6 +58,49 @@ export function comparisonContents(content, { seqLen, dModel, seed, q, k }) {
   }
 }
 
+/**
+ * One panel's encoded query and key rows [seqLen, dModel] (panel: 'naive', 'sinusoidal' or 'rope')
+ * for `settings` ({ content, seqLen, dModel, base, seed, q, k }).
+ */
+export function encodedRows(posenc, panel, settings) {
+  const { seqLen, dModel, base } = settings;
+  const { queries, keys } = comparisonContents(settings.content, settings);
+  switch (panel) {
+    case 'naive': {
+      const numbers = posenc.positionNumbers({ seqLen, dModel });
+      return [addArrays(queries, numbers), addArrays(keys, numbers)];
+    }
+    case 'sinusoidal':
+      return [
+        posenc.addSinusoidal(queries.slice(), { seqLen, dModel, base }),
+        posenc.addSinusoidal(keys.slice(), { seqLen, dModel, base }),
+      ];
+    default:
+      return [
+        posenc.rope(queries.slice(), { seqLen, headDim: dModel, base }),
+        posenc.rope(keys.slice(), { seqLen, headDim: dModel, base }),
+      ];
+  }
+}
+
+/**
+ * rowsOf for a panel's heatmap: its score rows computed again from the settings, each as the whole
+ * matrix has it (one row of queries against all the keys). Made out here, so the function holds
+ * the settings alone, never a draw's arrays.
+ */
+function scoreRows(posenc, panel, settings, metric) {
+  const { seqLen, dModel } = settings;
+  return (first, count) => {
+    const [queries, keys] = encodedRows(posenc, panel, settings);
+    return posenc.similarity(queries.subarray(first * dModel, (first + count) * dModel), keys, {
+      rows: count,
+      cols: seqLen,
+      dim: dModel,
+      metric,
+    });
+  };
+}
+
 /** How far an [n, n] matrix is from depending on m − n only: the largest spread along any diagonal. */
 export function diagonalSpread(values, n) {
   let worst = 0;
@@ -110,7 +153,7 @@ export class Compare extends PosencElement {
   #scaleNote;
   #spreads;
   #trap;
-  #shown = null; // { seqLen, metric, scores }
+  #shown = null; // { seqLen, metric } of the scores drawn
 
   build() {
     this.#readout = h(
@@ -154,27 +197,18 @@ export class Compare extends PosencElement {
   }
 
   draw(posenc, { 'seq-len': seqLen, 'd-model': dModel, base, metric, content, seed, q, k }) {
-    const { queries, keys } = comparisonContents(content, { seqLen, dModel, seed, q, k });
-    const numbers = posenc.positionNumbers({ seqLen, dModel });
-    const encoded = {
-      naive: [addArrays(queries, numbers), addArrays(keys, numbers)],
-      sinusoidal: [
-        posenc.addSinusoidal(queries.slice(), { seqLen, dModel, base }),
-        posenc.addSinusoidal(keys.slice(), { seqLen, dModel, base }),
-      ],
-      rope: [
-        posenc.rope(queries.slice(), { seqLen, headDim: dModel, base }),
-        posenc.rope(keys.slice(), { seqLen, headDim: dModel, base }),
-      ],
-    };
+    const settings = { content, seqLen, dModel, base, seed, q, k };
+    const encoded = Object.fromEntries(PANELS.map(({ key }) => [key, encodedRows(posenc, key, settings)]));
     const similarity = (a, b, scoreMetric) =>
       posenc.similarity(a, b, { rows: seqLen, cols: seqLen, dim: dModel, metric: scoreMetric });
     const scores = PANELS.map(({ key }) => similarity(encoded[key][0], encoded[key][1], metric));
     const domain = metric === 'cosine' ? [-1, 1] : extent(...scores);
-    this.#shown = { seqLen, metric, scores };
+    this.#shown = { seqLen, metric };
     const valueLabel = `${metric === 'cosine' ? 'cosine similarity' : 'dot product'} (one scale for all three)`;
+    // The scores are not kept: a panel computes the rows it reads (the read-out, the CSV) again.
     this.#heatmaps.forEach((heatmap, j) => {
-      heatmap.draw({ values: scores[j], rows: seqLen, cols: seqLen, domain, valueLabel });
+      const rowsOf = scoreRows(posenc, PANELS[j].key, settings, metric);
+      heatmap.draw({ values: scores[j], rows: seqLen, cols: seqLen, domain, valueLabel, rowsOf });
     });
     const ranges = scores.map((s) => {
       const [lo, hi] = extent(s);
@@ -216,17 +250,21 @@ export class Compare extends PosencElement {
   /** The drawn scores as CSV: one row per (m, n), a column per encoding. */
   csv() {
     if (!this.#shown) return '';
-    const { seqLen, scores } = this.#shown;
+    const { seqLen } = this.#shown;
+    const scores = this.#heatmaps.map((heatmap) => heatmap.values());
     const lines = [['query position m', 'key position n', ...PANELS.map(({ key }) => key)].join(',')];
     for (let m = 0; m < seqLen; m++)
       for (let n = 0; n < seqLen; n++) lines.push([m, n, ...scores.map((s) => s[m * seqLen + n])].join(','));
     return `${lines.join('\n')}\n`;
   }
 
-  /** The drawn scores: { naive, sinusoidal, rope } (row-major [seqLen, seqLen] float32), or null. */
+  /**
+   * The drawn scores: { naive, sinusoidal, rope } (row-major [seqLen, seqLen] float32, computed
+   * again on each read), or null.
+   */
   get scores() {
     if (!this.#shown) return null;
-    return Object.fromEntries(PANELS.map(({ key }, j) => [key, this.#shown.scores[j]]));
+    return Object.fromEntries(PANELS.map(({ key }, j) => [key, this.#heatmaps[j].values()]));
   }
 
   /** Moves the crosshair of the three panels (a page linking figures), or hides it with null. */
@@ -240,18 +278,18 @@ export class Compare extends PosencElement {
       this.#readout.textContent = READOUT_HINT; // never the numbers of a cell no longer drawn
       return this.pick(null);
     }
-    const { seqLen, metric, scores } = this.#shown;
-    const at = cell.row * seqLen + cell.col;
+    const { metric } = this.#shown;
+    const scores = this.#heatmaps.map((heatmap) => heatmap.valueAt(cell.row, cell.col));
     const text =
       `m = ${cell.row}, n = ${cell.col} (m − n = ${cell.row - cell.col}), ${metric}: ` +
-      PANELS.map(({ key }, j) => `${key} ${formatSig(scores[j][at], 5)}`).join(', ');
+      PANELS.map(({ key }, j) => `${key} ${formatSig(scores[j], 5)}`).join(', ');
     this.#readout.textContent = text;
     this.pick({
       row: cell.row,
       col: cell.col,
       m: cell.row,
       n: cell.col,
-      scores: Object.fromEntries(PANELS.map(({ key }, j) => [key, scores[j][at]])),
+      scores: Object.fromEntries(PANELS.map(({ key }, j) => [key, scores[j]])),
       text,
     });
   }

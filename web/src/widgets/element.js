@@ -12,13 +12,15 @@
 //   csv()                    the drawn data as CSV text
 // and reports picked cells with this.pick(detail).
 //
+// Every element also has `theme` (system | light | dark), held to the same rules.
+//
 // A bad attribute or property never throws: it is named in a message inside the element, warned
 // about once on the console and sent as a `posenc-invalid` event; the setting keeps its default
 // (or, for a number outside its range, the nearest allowed value).
 import { h } from '../dom.js';
 import { renderFigure } from '../plots/figure-image.js';
 import { coalesceToFrame, progressiveToFrame } from '../schedule.js';
-import { formatValue, normalizeSetting, parseSetting, UrlState } from '../state.js';
+import { describeSetting, formatValue, normalizeSetting, parseSetting, UrlState } from '../state.js';
 import { sharedPosenc } from './engine.js';
 import widgetCss from './widget.css?inline';
 
@@ -34,6 +36,15 @@ function widgetSheet() {
 
 const warned = new Set(); // each problem's text, warned about once per page
 
+// The setting every element has besides its own: its colour scheme. CSS reads only the attribute's
+// exact values (widget.css's :host([theme=…])), so nothing else written there styles anything.
+const BASE_SETTINGS = {
+  theme: { spec: { type: 'enum', default: 'system', values: ['system', 'light', 'dark'] } },
+};
+
+/** An element class's settings with the base's (theme): what attributes and properties cover. */
+const allSettings = (ElementClass) => ({ ...BASE_SETTINGS, ...ElementClass.settings });
+
 export const camelCase = (name) => name.replace(/-([a-z])/g, (_, letter) => letter.toUpperCase());
 
 /**
@@ -41,7 +52,7 @@ export const camelCase = (name) => name.replace(/-([a-z])/g, (_, letter) => lett
  * camelCase property per setting, and the `controls` attribute.
  */
 export function defineElement(tag, ElementClass) {
-  const names = Object.keys(ElementClass.settings);
+  const names = Object.keys(allSettings(ElementClass));
   Object.defineProperty(ElementClass, 'observedAttributes', { value: [...names, 'controls'] });
   for (const name of names) {
     Object.defineProperty(ElementClass.prototype, camelCase(name), {
@@ -75,7 +86,7 @@ export class PosencElement extends HTMLElement {
     super();
     const root = this.attachShadow({ mode: 'open' });
     root.adoptedStyleSheets = [widgetSheet()];
-    const settings = this.constructor.settings;
+    const settings = allSettings(this.constructor);
     this.#state = new UrlState(Object.fromEntries(Object.entries(settings).map(([name, { spec }]) => [name, spec])), {
       inUrl: false,
     });
@@ -97,7 +108,8 @@ export class PosencElement extends HTMLElement {
           else this.setAttribute(key, text);
         }
       }
-      this.#request();
+      // The theme is CSS alone: the figure's numbers stay as drawn.
+      if (keys.some((key) => !Object.hasOwn(BASE_SETTINGS, key))) this.#request();
     });
   }
 
@@ -145,7 +157,7 @@ export class PosencElement extends HTMLElement {
     if (normalizeSetting(spec, value, this.#state.max(name)) === undefined) {
       this.#report(
         name,
-        `${camelCase(name)} = ${String(value).slice(0, 40)} cannot be used; it stays ${formatValue(spec, this.#state.get(name))}.`,
+        `${camelCase(name)} = ${String(value).slice(0, 40)} cannot be used; it stays ${describeSetting(spec, this.#state.get(name))}.`,
       );
       return;
     }
@@ -205,7 +217,7 @@ export class PosencElement extends HTMLElement {
    * value sits on the instance and hides the accessor. It is taken over as a setting.
    */
   #adoptEarlyProperties() {
-    for (const name of Object.keys(this.constructor.settings)) {
+    for (const name of Object.keys(allSettings(this.constructor))) {
       const property = camelCase(name);
       if (!Object.hasOwn(this, property)) continue;
       const value = this[property];

@@ -37,6 +37,8 @@ export interface PosencInvalid {
 
 /** What every posenc element has. */
 export interface PosencElementBase<Settings> extends HTMLElement {
+  /** The colour scheme (attribute `theme`): the reader's system setting (the default), light or dark. */
+  theme: 'system' | 'light' | 'dark';
   /** The settings in use, by property name. */
   readonly settings: Settings;
   /** The sentences shown inside the element for settings it could not use (empty when none). */
@@ -48,8 +50,10 @@ export interface PosencElementBase<Settings> extends HTMLElement {
 }
 
 export interface PeHeatmap extends PosencElementBase<PeHeatmapSettings>, PeHeatmapSettings {
-  /** The drawn table (row-major), or null before the first draw. */
+  /** The drawn table (row-major; computed again on each read: the element keeps only its picture), or null before the first draw. */
   readonly table: { values: Float32Array; rows: number; cols: number } | null;
+  /** Rows first … first + count − 1 of the drawn table (row-major, as `table` has them), or null before the first draw; a RangeError for rows outside it. */
+  rowsAt(first: number, count: number): Float32Array | null;
 }
 export declare const PeHeatmap: { prototype: PeHeatmap; new (): PeHeatmap };
 
@@ -283,7 +287,7 @@ export interface ComparePick {
 }
 
 export interface Compare extends PosencElementBase<CompareSettings>, CompareSettings {
-  /** The drawn scores (each row-major [seqLen, seqLen]), or null before the first draw. */
+  /** The drawn scores (each row-major [seqLen, seqLen]; computed again on each read), or null before the first draw. */
   readonly scores: { naive: Float32Array; sinusoidal: Float32Array; rope: Float32Array } | null;
   /** Moves the three panels' crosshair to a cell, or hides it with null. */
   setCursor(cell: { row: number; col: number } | null): void;

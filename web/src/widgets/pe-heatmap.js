@@ -9,6 +9,18 @@ import { createHeatmap } from '../plots/heatmap.js';
 import { defineElement, PosencElement } from './element.js';
 import { baseSetting, numberSetting } from './settings.js';
 
+// posenc anchors a table's phases with direct sin/cos every 1024 rows from its first and steps
+// from row to row in between (ARCHITECTURE.md, src/phases.h): rows computed from the same anchor
+// have the bits of the whole table's.
+const ANCHOR_ROWS = 1024;
+
+/** Rows first … first + count − 1 of the sinusoidal table `options` describes, as the whole table has them. */
+export function sinusoidalRows(posenc, options, first, count) {
+  const anchor = first - (first % ANCHOR_ROWS);
+  const rows = posenc.sinusoidal({ ...options, seqLen: first - anchor + count, offset: anchor });
+  return anchor === first ? rows : rows.slice((first - anchor) * options.dModel);
+}
+
 const LAYOUT_OPTIONS = [
   { value: 'interleaved', label: 'interleaved (sin, cos, sin, cos, …)' },
   { value: 'concat', label: 'concat ([sin … | cos …])' },
@@ -38,6 +50,7 @@ export class PeHeatmap extends PosencElement {
 
   #heatmap;
   #frequencies = new Float64Array(0);
+  #rowsOf = null;
   #current = { dModel: 0, base: 0, layout: 'interleaved' };
 
   build() {
@@ -55,7 +68,9 @@ export class PeHeatmap extends PosencElement {
     });
     const figure = this.#heatmap.element;
     this.markParts(figure);
-    this.#heatmap.onCursor((cell) => this.pick(cell && this.#cellInfo({ ...cell, value: this.#valueAt(cell) })));
+    this.#heatmap.onCursor((cell) =>
+      this.pick(cell && this.#cellInfo({ ...cell, value: this.#heatmap.valueAt(cell.row, cell.col) })),
+    );
     this.body.append(figure);
     return figure;
   }
@@ -64,22 +79,34 @@ export class PeHeatmap extends PosencElement {
     this.#current = { dModel, base, layout };
     this.#frequencies = posenc.ropeFrequencies({ rotaryDim: dModel, base });
     const table = posenc.sinusoidal({ seqLen, dModel, base, layout });
-    this.#heatmap.draw({ values: table, rows: seqLen, cols: dModel, domain: [-1, 1] });
+    // The table is not kept: the read-out and the CSV compute the rows they need again.
+    const rowsOf = (first, count) => sinusoidalRows(posenc, { dModel, base, layout }, first, count);
+    this.#heatmap.draw({ values: table, rows: seqLen, cols: dModel, domain: [-1, 1], rowsOf });
+    this.#rowsOf = rowsOf;
   }
 
   csv() {
     return this.#heatmap.csv();
   }
 
-  /** The drawn table: { values, rows, cols } (row-major float32), or null before the first draw. */
+  /**
+   * The drawn table: { values, rows, cols } (row-major float32, computed again on each read), or
+   * null before the first draw.
+   */
   get table() {
     const matrix = this.#heatmap.matrix;
-    return matrix && { values: matrix.values, rows: matrix.rows, cols: matrix.cols };
+    return matrix && { values: this.#heatmap.values(), rows: matrix.rows, cols: matrix.cols };
   }
 
-  #valueAt({ row, col }) {
-    const { values, cols } = this.#heatmap.matrix;
-    return values[row * cols + col];
+  /** Rows first … first + count − 1 of the drawn table (row-major float32), or null before the first draw. */
+  rowsAt(first, count) {
+    const matrix = this.#heatmap.matrix;
+    if (!matrix) return null;
+    if (!Number.isInteger(first) || first < 0 || first >= matrix.rows)
+      throw new RangeError(`rowsAt: first must be a whole number 0…${matrix.rows - 1}; got ${String(first)}`);
+    if (!Number.isInteger(count) || count < 1 || count > matrix.rows - first)
+      throw new RangeError(`rowsAt: count must be a whole number 1…${matrix.rows - first}; got ${String(count)}`);
+    return this.#rowsOf(first, count);
   }
 
   /** A cell with its pair, function, angle and the read-out sentence. */

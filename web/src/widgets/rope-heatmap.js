@@ -71,10 +71,10 @@ export class RopeHeatmap extends PosencElement {
     this.markParts(figure);
     this.#heatmap.onCursor((cell) => {
       if (!cell) return this.pick(null);
-      const { values, cols, rowFirst, colFirst, rowStep, colStep } = this.#heatmap.matrix;
+      const { rowFirst, colFirst, rowStep, colStep } = this.#heatmap.matrix;
       const m = rowFirst + cell.row * rowStep;
       const n = colFirst + cell.col * colStep;
-      const value = values[cell.row * cols + cell.col];
+      const value = this.#heatmap.valueAt(cell.row, cell.col);
       this.pick({ ...cell, m, n, value, text: this.#cellText({ rowPosition: m, colPosition: n, value }) });
     });
     this.body.append(figure);
@@ -85,9 +85,9 @@ export class RopeHeatmap extends PosencElement {
     this.#current = { seqLen, headDim, content };
     const { q, k } = ropeContents(content, seed, headDim);
     const rotateAll = (vector) => posenc.rope(tile(vector, seqLen), { seqLen, headDim, base, layout });
+    // q and k are headDim numbers: the rotated rows (seqLen of each) are computed again when read.
     yield* similaritySteps(posenc, this.#heatmap, {
-      a: rotateAll(q),
-      b: rotateAll(k),
+      inputs: () => ({ a: rotateAll(q), b: rotateAll(k) }),
       rows: seqLen,
       cols: seqLen,
       dim: headDim,

@@ -1,0 +1,161 @@
+// The packed package's browser entries in Chromium, from a static server: each is one ES module
+// (the JS layer and the glue bundled), which finds its .wasm next to itself and imports an inline
+// chunk only when it needs one (the default entry's fallback, posenc/inline's embedded build).
+import assert from 'node:assert/strict';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { after, before, test } from 'node:test';
+import { startServer } from '../../scripts/serve.js';
+import { packTarball, run } from '../pack.js';
+import { launchBrowser, openPage } from '../web/support/browser.js';
+
+let work;
+let server;
+let browser;
+let exportsMap;
+
+before(async () => {
+  work = mkdtempSync(join(tmpdir(), 'posenc-browser-entry-'));
+  run('tar', ['-xzf', packTarball(work), '-C', work]);
+  const packageDir = join(work, 'package');
+  exportsMap = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')).exports;
+  // The package as a static folder, twice: as packed, and without its .wasm files (a page that
+  // copied only the JS), where the default entry must fall back to its inline chunk.
+  const site = join(work, 'site');
+  cpSync(packageDir, join(site, 'posenc'), { recursive: true });
+  cpSync(packageDir, join(site, 'posenc-without-wasm'), {
+    recursive: true,
+    filter: (source) => !source.endsWith('.wasm'),
+  });
+  // The bundles as a bundler that copies no assets leaves them: renamed, away from the .wasm,
+  // with the modules they import beside them.
+  const dist = join(packageDir, 'dist');
+  for (const [from, to] of [
+    ['posenc.browser.js', 'app.js'],
+    ['widgets.js', 'app-widgets.js'],
+    ['posenc.mjs', 'posenc.mjs'],
+    ['posenc-simd.inline.js', 'posenc-simd.inline.js'],
+  ]) {
+    cpSync(join(dist, from), join(site, 'moved', to));
+  }
+  // posenc/standalone alone in a folder, as a page saved for offline use keeps it.
+  cpSync(join(dist, 'standalone.js'), join(site, 'alone', 'posenc.js'));
+  server = await startServer({ root: site, port: 0 });
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+/**
+ * Loads the module at `modulePath` (under the site's root) in a fresh page, gets an instance
+ * from its export `loader`, computes with it, and returns what it computed with the JS and .wasm
+ * requests the page made besides its own script.
+ */
+async function loadModule(modulePath, loader = 'loadPosenc') {
+  const name = modulePath.replace(/\W/g, '-');
+  writeFileSync(
+    join(work, 'site', `${name}.js`),
+    `import { ${loader} } from './${modulePath}';
+const posenc = await ${loader}();
+window.__result = { variant: posenc.variant, source: posenc.wasmSource, value: posenc.sinusoidal({ seqLen: 2, dModel: 2 })[2] };
+`,
+  );
+  writeFileSync(
+    join(work, 'site', `${name}.html`),
+    `<!doctype html><meta charset="utf-8"><title>${name}</title><link rel="icon" href="data:,"><script type="module" src="./${name}.js"></script>\n`,
+  );
+  const { page, context, log } = await openPage(browser);
+  try {
+    await page.goto(`${server.url}${name}.html`);
+    const result = await (await page.waitForFunction(() => window.__result, null, { timeout: 30_000 })).jsonValue();
+    const requested = (pattern) =>
+      log.requests
+        .filter((url) => pattern.test(url) && !url.endsWith(`/${name}.js`))
+        .map((url) => new URL(url).pathname);
+    return { result, js: requested(/\.m?js$/), wasm: requested(/\.wasm$/), errors: log.errors };
+  } finally {
+    await context.close();
+  }
+}
+
+/** `entry` (a path in the package, as its exports map says) from the package copy `folder`. */
+const loadEntry = (folder, entry) => loadModule(`${folder}/${entry.replace(/^\.\//, '')}`);
+
+/** The path the page requests for `entry` of the package copy `folder`, and for `file` beside it. */
+const entryPath = (folder, entry) => new URL(entry, `http://x/${folder}/`).pathname;
+const beside = (folder, entry, file) => new URL(file, new URL(entry, `http://x/${folder}/`)).pathname;
+
+test('the browser entry is one module that fetches the .wasm beside it and none of the inline chunks', async () => {
+  const entry = exportsMap['.'].browser;
+  assert.equal(exportsMap['.'].default, entry, 'bundlers without the browser condition get the same file');
+  const { result, js, wasm, errors } = await loadEntry('posenc', entry);
+  assert.deepEqual(errors, []);
+  assert.equal(result.source, 'url');
+  assert.equal(result.variant, 'simd');
+  assert.ok(Math.abs(result.value - Math.sin(1)) < 1e-7, String(result.value));
+  assert.deepEqual(js, [entryPath('posenc', entry)], 'JS requests');
+  assert.deepEqual(wasm, [beside('posenc', entry, 'posenc-simd.wasm')], '.wasm requests');
+});
+
+test('without the .wasm beside it, the browser entry imports one more module: the inline chunk of its build', async () => {
+  const entry = exportsMap['.'].browser;
+  const { result, js } = await loadEntry('posenc-without-wasm', entry);
+  assert.equal(result.source, 'inline');
+  assert.ok(Math.abs(result.value - Math.sin(1)) < 1e-7, String(result.value));
+  assert.deepEqual(
+    js,
+    [entryPath('posenc-without-wasm', entry), beside('posenc-without-wasm', entry, 'posenc-simd.inline.js')],
+    'JS requests',
+  );
+});
+
+test('posenc/inline is one module plus the inline chunk of the build it loads, and fetches no .wasm', async () => {
+  const entry = exportsMap['./inline'].default;
+  const { result, js, wasm, errors } = await loadEntry('posenc', entry);
+  assert.deepEqual(errors, []);
+  assert.equal(result.source, 'inline');
+  assert.ok(Math.abs(result.value - Math.sin(1)) < 1e-7, String(result.value));
+  assert.deepEqual(js, [entryPath('posenc', entry), beside('posenc', entry, 'posenc-simd.inline.js')], 'JS requests');
+  assert.deepEqual(wasm, []);
+});
+
+test('moved away from its .wasm under another name, a bundle imports its inline chunk without requesting the .wasm URL', async () => {
+  for (const [file, loader] of [
+    ['app.js', 'loadPosenc'],
+    ['app-widgets.js', 'sharedPosenc'],
+  ]) {
+    const { result, wasm, errors } = await loadModule(`moved/${file}`, loader);
+    assert.equal(result.source, 'inline', file);
+    assert.ok(Math.abs(result.value - Math.sin(1)) < 1e-7, String(result.value));
+    assert.deepEqual(wasm, [], `${file}: no request for a .wasm that cannot be there`);
+    assert.deepEqual(errors, [], file);
+  }
+});
+
+test('posenc/standalone is one file: alone in a folder it loads with one request and no .wasm', async () => {
+  assert.equal(exportsMap['./standalone'].default, './dist/standalone.js');
+  const { result, js, wasm, errors } = await loadModule('alone/posenc.js');
+  assert.deepEqual(errors, []);
+  assert.equal(result.source, 'inline');
+  assert.equal(result.variant, 'simd');
+  assert.ok(Math.abs(result.value - Math.sin(1)) < 1e-7, String(result.value));
+  assert.deepEqual(js, ['/alone/posenc.js'], 'JS requests');
+  assert.deepEqual(wasm, []);
+});
+
+test('posenc/standalone from file:// (Node imports it by path; both builds are inside)', async () => {
+  const file = join(work, 'site', 'alone', 'posenc.js');
+  const { loadPosenc } = await import(pathToFileURL(file).href);
+  for (const simd of [true, false]) {
+    const posenc = await loadPosenc({ simd });
+    assert.equal(posenc.wasmSource, 'inline');
+    assert.equal(posenc.variant, simd ? 'simd' : 'scalar');
+    assert.ok(Math.abs(posenc.sinusoidal({ seqLen: 2, dModel: 2 })[2] - Math.sin(1)) < 1e-7);
+  }
+});
