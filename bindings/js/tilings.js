@@ -71,7 +71,7 @@ export function tableTiling(memory, operation, fn, o, enums, dtype, args) {
     units: o.seqLen,
     unitBytes: rowElements * elementBytes(dtype),
     checkedLast: slot,
-    outputs: slot === 'out' ? [{ slot, name: 'out', dtype }] : [],
+    outputs: slot === 'out' ? [{ __proto__: null, slot, name: 'out', dtype }] : [],
     carryDoubles: tableCarryDoubles(o.dModel / 2),
     minTileBytes: TABLE_TILE_BYTES,
     fill(frame, first, count, window, carry) {
@@ -88,12 +88,13 @@ export function tableTiling(memory, operation, fn, o, enums, dtype, args) {
 /** positionNumbers: [seqLen, dModel] by rows at any cut. */
 export function positionNumbersTiling(o, enums, dtype, args) {
   return {
+    __proto__: null, // optional fields read by tiles.js are absent, never inherited
     operation: 'positionNumbers',
     slots: ['out'],
     units: o.seqLen,
     unitBytes: o.dModel * elementBytes(dtype),
     checkedLast: 'out',
-    outputs: [{ slot: 'out', name: 'out', dtype }],
+    outputs: [{ __proto__: null, slot: 'out', name: 'out', dtype }],
     fill(frame, first, count, window) {
       frame
         .set('seqLen', count)
@@ -119,14 +120,15 @@ export function ropeCacheTiling(memory, fn, o, enums, dtype, args) {
     return { positions: undefined, offset: o.offset instanceof Int32Array ? o.offset[b] : (o.offset ?? 0) };
   };
   return {
+    __proto__: null, // optional fields read by tiles.js are absent, never inherited
     operation: 'ropeCache',
     slots: ['outCos', 'outSin'],
     units: whole ? 1 : o.batch * o.seqLen,
     unitBytes: whole ? o.batch * o.seqLen * half * 2 * elementBytes(dtype) : half * 2 * elementBytes(dtype),
     checkedLast: 'outSin',
     outputs: [
-      { slot: 'outCos', name: 'out.cos', dtype },
-      { slot: 'outSin', name: 'out.sin', dtype },
+      { __proto__: null, slot: 'outCos', name: 'out.cos', dtype },
+      { __proto__: null, slot: 'outSin', name: 'out.sin', dtype },
     ],
     carryDoubles: whole ? 0 : tableCarryDoubles(half),
     minTileBytes: TABLE_TILE_BYTES,
@@ -170,12 +172,13 @@ export function alibiBiasTiling(o, args) {
   const offset = o.offset ?? o.keyLen - o.queryLen;
   const byQueries = offset + o.queryLen - 1 <= MAX_POSITION; // else one tile, and the core names the offset
   return {
+    __proto__: null, // optional fields read by tiles.js are absent, never inherited
     operation: 'alibiBias',
     slots: ['out'],
     units: byQueries ? o.queryLen : 1,
     unitBytes: (byQueries ? 1 : o.queryLen) * o.numHeads * o.keyLen * 4,
     checkedLast: 'out',
-    outputs: [{ slot: 'out', name: 'out', dtype: 'float32' }],
+    outputs: [{ __proto__: null, slot: 'out', name: 'out', dtype: 'float32' }],
     fill(frame, first, count, window) {
       const whole = !byQueries || count === o.queryLen;
       frame
@@ -194,12 +197,13 @@ export function alibiBiasTiling(o, args) {
 /** relativePositionBuckets: [queryLen, keyLen] int32 by queries. */
 export function bucketsTiling(o, args) {
   return {
+    __proto__: null, // optional fields read by tiles.js are absent, never inherited
     operation: 'relativePositionBuckets',
     slots: ['out'],
     units: o.queryLen,
     unitBytes: o.keyLen * 4,
     checkedLast: 'out',
-    outputs: [{ slot: 'out', name: 'out', dtype: undefined, Type: Int32Array }],
+    outputs: [{ __proto__: null, slot: 'out', name: 'out', dtype: undefined, Type: Int32Array }],
     fill(frame, first, count, window) {
       frame
         .set('queryLen', count)
@@ -216,12 +220,13 @@ export function bucketsTiling(o, args) {
 /** similarity: [rows, cols] by rows of a (b whole in every tile). */
 export function similarityTiling(o, enums, args) {
   return {
+    __proto__: null, // optional fields read by tiles.js are absent, never inherited
     operation: 'similarity',
     slots: ['a', 'b', 'out'],
     units: o.rows,
     unitBytes: (o.dim + o.cols) * 4,
     checkedLast: 'out',
-    outputs: [{ slot: 'out', name: 'out', dtype: 'float32' }],
+    outputs: [{ __proto__: null, slot: 'out', name: 'out', dtype: 'float32' }],
     fill(frame, first, count, window) {
       frame
         .set('rows', count)
@@ -244,12 +249,13 @@ export function convertTiling(fn, o, enums, args, name) {
   const headElements = weights ? o.headDim * o.hidden : o.headDim;
   const heads = weights ? o.numHeads : o.headDim > 0 ? Math.floor(args[name].length / o.headDim) : 0;
   return {
+    __proto__: null, // optional fields read by tiles.js are absent, never inherited
     operation: 'convertLayout',
     slots: [name, 'out'],
     units: heads,
     unitBytes: headElements * 8,
     checkedLast: 'out',
-    outputs: [{ slot: 'out', name: 'out', dtype: 'float32' }],
+    outputs: [{ __proto__: null, slot: 'out', name: 'out', dtype: 'float32' }],
     fill(frame, first, count, window) {
       const whole = count === heads;
       frame
@@ -287,6 +293,7 @@ export function attentionScoresTiling(fn, o, enums, args) {
     !(strided && !tokens && args.q.address !== undefined);
   const offset = o.offset ?? keyLen - queryLen;
   return {
+    __proto__: null, // optional fields read by tiles.js are absent, never inherited
     operation: 'attentionScores',
     slots: ['q', 'k', 'bias', 'out'],
     units: byQueries ? queryLen : 1,
@@ -294,7 +301,7 @@ export function attentionScoresTiling(fn, o, enums, args) {
       ? numHeads * (headDim + keyLen) * 4
       : (numHeads * (queryLen + keyLen) * headDim + numHeads * queryLen * keyLen) * 4,
     checkedLast: 'out',
-    outputs: [{ slot: 'out', name: 'out', dtype: 'float32' }],
+    outputs: [{ __proto__: null, slot: 'out', name: 'out', dtype: 'float32' }],
     fill(frame, first, count, window) {
       const whole = !byQueries || count === queryLen;
       writeAttentionScores(frame, fn, whole ? o : { ...o, queryLen: count, offset: offset + first }, enums);
@@ -361,6 +368,7 @@ export function ropeInTiles(memory, plan, shape, rows, role, args, context) {
   let callLength = 0;
   for (let b = 0; b < shape.batch; b++) callLength = Math.max(callLength, offsetOf(b) + shape.seqLen);
   const tiling = {
+    __proto__: null,
     operation: 'ropePlanApply',
     slots: ['x', 'out'],
     units: sequences * shape.seqLen,
@@ -411,6 +419,7 @@ export function ropeGridTiling(o, enums, args) {
   const unitElements = unitHeads * patches * o.headDim;
   const units = o.batch * (heads ? o.numHeads : 1);
   return {
+    __proto__: null, // optional fields read by tiles.js are absent, never inherited
     operation: 'ropeGrid',
     slots: ['x', 'out'],
     units,
