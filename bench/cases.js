@@ -31,6 +31,7 @@ import {
   sinusoidalTable,
 } from './reference.js';
 import { HALF_FORMATS, patternsOf, widenAll } from './half-bits.js';
+import { JS_ARRAY_CASES, JS_ARRAY_SECTION } from './js-array-cases.js';
 import {
   addSinusoidalJs,
   alibiBiasJs,
@@ -46,7 +47,7 @@ import {
   sinusoidalJs,
 } from './js-baseline.js';
 
-export const SECTIONS = ['big-arrays', 'per-call', 'attention'];
+export const SECTIONS = ['big-arrays', 'per-call', 'attention', JS_ARRAY_SECTION];
 export const BIG_ARRAY_VARIANTS = ['copy', 'js', 'scalar', 'simd'];
 
 const ROPE_SHAPE = { seqLen: 2048, numHeads: 32, headDim: 128 };
@@ -918,6 +919,7 @@ const CASES = [
   ...PER_CALL_HALF_ROWS.map((rows) => perCallCase('half', rows)),
   tinyTableCase,
   attentionScoresCase,
+  ...JS_ARRAY_CASES,
 ];
 
 /** The cases --only names, by case id or section name; all cases when only is null. */

@@ -58,10 +58,22 @@ export async function runSuite(loadPosenc, options = {}) {
     await idle();
     const started = now();
     const result = await runCase(benchCase, instances, { ...settings, sampleMs });
+    if (benchCase.memoryProbe) result.wasmGrowth = await wasmGrowth(loadPosenc, benchCase.memoryProbe);
     log(`${benchCase.id}: ${describeTimes(result)} (${((now() - started) / 1000).toFixed(1)} s)`);
     results.push(result);
   }
   return { settings: { ...settings, log: undefined }, clockResolutionMs, sampleMs, cases: results };
+}
+
+/**
+ * How many bytes WASM memory grows by over one call of `probe` on a fresh SIMD instance (a call
+ * on JS-owned arrays: what its scratch takes, tiles.js), with the instance's starting size.
+ */
+async function wasmGrowth(loadPosenc, probe) {
+  const posenc = await loadPosenc({ simd: true });
+  const before = posenc.memoryBytes;
+  probe(posenc);
+  return { before, after: posenc.memoryBytes };
 }
 
 /**

@@ -1,6 +1,9 @@
-// What the numbers were measured on: CPU (from /proc/cpuinfo), cores, memory, load, Node.
+// What the numbers were measured on: CPU (from /proc/cpuinfo), its L2 and L3 (sysfs), the copy
+// bandwidth, cores, memory, load, Node.
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
+import { cacheSizes } from '../bindings/js/cache-sizes-node.js';
+import { tileBytesFor } from '../bindings/js/tile-size.js';
 
 function cpuModel() {
   try {
@@ -14,9 +17,27 @@ function cpuModel() {
   }
 }
 
+/** GB/s of Float32Array.prototype.set over 64 MiB (twice any L3 here): the best of 5 copies. */
+function copyBandwidth() {
+  const bytes = 64 * 2 ** 20;
+  const source = new Float32Array(bytes / 4).fill(1);
+  const target = new Float32Array(bytes / 4);
+  let best = Infinity;
+  for (let i = 0; i < 5; i++) {
+    const started = performance.now();
+    target.set(source);
+    best = Math.min(best, performance.now() - started);
+  }
+  return Number((bytes / (best / 1000) / 1e9).toFixed(1));
+}
+
 export function machineInfo() {
   const { model, simd } = cpuModel();
+  const caches = cacheSizes();
   return {
+    caches,
+    copyGBps: copyBandwidth(),
+    tileBytes: tileBytesFor(caches),
     cpu: model,
     cpuFlags: simd,
     cores: os.cpus().length,

@@ -14,6 +14,7 @@ import {
   TINY_TABLE,
   TINY_TABLE_VARIANTS,
 } from './cases.js';
+import { JS_ARRAY_SECTION } from './js-array-cases.js';
 import { entryImportSection } from './report-entry-import.js';
 import { webgpuSection } from './report-webgpu.js';
 import { pageRedrawSection } from './report-page.js';
@@ -442,6 +443,49 @@ function attentionSection(runs) {
   ];
 }
 
+/** The js-arrays section: each case's variants in its own order, its ratios, and its WASM memory growth. */
+function jsArraySection(runs) {
+  const byCase = resultsByCase(runs, JS_ARRAY_SECTION);
+  if (!byCase.size) return [];
+  const headers = ['case', 'env', 'size', 'median ms', 'ratios', 'WASM growth', 'target', 'result'];
+  const rows = [];
+  for (const perEnv of byCase.values()) {
+    for (const env of ENVS) {
+      const result = perEnv[env];
+      if (!result) continue;
+      const times = result.variantNames.map((name) => `${name} ${formatMs(result.variants[name]?.medianMs)}`);
+      const ratios = result.targets.map(({ ratio: name }) => `${name} ${formatRatio(ratio(result.variants, name))}`);
+      const growth = result.wasmGrowth
+        ? `${mebibytes(result.wasmGrowth.after - result.wasmGrowth.before)} (from ${mebibytes(result.wasmGrowth.before)})`
+        : '';
+      const targets = result.targets.map(describeTarget).join(', ');
+      rows.push([
+        result.title,
+        env,
+        result.size,
+        times.join(', '),
+        ratios.join(', '),
+        growth,
+        targets,
+        caseVerdict(result),
+      ]);
+    }
+  }
+  return [
+    '### Calls on JS-owned arrays (tile by tile)',
+    '',
+    markdownTable(headers, rows),
+    '',
+    '`returned` = the array the call returns; `out-f32` = the same call into `out: Float32Array`; `out-wasm` = into',
+    "`out: WasmArray` (SIMD build); `new-array` = `new Float32Array(n).fill(1)` of the result's size, what a new array costs.",
+    'rope: `copy` = Float32Array.prototype.set of x; `js` = bench/js-baseline.js;',
+    '`scalar`/`simd` = rope(x) in place on a JS Float32Array on each build, `simd-out` = rope(x, { out }) into another',
+    'one; `wasm` = in place on a WasmArray (SIMD).',
+    'WASM growth = how much WASM memory grew over one such call on a fresh instance.',
+    '',
+  ];
+}
+
 function bigArraySection(runs, wasmSizes) {
   const browserRows = runs.chromium && !runs.chromium.error && runs.chromium.moduleLoad;
   if (!resultsByCase(runs, 'big-arrays').size && !browserRows) return [];
@@ -517,6 +561,8 @@ export function renderReport({ date, machine, git, chromiumVersion, settings, ru
     `- Node ${machine.node} (V8 ${machine.v8})${chromiumVersion ? `; Chromium ${chromiumVersion} (headless)` : ''}`,
     settings &&
       `- timing: ${settings.budgetMs} ms per variant and case in ${settings.rounds} interleaved rounds after ${settings.warmupMs} ms warm-up; medians of per-call times (a sample = a batch of calls / its number of calls)`,
+    machine.caches &&
+      `- caches (sysfs): L2 ${machine.caches.l2 ? mebibytes(machine.caches.l2) : 'unknown'}, L3 ${machine.caches.l3 ? mebibytes(machine.caches.l3) : 'unknown'}; copy bandwidth ${machine.copyGBps} GB/s (Float32Array.prototype.set of 64 MiB, best of 5); posenc's tile in Node ${machine.tileBytes / 1024} KiB`,
     clockLine(runs),
     runs.chromium?.error && `- **the Chromium run failed**: ${runs.chromium.error}`,
   ]
@@ -531,6 +577,7 @@ export function renderReport({ date, machine, git, chromiumVersion, settings, ru
     ...entryImportSection(runs.chromium?.entryImports),
     ...perCallSection(runs),
     ...attentionSection(runs),
+    ...jsArraySection(runs),
     ...pageRedrawSection(runs.chromium?.pageRedraws),
     ...webgpuSection(runs.chromium?.webgpu),
     '### Spread and correctness margins',

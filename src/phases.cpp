@@ -9,6 +9,7 @@
 #include "kernels/storage.h"
 #include "kernels/store_floats.h"
 #include "posenc/frequencies.h"
+#include "posenc/table_pieces.h"
 
 namespace posenc {
 
@@ -90,21 +91,44 @@ void PhaseBlock::restore(const double* carry) {
   kernels::narrow(sin64_, sin_, count_);
 }
 
+// A table piece's carry: [the position after the last row + 1 (0: no piece before), rows of
+// its run so far, cos64[count], sin64[count]]: the state the next row of that run starts from.
 template <class Fn>
-void PhaseBlock::for_each_tile(const Positions& positions, std::size_t seq_len, Fn&& fn) {
+void PhaseBlock::for_each_tile(const Positions& positions, std::size_t seq_len, Fn&& fn, double* carry) {
   prepare_steps();
+  std::int64_t next = -1;  // where the last piece's run would go on, and how many rows it has
+  std::size_t run_rows = 0;
+  if (carry != nullptr && carry[0] != 0.0) {
+    next = static_cast<std::int64_t>(carry[0]) - 1;
+    run_rows = static_cast<std::size_t>(carry[1]);
+    std::copy(carry + 2, carry + 2 + count_, cos64_);
+    std::copy(carry + 2 + count_, carry + 2 + 2 * count_, sin64_);
+  }
   std::size_t row = 0;
   while (row < seq_len) {
-    // A run of consecutive positions, re-anchored at least every kAnchorInterval rows.
+    // A run of consecutive positions, re-anchored at least every kAnchorInterval rows (counted
+    // from its anchor, in the last piece too).
     const std::int64_t start = positions.at(row);
+    const bool continues = row == 0 && start == next && run_rows < kAnchorInterval;
+    const std::size_t budget = continues ? kAnchorInterval - run_rows : kAnchorInterval;
     std::size_t run = 1;
-    while (row + run < seq_len && run < kAnchorInterval &&
-           positions.at(row + run) == start + static_cast<std::int64_t>(run))
+    while (row + run < seq_len && run < budget && positions.at(row + run) == start + static_cast<std::int64_t>(run))
       ++run;
-    anchor(start);
+    if (!continues) {
+      anchor(start);
+      run_rows = 0;
+    }
     for (std::size_t done = 0; done < run; done += kRowTile)
       fn(row + done, run - done < kRowTile ? run - done : kRowTile);
     row += run;
+    run_rows += run;
+    next = start + static_cast<std::int64_t>(run);
+  }
+  if (carry != nullptr && seq_len > 0) {
+    carry[0] = static_cast<double>(next + 1);
+    carry[1] = static_cast<double>(run_rows);
+    std::copy(cos64_, cos64_ + count_, carry + 2);
+    std::copy(sin64_, sin64_ + count_, carry + 2 + count_);
   }
   position_ = -1;  // the state no longer matches cos()/sin()
 }
@@ -120,16 +144,20 @@ void add_row(const float* values, std::uint16_t* out, std::size_t n) {
 }  // namespace
 
 template <bool Accumulate, class T>
-void PhaseBlock::write_rows(const Positions& positions, std::size_t seq_len, kernels::RowsOutOf<T> out, Dtype dtype) {
+void PhaseBlock::write_rows(const Positions& positions, std::size_t seq_len, kernels::RowsOutOf<T> out, Dtype dtype,
+                            double* carry) {
   if constexpr (std::is_same_v<T, float> || !Accumulate) {
     // Tables, and float32 sums: the table kernel writes the rows in the storage type directly.
     kernels::with_storage<T>(dtype, [&](auto storage) {
-      for_each_tile(positions, seq_len, [&](std::size_t row, std::size_t rows) {
-        const std::size_t skip = row * out.row_stride;
-        kernels::phase_rows<Accumulate, decltype(storage)>(
-            cos64_, sin64_, step_cos_, step_sin_, count_, rows,
-            {out.sin + skip, out.cos + skip, out.row_stride, out.interleaved});
-      });
+      for_each_tile(
+          positions, seq_len,
+          [&](std::size_t row, std::size_t rows) {
+            const std::size_t skip = row * out.row_stride;
+            kernels::phase_rows<Accumulate, decltype(storage)>(
+                cos64_, sin64_, step_cos_, step_sin_, count_, rows,
+                {out.sin + skip, out.cos + skip, out.row_stride, out.interleaved});
+          },
+          carry);
     });
   } else {
     // Sums into 16-bit tables: the tile's rows in float32 first (in L1, laid out as in the
@@ -144,22 +172,27 @@ void PhaseBlock::write_rows(const Positions& positions, std::size_t seq_len, ker
     const auto store = kernels::with_storage<T>(dtype, [](auto storage) { return &add_row<decltype(storage)>; });
     // Interleaved rows are one run of sin/cos pairs; else the sin and the cos halves are two.
     const std::size_t runs = out.interleaved ? 1 : 2, length = width / runs;
-    for_each_tile(positions, seq_len, [&](std::size_t row, std::size_t rows) {
-      kernels::phase_rows<false>(cos64_, sin64_, step_cos_, step_sin_, count_, rows, tile_rows);
-      for (std::size_t r = 0; r < rows; ++r)
-        for (std::size_t k = 0; k < runs; ++k)
-          store(tile + r * width + k * length, (k == 0 ? out.sin : out.cos) + (row + r) * out.row_stride, length);
-    });
+    for_each_tile(
+        positions, seq_len,
+        [&](std::size_t row, std::size_t rows) {
+          kernels::phase_rows<false>(cos64_, sin64_, step_cos_, step_sin_, count_, rows, tile_rows);
+          for (std::size_t r = 0; r < rows; ++r)
+            for (std::size_t k = 0; k < runs; ++k)
+              store(tile + r * width + k * length, (k == 0 ? out.sin : out.cos) + (row + r) * out.row_stride, length);
+        },
+        carry);
   }
 }
 
 // Tables and sums of float32 or 16-bit elements (sinusoidal, add_sinusoidal, rope_cache).
-template void PhaseBlock::write_rows<false, float>(const Positions&, std::size_t, kernels::RowsOut, Dtype);
-template void PhaseBlock::write_rows<true, float>(const Positions&, std::size_t, kernels::RowsOut, Dtype);
+template void PhaseBlock::write_rows<false, float>(const Positions&, std::size_t, kernels::RowsOut, Dtype, double*);
+template void PhaseBlock::write_rows<true, float>(const Positions&, std::size_t, kernels::RowsOut, Dtype, double*);
 template void PhaseBlock::write_rows<false, std::uint16_t>(const Positions&, std::size_t,
-                                                           kernels::RowsOutOf<std::uint16_t>, Dtype);
+                                                           kernels::RowsOutOf<std::uint16_t>, Dtype, double*);
 template void PhaseBlock::write_rows<true, std::uint16_t>(const Positions&, std::size_t,
-                                                          kernels::RowsOutOf<std::uint16_t>, Dtype);
+                                                          kernels::RowsOutOf<std::uint16_t>, Dtype, double*);
+static_assert(PhaseBlock::kCapacity == kTablePairBlock,
+              "a table carry holds one block's state per kTablePairBlock pairs");
 
 namespace {
 

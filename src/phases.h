@@ -50,9 +50,12 @@ class PhaseBlock {
   // state in registers (kernels/phase_rows.h). T is float, or std::uint16_t for a float16 or
   // bfloat16 table (`dtype` says which): each value rounded once from float64 to the storage
   // type; a sum is the float32 one of the widened element and the float32 value, rounded once.
+  // With `carry` (2 + 2 * kCapacity doubles, zeroed before the first piece), the rows are a
+  // piece of a longer table: a first row that continues the last piece's run of consecutive
+  // positions steps on from its saved state, and the state is saved again (table_pieces.h).
   template <bool Accumulate, class T = float>
   void write_rows(const Positions& positions, std::size_t seq_len, kernels::RowsOutOf<T> out,
-                  Dtype dtype = Dtype::kFloat32);
+                  Dtype dtype = Dtype::kFloat32, double* carry = nullptr);
 
   // The per-row state between calls that rotate consecutive pieces of one sequence: a piece
   // that carries on from where the last one stopped steps on exactly as one call would have.
@@ -69,7 +72,7 @@ class PhaseBlock {
   // Runs fn(row, rows) for tiles of at most kRowTile rows, the recurrence state at the tile's
   // first row (and left after its last one) in cos64_/sin64_.
   template <class Fn>
-  void for_each_tile(const Positions& positions, std::size_t seq_len, Fn&& fn);
+  void for_each_tile(const Positions& positions, std::size_t seq_len, Fn&& fn, double* carry);
   void prepare_steps();
   void anchor(std::int64_t position);
 

@@ -145,8 +145,11 @@ namespace {
 // The cos/sin cache, each value (times the attention factor) rounded once from float64 to the
 // storage type of spec.dtype.
 template <class T>
-Status cache(const RopeCacheSpec& spec, const BatchPositions& positions, T* cos, T* sin, double* attention_factor) {
+Status cache(const RopeCacheSpec& spec, const BatchPositions& positions, T* cos, T* sin, double* attention_factor,
+             double* carry) {
   if (const Status status = check(spec, positions); status != Status::kOk) return status;
+  if (carry != nullptr && spec.batch > 1) return Status::kBatchTooLarge;  // a piece is of one sequence
+  if (carry != nullptr && depends_on_length(spec.scaling)) return Status::kScalingTypeInvalid;
   if (const Status status = dtype_match<T>(spec.dtype); status != Status::kOk) return status;
   const std::size_t rows = std::size_t{spec.batch} * spec.seq_len;
   if ((cos == nullptr || sin == nullptr) && rows > 0) return Status::kNullPointer;
@@ -161,8 +164,11 @@ Status cache(const RopeCacheSpec& spec, const BatchPositions& positions, T* cos,
     PhaseBlock phases(inv_freq, count, schedule.attention_factor());
     for (std::size_t b = 0; b < spec.batch; ++b) {
       const std::size_t skip = b * seq_len * half + first;
+      double* block_carry =
+          carry == nullptr ? nullptr
+                           : carry + first / PhaseBlock::kCapacity * PhaseBlock::carry_doubles(PhaseBlock::kCapacity);
       phases.write_rows<false, T>(positions.sequence(b, seq_len), seq_len, {sin + skip, cos + skip, half, false},
-                                  spec.dtype);
+                                  spec.dtype, block_carry);
     }
   });
   return Status::kOk;
@@ -187,13 +193,13 @@ Status rotate_qk(const RopeSpec& spec, std::uint32_t num_kv_heads, const BatchPo
 }  // namespace
 
 Status rope_cache(const RopeCacheSpec& spec, const BatchPositions& positions, float* cos, float* sin,
-                  double* attention_factor) {
-  return cache(spec, positions, cos, sin, attention_factor);
+                  double* attention_factor, double* carry) {
+  return cache(spec, positions, cos, sin, attention_factor, carry);
 }
 
 Status rope_cache(const RopeCacheSpec& spec, const BatchPositions& positions, std::uint16_t* cos, std::uint16_t* sin,
-                  double* attention_factor) {
-  return cache(spec, positions, cos, sin, attention_factor);
+                  double* attention_factor, double* carry) {
+  return cache(spec, positions, cos, sin, attention_factor, carry);
 }
 
 Status rope(const RopeSpec& spec, const BatchPositions& positions, const float* x, float* out) {

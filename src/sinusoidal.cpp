@@ -27,7 +27,7 @@ namespace {
 
 // Writes (Accumulate = false) or adds (true) the table into out, stored as spec.dtype says.
 template <bool Accumulate, class T>
-Status fill(const SinusoidalSpec& spec, const Positions& positions, T* out) {
+Status fill(const SinusoidalSpec& spec, const Positions& positions, T* out, double* carry) {
   if (const Status status = check(spec, positions); status != Status::kOk) return status;
   if (const Status status = dtype_match<T>(spec.dtype); status != Status::kOk) return status;
   if (out == nullptr && spec.seq_len > 0) return Status::kNullPointer;
@@ -39,27 +39,30 @@ Status fill(const SinusoidalSpec& spec, const Positions& positions, T* out) {
     PhaseBlock phases(first, count, spec.d_model, spec.base);
     const Rows rows = interleaved ? Rows{out + 2 * first, out + 2 * first + 1, d, true}
                                   : Rows{out + first, out + half + first, d, false};
-    phases.write_rows<Accumulate>(positions, spec.seq_len, rows, spec.dtype);
+    double* block_carry =
+        carry == nullptr ? nullptr
+                         : carry + first / PhaseBlock::kCapacity * PhaseBlock::carry_doubles(PhaseBlock::kCapacity);
+    phases.write_rows<Accumulate>(positions, spec.seq_len, rows, spec.dtype, block_carry);
   });
   return Status::kOk;
 }
 
 }  // namespace
 
-Status sinusoidal_table(const SinusoidalSpec& spec, const Positions& positions, float* out) {
-  return fill<false>(spec, positions, out);
+Status sinusoidal_table(const SinusoidalSpec& spec, const Positions& positions, float* out, double* carry) {
+  return fill<false>(spec, positions, out, carry);
 }
 
-Status add_sinusoidal(const SinusoidalSpec& spec, const Positions& positions, float* x) {
-  return fill<true>(spec, positions, x);
+Status add_sinusoidal(const SinusoidalSpec& spec, const Positions& positions, float* x, double* carry) {
+  return fill<true>(spec, positions, x, carry);
 }
 
-Status sinusoidal_table(const SinusoidalSpec& spec, const Positions& positions, std::uint16_t* out) {
-  return fill<false>(spec, positions, out);
+Status sinusoidal_table(const SinusoidalSpec& spec, const Positions& positions, std::uint16_t* out, double* carry) {
+  return fill<false>(spec, positions, out, carry);
 }
 
-Status add_sinusoidal(const SinusoidalSpec& spec, const Positions& positions, std::uint16_t* x) {
-  return fill<true>(spec, positions, x);
+Status add_sinusoidal(const SinusoidalSpec& spec, const Positions& positions, std::uint16_t* x, double* carry) {
+  return fill<true>(spec, positions, x, carry);
 }
 
 }  // namespace posenc

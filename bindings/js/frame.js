@@ -69,12 +69,6 @@ export class Frame {
     return this;
   }
 
-  /** Drops the array slots (to refill them: rope's blocks of rows, streaming.js). */
-  clearArrays() {
-    this.entries = [];
-    return this;
-  }
-
   /** A number, enum value or 0/1 flag. */
   set(slot, value) {
     this.values[this.#at(slot)] = value;

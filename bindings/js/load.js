@@ -10,6 +10,7 @@ import { loadError, rangeError, typeError } from './errors.js';
 import { readOptions } from './options.js';
 import { Posenc } from './posenc.js';
 import { simdSupported } from './simd-support.js';
+import { tileBytesFor } from './tile-size.js';
 import { firstBytes, looksLikeWasm } from './wasm-bytes.js';
 
 const fn = 'loadPosenc';
@@ -55,9 +56,10 @@ function instantiate(compiled, source) {
 
 /**
  * The loadPosenc of one entry. `findWasm(variant, options)` returns `{ bytes, source }` for a
- * build ('simd' or 'scalar') when the caller gave neither `module` nor `wasmBinary`.
+ * build ('simd' or 'scalar') when the caller gave neither `module` nor `wasmBinary`;
+ * `cacheSizes()` the CPU's `{ l2, l3 }` where the entry can read them (tile-size.js).
  */
-export function makeLoadPosenc(findWasm) {
+export function makeLoadPosenc(findWasm, cacheSizes = () => ({})) {
   /** @param {import('./index').LoadOptions} [options] */
   return async function loadPosenc(options) {
     const o = readOptions(fn, options, {});
@@ -84,6 +86,6 @@ export function makeLoadPosenc(findWasm) {
       const wanted = o.simd ? 'simd' : 'scalar';
       throw rangeError(fn, source, `is the ${variant} build but the ${wanted} build was requested (simd: ${o.simd})`);
     }
-    return new Posenc(mod, { variant, module: compiled, wasmSource: source });
+    return new Posenc(mod, { variant, module: compiled, wasmSource: source, tileBytes: tileBytesFor(cacheSizes()) });
   };
 }

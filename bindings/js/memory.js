@@ -10,6 +10,7 @@ import { elementBytes, isTensorKind, kindDtype, storageType } from './dtype.js';
 import { copyInto, isDetached, typedArrayKind, typedArrayParts } from './intrinsics.js';
 import { errorForStatus } from './seam.js';
 import { regionsCoincide, regionsOverlap } from './shared-memory.js';
+import { tileBytesFor } from './tile-size.js';
 import { Frame, READ, WRITE } from './frame.js';
 import { viewOwners, wasmArrayState } from './wasm-array.js';
 
@@ -39,6 +40,7 @@ export class Argument {
   kind; // 'WasmArray' or the typed array's kind, for errors
   dtype; // 'float32', 'float16', 'bfloat16'; undefined for a Uint16Array until its call settles it (dtype.js)
   data; // a JS-owned array as `Type` over its bytes (a Float16Array as its bits): what is copied
+  pieces = null; // a tile's window made of several runs of the array (tiles.js): `Type` views, copied in order
 
   constructor(name, array, length, address, region, buffer, byteOffset, Type = Float32Array, kind, dtype) {
     this.name = name;
@@ -66,8 +68,9 @@ export class Memory {
   #arena = 0; // ARENA_BYTES of scratch
   #f64; // over all of WASM memory
 
-  constructor(mod, description) {
+  constructor(mod, description, tileBytes) {
     this.#mod = mod;
+    this.tileBytes = tileBytes ?? tileBytesFor(); // (a browser's size where the entry gave none)
     this.#description = description;
     // Each operation is a plain WebAssembly export; looked up at each call, since the glue
     // replaces its first wrapper (which forwards through apply) by the export itself.
@@ -77,6 +80,9 @@ export class Memory {
     }
     this.#arena = this.malloc('loadPosenc', ARENA_BYTES);
   }
+
+  /** The scratch bytes of one tile of a call on JS-owned arrays (tiles.js): from the machine's cache. */
+  tileBytes;
 
   get bytes() {
     return this.#mod.HEAPU8.length;
@@ -91,6 +97,11 @@ export class Memory {
     const address = this.#mod._malloc(bytes);
     if (!address) throw rangeError(fn, 'memory', `cannot grow WASM memory by ${bytes} bytes (${this.bytes} in use)`);
     return address;
+  }
+
+  /** The error of a failed allocation of `bytes` (WASM memory or a JS array). */
+  outOfMemory(fn, bytes) {
+    return rangeError(fn, 'memory', `cannot allocate ${bytes} bytes (${this.bytes} of WASM memory in use)`);
   }
 
   free(address) {
@@ -257,6 +268,15 @@ export class Memory {
    * { fn, o (the options snapshot), args (the classified arguments), shape (a plan's options) }.
    */
   run(frame, context) {
+    const status = this.runStatus(frame, context);
+    if (status !== 0) throw this.statusError(frame, context, status);
+  }
+
+  /**
+   * run() without the throw: the status of the call; outputs are read back only when it is 0.
+   * A tiled call (tiles.js) checks its whole frame this way first.
+   */
+  runStatus(frame, context) {
     const bytes = this.#placeScratch(frame);
     const block = bytes <= ARENA_BYTES ? this.#arena : this.malloc(context.fn, bytes);
     try {
@@ -265,19 +285,35 @@ export class Memory {
       const f64 = this.#views();
       const { results } = frame;
       for (let i = 0, at = block / 8; i < results.length; i++) results[i] = f64[at + i];
-      if (status !== 0) {
-        const values = givenValues(context.o, context.args, context.shape);
-        throw errorForStatus(this.#description, status, {
-          fn: context.fn,
-          values,
-          expected: frame.result('expectedLength'),
-          sources: frame.sources,
-        });
-      }
-      this.#readBack(frame, block);
+      if (status === 0) this.#readBack(frame, block);
+      return status;
     } finally {
       if (block !== this.#arena) this.free(block);
     }
+  }
+
+  /** The name of status `code` ('outLength', ...), as the module describes it. */
+  statusName(code) {
+    return this.#description.statuses[code]?.name;
+  }
+
+  /** The error of a non-ok status of `frame` (its results read back), worded from `context`. */
+  statusError(frame, context, status) {
+    const values = givenValues(context.o, context.args, context.shape);
+    return errorForStatus(this.#description, status, {
+      fn: context.fn,
+      values,
+      expected: frame.result('expectedLength'),
+      sources: frame.sources,
+    });
+  }
+
+  /**
+   * An address inside this instance's scratch arena: what a checking call (tiles.js) gives
+   * arrays whose data it never copies, as the call stops at a length check before it reads them.
+   */
+  get probeAddress() {
+    return this.#arena;
   }
 
   /** Gives each list and JS-owned array its offset in the scratch block (after the frame); returns the block's size. */
@@ -332,7 +368,7 @@ export class Memory {
         if (argument.address !== undefined) address = argument.address;
         else if (length > 0) {
           address = block + entry.offset;
-          if (entry.mode & READ) copyInto(new argument.Type(this.buffer, address, length), argument.data);
+          if (entry.mode & READ) this.#copyIn(argument, address);
         }
       }
       f64[base + entry.at] = address;
@@ -340,11 +376,34 @@ export class Memory {
     }
   }
 
+  #copyIn(argument, address) {
+    const { Type, pieces } = argument;
+    if (pieces === null) {
+      copyInto(new Type(this.buffer, address, argument.length), argument.data);
+      return;
+    }
+    const wasm = new Type(this.buffer, address, argument.length);
+    for (let i = 0, at = 0; i < pieces.length; at += pieces[i].length, i++) copyInto(wasm, pieces[i], at);
+  }
+
+  #copyOut(argument, address) {
+    const { Type, pieces, length } = argument;
+    if (pieces === null) {
+      copyInto(argument.data, new Type(this.buffer, address, length));
+      return;
+    }
+    for (let i = 0, at = address; i < pieces.length; at += pieces[i].length * Type.BYTES_PER_ELEMENT, i++)
+      copyInto(pieces[i], new Type(this.buffer, at, pieces[i].length));
+  }
+
   #readBack(frame, block) {
     for (const entry of frame.entries) {
       if (entry.allocate) {
         const address = frame.results[entry.at];
-        entry.result = new entry.allocate(new entry.allocate(this.buffer, address, frame.results[entry.lengthAt])); // a copy
+        const length = frame.results[entry.lengthAt];
+        // new T(n) and set(): copying through the constructor, new T(view), is about 6× slower in Chromium
+        entry.result = new entry.allocate(length);
+        copyInto(entry.result, new entry.allocate(this.buffer, address, length));
         this.free(address);
       } else if (
         entry.argument &&
@@ -352,8 +411,7 @@ export class Memory {
         entry.argument.address === undefined &&
         entry.argument.length > 0
       ) {
-        const { Type, data, length } = entry.argument;
-        copyInto(data, new Type(this.buffer, block + entry.offset, length));
+        this.#copyOut(entry.argument, block + entry.offset);
       }
     }
   }

@@ -1,27 +1,29 @@
 // The posenc instance: one method per operation over one instantiated WASM module. Each call
 // snapshots its options (options.js), classifies its arrays (memory.js), fills the core's frame
 // (specs.js) and crosses into WASM once, where the core checks and computes.
-import { arrayType, settleDtype } from './dtype.js';
-import { READ, READ_WRITE, WRITE } from './frame.js';
+import { settleDtype } from './dtype.js';
+import { READ, WRITE } from './frame.js';
 import { Memory } from './memory.js';
 import { segmentError } from './errors.js';
 import { SEGMENT_FIELDS, SEGMENT_KINDS, readOptions } from './options.js';
 import { PlanCache } from './plan-cache.js';
 import { RopePlan } from './rope-plan.js';
 import { readDescription } from './seam.js';
+import { writeMropePositions, writeRopeSpec, writeRows, writeSchedule, xposRoleValue } from './specs.js';
+import { runCall } from './tiles.js';
 import {
-  writeAttentionScores,
-  writeMropePositions,
-  writeRopeGrid,
-  writeRopeSpec,
-  writeRotaryDim,
-  writeRows,
-  writeScaling,
-  writeSchedule,
-  writeTable,
-  xposRoleValue,
-} from './specs.js';
-import { ropeInBlocks, streams } from './streaming.js';
+  alibiBiasTiling,
+  attentionScoresTiling,
+  bucketsTiling,
+  convertTiling,
+  positionNumbersTiling,
+  ropeCacheTiling,
+  ropeGridTiling,
+  ropeInPieces,
+  ropeInTiles,
+  similarityTiling,
+  tableTiling,
+} from './tilings.js';
 import { allocateArray } from './wasm-array.js';
 
 export class Posenc {
@@ -36,9 +38,9 @@ export class Posenc {
   wasmSource;
 
   /** @internal Use `loadPosenc()`. */
-  constructor(mod, { variant, module, wasmSource }) {
+  constructor(mod, { variant, module, wasmSource, tileBytes }) {
     const description = readDescription(mod);
-    this.#memory = new Memory(mod, description);
+    this.#memory = new Memory(mod, description, tileBytes);
     this.#plans = new PlanCache((handle) => this.#memory.freePlan(handle));
     this.#enums = description.enums;
     this.#context = { enums: description.enums, limits: description.limits };
@@ -73,10 +75,10 @@ export class Posenc {
     const fn = 'sinusoidal';
     const o = this.#read(fn, options);
     const args = { out: this.#optional(fn, 'out', o.out, true) };
-    const frame = this.#memory.frame('sinusoidal');
-    writeTable(frame, fn, o, this.#enums);
-    const dtype = this.#dtype(frame, fn, o.dtype, [args.out]);
-    return this.#output(frame, args.out, () => this.#run(frame, fn, o, args), arrayType(dtype));
+    const dtype = settleDtype(fn, o.dtype, [args.out]);
+    return this.#call(tableTiling(this.#memory, 'sinusoidal', fn, o, this.#enums, dtype, args), fn, o, args).output(
+      'out',
+    );
   }
 
   /** Adds the sinusoidal table to token embeddings `x` ([seqLen, dModel]) in place; returns x. */
@@ -84,11 +86,8 @@ export class Posenc {
     const fn = 'addSinusoidal';
     const o = this.#read(fn, options);
     const args = { x: this.#memory.argument(fn, 'x', x, this, true) };
-    const frame = this.#memory.frame('addSinusoidal');
-    writeTable(frame, fn, o, this.#enums);
-    this.#dtype(frame, fn, o.dtype, [args.x]);
-    frame.data('x', args.x, READ_WRITE);
-    this.#run(frame, fn, o, args);
+    const dtype = settleDtype(fn, o.dtype, [args.x]);
+    this.#call(tableTiling(this.#memory, 'addSinusoidal', fn, o, this.#enums, dtype, args), fn, o, args);
     return x;
   }
 
@@ -97,13 +96,8 @@ export class Posenc {
     const fn = 'positionNumbers';
     const o = this.#read(fn, options);
     const args = { out: this.#optional(fn, 'out', o.out, true) };
-    const frame = this.#memory
-      .frame('positionNumbers')
-      .set('seqLen', o.seqLen)
-      .set('dModel', o.dModel)
-      .set('offset', o.offset);
-    const dtype = this.#dtype(frame, fn, o.dtype, [args.out]);
-    return this.#output(frame, args.out, () => this.#run(frame, fn, o, args), arrayType(dtype));
+    const dtype = settleDtype(fn, o.dtype, [args.out]);
+    return this.#call(positionNumbersTiling(o, this.#enums, dtype, args), fn, o, args).output('out');
   }
 
   // ---- rotary embeddings -----------------------------------------------------------------------
@@ -128,27 +122,12 @@ export class Posenc {
       args.outSin = this.#memory.argument(fn, 'out.sin', o.out.sin, this, true);
       this.#memory.assertSeparate(fn, args.outCos, args.outSin, false);
     }
-    const frame = this.#memory
-      .frame('ropeCache')
-      .set('seqLen', o.seqLen)
-      .set('rotaryDim', o.rotaryDim)
-      .set('base', o.base)
-      .set('batch', o.batch);
-    writeRows(frame, fn, o);
-    writeScaling(frame, o.scaling, this.#enums);
-    const dtype = this.#dtype(frame, fn, o.dtype, [args.outCos, args.outSin]);
-    for (const [slot, argument] of [
-      ['outCos', args.outCos],
-      ['outSin', args.outSin],
-    ]) {
-      if (argument) frame.data(slot, argument, WRITE);
-      else frame.allocate(slot, arrayType(dtype));
-    }
-    this.#run(frame, fn, o, args);
+    const dtype = settleDtype(fn, o.dtype, [args.outCos, args.outSin]);
+    const call = this.#call(ropeCacheTiling(this.#memory, fn, o, this.#enums, dtype, args), fn, o, args);
     return {
-      cos: args.outCos ? args.outCos.array : frame.output('outCos'),
-      sin: args.outSin ? args.outSin.array : frame.output('outSin'),
-      attentionFactor: frame.result('appliedAttentionFactor'),
+      cos: call.output('outCos'),
+      sin: call.output('outSin'),
+      attentionFactor: call.result('appliedAttentionFactor'),
     };
   }
 
@@ -161,13 +140,12 @@ export class Posenc {
     const o = this.#read(fn, options);
     const args = this.#memory.xArguments(fn, x, o.out, this, true);
     const dtype = settleDtype(fn, o.dtype, [args.x, args.out]);
-    const create = this.#planFrame(fn, o, o.numHeads, dtype);
-    if (streams(o, o, args)) {
-      const plan = this.#plans.planOf(create, (frame) => this.#madePlan(frame, fn, o, args));
+    if (ropeInPieces(this.#memory, o, o, args, true)) {
       const role = xposRoleValue(o.xpos?.role, this.#enums);
-      ropeInBlocks(this.#memory, plan, o, o.offset ?? 0, role, args, { fn, o, args });
+      this.#inPieces(fn, o, [{ shape: o, numHeads: o.numHeads, role, x: args.x, out: args.out }], dtype, args);
       return args.out.array;
     }
+    const create = this.#planFrame(fn, o, o.numHeads, dtype);
     const frame = this.#applyFrame('ropePlanApply', fn, o, create);
     frame.data('x', args.x, READ).data('out', args.out, WRITE);
     this.#runCached(frame, create, fn, o, args);
@@ -182,7 +160,27 @@ export class Posenc {
     const fn = 'ropeQK';
     const o = this.#read(fn, options);
     const args = this.#memory.qkArguments(fn, q, k, o.out, this);
-    const create = this.#memory.frame('ropePlanCreate').set('numKvHeads', o.numKvHeads ?? o.numHeads);
+    const numKvHeads = o.numKvHeads ?? o.numHeads;
+    const keys = { ...o, numHeads: numKvHeads };
+    const qArgs = { x: args.q, out: args.outQ };
+    const kArgs = { x: args.k, out: args.outK };
+    if (ropeInPieces(this.#memory, o, o, qArgs, true) && ropeInPieces(this.#memory, keys, o, kArgs, true)) {
+      const dtype = settleDtype(fn, o.dtype, [args.q, args.k, args.outQ, args.outK]);
+      const roles = o.xpos ? ['query', 'key'].map((role) => xposRoleValue(role, this.#enums)) : [0, 0];
+      this.#inPieces(
+        fn,
+        o,
+        [
+          { shape: o, role: roles[0], ...qArgs },
+          { shape: keys, role: roles[1], ...kArgs },
+        ],
+        dtype,
+        args,
+        numKvHeads,
+      );
+      return { q: args.outQ.array, k: args.outK.array };
+    }
+    const create = this.#memory.frame('ropePlanCreate').set('numKvHeads', numKvHeads);
     writeRopeSpec(create, fn, o, this.#enums);
     this.#dtype(create, fn, o.dtype, [args.q, args.k, args.outQ, args.outK]);
     const frame = this.#applyFrame('ropePlanApplyQK', fn, o, create);
@@ -212,6 +210,32 @@ export class Posenc {
    */
   freeCachedPlans() {
     this.#plans.clear();
+  }
+
+  /**
+   * Rotates each of `tensors` ({ shape: its rope options, role, x, out }, ropeInPieces accepted
+   * them) through a plan in pieces (tilings.js). The plan of the whole call (`numKvHeads` keys)
+   * is made first, so every option is checked before the first piece is written; each tensor
+   * then goes through a plan of its own heads (in 'heads' order, of one head).
+   */
+  #inPieces(fn, o, tensors, dtype, args, numKvHeads = o.numHeads) {
+    const plans = [];
+    try {
+      plans.push(this.#makePlan(fn, o, numKvHeads, dtype));
+      const pieces = tensors.map(({ shape }) => {
+        const heads = shape.order === 'heads' ? 1 : shape.numHeads;
+        if (heads === o.numHeads) return plans[0]; // the call's plan rotates its numHeads heads
+        const plan = this.#makePlan(fn, { ...shape, numHeads: heads, order: 'tokens' }, heads, dtype);
+        plans.push(plan);
+        return plan;
+      });
+      for (let i = 0; i < tensors.length; i++) {
+        const { shape, role, x, out } = tensors[i];
+        ropeInTiles(this.#memory, pieces[i], shape, o, role, { x, out }, { fn, o, args, shape: null });
+      }
+    } finally {
+      for (const plan of plans) this.#memory.freePlan(plan.handle);
+    }
   }
 
   /** The core's plan of rope options `o` on arrays of `dtype`: { handle, rotaryDim, attentionFactor, carryLength }. */
@@ -264,10 +288,7 @@ export class Posenc {
     const fn = 'ropeGrid';
     const o = this.#read(fn, options);
     const args = this.#memory.xArguments(fn, x, o.out, this);
-    const frame = this.#memory.frame('ropeGrid');
-    writeRopeGrid(frame, o, this.#enums);
-    frame.data('x', args.x, READ).data('out', args.out, WRITE);
-    this.#run(frame, fn, o, args);
+    this.#call(ropeGridTiling(o, this.#enums, args), fn, o, args);
     return args.out.array;
   }
 
@@ -306,15 +327,7 @@ export class Posenc {
       this.#memory.assertSeparate(fn, args.a, args.out, false);
       this.#memory.assertSeparate(fn, args.b, args.out, false);
     }
-    const frame = this.#memory
-      .frame('similarity')
-      .set('rows', o.rows)
-      .set('cols', o.cols)
-      .set('dim', o.dim)
-      .set('metric', this.#enums.metric.indexOf(o.metric))
-      .data('a', args.a, READ)
-      .data('b', args.b, READ);
-    return this.#output(frame, args.out, () => this.#run(frame, fn, o, args));
+    return this.#call(similarityTiling(o, this.#enums, args), fn, o, args).output('out');
   }
 
   // ---- M-RoPE position ids -------------------------------------------------------------------------
@@ -356,14 +369,7 @@ export class Posenc {
     const fn = 'alibiBias';
     const o = this.#read(fn, options);
     const args = { out: this.#optional(fn, 'out', o.out) };
-    const frame = this.#memory
-      .frame('alibiBias')
-      .set('numHeads', o.numHeads)
-      .set('queryLen', o.queryLen)
-      .set('keyLen', o.keyLen)
-      .set('offset', o.offset ?? o.keyLen - o.queryLen)
-      .set('maxBias', o.maxBias);
-    return this.#output(frame, args.out, () => this.#run(frame, fn, o, args));
+    return this.#call(alibiBiasTiling(o, args), fn, o, args).output('out');
   }
 
   // ---- relative position buckets ------------------------------------------------------------------
@@ -376,15 +382,7 @@ export class Posenc {
     const fn = 'relativePositionBuckets';
     const o = this.#read(fn, options);
     const args = { out: o.out === undefined ? undefined : this.#memory.int32Argument(fn, 'out', o.out) };
-    const frame = this.#memory
-      .frame('relativePositionBuckets')
-      .set('queryLen', o.queryLen)
-      .set('keyLen', o.keyLen)
-      .set('numBuckets', o.numBuckets)
-      .set('maxDistance', o.maxDistance)
-      .set('bidirectional', o.bidirectional ? 1 : 0)
-      .set('offset', o.offset);
-    return this.#output(frame, args.out, () => this.#run(frame, fn, o, args), Int32Array);
+    return this.#call(bucketsTiling(o, args), fn, o, args).output('out');
   }
 
   // ---- attention scores ---------------------------------------------------------------------------
@@ -407,11 +405,7 @@ export class Posenc {
       for (const input of [args.q, args.k, args.bias])
         if (input) this.#memory.assertSeparate(fn, input, args.out, false);
     }
-    const frame = this.#memory.frame('attentionScores');
-    writeAttentionScores(frame, fn, o, this.#enums);
-    frame.data('q', args.q, READ).data('k', args.k, READ);
-    if (args.bias) frame.data('bias', args.bias, READ);
-    return this.#output(frame, args.out, () => this.#run(frame, fn, o, args));
+    return this.#call(attentionScoresTiling(fn, o, this.#enums, args), fn, o, args).output('out');
   }
 
   // ---- plumbing ---------------------------------------------------------------------------------
@@ -439,12 +433,12 @@ export class Posenc {
     this.#memory.run(frame, { fn, o, args, shape: null });
   }
 
-  /** Runs a frame whose `out` slot is the caller's array, or a new one (of `Type`) the call allocates. */
-  #output(frame, out, run, Type = Float32Array) {
-    if (out) frame.data('out', out, WRITE);
-    else frame.allocate('out', Type);
-    run();
-    return out ? out.array : frame.output('out');
+  /**
+   * Runs the call a tiling describes (tilings.js): tile by tile on large JS-owned arrays, else in
+   * one crossing (tiles.js).
+   */
+  #call(tiling, fn, o, args) {
+    return runCall(this.#memory, tiling, args, { fn, o, args, shape: null });
   }
 
   #schedule(fn, options) {
@@ -463,17 +457,6 @@ export class Posenc {
     const o = this.#read(fn, options);
     const args = { [name]: this.#memory.argument(fn, name, x, this), out: this.#optional(fn, 'out', o.out) };
     if (args.out) this.#memory.assertSeparate(fn, args[name], args.out, false);
-    const weights = fn === 'convertLayoutWeights';
-    const frame = this.#memory
-      .frame('convertLayout')
-      .set('from', this.#enums.ropeLayout.indexOf(o.from))
-      .set('to', this.#enums.ropeLayout.indexOf(o.to))
-      .set('headDim', o.headDim)
-      .set('weights', weights ? 1 : 0)
-      .set('numHeads', weights ? o.numHeads : 0)
-      .set('hidden', weights ? o.hidden : 1)
-      .data('x', args[name], READ);
-    writeRotaryDim(frame, o, o.headDim);
-    return this.#output(frame, args.out, () => this.#run(frame, fn, o, args));
+    return this.#call(convertTiling(fn, o, this.#enums, args, name), fn, o, args).output('out');
   }
 }

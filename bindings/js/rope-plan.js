@@ -9,7 +9,7 @@ import { READ, WRITE } from './frame.js';
 import { Reclaimer, disposable } from './lifetime.js';
 import { readOptions } from './options.js';
 import { writeRows, xposRoleValue } from './specs.js';
-import { ropeInBlocks, streams } from './streaming.js';
+import { ropeInPieces, ropeInTiles } from './tilings.js';
 
 const CREATE = Symbol('posenc.RopePlan');
 
@@ -95,8 +95,8 @@ export class RopePlan {
     const role = this.#role(fn, o.role);
     const args = this.#memory.xArguments(fn, x, o.out, this.#instance, true);
     settleDtype(fn, this.#shape.dtype, [args.x, args.out], 'plan');
-    if (streams(this.#shape, o, args))
-      ropeInBlocks(this.#memory, this.#made, this.#shape, o.offset ?? 0, role, args, this.#errorContext(fn, o, args));
+    if (ropeInPieces(this.#memory, this.#shape, o, args))
+      ropeInTiles(this.#memory, this.#made, this.#shape, o, role, args, this.#errorContext(fn, o, args));
     else {
       const frame = this.#frame('ropePlanApply', fn, o).set('xposRole', role);
       this.#run(frame.data('x', args.x, READ).data('out', args.out, WRITE), fn, o, args);

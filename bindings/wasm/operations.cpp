@@ -205,6 +205,15 @@ Status output(Frame& f, Outputs& outputs, double& slot, double& length, std::uin
 
 int result(Status status) { return static_cast<int>(status); }
 
+// The carry of a table written in pieces (table_pieces.h), where the frame gives one: null
+// otherwise; a carry of the wrong length is refused before anything is written.
+template <class Frame>
+Status table_carry(Frame& f, std::uint32_t pairs, double** carry) {
+  *carry = address_of<double>(f.carry);
+  if (f.carry == 0.0) return Status::kOk;
+  return check_length(f, f.carryLength, table_carry_doubles(pairs), Status::kNullPointer);
+}
+
 // Early returns of the operations below: a non-ok status ends the call.
 #define POSENC_TRY(expression)                                       \
   if (const Status status_ = (expression); status_ != Status::kOk) { \
@@ -266,12 +275,14 @@ int sinusoidal(frames::sinusoidal& f) {
   const Positions where = positions_of(f);
   POSENC_TRY(check_positions_length(f, 1, spec.seq_len));  // before the core reads the list
   POSENC_TRY(check(spec, where));
+  double* carry = nullptr;
+  POSENC_TRY(table_carry(f, spec.d_model / 2, &carry));
   return with_element(spec.dtype, [&](auto element) {
     Outputs outputs;
     decltype(element)* out = nullptr;
     POSENC_TRY(
         output(f, outputs, f.out, f.outLength, element_count(spec.seq_len, spec.d_model), Status::kOutLength, &out));
-    return result(outputs.finish(sinusoidal_table(spec, where, out)));
+    return result(outputs.finish(sinusoidal_table(spec, where, out, carry)));
   });
 }
 
@@ -281,8 +292,10 @@ int addSinusoidal(frames::addSinusoidal& f) {
   POSENC_TRY(check_positions_length(f, 1, spec.seq_len));  // before the core reads the list
   POSENC_TRY(check(spec, where));
   POSENC_TRY(check_length(f, f.xLength, element_count(spec.seq_len, spec.d_model), Status::kXLength));
+  double* carry = nullptr;
+  POSENC_TRY(table_carry(f, spec.d_model / 2, &carry));
   return with_element(spec.dtype, [&](auto element) {
-    return result(add_sinusoidal(spec, where, address_of<decltype(element)>(f.x)));
+    return result(add_sinusoidal(spec, where, address_of<decltype(element)>(f.x), carry));
   });
 }
 
@@ -333,6 +346,8 @@ int ropeCache(frames::ropeCache& f) {
   POSENC_TRY(check_batch_positions_length(f, spec.batch, spec.seq_len));  // before the core reads the lists
   POSENC_TRY(check(spec, where));
   const std::uint64_t length = element_count(spec.batch, spec.seq_len, spec.rotary_dim / 2);
+  double* carry = nullptr;
+  POSENC_TRY(table_carry(f, spec.rotary_dim / 2, &carry));
   return with_element(spec.dtype, [&](auto element) {
     Outputs outputs;
     decltype(element)* cos = nullptr;
@@ -340,7 +355,7 @@ int ropeCache(frames::ropeCache& f) {
     POSENC_TRY(output(f, outputs, f.outCos, f.outCosLength, length, Status::kOutCosLength, &cos));
     POSENC_TRY(output(f, outputs, f.outSin, f.outSinLength, length, Status::kOutSinLength, &sin));
     double attention_factor = 1.0;
-    POSENC_TRY(outputs.finish(rope_cache(spec, where, cos, sin, &attention_factor)));
+    POSENC_TRY(outputs.finish(rope_cache(spec, where, cos, sin, &attention_factor, carry)));
     f.appliedAttentionFactor = attention_factor;
     return result(Status::kOk);
   });

@@ -19,4 +19,5 @@
 #include "sinusoidal.h"
 #include "size_limits.h"
 #include "status.h"
+#include "table_pieces.h"
 #include "xpos.h"

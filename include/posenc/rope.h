@@ -96,9 +96,12 @@ Status rope_frequencies(std::uint32_t rotary_dim, double base, double* out);
 Status rope_schedule(const RopeScheduleSpec& spec, double* inv_freq, double* attention_factor);
 
 // cos and sin, each [batch, seq_len, rotary_dim/2] (the layout ONNX's RotaryEmbedding takes),
-// times the attention factor, which is also written to *attention_factor when given.
+// times the attention factor, which is also written to *attention_factor when given. With
+// `carry` (table_carry_doubles(rotary_dim / 2) doubles) the rows are a piece of one longer
+// sequence (table_pieces.h): batch 1 (else kBatchTooLarge), and a schedule that does not go by
+// the call's positions (dynamic and longrope: kScalingTypeInvalid).
 Status rope_cache(const RopeCacheSpec& spec, const BatchPositions& positions, float* cos, float* sin,
-                  double* attention_factor = nullptr);
+                  double* attention_factor = nullptr, double* carry = nullptr);
 
 // x, out: [batch, seq_len, num_heads, head_dim] (order kTokens) or [batch, num_heads, seq_len,
 // head_dim] (kHeads). out may equal x (in place) but must not otherwise overlap it. With
@@ -118,7 +121,7 @@ Status rope_qk(const RopeSpec& spec, std::uint32_t num_kv_heads, const BatchPosi
 // output is the float overload's result on the widened input, rounded. The cache is the float64
 // value (times the attention factor) rounded once to the storage type.
 Status rope_cache(const RopeCacheSpec& spec, const BatchPositions& positions, std::uint16_t* cos, std::uint16_t* sin,
-                  double* attention_factor = nullptr);
+                  double* attention_factor = nullptr, double* carry = nullptr);
 Status rope(const RopeSpec& spec, const BatchPositions& positions, const std::uint16_t* x, std::uint16_t* out);
 Status rope_qk(const RopeSpec& spec, std::uint32_t num_kv_heads, const BatchPositions& positions,
                const std::uint16_t* q, std::uint16_t* q_out, const std::uint16_t* k, std::uint16_t* k_out);

@@ -26,17 +26,20 @@ struct SinusoidalSpec {
 
 Status check(const SinusoidalSpec& spec, const Positions& positions);
 
-// out: [seq_len, d_model], written.
-Status sinusoidal_table(const SinusoidalSpec& spec, const Positions& positions, float* out);
+// out: [seq_len, d_model], written. With `carry` (table_carry_doubles(d_model / 2) doubles), the
+// rows are a piece of a longer table (table_pieces.h).
+Status sinusoidal_table(const SinusoidalSpec& spec, const Positions& positions, float* out, double* carry = nullptr);
 
-// x: [seq_len, d_model] token embeddings; the table is added in place.
-Status add_sinusoidal(const SinusoidalSpec& spec, const Positions& positions, float* x);
+// x: [seq_len, d_model] token embeddings; the table is added in place (`carry` as above).
+Status add_sinusoidal(const SinusoidalSpec& spec, const Positions& positions, float* x, double* carry = nullptr);
 
 // The same in half precision (spec.dtype float16 or bfloat16; a float32 spec is kDtypeMismatch,
 // as is a half spec given float arrays): the table is the float64 value rounded once to the
 // storage type; the sum is posenc's float32 sum of the widened value and the float32 table,
 // rounded once to the storage type.
-Status sinusoidal_table(const SinusoidalSpec& spec, const Positions& positions, std::uint16_t* out);
-Status add_sinusoidal(const SinusoidalSpec& spec, const Positions& positions, std::uint16_t* x);
+Status sinusoidal_table(const SinusoidalSpec& spec, const Positions& positions, std::uint16_t* out,
+                        double* carry = nullptr);
+Status add_sinusoidal(const SinusoidalSpec& spec, const Positions& positions, std::uint16_t* x,
+                      double* carry = nullptr);
 
 }  // namespace posenc

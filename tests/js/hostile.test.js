@@ -75,13 +75,24 @@ for (const posenc of variants) {
         assert.ok(error instanceof RangeError, `${error}`);
         assert.equal(error.parameter, 'memory');
         assert.match(error.message, /^posenc\.allocate: memory /);
-        // A call that needs scratch memory while the memory is full fails the same way.
+        // A call that needs scratch memory for whole arrays while the memory is full fails the
+        // same way (similarity copies all of b, here 1 GiB, into WASM memory for every tile).
         assertParameterError(
-          () => posenc.sinusoidal({ seqLen: 2 ** 14, dModel: 2 ** 14 }),
+          () =>
+            posenc.similarity(new Float32Array(2 ** 14), new Float32Array(2 ** 28), {
+              rows: 1,
+              cols: 2 ** 14,
+              dim: 2 ** 14,
+            }),
           RangeError,
           'memory',
-          'table while full',
+          'similarity while full',
         );
+        // A table of 1 GiB into a JS array needs one tile of WASM memory, not a copy of it.
+        const table = posenc.sinusoidal({ seqLen: 2 ** 14, dModel: 2 ** 14 });
+        assert.equal(table.length, 2 ** 28, 'a 1 GiB table made tile by tile while memory is full');
+        const last = Math.cos((2 ** 14 - 1) / 10000 ** ((2 ** 14 - 2) / 2 ** 14));
+        assert.ok(Math.abs(table[2 ** 28 - 1] - last) < 1e-6, `its last value ${table[2 ** 28 - 1]} (cos: ${last})`);
       } finally {
         for (const array of held) array.free();
       }

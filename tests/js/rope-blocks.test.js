@@ -1,4 +1,4 @@
-// Large JS-owned arrays go through WASM memory a block of rows at a time (streaming.js). The
+// Large JS-owned arrays go through WASM memory a block of rows at a time (tiles.js). The
 // blocks are pieces of one call of the core's plan, so they join seamlessly: every row,
 // including the first and last of each block and a short last block, as the float64 reference
 // has it, and with the very bits the same array gets in WASM memory in one piece.
