@@ -2,9 +2,10 @@
 // third-party code its bundles embed, kept whole in those bundles and listed in
 // THIRD_PARTY_NOTICES.md, all read against what node_modules ships.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { test } from 'node:test';
 import { BUNDLED, noticesFile, packageNotice } from '../../scripts/third-party-notices.js';
+import { ensureWebBuilt } from '../web/support/build.js';
 
 const root = new URL('../../', import.meta.url);
 const read = (path) => readFileSync(new URL(path, root), 'utf8');
@@ -23,9 +24,9 @@ test('dist/widgets.js carries the whole notice of every package it embeds', () =
   assert.match(bundle, /ColorBrewer/, "d3-scale-chromatic's schemes' own license (Apache-2.0)");
 });
 
-test("the tutorial page's scripts carry the notices of the packages they embed", (t) => {
+test("the tutorial page's scripts carry the notices of the packages they embed", async () => {
+  await ensureWebBuilt();
   const assets = new URL('web/site/assets/', root);
-  if (!existsSync(assets)) return t.skip('web/site is not built (scripts/build-web.sh)');
   const scripts = readdirSync(assets)
     .filter((file) => file.endsWith('.js'))
     .map((file) => readFileSync(new URL(file, assets), 'utf8'))
