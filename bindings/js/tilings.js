@@ -15,8 +15,9 @@
 //   'heads' order every head is a sequence of its own, through a plan of one head.
 // - ropeGrid goes by sequences of the batch, in 'heads' order by heads.
 // - attentionScores goes by queries when the encoding adds nothing to the queries by position
-//   (none, alibi, t5); with sinusoidal, rope and xpos it is one tile (a returned array still
-//   gains: made in JS and written like an `out`).
+//   (none, alibi, t5); with sinusoidal, rope and xpos by heads: each head's q and k are encoded
+//   by the same rule at the same positions (xPos about one center, set by the rows alone), and
+//   a head's scores read only its own q and k.
 import { arrayType, elementBytes } from './dtype.js';
 import { READ, READ_WRITE, WRITE } from './frame.js';
 import { typedArrayParts } from './intrinsics.js';
@@ -278,31 +279,48 @@ export function convertTiling(fn, o, enums, args, name) {
 /**
  * attentionScores: by queries where the encoding adds nothing to the queries by position (none,
  * alibi, t5: a score depends on its query's row only through offset + row, and each row's
- * softmax is its own), every head's rows of a tile's queries, with all of k; sinusoidal, rope and
- * xpos are one tile. A query window of an array in WASM memory must be one run (order 'tokens',
- * or one head): else one tile too.
+ * softmax is its own), every head's rows of a tile's queries, with all of k. With sinusoidal,
+ * rope and xpos by heads (a tile is the call on its heads' q, k and out: each head's rows are
+ * encoded by the same rule at the same positions, xPos about the same center, which goes by the
+ * rows only, and a score reads only its own head's q and k). A window of an array in WASM
+ * memory must be one run (query windows: order 'tokens' or one head; head windows: order 'heads'
+ * or one head): else one tile.
  */
 export function attentionScoresTiling(fn, o, enums, args) {
   const { numHeads, queryLen, keyLen, headDim } = o;
   const tokens = o.order === 'tokens';
   const strided = numHeads > 1; // a query window is one run per head (per head of out; of q in 'heads' order)
+  const resident = (argument) => argument !== undefined && argument.address !== undefined;
+  const encodes = !['none', 'alibi', 't5'].includes(o.encoding);
   const byQueries =
-    ['none', 'alibi', 't5'].includes(o.encoding) &&
+    !encodes &&
     (o.offset ?? keyLen - queryLen) + queryLen - 1 <= MAX_POSITION &&
-    !(strided && args.out !== undefined && args.out.address !== undefined) &&
-    !(strided && !tokens && args.q.address !== undefined);
+    !(strided && resident(args.out)) &&
+    !(strided && !tokens && resident(args.q));
+  // a head window is one run per token in 'tokens' order
+  const byHeads = encodes && !(strided && tokens && (resident(args.q) || resident(args.k)));
   const offset = o.offset ?? keyLen - queryLen;
+  const headBytes = ((queryLen + keyLen) * headDim + queryLen * keyLen) * 4;
   return {
     __proto__: null, // optional fields read by tiles.js are absent, never inherited
     operation: 'attentionScores',
     slots: ['q', 'k', 'bias', 'out'],
-    units: byQueries ? queryLen : 1,
-    unitBytes: byQueries
-      ? numHeads * (headDim + keyLen) * 4
-      : (numHeads * (queryLen + keyLen) * headDim + numHeads * queryLen * keyLen) * 4,
+    units: byQueries ? queryLen : byHeads ? numHeads : 1,
+    unitBytes: byQueries ? numHeads * (headDim + keyLen) * 4 : byHeads ? headBytes : numHeads * headBytes,
     checkedLast: 'out',
     outputs: [{ __proto__: null, slot: 'out', name: 'out', dtype: 'float32' }],
     fill(frame, first, count, window) {
+      if (byHeads && count < numHeads) {
+        writeAttentionScores(frame, fn, { ...o, numHeads: count }, enums);
+        const side = (argument, rows) =>
+          tokens
+            ? window(argument, first * headDim, count * headDim, rows, numHeads * headDim)
+            : window(argument, first * rows * headDim, count * rows * headDim);
+        frame.data('q', side(args.q, queryLen), READ).data('k', side(args.k, keyLen), READ);
+        if (args.bias) frame.data('bias', window(args.bias, 0, args.bias.length), READ);
+        output(frame, 'out', args.out, Float32Array, window, first * queryLen * keyLen, count * queryLen * keyLen);
+        return;
+      }
       const whole = !byQueries || count === queryLen;
       writeAttentionScores(frame, fn, whole ? o : { ...o, queryLen: count, offset: offset + first }, enums);
       if (whole) frame.data('q', window(args.q, 0, args.q.length), READ);

@@ -273,14 +273,13 @@ for (const posenc of variants) {
       }
     });
 
-    it('attentionScores: by queries (none, alibi, t5; both orders, softmax, causal) and one tile (rope), as on WasmArrays', () => {
+    it('attentionScores: by queries (none, alibi, t5; both orders, softmax, causal), as on WasmArrays', () => {
       const shape = { numHeads: 4, queryLen: 301, keyLen: 400, headDim: 32 };
       const t5 = { encoding: 't5', bias: randomNormal(32 * 4, 3), numBuckets: 32, maxDistance: 128 };
       for (const options of [
         { ...shape, encoding: 'alibi', causal: true },
         { ...shape, encoding: 'none', order: 'tokens', softmax: true, offset: 50 },
         { ...shape, ...t5, softmax: true, causal: true },
-        { ...shape, encoding: 'rope', softmax: true },
       ]) {
         const q = randomNormal(4 * 301 * 32, 1);
         const k = randomNormal(4 * 400 * 32, 2);
@@ -300,6 +299,39 @@ for (const posenc of variants) {
         ({ out }) => posenc.alibiBias({ ...edge, out }).toArray(),
       );
       assertSameBits(posenc.alibiBias(edge), bias, 'alibiBias at the largest offset');
+    });
+
+    it('attentionScores: by heads (sinusoidal, rope, xpos; both orders, odd sizes), as on WasmArrays', () => {
+      // 7 heads of 301 queries and 263 keys: a head is about 0.4 MiB, so every head is a tile
+      const shape = { numHeads: 7, queryLen: 301, keyLen: 263, headDim: 34, offset: 3 };
+      for (const options of [
+        { ...shape, encoding: 'rope', softmax: true },
+        { ...shape, encoding: 'rope', order: 'tokens', layout: 'half', rotaryDim: 18, causal: true },
+        { ...shape, encoding: 'rope', scaling: { type: 'dynamic', factor: 2, originalMaxPositionEmbeddings: 128 } },
+        { ...shape, encoding: 'xpos', order: 'tokens', softmax: true, causal: true },
+        { ...shape, encoding: 'xpos', scale: 0.5 },
+        { ...shape, encoding: 'sinusoidal', order: 'tokens', layout: 'concat', softmax: true },
+        { ...shape, encoding: 'sinusoidal', causal: true },
+      ]) {
+        const label = `${options.encoding} ${options.order ?? 'heads'}`;
+        const q = randomNormal(7 * 301 * 34, 1);
+        const k = randomNormal(7 * 263 * 34, 2);
+        const expected = withWasm(
+          () => ({ wq: posenc.allocate(q), wk: posenc.allocate(k), out: posenc.allocate(7 * 301 * 263) }),
+          ({ wq, wk, out }) => posenc.attentionScores(wq, wk, { ...options, out }).toArray(),
+        );
+        assertSameBits(posenc.attentionScores(q, k, options), expected, `${label} returned`);
+        const out = new Float32Array(expected.length);
+        posenc.attentionScores(q, k, { ...options, out });
+        assertSameBits(out, expected, `${label} into out`);
+        // q in WASM memory, out a JS array: by heads in 'heads' order, one tile in 'tokens' order
+        const mixed = new Float32Array(expected.length);
+        withWasm(
+          () => ({ wq: posenc.allocate(q) }),
+          ({ wq }) => posenc.attentionScores(wq, k, { ...options, out: mixed }),
+        );
+        assertSameBits(mixed, expected, `${label} from a WasmArray q`);
+      }
     });
 
     it('a bad call throws its error and writes nothing into a large out', () => {
@@ -325,6 +357,13 @@ for (const posenc of variants) {
       const sin = fill(new Float32Array(4000 * 64 - 1));
       assert.throws(() => posenc.ropeCache({ seqLen: 4000, rotaryDim: 128, out: { cos, sin } }), /out\.sin/);
       assert.ok(untouched(cos) && untouched(sin), 'ropeCache: neither written');
+      const scores = fill(new Float32Array(8 * 300 * 300));
+      const q = randomNormal(8 * 300 * 32, 1);
+      const rope = { numHeads: 8, queryLen: 300, keyLen: 300, headDim: 32, encoding: 'rope', out: scores };
+      assert.throws(() => posenc.attentionScores(q, q.subarray(32), rope), { name: 'RangeError', message: /\bk\b/ });
+      assert.throws(() => posenc.attentionScores(q, q, { ...rope, base: -2 }), /base/);
+      assert.throws(() => posenc.attentionScores(q, q, { ...rope, encoding: 'xpos', offset: 2 ** 30 }), /xPos center/);
+      assert.ok(untouched(scores), 'attentionScores by heads: nothing written');
       const a = randomNormal(900 * 96, 1);
       assert.throws(() => posenc.similarity(a, a.subarray(1), { rows: 900, cols: 900, dim: 96 }), /\bb\b/);
       // the same messages as the one call on WasmArrays
@@ -408,6 +447,16 @@ describe('the WASM memory a call on JS arrays takes is bounded (a fresh instance
         keyLen: 4096,
         headDim: 64,
         encoding: 'alibi',
+        softmax: true,
+      }),
+    attentionScoresRope: (p) =>
+      p.attentionScores(new Float32Array(64 * 512 * 64), new Float32Array(64 * 512 * 64), {
+        numHeads: 64,
+        queryLen: 512,
+        keyLen: 512,
+        headDim: 64,
+        encoding: 'rope',
+        order: 'tokens',
         softmax: true,
       }),
     relativePositionBuckets: (p) => p.relativePositionBuckets({ queryLen: 4096, keyLen: 4096 }),
