@@ -12,7 +12,10 @@
 //   own row (and all of b), or its own head.
 // - rope and ropeQK go through the core's plan in pieces with a carry (RopePlan::apply_piece):
 //   the recurrence carries on from tile to tile, so any cut gives the bits of one call. In
-//   'heads' order every head is a sequence of its own, through a plan of one head.
+//   'heads' order every head is a sequence of its own, through a plan of one head. A RopePlan's
+//   apply and applyQK go the same way. Rows the one call would refuse (an offset past the
+//   largest position: one call; a row beyond xPos's reach: a one-row probe first) are named
+//   before any piece is written.
 // - ropeGrid goes by sequences of the batch, in 'heads' order by heads.
 // - attentionScores goes by queries when the encoding adds nothing to the queries by position
 //   (none, alibi, t5); with sinusoidal, rope and xpos by heads: each head's q and k are encoded
@@ -21,6 +24,7 @@
 import { arrayType, elementBytes } from './dtype.js';
 import { READ, READ_WRITE, WRITE } from './frame.js';
 import { typedArrayParts } from './intrinsics.js';
+import { Argument } from './memory.js';
 import { runTiled, zeroCarry } from './tiles.js';
 import { writeAttentionScores, writeRopeGrid, writeRotaryDim, writeRows, writeScaling, writeTable } from './specs.js';
 
@@ -358,6 +362,7 @@ export function ropeInPieces(memory, shape, rows, { x, out }, heads = false) {
   const length = shape.batch * shape.seqLen * shape.numHeads * shape.headDim;
   return (
     (shape.order === 'tokens' || heads) &&
+    offsetsFit(shape, rows) && // else the one call names the offset before it writes
     !shape.mrope &&
     !LENGTH_DEPENDENT.includes(shape.scaling?.type) &&
     (rows.positions === undefined || shape.xpos === undefined) &&
@@ -366,6 +371,47 @@ export function ropeInPieces(memory, shape, rows, { x, out }, heads = false) {
     out.length === length &&
     length * x.Type.BYTES_PER_ELEMENT > memory.tileBytes
   );
+}
+
+/** Whether every sequence's rows placed by offsets (rows.offset: one, or one per sequence) stay within kMaxPosition. */
+function offsetsFit(shape, rows) {
+  if (rows.positions !== undefined || shape.seqLen === 0) return true;
+  const perSequence = rows.offset instanceof Int32Array;
+  for (let b = 0; b < (perSequence ? rows.offset.length : 1); b++) {
+    const offset = perSequence ? rows.offset[b] : (rows.offset ?? 0);
+    if (offset + shape.seqLen - 1 > MAX_POSITION) return false;
+  }
+  return true;
+}
+
+/**
+ * xPos: the call's first and last positions each rotated as a piece of one row into scratch,
+ * so that a row beyond the reach of the center is named before any piece of the caller's is
+ * written (the reach is a distance from the center: the rows farthest from it are these two).
+ */
+function checkXposReach(memory, plan, rowElements, Type, first, last, callLength, role, context) {
+  const rowBytes = Math.ceil((rowElements * Type.BYTES_PER_ELEMENT) / 8) * 8;
+  const doubles = Math.max(1, plan.carryLength);
+  const scratch = memory.malloc(context.fn, rowBytes + doubles * 8);
+  try {
+    for (const position of [first, last]) {
+      zeroCarry(memory, scratch, rowBytes / 8 + doubles);
+      const frame = memory
+        .frame('ropePlanApply')
+        .set('plan', plan.handle)
+        .set('pieceRows', 1)
+        .set('sequenceLength', callLength)
+        .set('xposRole', role)
+        .set('carry', scratch + rowBytes)
+        .set('carryLength', plan.carryLength)
+        .set('offset', position)
+        .data('x', new Argument('x', null, rowElements, scratch, null), READ)
+        .data('out', new Argument('out', null, rowElements, scratch, null), WRITE);
+      memory.run(frame, context);
+    }
+  } finally {
+    memory.free(scratch);
+  }
 }
 
 /**
@@ -384,7 +430,13 @@ export function ropeInTiles(memory, plan, shape, rows, role, args, context) {
   const perSequence = rows.offset instanceof Int32Array;
   const offsetOf = (b) => (perSequence ? rows.offset[b] : (rows.offset ?? 0));
   let callLength = 0;
-  for (let b = 0; b < shape.batch; b++) callLength = Math.max(callLength, offsetOf(b) + shape.seqLen);
+  let firstPosition = MAX_POSITION;
+  for (let b = 0; b < shape.batch; b++) {
+    callLength = Math.max(callLength, offsetOf(b) + shape.seqLen);
+    firstPosition = Math.min(firstPosition, offsetOf(b));
+  }
+  if (role !== 0 && rows.positions === undefined && shape.seqLen > 0 && shape.batch > 0)
+    checkXposReach(memory, plan, rowElements, args.x.Type, firstPosition, callLength - 1, callLength, role, context);
   const tiling = {
     __proto__: null,
     operation: 'ropePlanApply',

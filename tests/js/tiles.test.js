@@ -203,6 +203,61 @@ for (const posenc of variants) {
       }
     });
 
+    it("a RopePlan's apply in 'heads' order and applyQK (grouped keys, xPos, both orders): the bits of one call", () => {
+      const shape = { seqLen: 1100, numHeads: 4, headDim: 64 };
+      const half = (normals, dtype) => (dtype === 'float32' ? normals : randomHalfBits(normals, dtype));
+      for (const [planOptions, apply] of [
+        [{ ...shape, order: 'heads', batch: 2 }, { offset: [9, 3000] }],
+        [{ ...shape, order: 'heads', batch: 2, layout: 'half' }, { positions: jumpyPositions(2200, 12) }],
+        [
+          { ...shape, order: 'heads', xpos: {}, dtype: 'float16' },
+          { offset: 7, role: 'key' },
+        ],
+      ]) {
+        const plan = posenc.ropePlan(planOptions);
+        const x = half(randomNormal((planOptions.batch ?? 1) * 1100 * 4 * 64, 13), plan.dtype);
+        const expected = withWasm(
+          () => ({ w: posenc.allocate(x, { dtype: plan.dtype }) }),
+          ({ w }) => plan.apply(w, apply).toArray(),
+        );
+        const inPlace = x.slice();
+        plan.apply(inPlace, apply);
+        assertSameBits(inPlace, expected, `apply ${JSON.stringify(apply.offset)} in place`);
+        const out = new x.constructor(x.length);
+        plan.apply(x, { ...apply, out });
+        assertSameBits(out, expected, `apply ${JSON.stringify(apply.offset)} into out`);
+        plan.free();
+      }
+      for (const [planOptions, apply] of [
+        [{ ...shape, numKvHeads: 2, batch: 2 }, { offset: [4, 70] }],
+        [{ ...shape, numKvHeads: 1, xpos: {} }, { offset: 3 }],
+        [{ ...shape, numKvHeads: 3, numHeads: 6, order: 'heads' }, { positions: jumpyPositions(1100, 21) }],
+        [{ ...shape, numKvHeads: 4, dtype: 'bfloat16', layout: 'half', order: 'heads' }, { offset: 100 }],
+      ]) {
+        const plan = posenc.ropePlan(planOptions);
+        const rows = (planOptions.batch ?? 1) * 1100 * 64;
+        const q = half(randomNormal(rows * plan.numHeads, 14), plan.dtype);
+        const k = half(randomNormal(rows * plan.numKvHeads, 15), plan.dtype);
+        const label = `applyQK ${plan.numKvHeads} kv heads ${plan.order}`;
+        const expected = withWasm(
+          () => ({ wq: posenc.allocate(q, { dtype: plan.dtype }), wk: posenc.allocate(k, { dtype: plan.dtype }) }),
+          ({ wq, wk }) => {
+            const both = plan.applyQK(wq, wk, apply);
+            return { q: both.q.toArray(), k: both.k.toArray() };
+          },
+        );
+        const inPlace = { q: q.slice(), k: k.slice() };
+        plan.applyQK(inPlace.q, inPlace.k, apply);
+        assertSameBits(inPlace.q, expected.q, `${label}: q`);
+        assertSameBits(inPlace.k, expected.k, `${label}: k`);
+        const out = { q: new q.constructor(q.length), k: new k.constructor(k.length) };
+        plan.applyQK(q, k, { ...apply, out });
+        assertSameBits(out.q, expected.q, `${label} into out: q`);
+        assertSameBits(out.k, expected.k, `${label} into out: k`);
+        plan.free();
+      }
+    });
+
     it('ropeGrid: batches in both orders, frames', () => {
       const grid = { rows: 20, cols: 30, numHeads: 6, headDim: 64, variant: 'pixtral' };
       for (const options of [
@@ -336,6 +391,14 @@ for (const posenc of variants) {
 
     it('a bad call throws its error and writes nothing into a large out', () => {
       const fill = (out) => out.fill(0.5);
+      const message = (run) => {
+        try {
+          run();
+        } catch (error) {
+          return error.message;
+        }
+        assert.fail('no error');
+      };
       const untouched = (out) => out.every((v) => v === 0.5);
       const wrong = new Float32Array(3000 * 96 + 1);
       assert.throws(() => posenc.sinusoidal({ seqLen: 3000, dModel: 96, out: fill(wrong) }), {
@@ -364,17 +427,34 @@ for (const posenc of variants) {
       assert.throws(() => posenc.attentionScores(q, q, { ...rope, base: -2 }), /base/);
       assert.throws(() => posenc.attentionScores(q, q, { ...rope, encoding: 'xpos', offset: 2 ** 30 }), /xPos center/);
       assert.ok(untouched(scores), 'attentionScores by heads: nothing written');
+      // rope in pieces: rows of a later sequence beyond the largest position or xPos's reach
+      const seqs = { seqLen: 1100, numHeads: 4, headDim: 64, batch: 3 };
+      const overflow = { offset: [0, 2 ** 31 - 100, 0] };
+      const farRows = { offset: [40000, 0, 80000] }; // the middle sequence's rows are beyond xPos's reach
+      for (const [label, call] of [
+        ['rope, an offset', (x) => posenc.rope(x, { ...seqs, ...overflow })],
+        ['rope heads, an offset', (x) => posenc.rope(x, { ...seqs, order: 'heads', ...overflow })],
+        ['rope, xPos', (x) => posenc.rope(x, { ...seqs, xpos: { role: 'query' }, ...farRows })],
+        ['plan heads, an offset', (x) => posenc.ropePlan({ ...seqs, order: 'heads' }).apply(x, overflow)],
+        ['plan, xPos', (x) => posenc.ropePlan({ ...seqs, xpos: {} }).apply(x, { ...farRows, role: 'key' })],
+        ['plan applyQK, xPos', (x, k) => posenc.ropePlan({ ...seqs, xpos: {} }).applyQK(x, k, farRows)],
+      ]) {
+        const x = fill(new Float32Array(3 * 1100 * 4 * 64));
+        const k = fill(new Float32Array(x.length));
+        const expected = withWasm(
+          () => ({ wx: posenc.allocate(x), wk: posenc.allocate(k) }),
+          ({ wx, wk }) => message(() => call(wx, wk)),
+        );
+        assert.equal(
+          message(() => call(x, k)),
+          expected,
+          label,
+        );
+        assert.ok(untouched(x) && untouched(k), `${label}: nothing written`);
+      }
       const a = randomNormal(900 * 96, 1);
       assert.throws(() => posenc.similarity(a, a.subarray(1), { rows: 900, cols: 900, dim: 96 }), /\bb\b/);
       // the same messages as the one call on WasmArrays
-      const message = (run) => {
-        try {
-          run();
-        } catch (error) {
-          return error.message;
-        }
-        assert.fail('no error');
-      };
       const resident = posenc.allocate(3000 * 96 + 1);
       try {
         // a returned array too large for the limits: the core's error, before any array is made
@@ -430,6 +510,14 @@ describe('the WASM memory a call on JS arrays takes is bounded (a fresh instance
         numKvHeads: 1,
         headDim: 128,
       }),
+    ropePlanHeads: (p) =>
+      p
+        .ropePlan({ seqLen: rows / 8, numHeads: 16, headDim: 128, order: 'heads' })
+        .apply(new Float32Array(rows * 256), { offset: 3 }),
+    ropePlanApplyQK: (p) =>
+      p
+        .ropePlan({ seqLen: rows / 2, numHeads: 4, numKvHeads: 1, headDim: 128 })
+        .applyQK(new Float32Array(rows * 256), new Float32Array(rows * 64), { offset: 3 }),
     ropeGrid: (p) =>
       p.ropeGrid(new Float32Array(rows * 256), {
         rows: 64,
