@@ -12,10 +12,11 @@
 //   own row (and all of b), or its own head.
 // - rope and ropeQK go through the core's plan in pieces with a carry (RopePlan::apply_piece):
 //   the recurrence carries on from tile to tile, so any cut gives the bits of one call. In
-//   'heads' order every head is a sequence of its own, through a plan of one head. A RopePlan's
-//   apply and applyQK go the same way. Rows the one call would refuse (an offset past the
-//   largest position: one call; a row beyond xPos's reach: a one-row probe first) are named
-//   before any piece is written.
+//   'heads' order every head is a sequence of its own, through a plan of one head. xPos's
+//   default center goes by the whole call's largest position, offsets or a positions list, and
+//   every piece is told it. A RopePlan's apply and applyQK go the same way. Rows the one call
+//   would refuse (an offset past the largest position: one call; a row beyond xPos's reach: a
+//   one-row probe first) are named before any piece is written.
 // - ropeGrid goes by sequences of the batch, in 'heads' order by heads.
 // - attentionScores goes by queries when the encoding adds nothing to the queries by position
 //   (none, alibi, t5); with sinusoidal, rope and xpos by heads: each head's q and k are encoded
@@ -365,7 +366,6 @@ export function ropeInPieces(memory, shape, rows, { x, out }, heads = false) {
     offsetsFit(shape, rows) && // else the one call names the offset before it writes
     !shape.mrope &&
     !LENGTH_DEPENDENT.includes(shape.scaling?.type) &&
-    (rows.positions === undefined || shape.xpos === undefined) &&
     (rows.positions === undefined || rows.offset === undefined) &&
     x.length === length &&
     out.length === length &&
@@ -429,13 +429,22 @@ export function ropeInTiles(memory, plan, shape, rows, role, args, context) {
   const batchOf = (sequence) => (heads ? Math.floor(sequence / shape.numHeads) : sequence);
   const perSequence = rows.offset instanceof Int32Array;
   const offsetOf = (b) => (perSequence ? rows.offset[b] : (rows.offset ?? 0));
+  // The call's first position and its length (its largest position + 1), as the one call finds them.
   let callLength = 0;
   let firstPosition = MAX_POSITION;
-  for (let b = 0; b < shape.batch; b++) {
-    callLength = Math.max(callLength, offsetOf(b) + shape.seqLen);
-    firstPosition = Math.min(firstPosition, offsetOf(b));
+  if (rows.positions !== undefined) {
+    const { positions } = rows; // a private snapshot: element reads run no code of the caller's
+    for (let i = 0; i < positions.length; i++) {
+      callLength = Math.max(callLength, positions[i] + 1);
+      firstPosition = Math.min(firstPosition, positions[i]);
+    }
+  } else {
+    for (let b = 0; b < shape.batch; b++) {
+      callLength = Math.max(callLength, offsetOf(b) + shape.seqLen);
+      firstPosition = Math.min(firstPosition, offsetOf(b));
+    }
   }
-  if (role !== 0 && rows.positions === undefined && shape.seqLen > 0 && shape.batch > 0)
+  if (role !== 0 && shape.seqLen > 0 && shape.batch > 0)
     checkXposReach(memory, plan, rowElements, args.x.Type, firstPosition, callLength - 1, callLength, role, context);
   const tiling = {
     __proto__: null,

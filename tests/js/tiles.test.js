@@ -43,6 +43,9 @@ function jumpyPositions(length, seed) {
   return positions;
 }
 
+/** jumpyPositions below 30000: within xPos's reach (35694 at its defaults) of their center. */
+const nearPositions = (length, seed) => jumpyPositions(length, seed).map((position) => position % 30000);
+
 for (const posenc of variants) {
   const tile = posenc.simd ? 'simd' : 'scalar';
   describe(`JS-owned arrays, tile by tile: the bits of one call on WasmArrays (${tile})`, () => {
@@ -158,6 +161,9 @@ for (const posenc of variants) {
         { ...shape, order: 'heads', batch: 2, offset: [9, 3000] },
         { ...shape, order: 'heads', batch: 2, positions: jumpyPositions(2200, 12), layout: 'half' },
         { ...shape, order: 'heads', xpos: { role: 'key' }, dtype: 'float16' },
+        // xPos at positions: the center from the whole list's largest position
+        { ...shape, batch: 2, positions: nearPositions(2200, 31), xpos: { role: 'query' } },
+        { ...shape, order: 'heads', positions: nearPositions(1100, 32), xpos: { role: 'key', center: 9000 } },
       ];
       for (const options of ropeCases) {
         const dtype = options.dtype ?? 'float32';
@@ -177,6 +183,7 @@ for (const posenc of variants) {
         { ...shape, numKvHeads: 1, xpos: {} },
         { ...shape, numKvHeads: 2, order: 'heads', positions: jumpyPositions(1100, 21) },
         { ...shape, numKvHeads: 4, dtype: 'bfloat16', layout: 'half', offset: 100 },
+        { ...shape, numKvHeads: 2, batch: 2, positions: nearPositions(2200, 33), xpos: {} },
       ]) {
         const dtype = options.dtype ?? 'float32';
         const batch = options.batch ?? 1;
@@ -210,6 +217,10 @@ for (const posenc of variants) {
         [{ ...shape, order: 'heads', batch: 2 }, { offset: [9, 3000] }],
         [{ ...shape, order: 'heads', batch: 2, layout: 'half' }, { positions: jumpyPositions(2200, 12) }],
         [
+          { ...shape, order: 'heads', xpos: {}, batch: 2 },
+          { positions: nearPositions(2200, 34), role: 'query' },
+        ],
+        [
           { ...shape, order: 'heads', xpos: {}, dtype: 'float16' },
           { offset: 7, role: 'key' },
         ],
@@ -232,6 +243,7 @@ for (const posenc of variants) {
         [{ ...shape, numKvHeads: 2, batch: 2 }, { offset: [4, 70] }],
         [{ ...shape, numKvHeads: 1, xpos: {} }, { offset: 3 }],
         [{ ...shape, numKvHeads: 3, numHeads: 6, order: 'heads' }, { positions: jumpyPositions(1100, 21) }],
+        [{ ...shape, numKvHeads: 1, xpos: {} }, { positions: nearPositions(1100, 35) }],
         [{ ...shape, numKvHeads: 4, dtype: 'bfloat16', layout: 'half', order: 'heads' }, { offset: 100 }],
       ]) {
         const plan = posenc.ropePlan(planOptions);
@@ -431,10 +443,14 @@ for (const posenc of variants) {
       const seqs = { seqLen: 1100, numHeads: 4, headDim: 64, batch: 3 };
       const overflow = { offset: [0, 2 ** 31 - 100, 0] };
       const farRows = { offset: [40000, 0, 80000] }; // the middle sequence's rows are beyond xPos's reach
+      const farPositions = new Int32Array(3300).fill(40000); // and two rows of a later tile
+      farPositions[3000] = 0;
+      farPositions[3100] = 80000;
       for (const [label, call] of [
         ['rope, an offset', (x) => posenc.rope(x, { ...seqs, ...overflow })],
         ['rope heads, an offset', (x) => posenc.rope(x, { ...seqs, order: 'heads', ...overflow })],
         ['rope, xPos', (x) => posenc.rope(x, { ...seqs, xpos: { role: 'query' }, ...farRows })],
+        ['rope, xPos at positions', (x) => posenc.rope(x, { ...seqs, xpos: { role: 'key' }, positions: farPositions })],
         ['plan heads, an offset', (x) => posenc.ropePlan({ ...seqs, order: 'heads' }).apply(x, overflow)],
         ['plan, xPos', (x) => posenc.ropePlan({ ...seqs, xpos: {} }).apply(x, { ...farRows, role: 'key' })],
         ['plan applyQK, xPos', (x, k) => posenc.ropePlan({ ...seqs, xpos: {} }).applyQK(x, k, farRows)],
@@ -503,6 +519,14 @@ describe('the WASM memory a call on JS arrays takes is bounded (a fresh instance
       }),
     ropeHeads: (p) =>
       p.rope(new Float32Array(rows * 256), { seqLen: rows / 8, numHeads: 16, headDim: 128, order: 'heads' }),
+    ropeXposPositions: (p) =>
+      p.rope(new Float32Array(rows * 256), {
+        seqLen: rows,
+        numHeads: 2,
+        headDim: 128,
+        xpos: { role: 'key' },
+        positions: Int32Array.from({ length: rows }, (_, i) => i % 20000),
+      }),
     ropeQK: (p) =>
       p.ropeQK(new Float32Array(rows * 256), new Float32Array(rows * 64), {
         seqLen: rows / 2,
