@@ -14,7 +14,8 @@
 //   the recurrence carries on from tile to tile, so any cut gives the bits of one call. In
 //   'heads' order every head is a sequence of its own, through a plan of one head. xPos's
 //   default center goes by the whole call's largest position, offsets or a positions list, and
-//   every piece is told it. A RopePlan's apply and applyQK go the same way. Rows the one call
+//   every piece is told it, as are dynamic and longrope's frequencies (the core's piece takes the
+//   call's length). A RopePlan's apply and applyQK go the same way. Rows the one call
 //   would refuse (an offset past the largest position: one call; a row beyond xPos's reach: a
 //   one-row probe first) are named before any piece is written.
 // - ropeGrid goes by sequences of the batch, in 'heads' order by heads.
@@ -35,7 +36,7 @@ const TABLE_PAIR_BLOCK = 128; // kTablePairBlock (table_pieces.h)
 // rows (a third more time in Chromium); 1 MiB tiles pay it every 256.
 const TABLE_TILE_BYTES = 1024 * 1024;
 const MAX_POSITION = 2 ** 31 - 1; // kMaxPosition (positions.h): a tile's offset must stay within it too
-const LENGTH_DEPENDENT = ['dynamic', 'longrope']; // schedules that go by the whole call's positions
+const LENGTH_DEPENDENT = ['dynamic', 'longrope']; // schedules that go by the whole call's positions (no table pieces)
 
 /** A call's output slot: the caller's array (a window of it), or one the call allocates (`Type`). */
 function output(frame, slot, argument, Type, window, start, length, runs, stride) {
@@ -354,9 +355,9 @@ export function attentionScoresTiling(fn, o, enums, args) {
  * Whether rope on `shape` (the options of the rope call or plan: seqLen, numHeads, headDim,
  * batch, order, scaling, xpos, mrope) at rows `rows` (offset, per-sequence offsets or positions)
  * goes through a plan in pieces: x and out JS-owned, of the shape's length (else the one call
- * names the wrong one), larger than one tile, one position per row, and a schedule that does not
- * go by the whole call's positions. Rows in 'heads' order only where `heads` (the caller can make
- * a plan of one head: every head is then a sequence of its own).
+ * names the wrong one), larger than one tile, and one position per row. Rows in 'heads' order
+ * only where `heads` (the caller can make a plan of one head: every head is then a sequence of
+ * its own).
  */
 export function ropeInPieces(memory, shape, rows, { x, out }, heads = false) {
   if (x.address !== undefined || out.address !== undefined) return false; // WASM-resident: one call
@@ -365,7 +366,6 @@ export function ropeInPieces(memory, shape, rows, { x, out }, heads = false) {
     (shape.order === 'tokens' || heads) &&
     offsetsFit(shape, rows) && // else the one call names the offset before it writes
     !shape.mrope &&
-    !LENGTH_DEPENDENT.includes(shape.scaling?.type) &&
     (rows.positions === undefined || rows.offset === undefined) &&
     x.length === length &&
     out.length === length &&
@@ -419,8 +419,8 @@ function checkXposReach(memory, plan, rowElements, Type, first, last, callLength
  * ({ handle, carryLength }, of the arrays' dtype; in 'heads' order a plan of one head) with xPos
  * role `role` (its enum value, 0 without xPos), each sequence (in 'heads' order each head of
  * each sequence) in pieces of rows carrying the recurrence on. Every piece is told the whole
- * call's length (its largest position + 1), which places xPos's default center. `context` words
- * errors.
+ * call's length (its largest position + 1), which places xPos's default center and sets the
+ * dynamic and longrope frequencies. `context` words errors.
  */
 export function ropeInTiles(memory, plan, shape, rows, role, args, context) {
   const heads = shape.order === 'heads';

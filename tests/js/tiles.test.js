@@ -43,6 +43,16 @@ function jumpyPositions(length, seed) {
   return positions;
 }
 
+/** Schedules that go by the call's length (L0 below it), for 64-wide heads. */
+const DYNAMIC = { type: 'dynamic', factor: 2, originalMaxPositionEmbeddings: 1024 };
+const LONGROPE = {
+  type: 'longrope',
+  shortFactor: Array.from({ length: 32 }, (_, i) => 1 + 0.01 * i),
+  longFactor: Array.from({ length: 32 }, (_, i) => 1.5 + 0.1 * i),
+  originalMaxPositionEmbeddings: 1024,
+  maxPositionEmbeddings: 8192,
+};
+
 /** jumpyPositions below 30000: within xPos's reach (35694 at its defaults) of their center. */
 const nearPositions = (length, seed) => jumpyPositions(length, seed).map((position) => position % 30000);
 
@@ -136,6 +146,9 @@ for (const posenc of variants) {
         { ...shape, batch: 3, offset: [0, 900, 3], xpos: { role: 'query' } },
         { ...shape, offset: 17, rotaryDim: 32, dtype: 'bfloat16' },
         { ...shape, batch: 2, dtype: 'float16', inverse: true },
+        // schedules that go by the whole call's length (every piece is told it)
+        { ...shape, batch: 2, offset: [5, 3000], scaling: DYNAMIC },
+        { ...shape, batch: 2, positions: jumpyPositions(3000, 7), scaling: LONGROPE, layout: 'half' },
       ]) {
         const dtype = options.dtype ?? 'float32';
         const length = (options.batch ?? 1) * shape.seqLen * shape.numHeads * shape.headDim;
@@ -164,6 +177,7 @@ for (const posenc of variants) {
         // xPos at positions: the center from the whole list's largest position
         { ...shape, batch: 2, positions: nearPositions(2200, 31), xpos: { role: 'query' } },
         { ...shape, order: 'heads', positions: nearPositions(1100, 32), xpos: { role: 'key', center: 9000 } },
+        { ...shape, order: 'heads', batch: 2, offset: [9, 3000], scaling: LONGROPE, dtype: 'bfloat16' },
       ];
       for (const options of ropeCases) {
         const dtype = options.dtype ?? 'float32';
@@ -184,6 +198,7 @@ for (const posenc of variants) {
         { ...shape, numKvHeads: 2, order: 'heads', positions: jumpyPositions(1100, 21) },
         { ...shape, numKvHeads: 4, dtype: 'bfloat16', layout: 'half', offset: 100 },
         { ...shape, numKvHeads: 2, batch: 2, positions: nearPositions(2200, 33), xpos: {} },
+        { ...shape, numKvHeads: 1, order: 'heads', offset: 2000, scaling: DYNAMIC },
       ]) {
         const dtype = options.dtype ?? 'float32';
         const batch = options.batch ?? 1;
@@ -244,6 +259,7 @@ for (const posenc of variants) {
         [{ ...shape, numKvHeads: 1, xpos: {} }, { offset: 3 }],
         [{ ...shape, numKvHeads: 3, numHeads: 6, order: 'heads' }, { positions: jumpyPositions(1100, 21) }],
         [{ ...shape, numKvHeads: 1, xpos: {} }, { positions: nearPositions(1100, 35) }],
+        [{ ...shape, numKvHeads: 2, order: 'heads', scaling: LONGROPE }, { offset: 500 }],
         [{ ...shape, numKvHeads: 4, dtype: 'bfloat16', layout: 'half', order: 'heads' }, { offset: 100 }],
       ]) {
         const plan = posenc.ropePlan(planOptions);
@@ -519,6 +535,14 @@ describe('the WASM memory a call on JS arrays takes is bounded (a fresh instance
       }),
     ropeHeads: (p) =>
       p.rope(new Float32Array(rows * 256), { seqLen: rows / 8, numHeads: 16, headDim: 128, order: 'heads' }),
+    ropeDynamic: (p) =>
+      p.rope(new Float32Array(rows * 256), {
+        seqLen: rows,
+        numHeads: 2,
+        headDim: 128,
+        offset: 5,
+        scaling: { type: 'dynamic', factor: 2, originalMaxPositionEmbeddings: 4096 },
+      }),
     ropeXposPositions: (p) =>
       p.rope(new Float32Array(rows * 256), {
         seqLen: rows,
