@@ -5,7 +5,8 @@
 // - Tables (sinusoidal, addSinusoidal, ropeCache one sequence at a time) go by rows at any cut:
 //   the core anchors a run of consecutive positions with direct sin/cos and steps by
 //   recurrence, and a tile told its rows' positions and given the carry of the tile before
-//   steps on from where that one stopped (table_pieces.h), as the one call does.
+//   steps on from where that one stopped (table_pieces.h), as the one call does. ropeCache's
+//   dynamic and longrope tiles are told the whole call's length, which sets their frequencies.
 // - positionNumbers, relativePositionBuckets and alibiBias go by rows (queries) at any cut: each
 //   value depends only on its own row's position, offset + row.
 // - similarity goes by rows of a; convertLayout by heads: each output element reads only its
@@ -36,7 +37,7 @@ const TABLE_PAIR_BLOCK = 128; // kTablePairBlock (table_pieces.h)
 // rows (a third more time in Chromium); 1 MiB tiles pay it every 256.
 const TABLE_TILE_BYTES = 1024 * 1024;
 const MAX_POSITION = 2 ** 31 - 1; // kMaxPosition (positions.h): a tile's offset must stay within it too
-const LENGTH_DEPENDENT = ['dynamic', 'longrope']; // schedules that go by the whole call's positions (no table pieces)
+const LENGTH_DEPENDENT = ['dynamic', 'longrope']; // schedules that go by the whole call's positions
 
 /** A call's output slot: the caller's array (a window of it), or one the call allocates (`Type`). */
 function output(frame, slot, argument, Type, window, start, length, runs, stride) {
@@ -116,34 +117,41 @@ export function positionNumbersTiling(o, enums, dtype, args) {
 /**
  * ropeCache: cos and sin [batch, seqLen, rotaryDim/2] by rows of one sequence at a time (a
  * tile is one sequence's rows, told that sequence's offset or positions). Schedules that go by
- * the whole call's positions (dynamic, longrope) are one tile.
+ * the whole call's positions (dynamic, longrope) are told the call's length in every tile.
  */
 export function ropeCacheTiling(memory, fn, o, enums, dtype, args) {
   const half = Math.floor(o.rotaryDim / 2);
-  const whole = LENGTH_DEPENDENT.includes(o.scaling?.type);
   const sequence = (b) => {
     if (o.positions !== undefined)
       return { positions: listWindow(o.positions, b * o.seqLen, o.seqLen), offset: undefined };
     return { positions: undefined, offset: o.offset instanceof Int32Array ? o.offset[b] : (o.offset ?? 0) };
   };
+  let callLength; // the largest position + 1 of the whole call, found at the first tile (after the check)
+  const lengthOfCall = () => {
+    if (callLength !== undefined) return callLength;
+    callLength = 0;
+    if (o.positions !== undefined) {
+      const { positions } = o; // a private snapshot: element reads run no code of the caller's
+      for (let i = 0; i < positions.length; i++) callLength = Math.max(callLength, positions[i] + 1);
+    } else {
+      for (let b = 0; b < o.batch; b++) callLength = Math.max(callLength, sequence(b).offset + o.seqLen);
+    }
+    return callLength;
+  };
   return {
     __proto__: null, // optional fields read by tiles.js are absent, never inherited
     operation: 'ropeCache',
     slots: ['outCos', 'outSin'],
-    units: whole ? 1 : o.batch * o.seqLen,
-    unitBytes: whole ? o.batch * o.seqLen * half * 2 * elementBytes(dtype) : half * 2 * elementBytes(dtype),
+    units: o.batch * o.seqLen,
+    unitBytes: half * 2 * elementBytes(dtype),
     checkedLast: 'outSin',
     outputs: [
       { __proto__: null, slot: 'outCos', name: 'out.cos', dtype },
       { __proto__: null, slot: 'outSin', name: 'out.sin', dtype },
     ],
-    carryDoubles: whole ? 0 : tableCarryDoubles(half),
+    carryDoubles: tableCarryDoubles(half),
     minTileBytes: TABLE_TILE_BYTES,
     *cuts(limit) {
-      if (whole) {
-        yield [0, 1];
-        return;
-      }
       for (let first = 0; first < o.batch * o.seqLen; ) {
         const count = Math.min(limit, (Math.floor(first / o.seqLen) + 1) * o.seqLen - first); // within a sequence
         yield [first, count];
@@ -155,7 +163,7 @@ export function ropeCacheTiling(memory, fn, o, enums, dtype, args) {
       writeScaling(frame, o.scaling, enums);
       let start = 0;
       let length = o.batch * o.seqLen * half;
-      if (whole || count === o.batch * o.seqLen) {
+      if (count === o.batch * o.seqLen) {
         frame.set('seqLen', o.seqLen).set('batch', o.batch);
         writeRows(frame, fn, o);
       } else {
@@ -163,6 +171,7 @@ export function ropeCacheTiling(memory, fn, o, enums, dtype, args) {
         const row = first - b * o.seqLen;
         frame.set('seqLen', count).set('batch', 1);
         writeRows(frame, fn, { ...o, ...rowsOf(sequence(b), row, count) });
+        if (LENGTH_DEPENDENT.includes(o.scaling?.type)) frame.set('sequenceLength', lengthOfCall());
         if (carry) tableCarry(memory, frame, carry, row === 0, this.carryDoubles);
         start = first * half;
         length = count * half;

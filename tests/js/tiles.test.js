@@ -109,12 +109,16 @@ for (const posenc of variants) {
       }
     });
 
-    it('ropeCache: batches with per-sequence offsets, positions, yarn, dynamic (one tile), float16', () => {
+    it('ropeCache: batches with per-sequence offsets, positions, yarn, dynamic, longrope, float16', () => {
       for (const options of [
         { seqLen: 3001, rotaryDim: 128, batch: 2, offset: [3, 70000] },
         { seqLen: 2000, rotaryDim: 96, batch: 3, positions: jumpyPositions(6000, 4) },
         { seqLen: 4500, rotaryDim: 64, scaling: { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 2048 } },
         { seqLen: 4500, rotaryDim: 64, scaling: { type: 'dynamic', factor: 2, originalMaxPositionEmbeddings: 1024 } },
+        // the frequencies of the whole call's length in every tile
+        { seqLen: 4500, rotaryDim: 64, batch: 2, offset: [3, 9000], scaling: DYNAMIC },
+        { seqLen: 3000, rotaryDim: 64, batch: 2, positions: jumpyPositions(6000, 5), scaling: LONGROPE },
+        { seqLen: 5001, rotaryDim: 64, offset: 100, scaling: LONGROPE, dtype: 'bfloat16' },
         { seqLen: 5000, rotaryDim: 128, offset: 11, dtype: 'float16' },
       ]) {
         const dtype = options.dtype ?? 'float32';
@@ -525,6 +529,13 @@ describe('the WASM memory a call on JS arrays takes is bounded (a fresh instance
     addSinusoidal: (p) => p.addSinusoidal(new Float32Array(rows * 256), { seqLen: rows, dModel: 256 }),
     positionNumbers: (p) => p.positionNumbers({ seqLen: rows, dModel: 256 }),
     ropeCache: (p) => p.ropeCache({ seqLen: rows, rotaryDim: 256, batch: 2 }),
+    ropeCacheLongrope: (p) =>
+      p.ropeCache({
+        seqLen: rows,
+        rotaryDim: 256,
+        batch: 2,
+        scaling: { ...LONGROPE, shortFactor: Array(128).fill(1), longFactor: Array(128).fill(4) },
+      }),
     rope: (p) =>
       p.rope(new Float32Array(rows * 256), {
         seqLen: rows / 8,
