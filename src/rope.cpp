@@ -146,16 +146,19 @@ namespace {
 // storage type of spec.dtype.
 template <class T>
 Status cache(const RopeCacheSpec& spec, const BatchPositions& positions, T* cos, T* sin, double* attention_factor,
-             double* carry) {
+             double* carry, std::uint64_t length) {
   if (const Status status = check(spec, positions); status != Status::kOk) return status;
   if (carry != nullptr && spec.batch > 1) return Status::kBatchTooLarge;  // a piece is of one sequence
-  if (carry != nullptr && depends_on_length(spec.scaling)) return Status::kScalingTypeInvalid;
+  if (carry != nullptr && depends_on_length(spec.scaling) && length == 0) return Status::kScalingTypeInvalid;
   if (const Status status = dtype_match<T>(spec.dtype); status != Status::kOk) return status;
   const std::size_t rows = std::size_t{spec.batch} * spec.seq_len;
   if ((cos == nullptr || sin == nullptr) && rows > 0) return Status::kNullPointer;
   const std::size_t half = spec.rotary_dim / 2, seq_len = spec.seq_len;
+  // A piece is told its call's length; a whole call finds it from its positions.
   const FrequencySchedule schedule =
-      schedule_for(spec.scaling, spec.rotary_dim, spec.base, positions, spec.batch, spec.seq_len);
+      length > 0
+          ? FrequencySchedule(spec.scaling, spec.rotary_dim, spec.base, depends_on_length(spec.scaling) ? length : 0)
+          : schedule_for(spec.scaling, spec.rotary_dim, spec.base, positions, spec.batch, spec.seq_len);
   if (attention_factor != nullptr) *attention_factor = schedule.attention_factor();
   if (rows == 0) return Status::kOk;
   for_each_pair_block(static_cast<std::uint32_t>(half), [&](std::uint32_t first, std::uint32_t count) {
@@ -193,13 +196,13 @@ Status rotate_qk(const RopeSpec& spec, std::uint32_t num_kv_heads, const BatchPo
 }  // namespace
 
 Status rope_cache(const RopeCacheSpec& spec, const BatchPositions& positions, float* cos, float* sin,
-                  double* attention_factor, double* carry) {
-  return cache(spec, positions, cos, sin, attention_factor, carry);
+                  double* attention_factor, double* carry, std::uint64_t length) {
+  return cache(spec, positions, cos, sin, attention_factor, carry, length);
 }
 
 Status rope_cache(const RopeCacheSpec& spec, const BatchPositions& positions, std::uint16_t* cos, std::uint16_t* sin,
-                  double* attention_factor, double* carry) {
-  return cache(spec, positions, cos, sin, attention_factor, carry);
+                  double* attention_factor, double* carry, std::uint64_t length) {
+  return cache(spec, positions, cos, sin, attention_factor, carry, length);
 }
 
 Status rope(const RopeSpec& spec, const BatchPositions& positions, const float* x, float* out) {

@@ -222,7 +222,8 @@ std::size_t RopePlan::carry_doubles() const {
 template <class T>
 Status RopePlan::apply_piece_typed(const Positions& positions, std::uint32_t rows, const T* x, T* out, double* carry,
                                    XposRole role, std::uint64_t length) const {
-  if (depends_on_length(spec_.scaling)) return Status::kScalingTypeInvalid;
+  // A schedule that goes by the length needs the whole call's: a piece's own rows would give another.
+  if (depends_on_length(spec_.scaling) && length == 0) return Status::kScalingTypeInvalid;
   if (const Status status = role_of(role, &role); status != Status::kOk) return status;
   if (const Status status = positions.check(rows); status != Status::kOk) return status;
   // The arrays' type after the rules of the spec and the positions, as in the other operations.
@@ -267,10 +268,12 @@ Status RopePlan::rotate(const RopeSpec& shape, const BatchPositions& positions, 
   if (inv_freq == nullptr) {
     per_call = allocate_doubles(half);
     if (!per_call) return Status::kOutOfMemory;
-    // Every axis's positions count (transformers: max(position_ids) + 1 over all three rows).
+    // Every axis's positions count (transformers: max(position_ids) + 1 over all three rows); a
+    // piece is told its call's length.
     const std::uint64_t schedule_length =
-        axis_rows != nullptr ? BatchPositions(Positions{axis_rows->list, 0}).length(axes_, axis_rows->axis_stride)
-                             : positions.length(shape.batch, shape.seq_len);
+        length > 0             ? length
+        : axis_rows != nullptr ? BatchPositions(Positions{axis_rows->list, 0}).length(axes_, axis_rows->axis_stride)
+                               : positions.length(shape.batch, shape.seq_len);
     const FrequencySchedule schedule(spec_.scaling, rotary_dim_, spec_.base, schedule_length);
     schedule.fill(0, static_cast<std::uint32_t>(half), per_call.get());
     inv_freq = per_call.get();

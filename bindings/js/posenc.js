@@ -142,7 +142,7 @@ export class Posenc {
     const dtype = settleDtype(fn, o.dtype, [args.x, args.out]);
     if (ropeInPieces(this.#memory, o, o, args, true)) {
       const role = xposRoleValue(o.xpos?.role, this.#enums);
-      this.#inPieces(fn, o, [{ shape: o, numHeads: o.numHeads, role, x: args.x, out: args.out }], dtype, args);
+      this.#inPieces({ fn, shape: o, rows: o, tensors: [{ shape: o, role, x: args.x, out: args.out }], dtype, args });
       return args.out.array;
     }
     const create = this.#planFrame(fn, o, o.numHeads, dtype);
@@ -167,17 +167,11 @@ export class Posenc {
     if (ropeInPieces(this.#memory, o, o, qArgs, true) && ropeInPieces(this.#memory, keys, o, kArgs, true)) {
       const dtype = settleDtype(fn, o.dtype, [args.q, args.k, args.outQ, args.outK]);
       const roles = o.xpos ? ['query', 'key'].map((role) => xposRoleValue(role, this.#enums)) : [0, 0];
-      this.#inPieces(
-        fn,
-        o,
-        [
-          { shape: o, role: roles[0], ...qArgs },
-          { shape: keys, role: roles[1], ...kArgs },
-        ],
-        dtype,
-        args,
-        numKvHeads,
-      );
+      const tensors = [
+        { shape: o, role: roles[0], ...qArgs },
+        { shape: keys, role: roles[1], ...kArgs },
+      ];
+      this.#inPieces({ fn, shape: o, rows: o, tensors, dtype, args, numKvHeads });
       return { q: args.outQ.array, k: args.outK.array };
     }
     const create = this.#memory.frame('ropePlanCreate').set('numKvHeads', numKvHeads);
@@ -201,6 +195,7 @@ export class Posenc {
       this.#enums,
       Object.freeze({ ...o, numKvHeads, dtype }),
       this.#makePlan(fn, o, numKvHeads, dtype),
+      (call) => this.#inPieces(call), // its calls on JS arrays go in pieces as rope's do
     );
   }
 
@@ -214,24 +209,27 @@ export class Posenc {
 
   /**
    * Rotates each of `tensors` ({ shape: its rope options, role, x, out }, ropeInPieces accepted
-   * them) through a plan in pieces (tilings.js). The plan of the whole call (`numKvHeads` keys)
-   * is made first, so every option is checked before the first piece is written; each tensor
-   * then goes through a plan of its own heads (in 'heads' order, of one head).
+   * them) at `rows` (offset, per-sequence offsets or positions) through a plan in pieces
+   * (tilings.js). The plan of the whole call (`shape` with `numKvHeads` keys) is `callPlan`
+   * (a RopePlan's) or made first, so every option is checked before the first piece is written;
+   * each tensor then goes through a plan of its own heads (in 'heads' order, of one head).
+   * `context` words errors (a RopePlan's quote its own options).
    */
-  #inPieces(fn, o, tensors, dtype, args, numKvHeads = o.numHeads) {
+  #inPieces({ fn, shape: o, rows, tensors, dtype, args, numKvHeads = o.numHeads, callPlan, context }) {
     const plans = [];
     try {
-      plans.push(this.#makePlan(fn, o, numKvHeads, dtype));
+      const call = callPlan ?? this.#makePlan(fn, o, numKvHeads, dtype);
+      if (callPlan === undefined) plans.push(call);
       const pieces = tensors.map(({ shape }) => {
         const heads = shape.order === 'heads' ? 1 : shape.numHeads;
-        if (heads === o.numHeads) return plans[0]; // the call's plan rotates its numHeads heads
+        if (heads === o.numHeads) return call; // the call's plan rotates its numHeads heads
         const plan = this.#makePlan(fn, { ...shape, numHeads: heads, order: 'tokens' }, heads, dtype);
         plans.push(plan);
         return plan;
       });
       for (let i = 0; i < tensors.length; i++) {
         const { shape, role, x, out } = tensors[i];
-        ropeInTiles(this.#memory, pieces[i], shape, o, role, { x, out }, { fn, o, args, shape: null });
+        ropeInTiles(this.#memory, pieces[i], shape, rows, role, { x, out }, context ?? { fn, o, args, shape: null });
       }
     } finally {
       for (const plan of plans) this.#memory.freePlan(plan.handle);

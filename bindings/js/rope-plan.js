@@ -9,7 +9,7 @@ import { READ, WRITE } from './frame.js';
 import { Reclaimer, disposable } from './lifetime.js';
 import { readOptions } from './options.js';
 import { writeRows, xposRoleValue } from './specs.js';
-import { ropeInPieces, ropeInTiles } from './tilings.js';
+import { ropeInPieces } from './tilings.js';
 
 const CREATE = Symbol('posenc.RopePlan');
 
@@ -30,20 +30,22 @@ export class RopePlan {
   #context; // what reading options needs: the enums, the limits
   #shape; // the options it was made with (a snapshot: plain and frozen)
   #made; // the core's plan: { handle (an address in WASM memory, 0 once freed), rotaryDim, attentionFactor, carryLength }
+  #inPieces; // rotates JS arrays in pieces through this plan, as posenc.rope does
 
   /** @internal Use `posenc.ropePlan(options)`. */
-  constructor(token, instance, memory, enums, shape, made) {
+  constructor(token, instance, memory, enums, shape, made, inPieces) {
     if (token !== CREATE) throw new TypeError('posenc: RopePlans are made by posenc.ropePlan()');
     this.#instance = instance;
     this.#memory = memory;
     this.#context = { enums, limits: instance.limits };
     this.#shape = shape;
     this.#made = made;
+    this.#inPieces = inPieces;
   }
 
   /** @internal */
-  static create(instance, memory, enums, shape, made) {
-    const plan = new RopePlan(CREATE, instance, memory, enums, shape, made);
+  static create(instance, memory, enums, shape, made, inPieces) {
+    const plan = new RopePlan(CREATE, instance, memory, enums, shape, made, inPieces);
     unfreed.watch(plan, { memory, made }, instance.ropePlan);
     return plan;
   }
@@ -95,8 +97,8 @@ export class RopePlan {
     const role = this.#role(fn, o.role);
     const args = this.#memory.xArguments(fn, x, o.out, this.#instance, true);
     settleDtype(fn, this.#shape.dtype, [args.x, args.out], 'plan');
-    if (ropeInPieces(this.#memory, this.#shape, o, args))
-      ropeInTiles(this.#memory, this.#made, this.#shape, o, role, args, this.#errorContext(fn, o, args));
+    if (ropeInPieces(this.#memory, this.#shape, o, args, true))
+      this.#pieces(fn, o, [{ shape: this.#shape, role, x: args.x, out: args.out }], args);
     else {
       const frame = this.#frame('ropePlanApply', fn, o).set('xposRole', role);
       this.#run(frame.data('x', args.x, READ).data('out', args.out, WRITE), fn, o, args);
@@ -121,6 +123,20 @@ export class RopePlan {
     const o = this.#read(fn, options);
     const args = this.#memory.qkArguments(fn, q, k, o.out, this.#instance);
     settleDtype(fn, this.#shape.dtype, [args.q, args.k, args.outQ, args.outK], 'plan');
+    const keys = { ...this.#shape, numHeads: this.#shape.numKvHeads };
+    const qArgs = { x: args.q, out: args.outQ };
+    const kArgs = { x: args.k, out: args.outK };
+    if (ropeInPieces(this.#memory, this.#shape, o, qArgs, true) && ropeInPieces(this.#memory, keys, o, kArgs, true)) {
+      const roles = this.#shape.xpos
+        ? ['query', 'key'].map((role) => xposRoleValue(role, this.#context.enums))
+        : [0, 0];
+      const tensors = [
+        { shape: this.#shape, role: roles[0], ...qArgs },
+        { shape: keys, role: roles[1], ...kArgs },
+      ];
+      this.#pieces(fn, o, tensors, args);
+      return { q: args.outQ.array, k: args.outK.array };
+    }
     const frame = this.#frame('ropePlanApplyQK', fn, o);
     this.#memory.writeQK(frame, args);
     this.#run(frame, fn, o, args);
@@ -137,6 +153,14 @@ export class RopePlan {
     const o = readOptions(fn, options, this.#context);
     this.#assertLive(fn); // reading the options may have run code that freed the plan
     return o;
+  }
+
+  /** Rotates `tensors` (ropeInPieces accepted them) at rows `o` in pieces through this plan. */
+  #pieces(fn, o, tensors, args) {
+    const shape = this.#shape;
+    const { numKvHeads, dtype } = shape;
+    const context = this.#errorContext(fn, o, args);
+    this.#inPieces({ fn, shape, rows: o, tensors, dtype, args, numKvHeads, callPlan: this.#made, context });
   }
 
   /** The frame of one of the plan's operations, with the plan and the rows filled in. */

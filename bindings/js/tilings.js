@@ -5,21 +5,29 @@
 // - Tables (sinusoidal, addSinusoidal, ropeCache one sequence at a time) go by rows at any cut:
 //   the core anchors a run of consecutive positions with direct sin/cos and steps by
 //   recurrence, and a tile told its rows' positions and given the carry of the tile before
-//   steps on from where that one stopped (table_pieces.h), as the one call does.
+//   steps on from where that one stopped (table_pieces.h), as the one call does. ropeCache's
+//   dynamic and longrope tiles are told the whole call's length, which sets their frequencies.
 // - positionNumbers, relativePositionBuckets and alibiBias go by rows (queries) at any cut: each
 //   value depends only on its own row's position, offset + row.
 // - similarity goes by rows of a; convertLayout by heads: each output element reads only its
 //   own row (and all of b), or its own head.
 // - rope and ropeQK go through the core's plan in pieces with a carry (RopePlan::apply_piece):
 //   the recurrence carries on from tile to tile, so any cut gives the bits of one call. In
-//   'heads' order every head is a sequence of its own, through a plan of one head.
+//   'heads' order every head is a sequence of its own, through a plan of one head. xPos's
+//   default center goes by the whole call's largest position, offsets or a positions list, and
+//   every piece is told it, as are dynamic and longrope's frequencies (the core's piece takes the
+//   call's length). A RopePlan's apply and applyQK go the same way. Rows the one call
+//   would refuse (an offset past the largest position: one call; a row beyond xPos's reach: a
+//   one-row probe first) are named before any piece is written.
 // - ropeGrid goes by sequences of the batch, in 'heads' order by heads.
 // - attentionScores goes by queries when the encoding adds nothing to the queries by position
-//   (none, alibi, t5); with sinusoidal, rope and xpos it is one tile (a returned array still
-//   gains: made in JS and written like an `out`).
+//   (none, alibi, t5); with sinusoidal, rope and xpos by heads: each head's q and k are encoded
+//   by the same rule at the same positions (xPos about one center, set by the rows alone), and
+//   a head's scores read only its own q and k.
 import { arrayType, elementBytes } from './dtype.js';
 import { READ, READ_WRITE, WRITE } from './frame.js';
 import { typedArrayParts } from './intrinsics.js';
+import { Argument } from './memory.js';
 import { runTiled, zeroCarry } from './tiles.js';
 import { writeAttentionScores, writeRopeGrid, writeRotaryDim, writeRows, writeScaling, writeTable } from './specs.js';
 
@@ -109,34 +117,41 @@ export function positionNumbersTiling(o, enums, dtype, args) {
 /**
  * ropeCache: cos and sin [batch, seqLen, rotaryDim/2] by rows of one sequence at a time (a
  * tile is one sequence's rows, told that sequence's offset or positions). Schedules that go by
- * the whole call's positions (dynamic, longrope) are one tile.
+ * the whole call's positions (dynamic, longrope) are told the call's length in every tile.
  */
 export function ropeCacheTiling(memory, fn, o, enums, dtype, args) {
   const half = Math.floor(o.rotaryDim / 2);
-  const whole = LENGTH_DEPENDENT.includes(o.scaling?.type);
   const sequence = (b) => {
     if (o.positions !== undefined)
       return { positions: listWindow(o.positions, b * o.seqLen, o.seqLen), offset: undefined };
     return { positions: undefined, offset: o.offset instanceof Int32Array ? o.offset[b] : (o.offset ?? 0) };
   };
+  let callLength; // the largest position + 1 of the whole call, found at the first tile (after the check)
+  const lengthOfCall = () => {
+    if (callLength !== undefined) return callLength;
+    callLength = 0;
+    if (o.positions !== undefined) {
+      const { positions } = o; // a private snapshot: element reads run no code of the caller's
+      for (let i = 0; i < positions.length; i++) callLength = Math.max(callLength, positions[i] + 1);
+    } else {
+      for (let b = 0; b < o.batch; b++) callLength = Math.max(callLength, sequence(b).offset + o.seqLen);
+    }
+    return callLength;
+  };
   return {
     __proto__: null, // optional fields read by tiles.js are absent, never inherited
     operation: 'ropeCache',
     slots: ['outCos', 'outSin'],
-    units: whole ? 1 : o.batch * o.seqLen,
-    unitBytes: whole ? o.batch * o.seqLen * half * 2 * elementBytes(dtype) : half * 2 * elementBytes(dtype),
+    units: o.batch * o.seqLen,
+    unitBytes: half * 2 * elementBytes(dtype),
     checkedLast: 'outSin',
     outputs: [
       { __proto__: null, slot: 'outCos', name: 'out.cos', dtype },
       { __proto__: null, slot: 'outSin', name: 'out.sin', dtype },
     ],
-    carryDoubles: whole ? 0 : tableCarryDoubles(half),
+    carryDoubles: tableCarryDoubles(half),
     minTileBytes: TABLE_TILE_BYTES,
     *cuts(limit) {
-      if (whole) {
-        yield [0, 1];
-        return;
-      }
       for (let first = 0; first < o.batch * o.seqLen; ) {
         const count = Math.min(limit, (Math.floor(first / o.seqLen) + 1) * o.seqLen - first); // within a sequence
         yield [first, count];
@@ -148,7 +163,7 @@ export function ropeCacheTiling(memory, fn, o, enums, dtype, args) {
       writeScaling(frame, o.scaling, enums);
       let start = 0;
       let length = o.batch * o.seqLen * half;
-      if (whole || count === o.batch * o.seqLen) {
+      if (count === o.batch * o.seqLen) {
         frame.set('seqLen', o.seqLen).set('batch', o.batch);
         writeRows(frame, fn, o);
       } else {
@@ -156,6 +171,7 @@ export function ropeCacheTiling(memory, fn, o, enums, dtype, args) {
         const row = first - b * o.seqLen;
         frame.set('seqLen', count).set('batch', 1);
         writeRows(frame, fn, { ...o, ...rowsOf(sequence(b), row, count) });
+        if (LENGTH_DEPENDENT.includes(o.scaling?.type)) frame.set('sequenceLength', lengthOfCall());
         if (carry) tableCarry(memory, frame, carry, row === 0, this.carryDoubles);
         start = first * half;
         length = count * half;
@@ -278,31 +294,48 @@ export function convertTiling(fn, o, enums, args, name) {
 /**
  * attentionScores: by queries where the encoding adds nothing to the queries by position (none,
  * alibi, t5: a score depends on its query's row only through offset + row, and each row's
- * softmax is its own), every head's rows of a tile's queries, with all of k; sinusoidal, rope and
- * xpos are one tile. A query window of an array in WASM memory must be one run (order 'tokens',
- * or one head): else one tile too.
+ * softmax is its own), every head's rows of a tile's queries, with all of k. With sinusoidal,
+ * rope and xpos by heads (a tile is the call on its heads' q, k and out: each head's rows are
+ * encoded by the same rule at the same positions, xPos about the same center, which goes by the
+ * rows only, and a score reads only its own head's q and k). A window of an array in WASM
+ * memory must be one run (query windows: order 'tokens' or one head; head windows: order 'heads'
+ * or one head): else one tile.
  */
 export function attentionScoresTiling(fn, o, enums, args) {
   const { numHeads, queryLen, keyLen, headDim } = o;
   const tokens = o.order === 'tokens';
   const strided = numHeads > 1; // a query window is one run per head (per head of out; of q in 'heads' order)
+  const resident = (argument) => argument !== undefined && argument.address !== undefined;
+  const encodes = !['none', 'alibi', 't5'].includes(o.encoding);
   const byQueries =
-    ['none', 'alibi', 't5'].includes(o.encoding) &&
+    !encodes &&
     (o.offset ?? keyLen - queryLen) + queryLen - 1 <= MAX_POSITION &&
-    !(strided && args.out !== undefined && args.out.address !== undefined) &&
-    !(strided && !tokens && args.q.address !== undefined);
+    !(strided && resident(args.out)) &&
+    !(strided && !tokens && resident(args.q));
+  // a head window is one run per token in 'tokens' order
+  const byHeads = encodes && !(strided && tokens && (resident(args.q) || resident(args.k)));
   const offset = o.offset ?? keyLen - queryLen;
+  const headBytes = ((queryLen + keyLen) * headDim + queryLen * keyLen) * 4;
   return {
     __proto__: null, // optional fields read by tiles.js are absent, never inherited
     operation: 'attentionScores',
     slots: ['q', 'k', 'bias', 'out'],
-    units: byQueries ? queryLen : 1,
-    unitBytes: byQueries
-      ? numHeads * (headDim + keyLen) * 4
-      : (numHeads * (queryLen + keyLen) * headDim + numHeads * queryLen * keyLen) * 4,
+    units: byQueries ? queryLen : byHeads ? numHeads : 1,
+    unitBytes: byQueries ? numHeads * (headDim + keyLen) * 4 : byHeads ? headBytes : numHeads * headBytes,
     checkedLast: 'out',
     outputs: [{ __proto__: null, slot: 'out', name: 'out', dtype: 'float32' }],
     fill(frame, first, count, window) {
+      if (byHeads && count < numHeads) {
+        writeAttentionScores(frame, fn, { ...o, numHeads: count }, enums);
+        const side = (argument, rows) =>
+          tokens
+            ? window(argument, first * headDim, count * headDim, rows, numHeads * headDim)
+            : window(argument, first * rows * headDim, count * rows * headDim);
+        frame.data('q', side(args.q, queryLen), READ).data('k', side(args.k, keyLen), READ);
+        if (args.bias) frame.data('bias', window(args.bias, 0, args.bias.length), READ);
+        output(frame, 'out', args.out, Float32Array, window, first * queryLen * keyLen, count * queryLen * keyLen);
+        return;
+      }
       const whole = !byQueries || count === queryLen;
       writeAttentionScores(frame, fn, whole ? o : { ...o, queryLen: count, offset: offset + first }, enums);
       if (whole) frame.data('q', window(args.q, 0, args.q.length), READ);
@@ -331,18 +364,17 @@ export function attentionScoresTiling(fn, o, enums, args) {
  * Whether rope on `shape` (the options of the rope call or plan: seqLen, numHeads, headDim,
  * batch, order, scaling, xpos, mrope) at rows `rows` (offset, per-sequence offsets or positions)
  * goes through a plan in pieces: x and out JS-owned, of the shape's length (else the one call
- * names the wrong one), larger than one tile, one position per row, and a schedule that does not
- * go by the whole call's positions. Rows in 'heads' order only where `heads` (the caller can make
- * a plan of one head: every head is then a sequence of its own).
+ * names the wrong one), larger than one tile, and one position per row. Rows in 'heads' order
+ * only where `heads` (the caller can make a plan of one head: every head is then a sequence of
+ * its own).
  */
 export function ropeInPieces(memory, shape, rows, { x, out }, heads = false) {
   if (x.address !== undefined || out.address !== undefined) return false; // WASM-resident: one call
   const length = shape.batch * shape.seqLen * shape.numHeads * shape.headDim;
   return (
     (shape.order === 'tokens' || heads) &&
+    offsetsFit(shape, rows) && // else the one call names the offset before it writes
     !shape.mrope &&
-    !LENGTH_DEPENDENT.includes(shape.scaling?.type) &&
-    (rows.positions === undefined || shape.xpos === undefined) &&
     (rows.positions === undefined || rows.offset === undefined) &&
     x.length === length &&
     out.length === length &&
@@ -350,13 +382,54 @@ export function ropeInPieces(memory, shape, rows, { x, out }, heads = false) {
   );
 }
 
+/** Whether every sequence's rows placed by offsets (rows.offset: one, or one per sequence) stay within kMaxPosition. */
+function offsetsFit(shape, rows) {
+  if (rows.positions !== undefined || shape.seqLen === 0) return true;
+  const perSequence = rows.offset instanceof Int32Array;
+  for (let b = 0; b < (perSequence ? rows.offset.length : 1); b++) {
+    const offset = perSequence ? rows.offset[b] : (rows.offset ?? 0);
+    if (offset + shape.seqLen - 1 > MAX_POSITION) return false;
+  }
+  return true;
+}
+
+/**
+ * xPos: the call's first and last positions each rotated as a piece of one row into scratch,
+ * so that a row beyond the reach of the center is named before any piece of the caller's is
+ * written (the reach is a distance from the center: the rows farthest from it are these two).
+ */
+function checkXposReach(memory, plan, rowElements, Type, first, last, callLength, role, context) {
+  const rowBytes = Math.ceil((rowElements * Type.BYTES_PER_ELEMENT) / 8) * 8;
+  const doubles = Math.max(1, plan.carryLength);
+  const scratch = memory.malloc(context.fn, rowBytes + doubles * 8);
+  try {
+    for (const position of [first, last]) {
+      zeroCarry(memory, scratch, rowBytes / 8 + doubles);
+      const frame = memory
+        .frame('ropePlanApply')
+        .set('plan', plan.handle)
+        .set('pieceRows', 1)
+        .set('sequenceLength', callLength)
+        .set('xposRole', role)
+        .set('carry', scratch + rowBytes)
+        .set('carryLength', plan.carryLength)
+        .set('offset', position)
+        .data('x', new Argument('x', null, rowElements, scratch, null), READ)
+        .data('out', new Argument('out', null, rowElements, scratch, null), WRITE);
+      memory.run(frame, context);
+    }
+  } finally {
+    memory.free(scratch);
+  }
+}
+
 /**
  * Rotates args.x into args.out (a call ropeInPieces accepts) through the core's plan `plan`
  * ({ handle, carryLength }, of the arrays' dtype; in 'heads' order a plan of one head) with xPos
  * role `role` (its enum value, 0 without xPos), each sequence (in 'heads' order each head of
  * each sequence) in pieces of rows carrying the recurrence on. Every piece is told the whole
- * call's length (its largest position + 1), which places xPos's default center. `context` words
- * errors.
+ * call's length (its largest position + 1), which places xPos's default center and sets the
+ * dynamic and longrope frequencies. `context` words errors.
  */
 export function ropeInTiles(memory, plan, shape, rows, role, args, context) {
   const heads = shape.order === 'heads';
@@ -365,8 +438,23 @@ export function ropeInTiles(memory, plan, shape, rows, role, args, context) {
   const batchOf = (sequence) => (heads ? Math.floor(sequence / shape.numHeads) : sequence);
   const perSequence = rows.offset instanceof Int32Array;
   const offsetOf = (b) => (perSequence ? rows.offset[b] : (rows.offset ?? 0));
+  // The call's first position and its length (its largest position + 1), as the one call finds them.
   let callLength = 0;
-  for (let b = 0; b < shape.batch; b++) callLength = Math.max(callLength, offsetOf(b) + shape.seqLen);
+  let firstPosition = MAX_POSITION;
+  if (rows.positions !== undefined) {
+    const { positions } = rows; // a private snapshot: element reads run no code of the caller's
+    for (let i = 0; i < positions.length; i++) {
+      callLength = Math.max(callLength, positions[i] + 1);
+      firstPosition = Math.min(firstPosition, positions[i]);
+    }
+  } else {
+    for (let b = 0; b < shape.batch; b++) {
+      callLength = Math.max(callLength, offsetOf(b) + shape.seqLen);
+      firstPosition = Math.min(firstPosition, offsetOf(b));
+    }
+  }
+  if (role !== 0 && shape.seqLen > 0 && shape.batch > 0)
+    checkXposReach(memory, plan, rowElements, args.x.Type, firstPosition, callLength - 1, callLength, role, context);
   const tiling = {
     __proto__: null,
     operation: 'ropePlanApply',

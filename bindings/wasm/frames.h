@@ -46,7 +46,8 @@
 // the largest distance from the center allowed). ropePlanApply with a carry rotates a piece of
 // pieceRows rows of one long sequence (RopePlan::apply_piece), whose largest position + 1 is
 // sequenceLength; its xposRole is the apply's. sinusoidal, addSinusoidal and ropeCache (batch 1)
-// with a carry write a piece of the rows of a longer table (table_pieces.h).
+// with a carry write a piece of the rows of a longer table (table_pieces.h); ropeCache's
+// sequenceLength is then its call's largest position + 1 (0: the piece's own).
 // mropePositions' segments are a float64 table of kMropeSegmentFields numbers per segment
 // (mrope_positions.h: kind, t or tokens, h, w, secondsPerGrid or NaN); out receives the int32
 // [3, seqLen] ids, nextPosition the next id, badSegment the segment an error names.
@@ -60,7 +61,7 @@
   X(ropeSchedule, X_(rotaryDim) X_(headDim) X_(hasPartialRotaryFactor) X_(partialRotaryFactor) X_(base)           \
                       POSENC_FRAME_SCALING(X_) X_(seqLen) X_(invFreq) X_(invFreqLength) X_(resolvedRotaryDim)                      \
                           X_(appliedAttentionFactor) X_(expectedLength))                                                            \
-  X(ropeCache, X_(seqLen) X_(rotaryDim) X_(base) X_(batch) X_(dtype) POSENC_FRAME_POSITIONS(X_) POSENC_FRAME_OFFSETS(X_)   \
+  X(ropeCache, X_(seqLen) X_(rotaryDim) X_(base) X_(batch) X_(dtype) X_(sequenceLength) POSENC_FRAME_POSITIONS(X_) POSENC_FRAME_OFFSETS(X_)   \
                    POSENC_FRAME_SCALING(X_) X_(outCos) X_(outCosLength) X_(outSin) X_(outSinLength)              \
                        X_(appliedAttentionFactor) X_(carry) X_(carryLength) X_(expectedLength))                                            \
   X(rope, POSENC_FRAME_ROPE_SPEC(X_) POSENC_FRAME_POSITIONS(X_) POSENC_FRAME_OFFSETS(X_) X_(x) X_(xLength)        \

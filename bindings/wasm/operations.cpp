@@ -355,7 +355,8 @@ int ropeCache(frames::ropeCache& f) {
     POSENC_TRY(output(f, outputs, f.outCos, f.outCosLength, length, Status::kOutCosLength, &cos));
     POSENC_TRY(output(f, outputs, f.outSin, f.outSinLength, length, Status::kOutSinLength, &sin));
     double attention_factor = 1.0;
-    POSENC_TRY(outputs.finish(rope_cache(spec, where, cos, sin, &attention_factor, carry)));
+    POSENC_TRY(outputs.finish(
+        rope_cache(spec, where, cos, sin, &attention_factor, carry, static_cast<std::uint64_t>(f.sequenceLength))));
     f.appliedAttentionFactor = attention_factor;
     return result(Status::kOk);
   });

@@ -98,10 +98,11 @@ Status rope_schedule(const RopeScheduleSpec& spec, double* inv_freq, double* att
 // cos and sin, each [batch, seq_len, rotary_dim/2] (the layout ONNX's RotaryEmbedding takes),
 // times the attention factor, which is also written to *attention_factor when given. With
 // `carry` (table_carry_doubles(rotary_dim / 2) doubles) the rows are a piece of one longer
-// sequence (table_pieces.h): batch 1 (else kBatchTooLarge), and a schedule that does not go by
-// the call's positions (dynamic and longrope: kScalingTypeInvalid).
+// sequence (table_pieces.h): batch 1 (else kBatchTooLarge); a schedule that goes by the call's
+// positions (dynamic, longrope) takes `length`, the whole call's largest position + 1 (0, a
+// piece's own rows: kScalingTypeInvalid).
 Status rope_cache(const RopeCacheSpec& spec, const BatchPositions& positions, float* cos, float* sin,
-                  double* attention_factor = nullptr, double* carry = nullptr);
+                  double* attention_factor = nullptr, double* carry = nullptr, std::uint64_t length = 0);
 
 // x, out: [batch, seq_len, num_heads, head_dim] (order kTokens) or [batch, num_heads, seq_len,
 // head_dim] (kHeads). out may equal x (in place) but must not otherwise overlap it. With
@@ -121,7 +122,7 @@ Status rope_qk(const RopeSpec& spec, std::uint32_t num_kv_heads, const BatchPosi
 // output is the float overload's result on the widened input, rounded. The cache is the float64
 // value (times the attention factor) rounded once to the storage type.
 Status rope_cache(const RopeCacheSpec& spec, const BatchPositions& positions, std::uint16_t* cos, std::uint16_t* sin,
-                  double* attention_factor = nullptr, double* carry = nullptr);
+                  double* attention_factor = nullptr, double* carry = nullptr, std::uint64_t length = 0);
 Status rope(const RopeSpec& spec, const BatchPositions& positions, const std::uint16_t* x, std::uint16_t* out);
 Status rope_qk(const RopeSpec& spec, std::uint32_t num_kv_heads, const BatchPositions& positions,
                const std::uint16_t* q, std::uint16_t* q_out, const std::uint16_t* k, std::uint16_t* k_out);

@@ -48,9 +48,9 @@ class RopePlan {
   // head_dim], whatever the plan's batch and order) at `positions`. `carry` (carry_doubles()
   // doubles, zeroed before the first piece) takes each pair block's recurrence from one piece
   // to the next, so consecutive pieces give the bits of one apply() over the whole sequence.
-  // Schedules that depend on the sequence length (dynamic, longrope) cannot be cut into pieces:
-  // kScalingTypeInvalid. xPos's default center depends on the whole sequence: `length` is its
-  // largest position + 1 (0: this piece's own), and `role` is apply()'s.
+  // Schedules that depend on the sequence length (dynamic, longrope) and xPos's default center
+  // go by the whole sequence: `length` is its largest position + 1 (0: this piece's own, which
+  // dynamic and longrope refuse: kScalingTypeInvalid), and `role` is apply()'s.
   std::size_t carry_doubles() const;
   Status apply_piece(const Positions& positions, std::uint32_t rows, const float* x, float* out, double* carry,
                      XposRole role = XposRole::kNone, std::uint64_t length = 0) const;

@@ -77,6 +77,46 @@ TEST_CASE("pieces of one sequence, with the carried recurrence, give the bits of
   CHECK(first_difference(in_pieces(false), whole) < whole.size());  // without the carry: not the same bits
 }
 
+TEST_CASE("pieces of a schedule that goes by the length, told the call's length, give the bits of one apply()",
+          "[rope_plan]") {
+  // dynamic and longrope: the frequencies come from the whole sequence's length, which every
+  // piece is told; a piece left to its own rows (length 0) is refused.
+  const bool longrope = GENERATE(false, true);
+  const std::uint32_t seq_len = 1500, head_dim = 64, offset = 700;
+  posenc::RopeSpec spec = rope_spec(seq_len, 2, head_dim, posenc::RopeLayout::kHalf);
+  std::vector<double> short_factor(head_dim / 2), long_factor(head_dim / 2);
+  for (std::size_t i = 0; i < short_factor.size(); ++i) {
+    short_factor[i] = 1.0 + 0.01 * static_cast<double>(i);
+    long_factor[i] = 1.5 + 0.1 * static_cast<double>(i);
+  }
+  spec.scaling.type = longrope ? posenc::RopeScalingType::kLongrope : posenc::RopeScalingType::kDynamic;
+  spec.scaling.factor = 2.0;
+  spec.scaling.original_max_position_embeddings = 1024;  // below the call's length: the schedule moves
+  spec.scaling.max_position_embeddings = 4096;
+  spec.scaling.short_factor = short_factor.data();
+  spec.scaling.long_factor = long_factor.data();
+  spec.scaling.short_factor_count = spec.scaling.long_factor_count = head_dim / 2;
+  RopePlan plan;
+  REQUIRE(RopePlan::create(spec, 2, &plan) == Status::kOk);
+  const std::size_t row = std::size_t{2} * head_dim;
+  const std::vector<float> x = random_floats(seq_len * row, 11);
+  std::vector<float> whole = x;
+  REQUIRE(plan.apply(from_offset(offset), whole.data(), whole.data()) == Status::kOk);
+
+  std::vector<float> y = x;
+  std::vector<double> carry(plan.carry_doubles(), 0.0);
+  std::uint32_t first = 0;
+  for (const std::uint32_t rows : {300u, 1u, 699u, 500u}) {
+    float* at = y.data() + first * row;
+    REQUIRE(plan.apply_piece(from_offset(offset + first), rows, at, at, carry.data(), posenc::XposRole::kNone,
+                             offset + seq_len) == Status::kOk);
+    first += rows;
+  }
+  REQUIRE(first == seq_len);
+  CHECK(first_difference(y, whole) == whole.size());
+  CHECK(plan.apply_piece(from_offset(offset), 300, y.data(), y.data(), carry.data()) == Status::kScalingTypeInvalid);
+}
+
 TEST_CASE("plan rules: the spec's, kv heads, and pieces only where the schedule does not depend on the length",
           "[rope_plan][status]") {
   RopePlan plan;

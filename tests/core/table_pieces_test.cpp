@@ -108,7 +108,42 @@ TEST_CASE("rope_cache written in pieces holds the bits of one call", "[table_pie
   CHECK(same_bits(sin, piece_sin));
 }
 
-TEST_CASE("a rope_cache piece is of one sequence, with a schedule that does not go by the call's positions",
+TEST_CASE("rope_cache pieces of a schedule that goes by the length, told the call's length, hold one call's bits",
+          "[table_pieces]") {
+  const bool longrope = GENERATE(false, true);
+  posenc::RopeCacheSpec spec;
+  spec.seq_len = 2900;
+  spec.rotary_dim = 64;
+  std::vector<double> short_factor(32), long_factor(32);
+  for (std::size_t i = 0; i < 32; ++i) {
+    short_factor[i] = 1.0 + 0.01 * static_cast<double>(i);
+    long_factor[i] = 1.5 + 0.1 * static_cast<double>(i);
+  }
+  spec.scaling.type = longrope ? posenc::RopeScalingType::kLongrope : posenc::RopeScalingType::kDynamic;
+  spec.scaling.factor = 2.0;
+  spec.scaling.original_max_position_embeddings = 1024;  // below the call's length: the schedule moves
+  spec.scaling.max_position_embeddings = 4096;
+  spec.scaling.short_factor = short_factor.data();
+  spec.scaling.long_factor = long_factor.data();
+  spec.scaling.short_factor_count = spec.scaling.long_factor_count = 32;
+  const std::size_t half = 32, n = spec.seq_len * half;
+  std::vector<float> cos(n), sin(n), piece_cos(n), piece_sin(n);
+  REQUIRE(posenc::rope_cache(spec, posenc::Positions{nullptr, 3}, cos.data(), sin.data()) == posenc::Status::kOk);
+  std::vector<double> carry(posenc::table_carry_doubles(32), 0.0);
+  std::size_t first = 0;
+  for (const std::size_t end : cuts_of(spec.seq_len)) {
+    posenc::RopeCacheSpec piece = spec;
+    piece.seq_len = static_cast<std::uint32_t>(end - first);
+    const posenc::Positions where{nullptr, 3 + static_cast<std::uint32_t>(first)};
+    REQUIRE(posenc::rope_cache(piece, where, piece_cos.data() + first * half, piece_sin.data() + first * half, nullptr,
+                               carry.data(), 3 + spec.seq_len) == posenc::Status::kOk);
+    first = end;
+  }
+  CHECK(same_bits(cos, piece_cos));
+  CHECK(same_bits(sin, piece_sin));
+}
+
+TEST_CASE("a rope_cache piece is of one sequence; one of a schedule that goes by the length is told the length",
           "[table_pieces]") {
   posenc::RopeCacheSpec spec;
   spec.seq_len = 4;

@@ -43,6 +43,19 @@ function jumpyPositions(length, seed) {
   return positions;
 }
 
+/** Schedules that go by the call's length (L0 below it), for 64-wide heads. */
+const DYNAMIC = { type: 'dynamic', factor: 2, originalMaxPositionEmbeddings: 1024 };
+const LONGROPE = {
+  type: 'longrope',
+  shortFactor: Array.from({ length: 32 }, (_, i) => 1 + 0.01 * i),
+  longFactor: Array.from({ length: 32 }, (_, i) => 1.5 + 0.1 * i),
+  originalMaxPositionEmbeddings: 1024,
+  maxPositionEmbeddings: 8192,
+};
+
+/** jumpyPositions below 30000: within xPos's reach (35694 at its defaults) of their center. */
+const nearPositions = (length, seed) => jumpyPositions(length, seed).map((position) => position % 30000);
+
 for (const posenc of variants) {
   const tile = posenc.simd ? 'simd' : 'scalar';
   describe(`JS-owned arrays, tile by tile: the bits of one call on WasmArrays (${tile})`, () => {
@@ -96,12 +109,16 @@ for (const posenc of variants) {
       }
     });
 
-    it('ropeCache: batches with per-sequence offsets, positions, yarn, dynamic (one tile), float16', () => {
+    it('ropeCache: batches with per-sequence offsets, positions, yarn, dynamic, longrope, float16', () => {
       for (const options of [
         { seqLen: 3001, rotaryDim: 128, batch: 2, offset: [3, 70000] },
         { seqLen: 2000, rotaryDim: 96, batch: 3, positions: jumpyPositions(6000, 4) },
         { seqLen: 4500, rotaryDim: 64, scaling: { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 2048 } },
         { seqLen: 4500, rotaryDim: 64, scaling: { type: 'dynamic', factor: 2, originalMaxPositionEmbeddings: 1024 } },
+        // the frequencies of the whole call's length in every tile
+        { seqLen: 4500, rotaryDim: 64, batch: 2, offset: [3, 9000], scaling: DYNAMIC },
+        { seqLen: 3000, rotaryDim: 64, batch: 2, positions: jumpyPositions(6000, 5), scaling: LONGROPE },
+        { seqLen: 5001, rotaryDim: 64, offset: 100, scaling: LONGROPE, dtype: 'bfloat16' },
         { seqLen: 5000, rotaryDim: 128, offset: 11, dtype: 'float16' },
       ]) {
         const dtype = options.dtype ?? 'float32';
@@ -133,6 +150,9 @@ for (const posenc of variants) {
         { ...shape, batch: 3, offset: [0, 900, 3], xpos: { role: 'query' } },
         { ...shape, offset: 17, rotaryDim: 32, dtype: 'bfloat16' },
         { ...shape, batch: 2, dtype: 'float16', inverse: true },
+        // schedules that go by the whole call's length (every piece is told it)
+        { ...shape, batch: 2, offset: [5, 3000], scaling: DYNAMIC },
+        { ...shape, batch: 2, positions: jumpyPositions(3000, 7), scaling: LONGROPE, layout: 'half' },
       ]) {
         const dtype = options.dtype ?? 'float32';
         const length = (options.batch ?? 1) * shape.seqLen * shape.numHeads * shape.headDim;
@@ -158,6 +178,10 @@ for (const posenc of variants) {
         { ...shape, order: 'heads', batch: 2, offset: [9, 3000] },
         { ...shape, order: 'heads', batch: 2, positions: jumpyPositions(2200, 12), layout: 'half' },
         { ...shape, order: 'heads', xpos: { role: 'key' }, dtype: 'float16' },
+        // xPos at positions: the center from the whole list's largest position
+        { ...shape, batch: 2, positions: nearPositions(2200, 31), xpos: { role: 'query' } },
+        { ...shape, order: 'heads', positions: nearPositions(1100, 32), xpos: { role: 'key', center: 9000 } },
+        { ...shape, order: 'heads', batch: 2, offset: [9, 3000], scaling: LONGROPE, dtype: 'bfloat16' },
       ];
       for (const options of ropeCases) {
         const dtype = options.dtype ?? 'float32';
@@ -177,6 +201,8 @@ for (const posenc of variants) {
         { ...shape, numKvHeads: 1, xpos: {} },
         { ...shape, numKvHeads: 2, order: 'heads', positions: jumpyPositions(1100, 21) },
         { ...shape, numKvHeads: 4, dtype: 'bfloat16', layout: 'half', offset: 100 },
+        { ...shape, numKvHeads: 2, batch: 2, positions: nearPositions(2200, 33), xpos: {} },
+        { ...shape, numKvHeads: 1, order: 'heads', offset: 2000, scaling: DYNAMIC },
       ]) {
         const dtype = options.dtype ?? 'float32';
         const batch = options.batch ?? 1;
@@ -200,6 +226,67 @@ for (const posenc of variants) {
         posenc.ropeQK(q, k, { ...options, out });
         assertSameBits(out.q, expected.q, 'ropeQK into out: q');
         assertSameBits(out.k, expected.k, 'ropeQK into out: k');
+      }
+    });
+
+    it("a RopePlan's apply in 'heads' order and applyQK (grouped keys, xPos, both orders): the bits of one call", () => {
+      const shape = { seqLen: 1100, numHeads: 4, headDim: 64 };
+      const half = (normals, dtype) => (dtype === 'float32' ? normals : randomHalfBits(normals, dtype));
+      for (const [planOptions, apply] of [
+        [{ ...shape, order: 'heads', batch: 2 }, { offset: [9, 3000] }],
+        [{ ...shape, order: 'heads', batch: 2, layout: 'half' }, { positions: jumpyPositions(2200, 12) }],
+        [
+          { ...shape, order: 'heads', xpos: {}, batch: 2 },
+          { positions: nearPositions(2200, 34), role: 'query' },
+        ],
+        [
+          { ...shape, order: 'heads', xpos: {}, dtype: 'float16' },
+          { offset: 7, role: 'key' },
+        ],
+      ]) {
+        const plan = posenc.ropePlan(planOptions);
+        const x = half(randomNormal((planOptions.batch ?? 1) * 1100 * 4 * 64, 13), plan.dtype);
+        const expected = withWasm(
+          () => ({ w: posenc.allocate(x, { dtype: plan.dtype }) }),
+          ({ w }) => plan.apply(w, apply).toArray(),
+        );
+        const inPlace = x.slice();
+        plan.apply(inPlace, apply);
+        assertSameBits(inPlace, expected, `apply ${JSON.stringify(apply.offset)} in place`);
+        const out = new x.constructor(x.length);
+        plan.apply(x, { ...apply, out });
+        assertSameBits(out, expected, `apply ${JSON.stringify(apply.offset)} into out`);
+        plan.free();
+      }
+      for (const [planOptions, apply] of [
+        [{ ...shape, numKvHeads: 2, batch: 2 }, { offset: [4, 70] }],
+        [{ ...shape, numKvHeads: 1, xpos: {} }, { offset: 3 }],
+        [{ ...shape, numKvHeads: 3, numHeads: 6, order: 'heads' }, { positions: jumpyPositions(1100, 21) }],
+        [{ ...shape, numKvHeads: 1, xpos: {} }, { positions: nearPositions(1100, 35) }],
+        [{ ...shape, numKvHeads: 2, order: 'heads', scaling: LONGROPE }, { offset: 500 }],
+        [{ ...shape, numKvHeads: 4, dtype: 'bfloat16', layout: 'half', order: 'heads' }, { offset: 100 }],
+      ]) {
+        const plan = posenc.ropePlan(planOptions);
+        const rows = (planOptions.batch ?? 1) * 1100 * 64;
+        const q = half(randomNormal(rows * plan.numHeads, 14), plan.dtype);
+        const k = half(randomNormal(rows * plan.numKvHeads, 15), plan.dtype);
+        const label = `applyQK ${plan.numKvHeads} kv heads ${plan.order}`;
+        const expected = withWasm(
+          () => ({ wq: posenc.allocate(q, { dtype: plan.dtype }), wk: posenc.allocate(k, { dtype: plan.dtype }) }),
+          ({ wq, wk }) => {
+            const both = plan.applyQK(wq, wk, apply);
+            return { q: both.q.toArray(), k: both.k.toArray() };
+          },
+        );
+        const inPlace = { q: q.slice(), k: k.slice() };
+        plan.applyQK(inPlace.q, inPlace.k, apply);
+        assertSameBits(inPlace.q, expected.q, `${label}: q`);
+        assertSameBits(inPlace.k, expected.k, `${label}: k`);
+        const out = { q: new q.constructor(q.length), k: new k.constructor(k.length) };
+        plan.applyQK(q, k, { ...apply, out });
+        assertSameBits(out.q, expected.q, `${label} into out: q`);
+        assertSameBits(out.k, expected.k, `${label} into out: k`);
+        plan.free();
       }
     });
 
@@ -273,14 +360,13 @@ for (const posenc of variants) {
       }
     });
 
-    it('attentionScores: by queries (none, alibi, t5; both orders, softmax, causal) and one tile (rope), as on WasmArrays', () => {
+    it('attentionScores: by queries (none, alibi, t5; both orders, softmax, causal), as on WasmArrays', () => {
       const shape = { numHeads: 4, queryLen: 301, keyLen: 400, headDim: 32 };
       const t5 = { encoding: 't5', bias: randomNormal(32 * 4, 3), numBuckets: 32, maxDistance: 128 };
       for (const options of [
         { ...shape, encoding: 'alibi', causal: true },
         { ...shape, encoding: 'none', order: 'tokens', softmax: true, offset: 50 },
         { ...shape, ...t5, softmax: true, causal: true },
-        { ...shape, encoding: 'rope', softmax: true },
       ]) {
         const q = randomNormal(4 * 301 * 32, 1);
         const k = randomNormal(4 * 400 * 32, 2);
@@ -302,8 +388,49 @@ for (const posenc of variants) {
       assertSameBits(posenc.alibiBias(edge), bias, 'alibiBias at the largest offset');
     });
 
+    it('attentionScores: by heads (sinusoidal, rope, xpos; both orders, odd sizes), as on WasmArrays', () => {
+      // 7 heads of 301 queries and 263 keys: a head is about 0.4 MiB, so every head is a tile
+      const shape = { numHeads: 7, queryLen: 301, keyLen: 263, headDim: 34, offset: 3 };
+      for (const options of [
+        { ...shape, encoding: 'rope', softmax: true },
+        { ...shape, encoding: 'rope', order: 'tokens', layout: 'half', rotaryDim: 18, causal: true },
+        { ...shape, encoding: 'rope', scaling: { type: 'dynamic', factor: 2, originalMaxPositionEmbeddings: 128 } },
+        { ...shape, encoding: 'xpos', order: 'tokens', softmax: true, causal: true },
+        { ...shape, encoding: 'xpos', scale: 0.5 },
+        { ...shape, encoding: 'sinusoidal', order: 'tokens', layout: 'concat', softmax: true },
+        { ...shape, encoding: 'sinusoidal', causal: true },
+      ]) {
+        const label = `${options.encoding} ${options.order ?? 'heads'}`;
+        const q = randomNormal(7 * 301 * 34, 1);
+        const k = randomNormal(7 * 263 * 34, 2);
+        const expected = withWasm(
+          () => ({ wq: posenc.allocate(q), wk: posenc.allocate(k), out: posenc.allocate(7 * 301 * 263) }),
+          ({ wq, wk, out }) => posenc.attentionScores(wq, wk, { ...options, out }).toArray(),
+        );
+        assertSameBits(posenc.attentionScores(q, k, options), expected, `${label} returned`);
+        const out = new Float32Array(expected.length);
+        posenc.attentionScores(q, k, { ...options, out });
+        assertSameBits(out, expected, `${label} into out`);
+        // q in WASM memory, out a JS array: by heads in 'heads' order, one tile in 'tokens' order
+        const mixed = new Float32Array(expected.length);
+        withWasm(
+          () => ({ wq: posenc.allocate(q) }),
+          ({ wq }) => posenc.attentionScores(wq, k, { ...options, out: mixed }),
+        );
+        assertSameBits(mixed, expected, `${label} from a WasmArray q`);
+      }
+    });
+
     it('a bad call throws its error and writes nothing into a large out', () => {
       const fill = (out) => out.fill(0.5);
+      const message = (run) => {
+        try {
+          run();
+        } catch (error) {
+          return error.message;
+        }
+        assert.fail('no error');
+      };
       const untouched = (out) => out.every((v) => v === 0.5);
       const wrong = new Float32Array(3000 * 96 + 1);
       assert.throws(() => posenc.sinusoidal({ seqLen: 3000, dModel: 96, out: fill(wrong) }), {
@@ -325,17 +452,45 @@ for (const posenc of variants) {
       const sin = fill(new Float32Array(4000 * 64 - 1));
       assert.throws(() => posenc.ropeCache({ seqLen: 4000, rotaryDim: 128, out: { cos, sin } }), /out\.sin/);
       assert.ok(untouched(cos) && untouched(sin), 'ropeCache: neither written');
+      const scores = fill(new Float32Array(8 * 300 * 300));
+      const q = randomNormal(8 * 300 * 32, 1);
+      const rope = { numHeads: 8, queryLen: 300, keyLen: 300, headDim: 32, encoding: 'rope', out: scores };
+      assert.throws(() => posenc.attentionScores(q, q.subarray(32), rope), { name: 'RangeError', message: /\bk\b/ });
+      assert.throws(() => posenc.attentionScores(q, q, { ...rope, base: -2 }), /base/);
+      assert.throws(() => posenc.attentionScores(q, q, { ...rope, encoding: 'xpos', offset: 2 ** 30 }), /xPos center/);
+      assert.ok(untouched(scores), 'attentionScores by heads: nothing written');
+      // rope in pieces: rows of a later sequence beyond the largest position or xPos's reach
+      const seqs = { seqLen: 1100, numHeads: 4, headDim: 64, batch: 3 };
+      const overflow = { offset: [0, 2 ** 31 - 100, 0] };
+      const farRows = { offset: [40000, 0, 80000] }; // the middle sequence's rows are beyond xPos's reach
+      const farPositions = new Int32Array(3300).fill(40000); // and two rows of a later tile
+      farPositions[3000] = 0;
+      farPositions[3100] = 80000;
+      for (const [label, call] of [
+        ['rope, an offset', (x) => posenc.rope(x, { ...seqs, ...overflow })],
+        ['rope heads, an offset', (x) => posenc.rope(x, { ...seqs, order: 'heads', ...overflow })],
+        ['rope, xPos', (x) => posenc.rope(x, { ...seqs, xpos: { role: 'query' }, ...farRows })],
+        ['rope, xPos at positions', (x) => posenc.rope(x, { ...seqs, xpos: { role: 'key' }, positions: farPositions })],
+        ['plan heads, an offset', (x) => posenc.ropePlan({ ...seqs, order: 'heads' }).apply(x, overflow)],
+        ['plan, xPos', (x) => posenc.ropePlan({ ...seqs, xpos: {} }).apply(x, { ...farRows, role: 'key' })],
+        ['plan applyQK, xPos', (x, k) => posenc.ropePlan({ ...seqs, xpos: {} }).applyQK(x, k, farRows)],
+      ]) {
+        const x = fill(new Float32Array(3 * 1100 * 4 * 64));
+        const k = fill(new Float32Array(x.length));
+        const expected = withWasm(
+          () => ({ wx: posenc.allocate(x), wk: posenc.allocate(k) }),
+          ({ wx, wk }) => message(() => call(wx, wk)),
+        );
+        assert.equal(
+          message(() => call(x, k)),
+          expected,
+          label,
+        );
+        assert.ok(untouched(x) && untouched(k), `${label}: nothing written`);
+      }
       const a = randomNormal(900 * 96, 1);
       assert.throws(() => posenc.similarity(a, a.subarray(1), { rows: 900, cols: 900, dim: 96 }), /\bb\b/);
       // the same messages as the one call on WasmArrays
-      const message = (run) => {
-        try {
-          run();
-        } catch (error) {
-          return error.message;
-        }
-        assert.fail('no error');
-      };
       const resident = posenc.allocate(3000 * 96 + 1);
       try {
         // a returned array too large for the limits: the core's error, before any array is made
@@ -374,6 +529,13 @@ describe('the WASM memory a call on JS arrays takes is bounded (a fresh instance
     addSinusoidal: (p) => p.addSinusoidal(new Float32Array(rows * 256), { seqLen: rows, dModel: 256 }),
     positionNumbers: (p) => p.positionNumbers({ seqLen: rows, dModel: 256 }),
     ropeCache: (p) => p.ropeCache({ seqLen: rows, rotaryDim: 256, batch: 2 }),
+    ropeCacheLongrope: (p) =>
+      p.ropeCache({
+        seqLen: rows,
+        rotaryDim: 256,
+        batch: 2,
+        scaling: { ...LONGROPE, shortFactor: Array(128).fill(1), longFactor: Array(128).fill(4) },
+      }),
     rope: (p) =>
       p.rope(new Float32Array(rows * 256), {
         seqLen: rows / 8,
@@ -384,6 +546,22 @@ describe('the WASM memory a call on JS arrays takes is bounded (a fresh instance
       }),
     ropeHeads: (p) =>
       p.rope(new Float32Array(rows * 256), { seqLen: rows / 8, numHeads: 16, headDim: 128, order: 'heads' }),
+    ropeDynamic: (p) =>
+      p.rope(new Float32Array(rows * 256), {
+        seqLen: rows,
+        numHeads: 2,
+        headDim: 128,
+        offset: 5,
+        scaling: { type: 'dynamic', factor: 2, originalMaxPositionEmbeddings: 4096 },
+      }),
+    ropeXposPositions: (p) =>
+      p.rope(new Float32Array(rows * 256), {
+        seqLen: rows,
+        numHeads: 2,
+        headDim: 128,
+        xpos: { role: 'key' },
+        positions: Int32Array.from({ length: rows }, (_, i) => i % 20000),
+      }),
     ropeQK: (p) =>
       p.ropeQK(new Float32Array(rows * 256), new Float32Array(rows * 64), {
         seqLen: rows / 2,
@@ -391,6 +569,14 @@ describe('the WASM memory a call on JS arrays takes is bounded (a fresh instance
         numKvHeads: 1,
         headDim: 128,
       }),
+    ropePlanHeads: (p) =>
+      p
+        .ropePlan({ seqLen: rows / 8, numHeads: 16, headDim: 128, order: 'heads' })
+        .apply(new Float32Array(rows * 256), { offset: 3 }),
+    ropePlanApplyQK: (p) =>
+      p
+        .ropePlan({ seqLen: rows / 2, numHeads: 4, numKvHeads: 1, headDim: 128 })
+        .applyQK(new Float32Array(rows * 256), new Float32Array(rows * 64), { offset: 3 }),
     ropeGrid: (p) =>
       p.ropeGrid(new Float32Array(rows * 256), {
         rows: 64,
@@ -408,6 +594,16 @@ describe('the WASM memory a call on JS arrays takes is bounded (a fresh instance
         keyLen: 4096,
         headDim: 64,
         encoding: 'alibi',
+        softmax: true,
+      }),
+    attentionScoresRope: (p) =>
+      p.attentionScores(new Float32Array(64 * 512 * 64), new Float32Array(64 * 512 * 64), {
+        numHeads: 64,
+        queryLen: 512,
+        keyLen: 512,
+        headDim: 64,
+        encoding: 'rope',
+        order: 'tokens',
         softmax: true,
       }),
     relativePositionBuckets: (p) => p.relativePositionBuckets({ queryLen: 4096, keyLen: 4096 }),
