@@ -14,6 +14,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import { loadBothVariants, randomNormal } from './support.js';
+import { mallocProbe } from './seam-support.js';
 
 const CALLS = 100_000;
 const BAD_CALLS = 10_000;
@@ -23,12 +24,7 @@ const HALF_CALLS = 1_000;
 /** The heap as malloc sees it: where a new small and a new large block would go (the plans rope() keeps freed). */
 function heapProbe(posenc) {
   posenc.freeCachedPlans();
-  const small = posenc.allocate(1);
-  const large = posenc.allocate(1 << 16);
-  const probe = { small: small.address, large: large.address, memoryBytes: posenc.memoryBytes };
-  large.free();
-  small.free();
-  return probe;
+  return { ...mallocProbe(posenc), memoryBytes: posenc.memoryBytes };
 }
 
 function describeProbe(p) {

@@ -12,6 +12,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 import { typecheck } from '../typecheck.js';
+import { mallocProbe } from './seam-support.js';
 import { loadBothVariants } from './support.js';
 
 setFlagsFromString('--expose-gc');
@@ -31,15 +32,8 @@ async function collect(done = () => false) {
   }
 }
 
-/** Where malloc would put a new small and a new large block (leaks.test.js's probe). */
-function heapProbe(posenc) {
-  const small = posenc.allocate(1);
-  const large = posenc.allocate(1 << 16);
-  const probe = { small: small.address, large: large.address };
-  large.free();
-  small.free();
-  return probe;
-}
+/** Where malloc would put a new small and a new large block (seam-support.js's probe). */
+const heapProbe = mallocProbe;
 
 /** Drops `count` objects made by `make`, then collects until the heap is back where it was. */
 async function dropAndCollect(posenc, count, make) {

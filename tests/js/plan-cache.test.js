@@ -10,19 +10,14 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import { randomHalfBits } from './half-support.js';
-import { withPollution } from './seam-support.js';
+import { mallocProbe, withPollution } from './seam-support.js';
 import { loadBothVariants, randomNormal, seededRandom } from './support.js';
 
 const CONFIGS = 160;
 
 /** Where malloc would put a new small and a new large block, the kept plans left in place. */
 function heapProbe(posenc) {
-  const small = posenc.allocate(1);
-  const large = posenc.allocate(1 << 16);
-  const probe = { small: small.address, large: large.address, memoryBytes: posenc.memoryBytes };
-  large.free();
-  small.free();
-  return probe;
+  return { ...mallocProbe(posenc), memoryBytes: posenc.memoryBytes };
 }
 
 /** The bits of a call's result (float32 as uint32 words, half types as they are), q then k for ropeQK. */

@@ -23,6 +23,11 @@ export function freshInstance(posenc) {
  */
 export function heapProbe(posenc) {
   posenc.freeCachedPlans();
+  return mallocProbe(posenc);
+}
+
+/** Where malloc would put a new small and a new large block, whatever rope() keeps. */
+export function mallocProbe(posenc) {
   const small = posenc.allocate(1);
   const large = posenc.allocate(1 << 16);
   const probe = { small: small.address, large: large.address };
