@@ -218,7 +218,7 @@ const ropeCacheCase = bigArrayCase({
   },
 });
 
-// ---- float16 and bfloat16 storage (issue 11) ---------------------------------------------------
+// ---- float16 and bfloat16 storage ------------------------------------------------------------
 // The same shapes in 16-bit storage: posenc on WasmArrays of the dtype; copy = Uint16Array.set of
 // the same number of 16-bit elements; js = the careful loop on a Float16Array where the engine has
 // one (float16 in Chromium: the engine widens and rounds), else on the patterns in a Uint16Array
@@ -632,7 +632,7 @@ const tinyTableCase = {
   },
 };
 
-export // ALiBi bias for 8 heads × 2048 × 2048 (issue 12: 32 × 4096 × 4096 would be 2 GiB): one multiply
+export // ALiBi bias for 8 heads × 2048 × 2048 (32 × 4096 × 4096 would be 2 GiB): one multiply
 // and one narrowing per element, so its target is the bandwidth limit, at most 2 × a copy of
 // the output's bytes.
 const ALIBI = { numHeads: 8, queryLen: 2048, keyLen: 2048 };

@@ -1,7 +1,7 @@
 // The tutorial page's redraw cases (`--only=page-redraw`): for each heavy figure, at the page's
 // default settings and at the heaviest settings its controls allow, a slider moved as when it
 // is dragged. `query` is the permalink query that sets the case up; `figure` the heatmap whose picture
-// the slider redraws. Targets (issue 13's quality bar): median ≤ 50 ms at default settings,
+// the slider redraws. Targets (the page's quality bar): median ≤ 50 ms at default settings,
 // ≤ 100 ms at the heaviest ones, from the input event to the picture being updated.
 export const PAGE_REDRAW_TARGETS_MS = { default: 50, heaviest: 100 };
 

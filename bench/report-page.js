@@ -1,6 +1,6 @@
 // The page-redraw table of the report: per case, the median (p10–p90) time from a slider's
 // input event to the picture being updated and to the full-resolution picture, against
-// issue 13's targets (≤ 50 ms at default settings, ≤ 100 ms at the heaviest), judged on the
+// the page's targets (≤ 50 ms at default settings, ≤ 100 ms at the heaviest), judged on the
 // first picture: a coarse one when the page renders progressively.
 import { PAGE_REDRAW_TARGETS_MS } from './page-redraw-cases.js';
 import { formatMs, markdownTable } from './report.js';

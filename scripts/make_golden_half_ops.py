@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Golden vectors for posenc's half-precision operations: tests/golden/half-ops.json.
 
-The precision contract (issue 11): a table (sinusoidal, ropeCache with its attention factor,
+The precision contract of half-precision storage: a table (sinusoidal, ropeCache with its attention factor,
 positionNumbers) is the float64 value rounded ONCE to float16 / bfloat16; rope is the float32
 rotation of the widened 16-bit input, rounded once to the storage type.
 

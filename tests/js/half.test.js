@@ -1,4 +1,4 @@
-// Half precision (issue 11) through the JS API, on both builds and in both half dtypes, against
+// Half precision through the JS API, on both builds and in both half dtypes, against
 // an independent reference (half-support.js rounds by its own float64 arithmetic):
 // - tables (sinusoidal, positionNumbers, ropeCache): the float64 value of reference.js rounded
 //   once to the storage type;

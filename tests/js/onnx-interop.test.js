@@ -199,7 +199,7 @@ describeCases('onnxruntime-web RotaryEmbedding with posenc caches = posenc.rope'
   t.diagnostic(`${posenc.variant}: max |onnx - posenc| = ${worst.toExponential(2)}`);
 });
 
-// ---- float16 (issue 11) -----------------------------------------------------------------------
+// ---- float16 --------------------------------------------------------------------------------
 // onnxruntime-web 1.30's wasm backend runs both operators with float16 X and caches (its type
 // constraint T binds X, cos and sin to one type: float16 X with float32 caches is refused). Its
 // CPU kernel (MLAS MlasRotaryEmbedOneRow's fallback: no wasm-specific kernel) widens X and the

@@ -1,4 +1,4 @@
-// Keyboard-only use of every control (issue 13's quality bar): Tab reaches each one, in page order,
+// Keyboard-only use of every control (the page's quality bar): Tab reaches each one, in page order,
 // and each one works from the keyboard alone: sliders with the arrow keys, radio groups with the
 // arrow keys, drop-down lists with the arrow keys, buttons with Enter, heatmaps' read-outs with the
 // arrow keys. Generic over the page: a section added later is covered without a change here.

@@ -1,4 +1,4 @@
-// End-to-end: the long-context section's redraws (issue 13, defect 13). Its heatmaps are block
+// End-to-end: the long-context section's redraws. Its heatmaps are block
 // means over every distance (half a million at the heaviest settings). A change whose scores
 // are not known yet shows a labelled preview first (block means over a sample of the distances),
 // then the exact picture; scores that a change does not alter are kept (a span change reuses or

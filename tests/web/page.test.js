@@ -462,7 +462,7 @@ test('screenshots: desktop and 375-px phone (no horizontal scrolling)', async ()
   await phone.context.close();
 });
 
-test('fixed text follows the settings and the seeds are quoted, not echoed (issue 13, defects 7, 9, 20)', async () => {
+test('fixed text follows the settings and the seeds are quoted, not echoed', async () => {
   const fresh = await openPage(browser);
   await gotoAndSettle(fresh.page, `${server.pageUrl}?naive.seq=2&pe.d=2&rope.seq=2048`);
   const naive = await fresh.page.locator('#naive-similarity').textContent();
@@ -517,7 +517,7 @@ test('fixed text follows the settings and the seeds are quoted, not echoed (issu
   await fresh.context.close();
 });
 
-test('hovering the top of the tall §3 heatmap keeps its read-out and formula on screen (issue 13, defect 5)', async () => {
+test('hovering the top of the tall §3 heatmap keeps its read-out and formula on screen', async () => {
   const fresh = await openPage(browser, { width: 1280, height: 900 });
   await gotoAndSettle(fresh.page, server.pageUrl);
   const canvas = fresh.page.locator('figure[data-plot="sinusoidal-table"] canvas.heatmap-cells');

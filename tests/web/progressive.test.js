@@ -1,4 +1,4 @@
-// End-to-end: progressive redraws (issue 13, defect 13). A heavy similarity heatmap shows a
+// End-to-end: progressive redraws. A heavy similarity heatmap shows a
 // preview of every stride-th position first, then the full picture; a change that arrives while a
 // redraw is under way drops it, so no stale picture is ever left; and the final picture is the
 // full-resolution matrix, checked against a float64 reference computed here.

@@ -1,6 +1,6 @@
 // Sentences the page writes (captions, notes, prompts, the opening) against the settings shown:
 // each must be true for the numbers the figure draws, checked against float64 sin/cos here, and a
-// fixed sentence must not contradict a reachable setting (issue 13, defects 9, 10 and 20).
+// fixed sentence must not contradict a reachable setting.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { before, test } from 'node:test';
