@@ -4,17 +4,13 @@
 // tables are the float64 value rounded once, rotations posenc's float32 result on the widened
 // input rounded once, and a Float16Array gives the same bits as a Uint16Array of them.
 import assert from 'node:assert/strict';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { after, before, test } from 'node:test';
-import { startServer } from '../../scripts/serve.js';
+import { test } from 'node:test';
 import { loadPosenc } from '../../bindings/js/node.js';
 import { assertRoundedFrom, assertSameHalfBits, narrow, widen } from '../js/half-support.js';
 import { sinusoidalReference } from '../js/reference.js';
-import { ARTIFACTS, launchBrowser, openPage } from './support/browser.js';
-import { ROOT } from './support/build.js';
+import { openPage } from './support/browser.js';
+import { scriptPage } from './support/script-page.js';
 
-const folder = path.join(ARTIFACTS, 'half-precision');
 const SHAPE = { seqLen: 6, numHeads: 2, headDim: 10, offset: 300 };
 const BIG = { seqLen: 2048, numHeads: 4, headDim: 32, offset: 5 }; // streamed: 512 KiB of float16
 
@@ -85,30 +81,12 @@ try {
 window.__result = result;
 `;
 
-let browser;
-let server;
-
-before(async () => {
-  rmSync(folder, { recursive: true, force: true });
-  mkdirSync(folder, { recursive: true });
-  writeFileSync(path.join(folder, 'check.js'), PAGE);
-  writeFileSync(
-    path.join(folder, 'index.html'),
-    '<!doctype html><meta charset="utf-8"><title>half precision</title><link rel="icon" href="data:,"><script type="module" src="./check.js"></script>\n',
-  );
-  server = await startServer({ root: ROOT, port: 0 });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const served = scriptPage('half-precision', 'half precision', PAGE);
 
 test('Float16Array in and out in Chromium: implied float16, float16 results are Float16Arrays, the bits of the contract', async () => {
-  const { page, log, context } = await openPage(browser);
+  const { page, log, context } = await openPage(served.browser);
   try {
-    await page.goto(`${server.url}test-artifacts/half-precision/index.html`);
+    await page.goto(served.url);
     const r = await (await page.waitForFunction(() => window.__result, null, { timeout: 60_000 })).jsonValue();
     assert.equal(r.error, undefined, r.error);
     assert.deepEqual(log.errors, []);

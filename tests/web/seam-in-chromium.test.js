@@ -3,14 +3,9 @@
 // (Chromium threw a bare "Array buffer allocation failed"); Chromium's own Symbol.dispose is
 // free(); and dropped WasmArrays and RopePlans are freed once the collector reclaims them.
 import assert from 'node:assert/strict';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { after, before, test } from 'node:test';
-import { startServer } from '../../scripts/serve.js';
-import { ARTIFACTS, launchBrowser, openPage } from './support/browser.js';
-import { ROOT } from './support/build.js';
-
-const folder = path.join(ARTIFACTS, 'seam-in-chromium');
+import { test } from 'node:test';
+import { openPage } from './support/browser.js';
+import { scriptPage } from './support/script-page.js';
 
 // The page loads the browser entry from this checkout and hands the instance to the test.
 const PAGE = `import { loadPosenc } from '../../bindings/js/index.js';
@@ -45,29 +40,11 @@ window.takers = {
 window.ready = true;
 `;
 
-let browser;
-let server;
-
-before(async () => {
-  rmSync(folder, { recursive: true, force: true });
-  mkdirSync(folder, { recursive: true });
-  writeFileSync(path.join(folder, 'check.js'), PAGE);
-  writeFileSync(
-    path.join(folder, 'index.html'),
-    '<!doctype html><meta charset="utf-8"><title>seam</title><link rel="icon" href="data:,"><script type="module" src="./check.js"></script>\n',
-  );
-  server = await startServer({ root: ROOT, port: 0 });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const served = scriptPage('seam-in-chromium', 'seam', PAGE);
 
 async function open() {
-  const opened = await openPage(browser);
-  await opened.page.goto(`${server.url}test-artifacts/seam-in-chromium/index.html`);
+  const opened = await openPage(served.browser);
+  await opened.page.goto(served.url);
   await opened.page.waitForFunction(() => window.ready, null, { timeout: 60_000 });
   return opened;
 }
