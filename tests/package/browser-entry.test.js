@@ -63,7 +63,7 @@ async function loadModule(modulePath, loader = 'loadPosenc') {
     join(work, 'site', `${name}.js`),
     `import { ${loader} } from './${modulePath}';
 const posenc = await ${loader}();
-window.__result = { variant: posenc.variant, source: posenc.wasmSource, value: posenc.sinusoidal({ seqLen: 2, dModel: 2 })[2] };
+window.__result = { variant: posenc.variant, source: posenc.wasmSource, file: posenc.wasmFile, value: posenc.sinusoidal({ seqLen: 2, dModel: 2 })[2] };
 `,
   );
   writeFileSync(
@@ -101,12 +101,15 @@ test('the browser entry is one module that fetches the .wasm beside it and none 
   assert.ok(Math.abs(result.value - Math.sin(1)) < 1e-7, String(result.value));
   assert.deepEqual(js, [entryPath('posenc', entry)], 'JS requests');
   assert.deepEqual(wasm, [beside('posenc', entry, 'posenc-simd.wasm')], '.wasm requests');
+  const location = new URL(beside('posenc', entry, 'posenc-simd.wasm'), server.url).href;
+  assert.deepEqual(result.file, { from: 'package', location }, "the package's own file");
 });
 
 test('without the .wasm beside it, the browser entry imports one more module: the inline chunk of its build', async () => {
   const entry = exportsMap['.'].browser;
   const { result, js } = await loadEntry('posenc-without-wasm', entry);
   assert.equal(result.source, 'inline');
+  assert.equal(result.file, undefined);
   assert.ok(Math.abs(result.value - Math.sin(1)) < 1e-7, String(result.value));
   assert.deepEqual(
     js,
