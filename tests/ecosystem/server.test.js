@@ -13,7 +13,7 @@ import path from 'node:path';
 import { before, test } from 'node:test';
 import { ROOT, run } from '../pack.js';
 import { markdownFile } from '../readme/blocks.js';
-import { prepareApp, unpackPosenc, WORK } from './support/apps.js';
+import { APPS, prepareApp, unpackPosenc, WORK } from './support/apps.js';
 import { assertTable } from './support/check.js';
 import { runToEnd } from './support/processes.js';
 
@@ -32,10 +32,12 @@ before(async () => {
   for (const file of ['server.mjs', 'webpack.config.cjs', 'esbuild.mjs']) {
     writeFileSync(path.join(app, file), markdownFile(file, DOCS));
   }
+  // require('posenc') in server code webpack bundles: the `require` condition, dist/posenc.cjs.
+  cpSync(path.join(APPS, 'node', 'consumer.cjs'), path.join(app, 'consumer.cjs'));
   rmSync(elsewhere, { recursive: true, force: true });
   mkdirSync(elsewhere, { recursive: true });
   const config = createRequire(path.join(app, 'webpack.config.cjs'))('./webpack.config.cjs');
-  const entry = { server: './server.mjs', entries: './entries.mjs' };
+  const entry = { server: './server.mjs', entries: './entries.mjs', consumer: './consumer.cjs' };
   // Unminified: terser's seconds are not what these checks are about.
   const optimization = { minimize: false };
   await Promise.all([
@@ -169,6 +171,8 @@ test('webpack, target node, a copy of the output without the package: the emitte
   assertEntries(runScript(path.join(copy, 'entries.cjs'), elsewhere), 'bundler', emittedSimd(copy));
   const bare = outputCopy('build', { withoutWasm: true });
   assertServed(runScript(path.join(bare, 'server.cjs'), elsewhere));
+  // dist/posenc.cjs names its files from its own place, which is now the bundle's: its inline chunk serves.
+  assertServed(runScript(path.join(copy, 'consumer.cjs'), elsewhere));
 });
 
 test('webpack, Next.js-shaped site paths (/_next/static/media/…), without the package: read under .next/ from the project folder, else inline', () => {
