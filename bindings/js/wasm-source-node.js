@@ -40,6 +40,16 @@ async function readWasmFile(path) {
 
 const problemOf = (found) => found.code ?? `not WebAssembly, ${found.head}`;
 
+/** A URL's path segment as a file name: decoded, unless that would make it a path of its own. */
+function pathSegment(raw) {
+  try {
+    const name = decodeURIComponent(raw);
+    return /[/\\]/.test(name) || name === '..' ? raw : name;
+  } catch {
+    return raw; // not valid percent-encoding: the name as written
+  }
+}
+
 /**
  * Where the file a bundler emitted may be, given the URL it rewrote the package's to: the path
  * of a file: URL, then that URL's path and each shorter tail of it under each site root.
@@ -49,7 +59,7 @@ export function bundlerFilePaths(url) {
   try {
     if (url.protocol === 'file:') paths.push(fileURLToPath(url));
   } catch {} // a file: URL naming another host (file://server/…) is no path here
-  const segments = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
+  const segments = url.pathname.split('/').filter(Boolean).map(pathSegment);
   for (let i = 0; i < segments.length; i++) {
     for (const root of SITE_ROOTS) paths.push(resolve(root, ...segments.slice(i)));
   }

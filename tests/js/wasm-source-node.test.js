@@ -135,6 +135,18 @@ describe("the Node entry: where a bundler's file may be", async () => {
     ]);
   });
 
+  it('segments are file names: decoded, except where decoding would leave the folder', () => {
+    const paths = bundlerFilePaths(new URL('file:///media/a%20b.wasm'));
+    assert.ok(paths.includes(resolve('.next/media/a b.wasm')));
+    for (const odd of ['x%2F..%2F..%2Fy.wasm', '%2E%2E', 'bad%E0%A4%A.wasm']) {
+      const tails = bundlerFilePaths(new URL(`https://cdn.example/${odd}`));
+      assert.ok(
+        tails.every((path) => path.startsWith(process.cwd())),
+        `${odd}: ${tails}`,
+      );
+    }
+  });
+
   it('an http(s) URL is never fetched: only its path is looked for on disk', () => {
     const paths = bundlerFilePaths(new URL('https://cdn.example/assets/posenc-simd.abc.wasm'));
     assert.equal(paths[0], resolve('assets/posenc-simd.abc.wasm'));
