@@ -25,9 +25,9 @@ export function readGolden(name) {
   return JSON.parse(readFileSync(new URL(`../golden/${name}`, import.meta.url), 'utf8'));
 }
 
-// ---- seeded random data: the project's one generator (web/src/random.js) ---------------------------
-export { randomNormal, seededRandom } from '../../web/src/random.js';
-export { randomIntegers as randomPositions } from '../../web/src/random.js';
+// ---- seeded random data: the project's one generator (widgets/random.js) ---------------------------
+export { randomNormal, seededRandom } from '../../widgets/random.js';
+export { randomIntegers as randomPositions } from '../../widgets/random.js';
 
 /** Distance from |v| to the next float32 (one float32 step at v). */
 export function ulp32(v) {
