@@ -1,6 +1,7 @@
 // posenc/widgets: registers the posenc custom elements. The first element on a page loads posenc
-// (the default entry: the .wasm by URL, the inline chunk as its fallback) and every element
-// shares that one instance. One <script type="module" src=".../widgets.js"> is all a page needs.
+// through the package's default entry (the .wasm by URL, the inline chunk as its fallback;
+// bundled, that entry stays external: one copy of the JS layer per app) and every element
+// shares that one instance, which sharedPosenc() hands to the app too. One <script type="module" src=".../widgets.js"> is all a page needs.
 import { loadPosenc } from '../bindings/js/index.js';
 import { setPosencLoader } from './elements/engine.js';
 import { PeHeatmap } from './elements/pe-heatmap.js'; // registers <posenc-pe-heatmap>
