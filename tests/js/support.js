@@ -7,7 +7,7 @@ import { loadPosenc } from '../../bindings/js/node.js';
 import precision from '../precision.json' with { type: 'json' };
 import { forEachRopePair } from './reference.js';
 
-// ---- the precision contract (README, Precision) ------------------------------------------------
+// ---- the precision contract (docs/precision.md) -----------------------------------------------
 /** Every sinusoidal (and cos/sin cache) value is within this of the float64 value. */
 export const TABLE_BOUND = precision.tableBound;
 /** Every rotated RoPE component is within ROPE_EPS * (|x_a| + |x_b|) of float64, per pair. */
