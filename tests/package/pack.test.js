@@ -171,12 +171,7 @@ test('the tarball holds every file package.json points at, and no stale build ou
   ]);
   assert.ok(!paths.some((path) => path.startsWith('tests/') || path.startsWith('src/')), 'no sources or tests');
   // The README and the declarations (the API's reference) ship; the docs/ pages stay in the repository.
-  for (const shipped of [
-    'README.md',
-    'bindings/js/index.d.ts',
-    'bindings/webgpu/index.d.ts',
-    'web/src/widgets/index.d.ts',
-  ])
+  for (const shipped of ['README.md', 'bindings/js/index.d.ts', 'bindings/webgpu/index.d.ts', 'widgets/index.d.ts'])
     assert.ok(paths.includes(shipped), `${shipped} is in the tarball`);
   assert.ok(!paths.some((path) => path.startsWith('docs/')), 'no docs/ pages');
   assert.ok(paths.includes('LICENSE'), 'the license text ships with the package');
