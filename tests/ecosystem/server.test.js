@@ -12,12 +12,11 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { before, test } from 'node:test';
 import { ROOT, run } from '../pack.js';
-import { markdownFile } from '../readme/blocks.js';
+import { labelledFile } from '../readme/blocks.js';
 import { APPS, prepareApp, unpackPosenc, WORK } from './support/apps.js';
 import { assertTable } from './support/check.js';
 import { runToEnd } from './support/processes.js';
 
-const DOCS = path.join(ROOT, 'docs', 'server.md');
 const ESBUILD = path.join(ROOT, 'node_modules', 'esbuild', 'bin', 'esbuild');
 const webpack = createRequire(import.meta.url)('webpack');
 const SIMD = readFileSync(path.join(ROOT, 'dist', 'posenc-simd.wasm'));
@@ -30,7 +29,7 @@ before(async () => {
   packageDir = unpackPosenc('.tarball-server');
   app = prepareApp('server', 'server', packageDir);
   for (const file of ['server.mjs', 'webpack.config.cjs', 'esbuild.mjs']) {
-    writeFileSync(path.join(app, file), markdownFile(file, DOCS));
+    writeFileSync(path.join(app, file), labelledFile(file));
   }
   // require('posenc') in server code webpack bundles: the `require` condition, dist/posenc.cjs.
   cpSync(path.join(APPS, 'node', 'consumer.cjs'), path.join(app, 'consumer.cjs'));

@@ -2,11 +2,12 @@
 // (the JS layer and the glue bundled), which finds its .wasm next to itself and imports an inline
 // chunk only when it needs one (the default entry's fallback, posenc/inline's embedded build).
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, test } from 'node:test';
+import { build } from 'esbuild';
 import { startServer } from '../../scripts/serve.js';
 import { packTarball, run } from '../pack.js';
 import { launchBrowser, openPage } from '../web/support/browser.js';
@@ -34,12 +35,20 @@ before(async () => {
   const dist = join(packageDir, 'dist');
   for (const [from, to] of [
     ['posenc.browser.js', 'app.js'],
-    ['widgets.js', 'app-widgets.js'],
     ['posenc.mjs', 'posenc.mjs'],
     ['posenc-simd.inline.js', 'posenc-simd.inline.js'],
   ]) {
     cpSync(join(dist, from), join(site, 'moved', to));
   }
+  // posenc/widgets imports the JS layer from the package's browser entry beside it: a bundler
+  // pulls both into its one output file.
+  await build({
+    entryPoints: [join(dist, 'widgets.js')],
+    outfile: join(site, 'moved', 'app-widgets.js'),
+    bundle: true,
+    format: 'esm',
+    logLevel: 'warning',
+  });
   // posenc/standalone alone in a folder, as a page saved for offline use keeps it.
   cpSync(join(dist, 'standalone.js'), join(site, 'alone', 'posenc.js'));
   server = await startServer({ root: site, port: 0 });
@@ -161,4 +170,27 @@ test('posenc/standalone from file:// (Node imports it by path; both builds are i
     assert.equal(posenc.variant, simd ? 'simd' : 'scalar');
     assert.ok(Math.abs(posenc.sinusoidal({ seqLen: 2, dModel: 2 })[2] - Math.sin(1)) < 1e-7);
   }
+});
+
+test('an app that imports posenc and posenc/widgets bundles the JS layer once', async () => {
+  const app = join(work, 'both-entries');
+  mkdirSync(join(app, 'node_modules'), { recursive: true });
+  symlinkSync(join(work, 'package'), join(app, 'node_modules', 'posenc'), 'dir');
+  writeFileSync(
+    join(app, 'main.js'),
+    "import { loadPosenc } from 'posenc';\nimport { sharedPosenc } from 'posenc/widgets';\nexport { loadPosenc, sharedPosenc };\n",
+  );
+  const result = await build({
+    entryPoints: [join(app, 'main.js')],
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    write: false,
+    logLevel: 'warning',
+    loader: { '.wasm': 'file' },
+    outdir: join(app, 'out'),
+  });
+  const code = result.outputFiles.find((file) => file.path.endsWith('main.js')).text;
+  // A sentence of the JS layer's loader, written once in its source.
+  assert.equal(code.split('is not a posenc build').length - 1, 1, 'copies of the JS layer in the bundle');
 });

@@ -1,6 +1,6 @@
 // posenc/widgets: the tutorial's figures as custom elements (hand-written declarations; the
 // elements are in web/src/widgets/). Importing the module registers the elements.
-import type { Posenc } from '../../../bindings/js/index.js';
+import type { Posenc } from '../bindings/js/index.js';
 
 /** The settings of <posenc-pe-heatmap>, as properties (attributes: seq-len, d-model, base, layout). */
 export interface PeHeatmapSettings {
