@@ -55,11 +55,12 @@ export interface LoadOptions {
    */
   locateWasm?: (file: 'posenc-simd.wasm' | 'posenc-scalar.wasm') => string | URL;
   /**
-   * Default entry in browsers: when the package's .wasm URL gives no WebAssembly (a dev server's
-   * index.html, a 404, a bundle without assets), load the inline chunk instead (default true).
-   * false: fail with an error naming the URL, what came back, and the fixes.
+   * The default entry carries no inline .wasm: where the package's .wasm URL gives no
+   * WebAssembly (a dev server's index.html, a 404, a bundle without assets) it fails with an
+   * error naming the URL, what came back, and the fixes (posenc/inline has the .wasm embedded).
+   * false says so; true is a RangeError.
    */
-  inlineFallback?: boolean;
+  inlineFallback?: false;
 }
 
 /** Where an instance's .wasm came from. */

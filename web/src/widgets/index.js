@@ -1,7 +1,8 @@
 // posenc/widgets: registers the posenc custom elements. The first element on a page loads posenc
-// (the default entry: the .wasm by URL, the inline chunk as its fallback) and every element
-// shares that one instance. One <script type="module" src=".../widgets.js"> is all a page needs.
-import { loadPosenc } from '../../../bindings/js/index.js';
+// (the .wasm by URL as the default entry finds it, the inline chunk as its fallback) and every
+// element shares that one instance. One <script type="module" src=".../widgets.js"> is all a page needs.
+import { makeLoadPosenc } from '../../../bindings/js/load.js';
+import { findWasmOrInline } from '../../../bindings/js/wasm-source-fallback.js';
 import { setPosencLoader } from './engine.js';
 import { PeHeatmap } from './pe-heatmap.js'; // registers <posenc-pe-heatmap>
 import { RopeHeatmap } from './rope-heatmap.js'; // registers <posenc-rope-heatmap>
@@ -12,6 +13,7 @@ import { Wavelengths } from './wavelengths.js'; // registers <posenc-wavelengths
 import { Rotation } from './rotation.js'; // registers <posenc-rotation>
 import { Compare } from './compare.js'; // registers <posenc-compare>
 
+const loadPosenc = makeLoadPosenc(findWasmOrInline);
 setPosencLoader(() => loadPosenc());
 
 export { providePosenc, sharedPosenc } from './engine.js';
