@@ -10,9 +10,12 @@ import { packTarball, ROOT, run } from '../../pack.js';
 export const APPS = path.join(ROOT, 'tests', 'ecosystem', 'apps');
 export const WORK = path.join(ROOT, 'test-artifacts', 'ecosystem');
 
-/** Packs the repository once and unpacks it; returns the folder holding the package's files. */
-export function unpackPosenc() {
-  const staging = path.join(WORK, '.tarball');
+/**
+ * Packs the repository once and unpacks it into WORK/<staging> (one per test file: node --test
+ * runs files side by side); returns the folder holding the package's files.
+ */
+export function unpackPosenc(staging = '.tarball') {
+  staging = path.join(WORK, staging);
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
   const tarball = packTarball(staging);
