@@ -7,7 +7,7 @@ import { gzipSync } from 'node:zlib';
 import { filesUnder } from './apps.js';
 
 const JS = new Set(['.js', '.mjs', '.cjs']);
-const INLINE_WASM = /AGFzbQ[A-Za-z0-9+/]{1000}/;
+export const INLINE_WASM = /AGFzbQ[A-Za-z0-9+/]{1000}/;
 
 function total(files) {
   return {
