@@ -8,16 +8,15 @@
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { after, before, test } from 'node:test';
 import { startServer } from '../../scripts/serve.js';
 import { loadPosenc } from '../../bindings/js/node.js';
 import { markdownFile } from '../markdown-blocks.js';
 import { ROOT } from '../pack.js';
 import { launchBrowser } from '../web/support/browser.js';
-import { prepareApp, unpackPosenc } from './support/apps.js';
+import { prepareApp, unpackPosenc, WORK } from './support/apps.js';
 import { openApp } from './support/check.js';
-import { bundleCost, INLINE_WASM } from './support/cost.js';
+import { bundleCost, INLINE_WASM, total } from './support/cost.js';
 import { runToEnd } from './support/processes.js';
 
 const DOC = new URL('../../docs/workers-and-offline.md', import.meta.url);
@@ -128,15 +127,10 @@ function workerScripts(workers, requests) {
   return [...scripts];
 }
 
-/** Size of the files at these URL paths under `folder`, raw and gzip, and whether any holds base64 wasm. */
+/** Size of the files at these URL paths under `folder`, and whether any holds base64 wasm. */
 function measure(folder, paths) {
-  const bytes = paths.map((urlPath) => readFileSync(path.join(folder, decodeURIComponent(urlPath))));
-  return {
-    files: paths,
-    raw: bytes.reduce((sum, b) => sum + b.length, 0),
-    gzip: bytes.reduce((sum, b) => sum + gzipSync(b, { level: 9 }).length, 0),
-    base64Wasm: bytes.some((b) => INLINE_WASM.test(b.toString('latin1'))),
-  };
+  const files = paths.map((name) => ({ name, bytes: readFileSync(path.join(folder, decodeURIComponent(name))) }));
+  return { ...total(files), base64Wasm: files.some(({ bytes }) => INLINE_WASM.test(bytes.toString('latin1'))) };
 }
 
 APPS.forEach((app, i) => {
@@ -178,13 +172,14 @@ APPS.forEach((app, i) => {
 
 const kB = (bytes) => (bytes / 1000).toFixed(1);
 
-test('summary: each app’s worker chunk and what the build emitted', () => {
+test('summary: each app’s worker JS and what the build emitted (test-artifacts/ecosystem/workers.json)', () => {
+  writeFileSync(path.join(WORK, 'workers.json'), `${JSON.stringify(results, null, 2)}\n`);
   for (const { setup, ok, worker, cost } of results) {
     const chunk = worker
       ? `worker JS ${kB(worker.raw)} / ${kB(worker.gzip)} kB (${worker.files.join(', ')})`
       : 'no worker chunk measured';
     const emitted = cost
-      ? `; JS emitted ${kB(cost.js.raw)} / ${kB(cost.js.gzip)} kB, of which base64 wasm ${kB(cost.inlineBase64.raw)} kB; .wasm ${kB(cost.wasm.raw)} kB`
+      ? `; JS emitted ${kB(cost.js.raw)} / ${kB(cost.js.gzip)} kB, of which base64 wasm ${kB(cost.inlineBase64.raw)} / ${kB(cost.inlineBase64.gzip)} kB; .wasm ${kB(cost.wasm.raw)} / ${kB(cost.wasm.gzip)} kB`
       : '';
     console.log(`${setup}: ${ok ? 'pass' : 'FAIL'}, ${chunk}${emitted}`);
   }
