@@ -72,7 +72,7 @@ function send(res, status, text) {
   res.end(text);
 }
 
-async function handle(root, req, res) {
+async function handle(root, req, res, headers) {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.setHeader('Allow', 'GET, HEAD');
     return send(res, 405, 'method not allowed\n');
@@ -103,6 +103,7 @@ async function handle(root, req, res) {
     'Content-Security-Policy': own ? `${own}; frame-ancestors 'none'` : CONTENT_SECURITY_POLICY,
     'X-Content-Type-Options': 'nosniff',
     'Cache-Control': 'no-cache',
+    ...headers,
   });
   if (req.method === 'HEAD') return res.end();
   createReadStream(filePath)
@@ -128,13 +129,14 @@ function listen(server, port, host) {
 
 /**
  * Serves `root` on `host:port` (port 0 = any free port). When `port` is taken and
- * `fallback` is true, listens on a free port instead.
+ * `fallback` is true, listens on a free port instead. `headers` go with every file (a CDN's
+ * `Access-Control-Allow-Origin`, for pages of other origins that import its modules).
  * @returns {Promise<{ server: import('node:http').Server, port: number, url: string, close: () => Promise<void> }>}
  */
-export async function startServer({ root, port = 0, host = '127.0.0.1', fallback = true } = {}) {
+export async function startServer({ root, port = 0, host = '127.0.0.1', fallback = true, headers = {} } = {}) {
   if (typeof root !== 'string') throw new TypeError('startServer: root must be a folder path');
   const server = createServer((req, res) => {
-    handle(root, req, res).catch(() => {
+    handle(root, req, res, headers).catch(() => {
       if (!res.headersSent) send(res, 500, 'internal error\n');
       else res.destroy();
     });

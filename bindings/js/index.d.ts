@@ -56,10 +56,12 @@ export interface LoadOptions {
    */
   locateWasm?: (file: 'posenc-simd.wasm' | 'posenc-scalar.wasm') => string | URL;
   /**
-   * Default entry in browsers: when the package's .wasm URL gives no WebAssembly (a dev server's
-   * index.html, a 404, a bundle without assets), load the inline chunk instead (default true).
-   * In Node: when neither the package's file nor the file a bundler emitted can be read.
-   * false: fail with an error naming what was tried, and the fixes.
+   * Node entry: when neither the package's file nor the file a bundler emitted can be read,
+   * load the inline chunk (default true); false fails with an error naming what was tried and
+   * the fixes. The default browser entry carries no inline .wasm: where the package's .wasm URL
+   * gives no WebAssembly (a dev server's index.html, a 404, a bundle without assets) it fails
+   * with an error naming the URL, what came back and the fixes (posenc/inline has the .wasm
+   * embedded); there false changes nothing and true is a RangeError.
    */
   inlineFallback?: boolean;
 }

@@ -1,6 +1,7 @@
 // posenc for browsers, workers and bundlers (the package's default entry): sinusoidal positional
-// encodings and rotary embeddings (RoPE), computed in WebAssembly. Finds its .wasm by URL, with
-// the inline chunk as a fallback; nothing here imports Node's modules.
+// encodings and rotary embeddings (RoPE), computed in WebAssembly. Finds its .wasm by URL and
+// carries no inline copy (posenc/inline does), so workers' bundles stay small; nothing here
+// imports Node's modules.
 import { makeLoadPosenc } from './load.js';
 import { findWasmByUrl } from './wasm-source.js';
 

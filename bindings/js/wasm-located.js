@@ -10,7 +10,7 @@ const pageUrl = () => (typeof location === 'object' && location !== null ? Strin
 export function notFoundFixes(variant) {
   const file = WASM_FILE_NAMES[variant];
   return (
-    `Fixes: import loadPosenc from 'posenc/inline' (the .wasm embedded); or serve ${file} ` +
+    `Fixes: import { loadPosenc } from 'posenc/inline' (the .wasm embedded); or serve ${file} ` +
     `(node_modules/posenc/dist/${file}) and pass locateWasm: (file) => '/where/it/is/' + file; ` +
     'or pass wasmBinary (its bytes) or module (compiled).'
   );

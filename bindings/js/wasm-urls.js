@@ -39,3 +39,15 @@ export function packageUrlKind(url, file) {
   if (url.href !== new URL(`${DIST}${file}`, here).href) return 'bundler';
   return HOME.test(here.pathname) ? 'package' : 'stranded';
 }
+
+/**
+ * Where the package's `file` is when this code was moved into a folder of a node_modules (a dev
+ * server's pre-bundled copy, as Vite 5-7 make in node_modules/.vite/deps/) without the .wasm:
+ * the package as npm installs it in that same node_modules. Undefined elsewhere.
+ */
+export function installedPackageUrl(file) {
+  const here = new URL(import.meta.url);
+  const at = here.pathname.lastIndexOf('/node_modules/');
+  if (at < 0) return undefined;
+  return new URL(`${here.pathname.slice(0, at)}/node_modules/posenc/dist/${file}`, here);
+}

@@ -41,13 +41,16 @@ const parcelArgs = ['--no-autoinstall'];
 
 // Each setup: the package that is the tool (for its version), the app template, its production
 // build (command, output folder to measure, folder to serve) and its dev server (a command given a
-// port), or a folder served as it is; and where posenc must find its wasm in each mode: 'url'
-// where the tool serves the .wasm file posenc's default entry points at, 'inline' (the embedded
-// bytes) where it cannot (Vite 5-7 pre-bundle posenc in dev, esbuild and Rollup copy no assets).
+// port), or a folder served as it is; the entry the app imports where it is not 'posenc'; and
+// where posenc must find its wasm in each mode: 'url' where the tool serves the .wasm file
+// posenc's default entry points at (Vite 5-7's dev server pre-bundles posenc into
+// node_modules/.vite/deps/, and the entry finds the package's file beside that folder), 'inline'
+// (the embedded bytes of posenc/inline) where no URL can give it: esbuild and Rollup copy no
+// assets, and the default entry carries no inline copy.
 const SETUPS = [
-  vite('vite5', 'vite5', 'inline'),
-  vite('vite6', 'vite6', 'inline'),
-  vite('vite7', 'vite7', 'inline'),
+  vite('vite5', 'vite5', 'url'),
+  vite('vite6', 'vite6', 'url'),
+  vite('vite7', 'vite7', 'url'),
   vite('vite8', 'vite', 'url'),
   {
     name: 'webpack',
@@ -63,6 +66,7 @@ const SETUPS = [
     tool: 'esbuild',
     template: 'esbuild',
     page: { at: 'www/index.html', script: 'js/main.js' },
+    consumer: 'posenc/inline',
     wasmSource: { build: 'inline', dev: 'inline' },
     build: { command: [esbuild, ...esbuildArgs], out: 'www/js', serve: 'www' },
     dev: (port) => [esbuild, ...esbuildArgs, '--servedir=www', `--serve=127.0.0.1:${port}`],
@@ -72,6 +76,7 @@ const SETUPS = [
     tool: 'rollup',
     template: 'rollup',
     page: { at: 'index.html', script: 'dist/main.js' },
+    consumer: 'posenc/inline',
     wasmSource: { build: 'inline' },
     build: { command: node(modules('rollup', 'dist', 'bin', 'rollup'), '-c'), out: 'dist', serve: '.' },
   },
@@ -181,7 +186,7 @@ async function checkSetup(t, setup, app, name, wasmSource) {
 for (const setup of SETUPS) {
   test(setup.name, { timeout: 240_000 }, async (t) => {
     const app = prepareApp(setup.name, setup.template, packageDir, {
-      consumer: setup.static ?? 'posenc',
+      consumer: setup.static ?? setup.consumer ?? 'posenc',
       page: setup.page,
     });
     await checkSetup(t, setup, app, setup.name, setup.wasmSource);

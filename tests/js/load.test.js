@@ -53,7 +53,7 @@ describe('loadPosenc: where the .wasm comes from', () => {
     }
   });
 
-  it('every source gives the same bits: disk, inline chunk, wasmBinary, module, and the browser entry', async () => {
+  it('every source gives the same bits: disk, inline chunk, wasmBinary, module, and the browser entry (its glue)', async () => {
     for (const variant of ['simd', 'scalar']) {
       const simd = variant === 'simd';
       const reference = await nodeEntry.loadPosenc({ simd });
@@ -64,8 +64,7 @@ describe('loadPosenc: where the .wasm comes from', () => {
         [await nodeEntry.loadPosenc({ wasmBinary: new Uint8Array(wasmBytes(variant)).buffer }), 'wasmBinary'],
         [await nodeEntry.loadPosenc({ module: reference.module }), 'module'],
         [await inlineEntry.loadPosenc({ module: reference.module, simd }), 'module'],
-        // Node's fetch cannot read file: URLs, so the browser entry falls back to its inline chunk here.
-        [await browserEntry.loadPosenc({ simd }), 'inline'],
+        [await browserEntry.loadPosenc({ wasmBinary: wasmBytes(variant) }), 'wasmBinary'],
       ];
       for (const [posenc, source] of others) {
         assert.equal(posenc.wasmSource, source);
@@ -157,12 +156,21 @@ describe('loadPosenc: when the .wasm is not there', () => {
     }
   });
 
-  it('inlineFallback: false makes the default entry report the package URL it tried', async () => {
+  it('where its URL gives nothing, the default entry names the URL it tried and posenc/inline, importing no inline chunk', async () => {
+    // Node's fetch cannot read file: URLs: the browser entry's package URL gives nothing here.
+    for (const options of [{}, { inlineFallback: false }]) {
+      await rejectsWith(
+        browserEntry.loadPosenc(options),
+        Error,
+        /could not load posenc-simd\.wasm from file:\/\/.*\/dist\/posenc-simd\.wasm: the request failed .*Fixes: import \{ loadPosenc \} from 'posenc\/inline' .*optimizeDeps/,
+        undefined,
+      );
+    }
     await rejectsWith(
-      browserEntry.loadPosenc({ inlineFallback: false }),
-      Error,
-      /could not load posenc-simd\.wasm from file:\/\/.*\/dist\/posenc-simd\.wasm: the request failed .*Fixes: .*optimizeDeps/,
-      undefined,
+      browserEntry.loadPosenc({ inlineFallback: true }),
+      RangeError,
+      /inlineFallback is true but this entry carries no inline \.wasm: import \{ loadPosenc \} from 'posenc\/inline'/,
+      'inlineFallback',
     );
   });
 

@@ -1,6 +1,7 @@
 // The packed package's browser entries in Chromium, from a static server: each is one ES module
-// (the JS layer and the glue bundled), which finds its .wasm next to itself and imports an inline
-// chunk only when it needs one (the default entry's fallback, posenc/inline's embedded build).
+// (the JS layer and the glue bundled): the default entry finds its .wasm next to itself and
+// imports no inline chunk at all; posenc/inline and the widgets' fallback import the one chunk of
+// the build they load.
 import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,7 +24,7 @@ before(async () => {
   const packageDir = join(work, 'package');
   exportsMap = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')).exports;
   // The package as a static folder, twice: as packed, and without its .wasm files (a page that
-  // copied only the JS), where the default entry must fall back to its inline chunk.
+  // copied only the JS), where the default entry must say what to import instead.
   const site = join(work, 'site');
   cpSync(packageDir, join(site, 'posenc'), { recursive: true });
   cpSync(packageDir, join(site, 'posenc-without-wasm'), {
@@ -71,8 +72,12 @@ async function loadModule(modulePath, loader = 'loadPosenc') {
   writeFileSync(
     join(work, 'site', `${name}.js`),
     `import { ${loader} } from './${modulePath}';
-const posenc = await ${loader}();
-window.__result = { variant: posenc.variant, source: posenc.wasmSource, file: posenc.wasmFile, value: posenc.sinusoidal({ seqLen: 2, dModel: 2 })[2] };
+try {
+  const posenc = await ${loader}();
+  window.__result = { variant: posenc.variant, source: posenc.wasmSource, file: posenc.wasmFile, value: posenc.sinusoidal({ seqLen: 2, dModel: 2 })[2] };
+} catch (error) {
+  window.__result = { error: error.message };
+}
 `,
   );
   writeFileSync(
@@ -114,17 +119,17 @@ test('the browser entry is one module that fetches the .wasm beside it and none 
   assert.deepEqual(result.file, { from: 'package', location }, "the package's own file");
 });
 
-test('without the .wasm beside it, the browser entry imports one more module: the inline chunk of its build', async () => {
+test('without the .wasm beside it, the browser entry names the URL it tried and posenc/inline, and imports nothing more', async () => {
   const entry = exportsMap['.'].browser;
-  const { result, js } = await loadEntry('posenc-without-wasm', entry);
-  assert.equal(result.source, 'inline');
-  assert.equal(result.file, undefined);
-  assert.ok(Math.abs(result.value - Math.sin(1)) < 1e-7, String(result.value));
-  assert.deepEqual(
-    js,
-    [entryPath('posenc-without-wasm', entry), beside('posenc-without-wasm', entry, 'posenc-simd.inline.js')],
-    'JS requests',
+  const { result, js, wasm } = await loadEntry('posenc-without-wasm', entry);
+  const tried = beside('posenc-without-wasm', entry, 'posenc-simd.wasm');
+  assert.match(
+    result.error ?? '',
+    /could not load posenc-simd\.wasm from http:.*got HTTP 404.*import \{ loadPosenc \} from 'posenc\/inline'/,
   );
+  assert.ok(result.error.includes(tried), result.error);
+  assert.deepEqual(js, [entryPath('posenc-without-wasm', entry)], 'JS requests');
+  assert.deepEqual(wasm, [tried], '.wasm requests');
 });
 
 test('posenc/inline is one module plus the inline chunk of the build it loads, and fetches no .wasm', async () => {
@@ -137,17 +142,17 @@ test('posenc/inline is one module plus the inline chunk of the build it loads, a
   assert.deepEqual(wasm, []);
 });
 
-test('moved away from its .wasm under another name, a bundle imports its inline chunk without requesting the .wasm URL', async () => {
-  for (const [file, loader] of [
-    ['app.js', 'loadPosenc'],
-    ['app-widgets.js', 'sharedPosenc'],
-  ]) {
-    const { result, wasm, errors } = await loadModule(`moved/${file}`, loader);
-    assert.equal(result.source, 'inline', file);
-    assert.ok(Math.abs(result.value - Math.sin(1)) < 1e-7, String(result.value));
-    assert.deepEqual(wasm, [], `${file}: no request for a .wasm that cannot be there`);
-    assert.deepEqual(errors, [], file);
-  }
+test('moved away from its .wasm under another name, a bundle requests no .wasm URL that cannot be there', async () => {
+  // The default entry says what to import instead; the widgets import their inline chunk.
+  const moved = await loadModule('moved/app.js');
+  assert.match(moved.result.error ?? '', /did not copy the \.wasm.*import \{ loadPosenc \} from 'posenc\/inline'/);
+  assert.deepEqual(moved.wasm, [], 'app.js: no .wasm request');
+  assert.deepEqual(moved.js, ['/moved/app.js'], 'app.js: no inline chunk');
+  const widgets = await loadModule('moved/app-widgets.js', 'sharedPosenc');
+  assert.equal(widgets.result.source, 'wasmBinary', "the inline chunk's bytes, handed to the entry");
+  assert.ok(Math.abs(widgets.result.value - Math.sin(1)) < 1e-7, String(widgets.result.value));
+  assert.deepEqual(widgets.wasm, [], 'app-widgets.js: no .wasm request');
+  assert.deepEqual(widgets.errors, []);
 });
 
 test('posenc/standalone is one file: alone in a folder it loads with one request and no .wasm', async () => {

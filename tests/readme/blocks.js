@@ -58,3 +58,10 @@ export function labelledFile(name) {
   if (found.length !== 1) throw new Error(`the documentation has ${found.length} blocks labelled file: ${name}`);
   return found[0].code;
 }
+
+/** The one block of `page` labelled `<!-- file: name -->`. */
+export function pageFile(page, name) {
+  const found = pageBlocks(page).filter((block) => block.file === name);
+  if (found.length !== 1) throw new Error(`${page} has ${found.length} blocks labelled file: ${name}`);
+  return found[0].code;
+}

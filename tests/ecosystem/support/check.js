@@ -36,13 +36,13 @@ function isLocal(url) {
 
 /**
  * Opens `url` in a new browser context, waits for the app to publish window.__posenc (or for an
- * uncaught error, after which it never will), and checks it, `wasmSource` included, and the
- * page's log. What the app published and what the page logged go into `entry` (the summary's
- * record) before any assertion. The page runs as a user's server would serve it, without the
- * strict CSP that scripts/serve.js adds (Parcel's default build puts an inline import map into
- * the page).
+ * uncaught error, after which it never will), hands what it published to `check` (which records
+ * into `entry`, the summary's record, before it asserts), then checks the page's log: no request
+ * beyond 127.0.0.1, no console error. `watch(page)` runs before the page is opened. The page runs
+ * as a user's server would serve it, without the strict CSP that scripts/serve.js adds (Parcel's
+ * default build puts an inline import map into the page).
  */
-export async function checkApp(browser, url, entry, wasmSource) {
+export async function openApp(browser, url, entry, { check, watch = () => {} }) {
   const { page, context, log } = await openPage(browser, { bypassCSP: true });
   page.on('websocket', (socket) => log.requests.push(socket.url()));
   const failedResponses = [];
@@ -51,6 +51,7 @@ export async function checkApp(browser, url, entry, wasmSource) {
   });
   const uncaught = new Promise((_, reject) => page.once('pageerror', reject));
   uncaught.catch(() => {});
+  watch(page);
   try {
     await page.goto(url);
     try {
@@ -64,10 +65,8 @@ export async function checkApp(browser, url, entry, wasmSource) {
       );
     }
     const published = await page.evaluate(() => window.__posenc);
-    Object.assign(entry, { variant: published.variant, wasmSource: published.wasmSource });
     Object.assign(entry, { consoleErrors: log.errors, consoleWarnings: log.warnings, failedResponses });
-    assertTable(published);
-    assert.equal(published.wasmSource, wasmSource, 'where the wasm came from');
+    await check(published);
     const foreign = log.requests.filter((request) => !isLocal(request));
     assert.equal(foreign.length, 0, `requests beyond 127.0.0.1: ${foreign.join(' ')}`);
     const failed = failedResponses.length > 0 ? ` (failed responses: ${failedResponses.join(', ')})` : '';
@@ -75,4 +74,15 @@ export async function checkApp(browser, url, entry, wasmSource) {
   } finally {
     await context.close();
   }
+}
+
+/** openApp for the apps that publish a sinusoidal table: the table, and where the wasm came from. */
+export function checkApp(browser, url, entry, wasmSource) {
+  return openApp(browser, url, entry, {
+    check(published) {
+      Object.assign(entry, { variant: published.variant, wasmSource: published.wasmSource });
+      assertTable(published);
+      assert.equal(published.wasmSource, wasmSource, 'where the wasm came from');
+    },
+  });
 }

@@ -7,9 +7,10 @@ import { gzipSync } from 'node:zlib';
 import { filesUnder } from './apps.js';
 
 const JS = new Set(['.js', '.mjs', '.cjs']);
-const INLINE_WASM = /AGFzbQ[A-Za-z0-9+/]{1000}/;
+export const INLINE_WASM = /AGFzbQ[A-Za-z0-9+/]{1000}/;
 
-function total(files) {
+/** The names of `files` ({ name, bytes }), and their sizes raw and gzipped, summed. */
+export function total(files) {
   return {
     files: files.map((file) => file.name),
     raw: files.reduce((sum, file) => sum + file.bytes.length, 0),
