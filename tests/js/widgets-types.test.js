@@ -4,6 +4,7 @@
 // pass, attributes in kebab-case, events with their detail types; wrong types and unknown tags
 // fail. (That a project with none of these frameworks type-checks them too is the package test's:
 // its app has only posenc installed.)
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { typecheckScratch } from '../typecheck.js';
@@ -95,10 +96,19 @@ rotation.controls = true;
 console.log(svelte, preact, vue, solid, unknown, missing, metric);
 `;
 
-// One program (one tsc run): the React component and the other templates' props.
+/** The React components of docs/widgets-in-frameworks.md (its tsx blocks), importing this repository's widgets. */
+function docsReactExamples() {
+  const docs = readFileSync(new URL('../../docs/widgets-in-frameworks.md', import.meta.url), 'utf8');
+  const blocks = [...docs.matchAll(/```tsx\n([\s\S]*?)```/g)].map(([, tsx]) => tsx);
+  if (blocks.length !== 2)
+    throw new Error(`the docs hold ${blocks.length} tsx blocks, not the two (server, React) checked here`);
+  return blocks.join('\n').replaceAll("'posenc/widgets'", `'${WIDGETS}'`);
+}
+
+// One program (one tsc run): the React components (this file's and the docs') and the other templates' props.
 test('React 19 (jsx: react-jsx, @types/react 19, strict), Svelte 5, Preact, Vue and addEventListener: every tag, its settings as props or attributes, typed events and refs', () => {
   typecheckScratch(
-    `${REACT_TSX}${TEMPLATE_TS}`,
+    `${docsReactExamples()}${REACT_TSX}${TEMPLATE_TS}`,
     {
       jsx: 'react-jsx',
       lib: ['es2022', 'dom'],
