@@ -18,7 +18,8 @@ mkdir -p "$work"
 consumer="$root/tests/cmake/consumer"
 start=$(date +%s)
 
-version=$(node -p 'require("./package.json").version')
+# package.json's version as CMake writes it (no pre-release tag), as CMakeLists.txt takes it.
+version=$(node -p 'require("./package.json").version.match(/^\d+\.\d+\.\d+/)[0]')
 bounds=(-DPOSENC_TABLE_BOUND="$(node -p 'require("./tests/precision.json").tableBound')"
         -DPOSENC_ROPE_BOUND="$(node -p 'require("./tests/precision.json").ropeBound')")
 debug=(-DCMAKE_BUILD_TYPE=Debug)
