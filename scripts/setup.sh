@@ -2,7 +2,8 @@
 # Installs what posenc needs on a fresh Debian 12 machine, and only what is missing.
 # System packages come from Debian's archive (apt); xsimd 13 (WebAssembly backend) and
 # Catch2 3 are not in bookworm main, so their .debs are fetched from trixie / bookworm-backports
-# through a private apt state and unpacked into .deps/ (the system apt config is untouched).
+# through a private apt state, for this machine's architecture (dpkg --print-architecture),
+# checked against their pinned sha256 and unpacked into .deps/ (the system apt config is untouched).
 # npm packages are installed from package-lock.json when node_modules is missing or stale.
 # Usage: scripts/setup.sh [--browser] [--goldens]   (--browser also installs Chromium for page
 # tests/bench; --goldens Debian's python3-torch, for scripts/make_golden*.py)
@@ -22,6 +23,35 @@ done
 
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
+# --- pinned header/library packages unpacked into .deps/ --------------------------------
+# name version suite arch=sha256...: one hash per architecture the .deb is built for. Both are
+# architecture-specific packages (Catch2's static libraries; xsimd's headers come with a
+# multiarch pkg-config file), so an architecture without a pinned hash is refused: its .deb has
+# not been checked. A package built as "Architecture: all" would carry one all=sha256.
+pinned=(
+  "libxsimd-dev 13.2.0-1 trixie amd64=60878acfc02bfca76e8c31d53a1b9fdff490c319e53f620f4327c9786eaf631f arm64=da13867bf03ea05bcf20c8cbd8c75f349e92eafbd25cfda71ef0f11993c25814"
+  "libcatch2-dev 3.7.1-0.4~bpo12+1 bookworm-backports amd64=1dbb62ed9f177e1cf51e573903cc553241764bd3b6655f5a98889ad361d008dc arm64=8b1fc3ea6458ebf82a0cf78a33839643d23cd929f1e17deb724feb02c677c052"
+)
+arch=$(dpkg --print-architecture)
+# The pinned hash of `name` for this architecture (or for all), as "deb-architecture sha256".
+pinned_hash() {
+  local hash
+  for hash in "${@:2}"; do
+    case "$hash" in
+      "$arch="* | all=*) echo "${hash%%=*} ${hash#*=}"; return 0 ;;
+    esac
+  done
+  echo "setup: no pinned sha256 for $1 on $arch (pinned for: $(printf '%s\n' "${@:2}" | sed 's/=.*//' | paste -sd ' '));" \
+       "add the hash of the $arch .deb after checking it" >&2
+  return 1
+}
+# Refused before anything is installed.
+for entry in "${pinned[@]}"; do
+  read -r name _version _suite hashes <<<"$entry"
+  # $hashes unquoted: one argument per architecture
+  pinned_hash "$name" $hashes >/dev/null || exit 1
+done
+
 # --- system packages -------------------------------------------------------------------
 need=()
 command -v em++ >/dev/null || need+=(emscripten)
@@ -38,19 +68,13 @@ if [ ${#need[@]} -gt 0 ]; then
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${need[@]}"
 fi
 
-# --- pinned header/library packages unpacked into .deps/ --------------------------------
-# name version suite sha256
-pinned=(
-  "libxsimd-dev 13.2.0-1 trixie 60878acfc02bfca76e8c31d53a1b9fdff490c319e53f620f4327c9786eaf631f"
-  "libcatch2-dev 3.7.1-0.4~bpo12+1 bookworm-backports 1dbb62ed9f177e1cf51e573903cc553241764bd3b6655f5a98889ad361d008dc"
-)
 apt_state="$deps/apt"
 apt_opts=(-q -oDir::State::Lists="$apt_state/lists" -oDir::Etc::SourceList=/dev/null
           -oDir::Etc::SourceParts="$apt_state/etc" -oDir::Cache="$apt_state/cache"
-          -oDir::State::status=/dev/null -oAPT::Architecture=amd64 -oAPT::Sandbox::User=root)
+          -oDir::State::status=/dev/null -oAPT::Architecture="$arch" -oAPT::Sandbox::User=root)
 fetched_lists=0
 for entry in "${pinned[@]}"; do
-  read -r name version _suite sha <<<"$entry"
+  read -r name version _suite hashes <<<"$entry"
   stamp="$deps/root/.$name-$version"
   [ -e "$stamp" ] && continue
   if [ "$fetched_lists" = 0 ]; then
@@ -62,9 +86,10 @@ for entry in "${pinned[@]}"; do
     apt-get "${apt_opts[@]}" update >/dev/null
     fetched_lists=1
   fi
+  read -r deb_arch sha <<<"$(pinned_hash "$name" $hashes)"
   mkdir -p "$deps/debs" "$deps/root"
   (cd "$deps/debs" && apt-get "${apt_opts[@]}" download "$name=$version" >/dev/null)
-  deb=$(ls "$deps/debs/${name}_"*.deb | head -n 1)
+  deb=$(ls "$deps/debs/${name}_"*"_$deb_arch.deb" | head -n 1)
   echo "$sha  $deb" | sha256sum -c --quiet - || { echo "setup: checksum mismatch for $deb" >&2; exit 1; }
   dpkg-deb -x "$deb" "$deps/root"
   touch "$stamp"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `npm test`: installs what is missing, checks formatting and lint, builds, and runs every suite:
-#   1. the Catch2 tests of the C++ core (native, through ctest), then the same suite under
+#   1. the Catch2 tests of the C++ core (native, through ctest), the core used by another CMake
+#      project (add_subdirectory and find_package after install), then the Catch2 suite under
 #      AddressSanitizer + UndefinedBehaviorSanitizer + LeakSanitizer (clang);
 #   2. the libFuzzer targets for FUZZ_SECONDS (default 10) each, and their corpus replayed on
 #      wasm32 (both cores), where size_t is 32 bits;
@@ -20,6 +21,9 @@ bash scripts/build.sh
 
 echo "== C++ core (Catch2, native)"
 ctest --preset native
+
+echo "== C++ core as a CMake library (add_subdirectory, find_package after install)"
+bash scripts/cmake-consumers.sh
 
 echo "== C++ core under ASan + UBSan + LSan (Catch2, clang)"
 bash scripts/sanitize.sh
