@@ -11,7 +11,8 @@ const tsc = fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.m
 
 /**
  * Writes `source` as consumer.ts with a strict tsconfig into `folder` and runs tsc; throws with its
- * report. `overrides` replace compiler options (e.g. `{ module: 'node16', noEmit: false }`).
+ * report, else returns what tsc printed. `overrides` replace compiler options (e.g.
+ * `{ module: 'node16', noEmit: false }`; `{ listFiles: true }` prints every file it read).
  */
 export function typecheck(folder, source, overrides = {}) {
   writeFileSync(join(folder, 'consumer.ts'), source);
@@ -26,7 +27,11 @@ export function typecheck(folder, source, overrides = {}) {
   };
   writeFileSync(join(folder, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['consumer.ts'] }));
   try {
-    execFileSync(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: folder, encoding: 'utf8', stdio: 'pipe' });
+    return execFileSync(process.execPath, [tsc, '-p', 'tsconfig.json'], {
+      cwd: folder,
+      encoding: 'utf8',
+      stdio: 'pipe',
+    });
   } catch (error) {
     throw new Error(`tsc found errors in the consumer:\n${error.stdout ?? ''}${error.stderr ?? ''}`);
   }
@@ -37,7 +42,7 @@ export function typecheckScratch(source, overrides = {}) {
   const work = mkdtempSync(join(tmpdir(), 'posenc-types-'));
   try {
     writeFileSync(join(work, 'package.json'), JSON.stringify({ type: 'module' }));
-    typecheck(work, source, overrides);
+    return typecheck(work, source, overrides);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
