@@ -28,6 +28,18 @@ export async function loadBothVariants() {
   return Promise.all([loadPosenc({ simd: true }), loadPosenc({ simd: false })]);
 }
 
+/**
+ * A build's Emscripten module itself (dist/posenc.mjs over dist/posenc-<variant>.wasm) and what
+ * it says about itself (seam.js readDescription): the exports and describe() behind a Posenc.
+ */
+export async function rawModule(variant) {
+  const { readDescription } = await import('../../bindings/js/seam.js');
+  const { default: createPosencModule } = await import('../../dist/posenc.mjs');
+  const bytes = readFileSync(new URL(`../../dist/posenc-${variant}.wasm`, import.meta.url));
+  const mod = await createPosencModule({ wasmBinary: bytes });
+  return { mod, description: readDescription(mod) };
+}
+
 /** A golden file written by scripts/make_golden.py. */
 export function readGolden(name) {
   return JSON.parse(readFileSync(new URL(`../golden/${name}`, import.meta.url), 'utf8'));
