@@ -27,17 +27,12 @@ node_suites() {
   node --test --test-concurrency=1 "${dirs[@]}"
 }
 
-# A Node suite alone: the files given after the suite's name, or else its folders.
-node_suite() {
-  local -n folders=$1
-  shift
-  if [ $# -gt 0 ]; then
-    node --test --test-concurrency=1 "$@"
-  else
-    node_suites "${folders[@]}"
-  fi
-}
-js_suites=(tests/js tests/readme tests/package)
+# The folders of each suite that runs alone.
+declare -A suite_folders=(
+  [js]="tests/js tests/readme tests/package"
+  [web]="tests/web"
+  [ecosystem]="tests/ecosystem"
+)
 
 case "${1:-all}" in
   core)
@@ -46,25 +41,17 @@ case "${1:-all}" in
     bash scripts/build.sh native
     ctest --preset native
     ;;
-  js)
+  js | web | ecosystem)
+    suite=$1
     shift
-    bash scripts/setup.sh
+    bash scripts/setup.sh --browser # the package's and the page's tests drive Chromium
     bash scripts/build.sh wasm
-    node_suite js_suites "$@"
-    ;;
-  web)
-    shift
-    bash scripts/setup.sh --browser
-    bash scripts/build.sh wasm
-    web_suites=(tests/web)
-    node_suite web_suites "$@"
-    ;;
-  ecosystem)
-    shift
-    bash scripts/setup.sh --browser
-    bash scripts/build.sh wasm
-    ecosystem_suites=(tests/ecosystem)
-    node_suite ecosystem_suites "$@"
+    if [ $# -gt 0 ]; then
+      node --test --test-concurrency=1 "$@"
+    else
+      read -ra folders <<<"${suite_folders[$suite]}"
+      node_suites "${folders[@]}"
+    fi
     ;;
   all)
     bash scripts/setup.sh --browser
