@@ -229,6 +229,32 @@ for (const posenc of await loadBothVariants()) {
       });
     }
 
+    it("index.d.ts documents each of these options' default as the core's value", () => {
+      const path = 'bindings/js/index.d.ts';
+      const source = ts.createSourceFile(path, read(path), ts.ScriptTarget.Latest, true);
+      // The declared option that each described default fills (xpos.scaleBase is xposScaleBase).
+      const slotOf = (name) =>
+        ['scaleBase', 'gamma'].includes(name) ? `xpos${name[0].toUpperCase()}${name.slice(1)}` : name;
+      let documented = 0;
+      const visit = (node) => {
+        if (ts.isPropertySignature(node)) {
+          const slot = slotOf(node.name.getText(source));
+          const doc = ts
+            .getJSDocCommentsAndTags(node)
+            .map((d) => d.getText(source))
+            .join(' ');
+          const stated = doc.match(/[Dd]efault:? (-?\d+(?:\.\d+)?)/);
+          if (Object.hasOwn(defaults, slot) && stated) {
+            documented++;
+            assert.equal(Number(stated[1]), defaults[slot], `${node.name.getText(source)}: ${doc}`);
+          }
+        }
+        ts.forEachChild(node, visit);
+      };
+      visit(source);
+      assert.ok(documented >= Object.keys(defaults).length, `${documented} documented defaults`);
+    });
+
     it('no option schema writes a default of its own for a default the core has', () => {
       for (const [fn, schema] of Object.entries(OPTIONS)) {
         for (const [key, kind] of Object.entries(schema)) {
