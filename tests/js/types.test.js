@@ -1,3 +1,8 @@
+// The hand-written declarations as a strict TypeScript project sees them: index.d.ts accepts
+// every valid form of the options and rejects the exclusive pairs (rotaryDim with
+// partialRotaryFactor, offset with positions); with a lib that declares Float16Array, float16
+// results and inputs are Float16Arrays; and each .d.ts shipped in bindings/js is the file the
+// exports map resolves an entry to.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
