@@ -1,40 +1,86 @@
 #!/usr/bin/env bash
 # `npm test`: installs what is missing, checks formatting and lint, builds, and runs every suite:
-#   1. the Catch2 tests of the C++ core (native, through ctest), the core used by another CMake
-#      project (add_subdirectory and find_package after install), then the Catch2 suite under
+#   1. the Catch2 tests of the C++ core (native, through ctest), then the same suite under
 #      AddressSanitizer + UndefinedBehaviorSanitizer + LeakSanitizer (clang);
 #   2. the libFuzzer targets for FUZZ_SECONDS (default 10) each, and their corpus replayed on
 #      wasm32 (both cores), where size_t is 32 bits;
-#   3. the Node tests of the JS API on the real WASM builds, the code blocks of README.md and docs/ (run and
-#      type-checked), the page's end-to-end tests in headless Chromium and the npm-pack smoke
-#      test (one `node --test` run, last, so its summary closes the output).
+#   3. the core as a CMake library in two consumer projects (add_subdirectory, find_package);
+#   4. the Node tests of the JS API on the real WASM builds, the code blocks of README.md and
+#      docs/ (run and type-checked), the page's end-to-end tests in headless Chromium, the
+#      npm-pack smoke test and the bundlers' and frameworks' builds of consumer apps (one
+#      `node --test` run, last, so its summary closes the output; two files at a time, one per
+#      core: the files share nothing but the page build, which a lock serialises).
+# One suite alone (what it needs built first, nothing else; no lint, no sanitizers, no fuzzing):
+#   scripts/test.sh core        the Catch2 suite, native (npm run test:core)
+#   scripts/test.sh js          tests/js, tests/readme and tests/package (npm run test:js)
+#   scripts/test.sh web         tests/web, in Chromium (npm run test:web)
+#   scripts/test.sh ecosystem   tests/ecosystem, the bundlers and runtimes (npm run test:ecosystem)
+# Extra arguments after the suite go to `node --test` (e.g. a file: scripts/test.sh js tests/js/rope.test.js).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
-bash scripts/setup.sh --browser
+# The Node suites' folders, each run by one `node --test`.
+node_suites() {
+  local dirs=()
+  for dir in "$@"; do
+    [ -d "$dir" ] && dirs+=("$dir/")
+  done
+  node --test --test-concurrency="${TEST_CONCURRENCY:-2}" "${dirs[@]}"
+}
 
-echo "== Formatting and lint (clang-format, Biome)"
-bash scripts/lint.sh
+# The folders of each suite that runs alone.
+declare -A suite_folders=(
+  [js]="tests/js tests/readme tests/package"
+  [web]="tests/web"
+  [ecosystem]="tests/ecosystem"
+)
 
-bash scripts/build.sh
+case "${1:-all}" in
+  core)
+    shift
+    bash scripts/setup.sh
+    bash scripts/build.sh native
+    ctest --preset native
+    ;;
+  js | web | ecosystem)
+    suite=$1
+    shift
+    bash scripts/setup.sh --browser # the package's and the page's tests drive Chromium
+    bash scripts/build.sh wasm
+    if [ $# -gt 0 ]; then
+      node --test --test-concurrency=1 "$@"
+    else
+      read -ra folders <<<"${suite_folders[$suite]}"
+      node_suites "${folders[@]}"
+    fi
+    ;;
+  all)
+    bash scripts/setup.sh --browser
 
-echo "== C++ core (Catch2, native)"
-ctest --preset native
+    echo "== Formatting and lint (clang-format, Biome)"
+    bash scripts/lint.sh
 
-echo "== C++ core as a CMake library (add_subdirectory, find_package after install)"
-bash scripts/cmake-consumers.sh
+    bash scripts/build.sh
 
-echo "== C++ core under ASan + UBSan + LSan (Catch2, clang)"
-bash scripts/sanitize.sh
+    echo "== C++ core (Catch2, native)"
+    ctest --preset native
 
-echo "== C++ core fuzzing (libFuzzer, ${FUZZ_SECONDS:-10} s per target), corpus replayed on wasm32"
-FUZZ_SECONDS=${FUZZ_SECONDS:-10} bash scripts/fuzz.sh
-bash scripts/fuzz.sh wasm
+    echo "== C++ core as a CMake library (add_subdirectory, find_package after install)"
+    bash scripts/cmake-consumers.sh
 
-echo "== JS API, page and package (node --test)"
-suites=()
-for dir in tests/js tests/readme tests/web tests/package tests/ecosystem; do
-  [ -d "$dir" ] && suites+=("$dir/")
-done
-node --test --test-concurrency=1 "${suites[@]}"
+    echo "== C++ core under ASan + UBSan + LSan (Catch2, clang)"
+    bash scripts/sanitize.sh
+
+    echo "== C++ core fuzzing (libFuzzer, ${FUZZ_SECONDS:-10} s per target), corpus replayed on wasm32"
+    FUZZ_SECONDS=${FUZZ_SECONDS:-10} bash scripts/fuzz.sh
+    bash scripts/fuzz.sh wasm
+
+    echo "== JS API, page and package (node --test)"
+    node_suites tests/js tests/readme tests/web tests/package tests/ecosystem
+    ;;
+  *)
+    echo "test.sh: unknown suite $1 (core, js, web or ecosystem; none: everything)" >&2
+    exit 2
+    ;;
+esac

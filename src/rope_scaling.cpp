@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <limits>
 
 #include "posenc/frequencies.h"
@@ -131,7 +132,11 @@ Status check(const RopeScaling& s, std::uint32_t rotary_dim, double base) {
 }
 
 bool depends_on_length(const RopeScaling& scaling) {
-  return scaling.type == RopeScalingType::kDynamic || scaling.type == RopeScalingType::kLongrope;
+#define POSENC_BY_LENGTH(enumerator, name, by_length) by_length,
+  static constexpr bool kByLength[] = {POSENC_SCALING_TYPES(POSENC_BY_LENGTH)};
+#undef POSENC_BY_LENGTH
+  const auto type = static_cast<std::size_t>(scaling.type);
+  return type < sizeof kByLength && kByLength[type];
 }
 
 FrequencySchedule::FrequencySchedule(const RopeScaling& s, std::uint32_t rotary_dim, double base, std::uint64_t length)

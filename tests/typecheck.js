@@ -11,8 +11,9 @@ const tsc = fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.m
 
 /**
  * Writes `source` as consumer.ts (or `file`: consumer.tsx for JSX) with a strict tsconfig into
- * `folder` and runs tsc; throws with its report. `overrides` replace compiler options (e.g.
- * `{ module: 'node16', noEmit: false }`).
+ * `folder` and runs tsc; throws with its report, else returns what tsc printed. `overrides`
+ * replace compiler options (e.g. `{ module: 'node16', noEmit: false }`; `{ listFiles: true }`
+ * prints every file it read).
  */
 export function typecheck(folder, source, overrides = {}, file = 'consumer.ts') {
   writeFileSync(join(folder, file), source);
@@ -27,7 +28,11 @@ export function typecheck(folder, source, overrides = {}, file = 'consumer.ts') 
   };
   writeFileSync(join(folder, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: [file] }));
   try {
-    execFileSync(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: folder, encoding: 'utf8', stdio: 'pipe' });
+    return execFileSync(process.execPath, [tsc, '-p', 'tsconfig.json'], {
+      cwd: folder,
+      encoding: 'utf8',
+      stdio: 'pipe',
+    });
   } catch (error) {
     throw new Error(`tsc found errors in the consumer:\n${error.stdout ?? ''}${error.stderr ?? ''}`);
   }
@@ -38,7 +43,7 @@ export function typecheckScratch(source, overrides = {}, file = 'consumer.ts') {
   const work = mkdtempSync(join(tmpdir(), 'posenc-types-'));
   try {
     writeFileSync(join(work, 'package.json'), JSON.stringify({ type: 'module' }));
-    typecheck(work, source, overrides, file);
+    return typecheck(work, source, overrides, file);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

@@ -292,6 +292,11 @@ export class Memory {
     }
   }
 
+  /** Whether scaling `type`'s schedule goes by the whole call's positions (the module's list). */
+  dependsOnLength(type) {
+    return this.#description.lengthDependent.includes(type);
+  }
+
   /** The name of status `code` ('outLength', ...), as the module describes it. */
   statusName(code) {
     return this.#description.statuses[code]?.name;

@@ -15,11 +15,22 @@ import {
   snapshot,
 } from './snapshot.js';
 import { describe, rangeError, typeError } from './errors.js';
-import { XPOS_DEFAULTS, resolveAttentionScores, resolveCacheRotary } from './specs.js';
+import { resolveAttentionScores, resolveCacheRotary } from './specs.js';
 
-// Every field own (no prototype lookups): { read(fn, name, value, context), required, fallback }.
-const required = (read, rule = true) => ({ __proto__: null, read, required: rule, fallback: undefined });
-const optional = (read, fallback) => ({ __proto__: null, read, required: false, fallback });
+// Every field own (no prototype lookups): { read(fn, name, value, context), required, fallback, core }.
+const required = (read, rule = true) => ({
+  __proto__: null,
+  read,
+  required: rule,
+  fallback: undefined,
+  core: undefined,
+});
+const optional = (read, fallback) => ({ __proto__: null, read, required: false, fallback, core: undefined });
+/**
+ * An option whose default is the core's (include/posenc/defaults.h): `slot` names it in the
+ * module's description (context.defaults), so the JS layer never writes the value itself.
+ */
+const fromCore = (read, slot) => ({ __proto__: null, read, required: false, fallback: undefined, core: slot });
 
 const size = readSize;
 const number = readNumber;
@@ -128,8 +139,8 @@ function scaling(fn, name, value, context) {
 const XPOS_ROLES = ['query', 'key'];
 const xposRole = (fn, name, value) => readChoice(fn, name, value, XPOS_ROLES);
 const XPOS_VALUES = {
-  scaleBase: optional(number, XPOS_DEFAULTS.scaleBase),
-  gamma: optional(number, XPOS_DEFAULTS.gamma),
+  scaleBase: fromCore(number, 'xposScaleBase'),
+  gamma: fromCore(number, 'xposGamma'),
   role: optional(xposRole),
   center: optional(number), // an integer (the core's rule); default: ceil((largest position + 1) / 2)
 };
@@ -171,7 +182,7 @@ function mrope(fn, name, value, context) {
 
 // ---- the functions' options ----------------------------------------------------------------------
 
-const base = optional(number, 10000);
+const base = fromCore(number, 'base');
 // The arrays' element type (dtype.js); not given, the arrays say it (float32 when none does).
 const dtype = optional(choice('dtype'));
 const TABLE = {
@@ -349,13 +360,13 @@ export const OPTIONS = {
     tokensPerSecond: optional(size), // Qwen2.5-VL only; default 2 (specs.js)
   },
   // ALiBi. offset is any integer (the core checks its range); it defaults to keyLen - queryLen.
-  alibiSlopes: { numHeads: required(size), maxBias: optional(number, 8) },
+  alibiSlopes: { numHeads: required(size), maxBias: fromCore(number, 'maxBias') },
   alibiBias: {
     numHeads: required(size),
     queryLen: required(size),
     keyLen: required(size),
     offset: optional(number),
-    maxBias: optional(number, 8),
+    maxBias: fromCore(number, 'maxBias'),
     out: optional(array),
   },
   ropeGrid: {
@@ -374,14 +385,14 @@ export const OPTIONS = {
   relativePositionBuckets: {
     queryLen: required(size),
     keyLen: required(size),
-    numBuckets: optional(size, 32),
-    maxDistance: optional(size, 128),
+    numBuckets: fromCore(size, 'numBuckets'),
+    maxDistance: fromCore(size, 'maxDistance'),
     bidirectional: optional(boolean, true),
     offset: optional(size, 0),
     out: optional(array), // an Int32Array (memory.js int32Argument)
   },
   // Options of one encoding only are refused with another (specs.js ATTENTION_ENCODING_OPTIONS);
-  // their defaults (base 10000, layout 'interleaved', maxBias 8, T5's buckets) are set there too.
+  // their defaults (the core's base, maxBias and T5's buckets; layout 'interleaved') are set there too.
   attentionScores: {
     queryLen: required(size),
     keyLen: required(size),

@@ -32,7 +32,7 @@ export class Posenc {
   #memory;
   #plans; // the plans rope() and ropeQK() made lately (plan-cache.js)
   #enums;
-  #context; // what reading options needs: the enums, the limits
+  #context; // what reading options needs: the enums, the core's defaults, the limits
   variant;
   simd;
   limits;
@@ -46,7 +46,7 @@ export class Posenc {
     this.#memory = new Memory(mod, description, tileBytes);
     this.#plans = new PlanCache((handle) => this.#memory.freePlan(handle));
     this.#enums = description.enums;
-    this.#context = { enums: description.enums, limits: description.limits };
+    this.#context = { enums: description.enums, defaults: description.defaults, limits: description.limits };
     this.variant = variant;
     this.simd = variant === 'simd';
     this.limits = description.limits;

@@ -61,7 +61,7 @@ const headScores = (given) => [
 ];
 
 // parameter -> function -> its shape from the caller's values (given(name)).
-const SHAPES = {
+export const SHAPES = {
   __proto__: null,
   x: { __proto__: null, rope: queries, 'RopePlan.apply': queries, addSinusoidal: table, ropeGrid: grid },
   out: {

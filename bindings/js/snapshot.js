@@ -244,8 +244,8 @@ function partsOf(schema) {
 
 /**
  * The snapshot of `options` by `schema`: { name: { read(fn, name, value, context), fallback,
- * required } }. Absent options take their fallback (undefined when they have none); required
- * ones are a TypeError. The snapshot holds every key of the schema as its own property (so no
+ * required, core } }. Absent options take their fallback (undefined when they have none), or
+ * with `core` the core's default of that name (context.defaults); required ones are a TypeError. The snapshot holds every key of the schema as its own property (so no
  * read of a schema key can reach an inherited one) and nothing else.
  */
 export function snapshot(fn, options, schema, context, name = 'options') {
@@ -269,7 +269,7 @@ export function snapshot(fn, options, schema, context, name = 'options') {
         key,
         kind.required === true ? '' : kind.required,
       );
-    else result[key] = kind.fallback;
+    else result[key] = kind.core === undefined ? kind.fallback : context.defaults[kind.core];
   }
   return result;
 }

@@ -92,9 +92,6 @@ function writeRotation(frame, fn, o, enums) {
   frame.set('base', o.base).set('layout', enums.ropeLayout.indexOf(o.layout));
 }
 
-/** xPos's defaults: torchscale's XPOS(head_dim, scale_base=512) and its gamma 0.4. */
-export const XPOS_DEFAULTS = Object.freeze({ scaleBase: 512, gamma: 0.4 });
-
 /** An xPos snapshot (none: plain RoPE); its `role` is rope's (a plan's comes per apply()). */
 function writeXpos(frame, xpos, enums) {
   if (xpos === undefined) return; // slot xpos 0: no xPos
@@ -134,7 +131,7 @@ export function writeRopeSpec(frame, fn, o, enums) {
 }
 
 /** Each 2-D RoPE variant's own pairing: Pixtral's rotate_half, SAM 2's complex (interleaved) pairs. */
-const GRID_LAYOUTS = { __proto__: null, pixtral: 'half', axial: 'interleaved' };
+export const GRID_LAYOUTS = { __proto__: null, pixtral: 'half', axial: 'interleaved' };
 
 /** ropeGrid: the grid, its variant, and the layout (default: the variant's). */
 export function writeRopeGrid(frame, o, enums) {
@@ -194,31 +191,38 @@ export function writeMropePositions(frame, fn, o, enums) {
 
 // ---- attention scores ------------------------------------------------------------------------
 
-/** The options each encoding of attentionScores reads, with their defaults (undefined: none). */
+/** A default that is the core's (include/posenc/defaults.h), read from the module's description. */
+const core = (slot) => (defaults) => defaults[slot];
+
+/**
+ * The options each encoding of attentionScores reads, with their defaults (undefined: none; a
+ * function: of the core's defaults).
+ */
 export const ATTENTION_ENCODING_OPTIONS = {
   none: {},
-  sinusoidal: { base: 10000, layout: 'interleaved' },
+  sinusoidal: { base: core('base'), layout: 'interleaved' },
   rope: {
-    base: 10000,
+    base: core('base'),
     layout: 'interleaved',
     rotaryDim: undefined,
     partialRotaryFactor: undefined,
     scaling: undefined,
   },
-  alibi: { maxBias: 8 },
-  t5: { bias: undefined, numBuckets: 32, maxDistance: 128, bidirectional: true },
+  alibi: { maxBias: core('maxBias') },
+  t5: { bias: undefined, numBuckets: core('numBuckets'), maxDistance: core('maxDistance'), bidirectional: true },
   xpos: {
-    base: 10000,
+    base: core('base'),
     layout: 'interleaved',
     rotaryDim: undefined,
     partialRotaryFactor: undefined,
     scaling: undefined,
-    xpos: XPOS_DEFAULTS, // { scaleBase, gamma, center? }; the roles are implied (queries up, keys down)
+    // { scaleBase, gamma, center? }; the roles are implied (queries up, keys down)
+    xpos: (defaults) => ({ scaleBase: defaults.xposScaleBase, gamma: defaults.xposGamma }),
   },
 };
 
 /** The layout names of each encoding that has a layout (the module's enums). */
-const LAYOUT_ENUMS = { __proto__: null, sinusoidal: 'sinusoidalLayout', rope: 'ropeLayout', xpos: 'ropeLayout' };
+export const LAYOUT_ENUMS = { __proto__: null, sinusoidal: 'sinusoidalLayout', rope: 'ropeLayout', xpos: 'ropeLayout' };
 
 /**
  * attentionScores: an option of another encoding is refused (it would be silently ignored),
@@ -247,7 +251,8 @@ export function resolveAttentionScores(fn, o, context) {
       "is required for encoding 't5': T5's relative_attention_bias weight, [numBuckets, numHeads]",
     );
   }
-  for (const [key, fallback] of Object.entries(own)) o[key] ??= fallback;
+  for (const [key, fallback] of Object.entries(own))
+    o[key] ??= typeof fallback === 'function' ? fallback(context.defaults) : fallback;
   const layouts = LAYOUT_ENUMS[o.encoding];
   if (layouts) readChoice(fn, 'layout', o.layout, context.enums[layouts]);
   return o;

@@ -37,7 +37,6 @@ const TABLE_PAIR_BLOCK = 128; // kTablePairBlock (table_pieces.h)
 // rows (a third more time in Chromium); 1 MiB tiles pay it every 256.
 const TABLE_TILE_BYTES = 1024 * 1024;
 const MAX_POSITION = 2 ** 31 - 1; // kMaxPosition (positions.h): a tile's offset must stay within it too
-const LENGTH_DEPENDENT = ['dynamic', 'longrope']; // schedules that go by the whole call's positions
 
 /** A call's output slot: the caller's array (a window of it), or one the call allocates (`Type`). */
 function output(frame, slot, argument, Type, window, start, length, runs, stride) {
@@ -171,7 +170,7 @@ export function ropeCacheTiling(memory, fn, o, enums, dtype, args) {
         const row = first - b * o.seqLen;
         frame.set('seqLen', count).set('batch', 1);
         writeRows(frame, fn, { ...o, ...rowsOf(sequence(b), row, count) });
-        if (LENGTH_DEPENDENT.includes(o.scaling?.type)) frame.set('sequenceLength', lengthOfCall());
+        if (memory.dependsOnLength(o.scaling?.type)) frame.set('sequenceLength', lengthOfCall());
         if (carry) tableCarry(memory, frame, carry, row === 0, this.carryDoubles);
         start = first * half;
         length = count * half;

@@ -9,46 +9,37 @@ namespace posenc::bindings {
 #define POSENC_FRAME_LINE(operation, slots) "frame " #operation slots "\n"
 #define X_(name) " " #name
 
-const char kDescription[] = POSENC_STATUS_LIST(POSENC_STATUS_LINE) POSENC_FRAMES(POSENC_FRAME_LINE)
-    // The enums' names in the order of their values (checked below).
-    "enum sinusoidalLayout interleaved concat\n"
-    "enum ropeLayout interleaved half\n"
-    "enum order tokens heads\n"
-    "enum scalingType default linear dynamic yarn llama3 longrope proportional\n"
-    "enum metric dot cosine\n"
-    "enum mropeModel qwen2-vl qwen2.5-vl\n"
-    "enum xposRole none query key\n"
-    "enum gridVariant pixtral axial\n"
-    "enum attentionEncoding none sinusoidal rope alibi t5 xpos\n"
-    "enum dtype float32 float16 bfloat16\n";
+// Each enum's names from its list (named_enum.h), in value order; the scaling types whose
+// schedule depends on the whole call's length; the defaults the specs share (defaults.h).
+#define POSENC_NAME(enumerator, name) " " name
+#define POSENC_SCALING_NAME(enumerator, name, by_length) " " name
+#define POSENC_IF_true(words) words
+#define POSENC_IF_false(words)
+#define POSENC_BY_LENGTH_NAME(enumerator, name, by_length) POSENC_IF_##by_length(" " name)
+#define POSENC_DEFAULT_LINE(constant, type, slot, value) "default " #slot " " #value "\n"
 
+const char kDescription[] = POSENC_STATUS_LIST(POSENC_STATUS_LINE) POSENC_FRAMES(POSENC_FRAME_LINE)
+    "enum sinusoidalLayout" POSENC_SINUSOIDAL_LAYOUTS(POSENC_NAME) "\n"
+    "enum ropeLayout" POSENC_ROPE_LAYOUTS(POSENC_NAME) "\n"
+    "enum order" POSENC_ROPE_ORDERS(POSENC_NAME) "\n"
+    "enum scalingType" POSENC_SCALING_TYPES(POSENC_SCALING_NAME) "\n"
+    "enum metric" POSENC_METRICS(POSENC_NAME) "\n"
+    "enum mropeModel" POSENC_MROPE_MODELS(POSENC_NAME) "\n"
+    "enum xposRole" POSENC_XPOS_ROLES(POSENC_NAME) "\n"
+    "enum gridVariant" POSENC_ROPE_GRID_VARIANTS(POSENC_NAME) "\n"
+    "enum attentionEncoding" POSENC_ATTENTION_ENCODINGS(POSENC_NAME) "\n"
+    "enum dtype" POSENC_DTYPES(POSENC_NAME) "\n"
+    "lengthDependent scalingType" POSENC_SCALING_TYPES(POSENC_BY_LENGTH_NAME) "\n"
+    POSENC_DEFAULTS(POSENC_DEFAULT_LINE);
+
+#undef POSENC_DEFAULT_LINE
+#undef POSENC_BY_LENGTH_NAME
+#undef POSENC_IF_false
+#undef POSENC_IF_true
+#undef POSENC_SCALING_NAME
+#undef POSENC_NAME
 #undef X_
 #undef POSENC_FRAME_LINE
 #undef POSENC_STATUS_LINE
-
-static_assert(static_cast<int>(XposRole::kNone) == 0 && static_cast<int>(XposRole::kQuery) == 1 &&
-                  static_cast<int>(XposRole::kKey) == 2,
-              "xPos role names above are listed in value order");
-static_assert(static_cast<int>(MropeModel::kQwen2Vl) == 0 && static_cast<int>(MropeModel::kQwen25Vl) == 1,
-              "M-RoPE model names above are listed in value order");
-static_assert(static_cast<int>(RopeGridVariant::kPixtral) == 0 && static_cast<int>(RopeGridVariant::kAxial) == 1,
-              "2-D RoPE variant names above are listed in value order");
-static_assert(static_cast<int>(SinusoidalLayout::kConcat) == 1 && static_cast<int>(RopeLayout::kHalf) == 1 &&
-                  static_cast<int>(RopeOrder::kHeads) == 1 && static_cast<int>(Metric::kCosine) == 1,
-              "enum names above are listed in value order");
-static_assert(static_cast<int>(AttentionEncoding::kNone) == 0 &&
-                  static_cast<int>(AttentionEncoding::kSinusoidal) == 1 &&
-                  static_cast<int>(AttentionEncoding::kRope) == 2 && static_cast<int>(AttentionEncoding::kAlibi) == 3 &&
-                  static_cast<int>(AttentionEncoding::kT5) == 4,
-              "attention encoding names above are listed in value order");
-static_assert(static_cast<int>(Dtype::kFloat32) == 0 && static_cast<int>(Dtype::kFloat16) == 1 &&
-                  static_cast<int>(Dtype::kBfloat16) == 2,
-              "dtype names above are listed in value order");
-static_assert(static_cast<int>(RopeScalingType::kNone) == 0 && static_cast<int>(RopeScalingType::kLinear) == 1 &&
-                  static_cast<int>(RopeScalingType::kDynamic) == 2 && static_cast<int>(RopeScalingType::kYarn) == 3 &&
-                  static_cast<int>(RopeScalingType::kLlama3) == 4 &&
-                  static_cast<int>(RopeScalingType::kLongrope) == 5 &&
-                  static_cast<int>(RopeScalingType::kProportional) == 6,
-              "scaling type names above are listed in value order");
 
 }  // namespace posenc::bindings

@@ -31,7 +31,9 @@ export type PosencModule = {
   /**
    * Lines of words: `status <name> <parameter>` (one per status code, in code order),
    * `frame <operation> <slot>...` (slot i is float64 i of the frame), `enum <name> <value>...`
-   * (names in the order of their values).
+   * (names in the order of their values), `lengthDependent scalingType <value>...` (the scaling
+   * types whose schedule goes by the call's length), `default <slot> <number>` (the core's
+   * default of an option the specs share).
    */
   describe(): string;
   /** Releases a plan made by ropePlanCreate (the address its frame's `plan` slot received). */

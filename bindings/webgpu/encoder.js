@@ -5,7 +5,6 @@
 // the same numbers its CPU rotation uses; only the rotation itself runs on the GPU.
 import { rangeError, typeError } from '../js/errors.js';
 import { copyIntegers, readSize } from '../js/snapshot.js';
-import { XPOS_DEFAULTS } from '../js/specs.js';
 import { assertDisjoint, bindingOf, checkBuffer, inPlace, readBuffer, sharedBinding } from './buffers.js';
 import { checkedByCpu } from './cpu-checks.js';
 import { Dispatcher, KERNEL_BINDINGS } from './dispatch.js';
@@ -28,7 +27,7 @@ const HALF_TOO = ['float32', 'float16'];
 const ROWS_KEYS = ['offset', 'positions', 'positionsType', 'maxPosition', 'minPosition'];
 const XPOS_ROLES = ['query', 'key'];
 /** Schedules whose frequencies change once the call's length passes originalMaxPositionEmbeddings. */
-const LENGTH_SCHEDULES = ['dynamic', 'longrope'];
+export const LENGTH_SCHEDULES = ['dynamic', 'longrope'];
 /** Tables of calls whose first position is below this start at 0 (prefill, then decoding, share one). */
 const NEAR_START = 1 << 16;
 
@@ -207,7 +206,7 @@ export class GpuEncoder {
     const encoder = readEncoder(fn, gpu.encoder);
     readDtype(fn, cpu.dtype);
     const seqLen = requiredSize(fn, 'seqLen', cpu.seqLen, '');
-    const { dModel, base = 10000, layout = 'interleaved' } = cpu;
+    const { dModel, base, layout = 'interleaved' } = cpu; // base left out: the CPU's default
     checkedByCpu(fn, () => this.#posenc.sinusoidal({ ...cpu, seqLen: 1 })); // the table's own rules, the CPU's
     if (gpu.offset !== undefined && isPlainList(gpu.offset))
       throw typeError(fn, 'offset', 'must be a number (one sequence: addSinusoidal has no batch)');
@@ -386,10 +385,10 @@ export class GpuEncoder {
             rotaryDim: plan.rotaryDim,
             layout: plan.layout,
             order: plan.order,
-            base: rest.base ?? 10000,
+            base: rest.base, // left out: the CPU's default
             scaling: rest.scaling,
             inverse: rest.inverse ?? false,
-            xpos: planXpos && { scaleBase: XPOS_DEFAULTS.scaleBase, gamma: XPOS_DEFAULTS.gamma, ...planXpos },
+            xpos: planXpos && { ...planXpos }, // scaleBase and gamma left out: the CPU's defaults
             mrope: rest.mrope && { section: rest.mrope.section, interleaved: rest.mrope.interleaved ?? false },
           });
         } finally {

@@ -13,13 +13,14 @@
 
 #include <cstdint>
 
+#include "defaults.h"
 #include "status.h"
 
 namespace posenc {
 
 struct AlibiSlopesSpec {
   std::uint32_t num_heads = 0;
-  double max_bias = 8.0;
+  double max_bias = kDefaultMaxBias;
 };
 
 Status check(const AlibiSlopesSpec& spec);
@@ -34,7 +35,7 @@ struct AlibiBiasSpec {
   // Query row i sits at position offset + i, key column j at position j (the KV-cache case:
   // offset = key_len − query_len). Any integer in [−kMaxPosition, kMaxPosition].
   std::int64_t offset = 0;
-  double max_bias = 8.0;
+  double max_bias = kDefaultMaxBias;
 };
 
 Status check(const AlibiBiasSpec& spec);

@@ -23,6 +23,8 @@
 
 #include <cstdint>
 
+#include "defaults.h"
+#include "named_enum.h"
 #include "rope.h"
 #include "rope_scaling.h"
 #include "sinusoidal.h"
@@ -31,14 +33,17 @@
 
 namespace posenc {
 
-enum class AttentionEncoding : int {
-  kNone = 0,
-  kSinusoidal = 1,
-  kRope = 2,
-  kAlibi = 3,
-  kT5 = 4,
-  kXpos = 5,
-};
+// X(enumerator, JS name), in value order (named_enum.h).
+// clang-format off
+#define POSENC_ATTENTION_ENCODINGS(X) \
+  X(kNone, "none") \
+  X(kSinusoidal, "sinusoidal") \
+  X(kRope, "rope") \
+  X(kAlibi, "alibi") \
+  X(kT5, "t5") \
+  X(kXpos, "xpos")
+// clang-format on
+enum class AttentionEncoding : int { POSENC_ATTENTION_ENCODINGS(POSENC_ENUMERATOR) };
 
 struct AttentionScoresSpec {
   std::uint32_t num_heads = 1;
@@ -57,7 +62,7 @@ struct AttentionScoresSpec {
   bool softmax = false;  // weights (each row sums to 1; a row with every key masked is all 0)
 
   // sinusoidal and rope
-  double base = 10000.0;
+  double base = kDefaultBase;
   SinusoidalLayout sinusoidal_layout = SinusoidalLayout::kInterleaved;
   // rope (the fields of RopeSpec that are not the shape)
   RopeLayout rope_layout = RopeLayout::kInterleaved;
@@ -68,12 +73,12 @@ struct AttentionScoresSpec {
   // xpos: scale_base, gamma and the center (role: none; each side has its own)
   XposSpec xpos;
   // alibi
-  double max_bias = 8.0;
+  double max_bias = kDefaultMaxBias;
   // t5: the [num_buckets, num_heads] float32 bias table (bias_count values), and its buckets
   const float* bias = nullptr;
   std::uint64_t bias_count = 0;
-  std::uint32_t num_buckets = 32;
-  std::uint32_t max_distance = 128;
+  std::uint32_t num_buckets = kDefaultNumBuckets;
+  std::uint32_t max_distance = kDefaultMaxDistance;
   bool bidirectional = true;
 };
 

@@ -14,13 +14,18 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "named_enum.h"
+
 namespace posenc {
 
-enum class Dtype : int {
-  kFloat32 = 0,
-  kFloat16 = 1,   // IEEE 754 binary16: 1 sign, 5 exponent, 10 fraction bits
-  kBfloat16 = 2,  // bfloat16: 1 sign, 8 exponent, 7 fraction bits (float32's upper half)
-};
+// X(enumerator, JS name), in value order (named_enum.h).
+// clang-format off
+#define POSENC_DTYPES(X) \
+  X(kFloat32, "float32") \
+  X(kFloat16, "float16")   /* IEEE 754 binary16: 1 sign, 5 exponent, 10 fraction bits */ \
+  X(kBfloat16, "bfloat16") /* bfloat16: 1 sign, 8 exponent, 7 fraction bits (float32's upper half) */
+// clang-format on
+enum class Dtype : int { POSENC_DTYPES(POSENC_ENUMERATOR) };
 
 // Bytes per element: 4 for float32, 2 for the half types, 0 for a value outside the enum (a
 // spec's check() refuses it with kDtypeInvalid).

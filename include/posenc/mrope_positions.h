@@ -22,12 +22,19 @@
 
 #include <cstdint>
 
+#include "named_enum.h"
 #include "status.h"
 
 namespace posenc {
 
 enum class MropeSegmentKind : int { kText = 0, kImage = 1, kVideo = 2 };
-enum class MropeModel : int { kQwen2Vl = 0, kQwen25Vl = 1 };
+// X(enumerator, JS name), in value order (named_enum.h).
+// clang-format off
+#define POSENC_MROPE_MODELS(X) \
+  X(kQwen2Vl, "qwen2-vl") \
+  X(kQwen25Vl, "qwen2.5-vl")
+// clang-format on
+enum class MropeModel : int { POSENC_MROPE_MODELS(POSENC_ENUMERATOR) };
 
 inline constexpr std::uint32_t kMropeSegmentFields = 5;
 

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "defaults.h"
 #include "status.h"
 
 namespace posenc {
@@ -21,10 +22,11 @@ namespace posenc {
 struct RelativePositionBucketsSpec {
   std::uint32_t query_len = 0;
   std::uint32_t key_len = 0;
-  std::uint32_t num_buckets = 32;    // halved when bidirectional (negative and positive n)
-  std::uint32_t max_distance = 128;  // must be above max_exact (a quarter of num_buckets, bidirectional)
-  bool bidirectional = true;         // T5's encoder; its decoder (causal) is unidirectional
-  std::uint32_t offset = 0;          // the position of query row 0: the KV cache's past length
+  std::uint32_t num_buckets = kDefaultNumBuckets;  // halved when bidirectional (negative and positive n)
+  std::uint32_t max_distance =
+      kDefaultMaxDistance;    // must be above max_exact (a quarter of num_buckets, bidirectional)
+  bool bidirectional = true;  // T5's encoder; its decoder (causal) is unidirectional
+  std::uint32_t offset = 0;   // the position of query row 0: the KV cache's past length
 };
 
 Status check(const RelativePositionBucketsSpec& spec);

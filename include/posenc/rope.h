@@ -12,7 +12,9 @@
 #include <cstdint>
 
 #include "batch_positions.h"
+#include "defaults.h"
 #include "half.h"
+#include "named_enum.h"
 #include "positions.h"
 #include "rope_scaling.h"
 #include "status.h"
@@ -20,15 +22,21 @@
 
 namespace posenc {
 
-enum class RopeLayout : int {
-  kInterleaved = 0,  // pairs (x[2i], x[2i+1]): RoFormer, Meta LLaMA, GPT-J, ggml NORMAL
-  kHalf = 1,         // pairs (x[i], x[i + rotary_dim/2]): GPT-NeoX, Hugging Face, vLLM
-};
+// X(enumerator, JS name), in value order (named_enum.h).
+// clang-format off
+#define POSENC_ROPE_LAYOUTS(X) \
+  X(kInterleaved, "interleaved") /* pairs (x[2i], x[2i+1]): RoFormer, Meta LLaMA, GPT-J, ggml NORMAL */ \
+  X(kHalf, "half")               /* pairs (x[i], x[i + rotary_dim/2]): GPT-NeoX, Hugging Face, vLLM */
+// clang-format on
+enum class RopeLayout : int { POSENC_ROPE_LAYOUTS(POSENC_ENUMERATOR) };
 
-enum class RopeOrder : int {
-  kTokens = 0,  // [batch, seq_len, num_heads, head_dim]: ONNX 3-D input, onnxruntime
-  kHeads = 1,   // [batch, num_heads, seq_len, head_dim]: Hugging Face after the transpose
-};
+// X(enumerator, JS name), in value order (named_enum.h).
+// clang-format off
+#define POSENC_ROPE_ORDERS(X) \
+  X(kTokens, "tokens") /* [batch, seq_len, num_heads, head_dim]: ONNX 3-D input, onnxruntime */ \
+  X(kHeads, "heads")   /* [batch, num_heads, seq_len, head_dim]: Hugging Face after the transpose */
+// clang-format on
+enum class RopeOrder : int { POSENC_ROPE_ORDERS(POSENC_ENUMERATOR) };
 
 // M-RoPE (Qwen2-VL, Qwen2.5-VL, Qwen3-VL): each frequency pair takes its position from one of
 // three rows of positions [3, batch, seq_len] (temporal, height, width), by sections of pairs.
@@ -43,7 +51,7 @@ struct RopeSpec {
   std::uint32_t num_heads = 1;
   std::uint32_t head_dim = 0;
   std::uint32_t rotary_dim = 0;  // even, <= head_dim; channels from rotary_dim on pass through
-  double base = 10000.0;
+  double base = kDefaultBase;
   RopeLayout layout = RopeLayout::kInterleaved;
   std::uint32_t batch = 1;
   RopeOrder order = RopeOrder::kTokens;
@@ -59,7 +67,7 @@ struct RopeSpec {
 struct RopeCacheSpec {
   std::uint32_t seq_len = 0;
   std::uint32_t rotary_dim = 0;
-  double base = 10000.0;
+  double base = kDefaultBase;
   std::uint32_t batch = 1;  // rows: batch * seq_len, [batch, seq_len, rotary_dim/2]
   RopeScaling scaling;
   Dtype dtype = Dtype::kFloat32;  // the arrays' storage: float32, or 16-bit float16/bfloat16 patterns
@@ -71,7 +79,7 @@ struct RopeScheduleSpec {
   std::uint32_t head_dim = 0;  // needed with partial_rotary_factor; else, when set, rotary_dim <= head_dim
   bool has_partial_rotary_factor = false;
   double partial_rotary_factor = 1.0;
-  double base = 10000.0;
+  double base = kDefaultBase;
   RopeScaling scaling;
   std::uint32_t seq_len = 0;  // current sequence length; 0 = not given (no length-based scaling)
 };

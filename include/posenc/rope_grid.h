@@ -12,19 +12,27 @@
 
 #include <cstdint>
 
+#include "defaults.h"
+#include "named_enum.h"
 #include "rope.h"
 #include "status.h"
 
 namespace posenc {
 
-enum class RopeGridVariant : int { kPixtral = 0, kAxial = 1 };
+// X(enumerator, JS name), in value order (named_enum.h).
+// clang-format off
+#define POSENC_ROPE_GRID_VARIANTS(X) \
+  X(kPixtral, "pixtral") \
+  X(kAxial, "axial")
+// clang-format on
+enum class RopeGridVariant : int { POSENC_ROPE_GRID_VARIANTS(POSENC_ENUMERATOR) };
 
 struct RopeGridSpec {
   std::uint32_t rows = 0;
   std::uint32_t cols = 0;
   std::uint32_t num_heads = 1;
   std::uint32_t head_dim = 0;  // pixtral: even, >= 4; axial: a multiple of 4
-  double base = 10000.0;
+  double base = kDefaultBase;
   RopeGridVariant variant = RopeGridVariant::kPixtral;
   RopeLayout layout = RopeLayout::kHalf;  // the variant's own: kHalf for pixtral, kInterleaved for axial
   RopeOrder order = RopeOrder::kTokens;

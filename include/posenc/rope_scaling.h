@@ -23,19 +23,26 @@
 
 #include <cstdint>
 
+#include "named_enum.h"
 #include "status.h"
 
 namespace posenc {
 
-enum class RopeScalingType : int {
-  kNone = 0,  // Hugging Face's "default"
-  kLinear = 1,
-  kDynamic = 2,
-  kYarn = 3,
-  kLlama3 = 4,
-  kLongrope = 5,
-  kProportional = 6,
-};
+// X(enumerator, JS name, whether its schedule depends on the current sequence length), in value
+// order (named_enum.h): the enum, depends_on_length() and describe()'s names come from it.
+// clang-format off
+#define POSENC_SCALING_TYPES(X) \
+  X(kNone, "default", false) /* Hugging Face's "default" */ \
+  X(kLinear, "linear", false) \
+  X(kDynamic, "dynamic", true) \
+  X(kYarn, "yarn", false) \
+  X(kLlama3, "llama3", false) \
+  X(kLongrope, "longrope", true) \
+  X(kProportional, "proportional", false)
+// clang-format on
+#define POSENC_SCALING_ENUMERATOR(enumerator, name, by_length) POSENC_ENUMERATOR(enumerator, name)
+enum class RopeScalingType : int { POSENC_SCALING_TYPES(POSENC_SCALING_ENUMERATOR) };
+#undef POSENC_SCALING_ENUMERATOR
 
 // A rope_scaling config. Only the fields of `type` are read; the others keep their defaults.
 struct RopeScaling {
@@ -61,7 +68,7 @@ struct RopeScaling {
 // the lists are in memory checks their lengths).
 Status check(const RopeScaling& scaling, std::uint32_t rotary_dim, double base);
 
-// Whether the schedule depends on the current sequence length (dynamic, longrope).
+// Whether the schedule depends on the current sequence length (POSENC_SCALING_TYPES).
 bool depends_on_length(const RopeScaling& scaling);
 
 // The inverse frequencies and attention factor of a checked config, at the current sequence

@@ -4,14 +4,18 @@
 
 #include <cstdint>
 
+#include "named_enum.h"
 #include "status.h"
 
 namespace posenc {
 
-enum class Metric : int {
-  kDot = 0,
-  kCosine = 1,  // dot / (|a| |b|); 0 where either row is all zeros
-};
+// X(enumerator, JS name), in value order (named_enum.h).
+// clang-format off
+#define POSENC_METRICS(X) \
+  X(kDot, "dot") \
+  X(kCosine, "cosine") /* dot / (|a| |b|); 0 where either row is all zeros */
+// clang-format on
+enum class Metric : int { POSENC_METRICS(POSENC_ENUMERATOR) };
 
 struct SimilaritySpec {
   std::uint32_t rows = 0;

@@ -5,21 +5,26 @@
 
 #include <cstdint>
 
+#include "defaults.h"
 #include "half.h"
+#include "named_enum.h"
 #include "positions.h"
 #include "status.h"
 
 namespace posenc {
 
-enum class SinusoidalLayout : int {
-  kInterleaved = 0,  // sin at channel 2i, cos at 2i+1 (the paper, PyTorch tutorial, seeds)
-  kConcat = 1,       // [sin of all pairs | cos of all pairs] (tensor2tensor)
-};
+// X(enumerator, JS name), in value order (named_enum.h).
+// clang-format off
+#define POSENC_SINUSOIDAL_LAYOUTS(X) \
+  X(kInterleaved, "interleaved") /* sin at channel 2i, cos at 2i+1 (the paper, the PyTorch tutorial) */ \
+  X(kConcat, "concat")           /* [sin of all pairs | cos of all pairs] (tensor2tensor) */
+// clang-format on
+enum class SinusoidalLayout : int { POSENC_SINUSOIDAL_LAYOUTS(POSENC_ENUMERATOR) };
 
 struct SinusoidalSpec {
   std::uint32_t seq_len = 0;
   std::uint32_t d_model = 0;  // even: the table is made of sin/cos pairs
-  double base = 10000.0;
+  double base = kDefaultBase;
   SinusoidalLayout layout = SinusoidalLayout::kInterleaved;
   Dtype dtype = Dtype::kFloat32;  // the arrays' storage: float32, or 16-bit float16/bfloat16 patterns
 };

@@ -10,20 +10,25 @@
 
 #include <cstdint>
 
+#include "defaults.h"
+#include "named_enum.h"
 #include "status.h"
 
 namespace posenc {
 
-enum class XposRole : int {
-  kNone = 0,   // not given: rope_qk (queries up, keys down), or no xPos
-  kQuery = 1,  // scaled by zeta^((position - center) / scale_base)
-  kKey = 2,    // scaled by zeta^(-(position - center) / scale_base)
-};
+// X(enumerator, JS name), in value order (named_enum.h).
+// clang-format off
+#define POSENC_XPOS_ROLES(X) \
+  X(kNone, "none")   /* not given: rope_qk (queries up, keys down), or no xPos */ \
+  X(kQuery, "query") /* scaled by zeta^((position - center) / scale_base) */ \
+  X(kKey, "key")     /* scaled by zeta^(-(position - center) / scale_base) */
+// clang-format on
+enum class XposRole : int { POSENC_XPOS_ROLES(POSENC_ENUMERATOR) };
 
 struct XposSpec {
   bool enabled = false;
-  double scale_base = 512.0;  // torchscale's xpos_scale_base default
-  double gamma = 0.4;         // torchscale's 0.4 in (arange(0, d, 2) + 0.4 d) / (1.4 d)
+  double scale_base = kDefaultXposScaleBase;
+  double gamma = kDefaultXposGamma;
   XposRole role = XposRole::kNone;
   // torchscale's center: ceil(length / 2), length = the largest position of the call + 1
   // (its min_pos = -(length) // 2). An explicit center (an integer in [0, kMaxPosition]) keeps

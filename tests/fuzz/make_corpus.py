@@ -721,7 +721,7 @@ def xpos_seeds():
     }
 
 
-def rope_axes_seeds():
+def axis_phases_seeds():
     def mrope(seq, heads, head, rotary, section, interleaved=0, layout=1, b="10000", rows=None, at="0"):
         out = (u8(0) + size(seq) + size(heads) + size(head) + size(rotary) + base(b) + enum(layout)
                + b"".join(size(s) for s in section) + u8(interleaved))
@@ -775,7 +775,7 @@ TARGETS = {"sinusoidal_fuzz": sinusoidal_seeds, "rope_fuzz": rope_seeds, "rope_b
            "alibi_fuzz": alibi_seeds,
            "relative_position_buckets_fuzz": relative_position_buckets_seeds,
            "xpos_fuzz": xpos_seeds,
-           "rope_axes_fuzz": rope_axes_seeds,
+           "axis_phases_fuzz": axis_phases_seeds,
            "attention_scores_fuzz": attention_scores_seeds}
 
 

@@ -12,7 +12,7 @@ import ts from 'typescript';
 import * as api from '../../bindings/js/index.js';
 import { WORDED_STATUSES } from '../../bindings/js/errors.js';
 import { OPTIONS } from '../../bindings/js/options.js';
-import { loadBothVariants } from './support.js';
+import { loadBothVariants, rawModule } from './support.js';
 
 const root = new URL('../../', import.meta.url);
 const DECLARATIONS = new URL('bindings/js/index.d.ts', root).pathname;
@@ -174,10 +174,7 @@ describe('the API surface agrees with itself', () => {
 
 for (const posenc of await loadBothVariants()) {
   it(`every status code of the core is worded and names a parameter (${posenc.variant})`, async () => {
-    const { readDescription } = await import('../../bindings/js/seam.js');
-    const module = await import('../../dist/posenc.mjs');
-    const bytes = readFileSync(new URL(`dist/posenc-${posenc.variant}.wasm`, root));
-    const description = readDescription(await module.default({ wasmBinary: bytes }));
+    const { description } = await rawModule(posenc.variant);
     for (const [code, status] of description.statuses.entries()) {
       if (code === 0) continue;
       assert.ok(WORDED_STATUSES.includes(status.name), `errors.js words ${status.name}`);

@@ -10,15 +10,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import { randomHalfBits } from './half-support.js';
-import { mallocProbe, withPollution } from './seam-support.js';
+import { keptPlansProbe as heapProbe, withPollution } from './seam-support.js';
 import { loadBothVariants, randomNormal, seededRandom } from './support.js';
 
 const CONFIGS = 160;
-
-/** Where malloc would put a new small and a new large block, the kept plans left in place. */
-function heapProbe(posenc) {
-  return { ...mallocProbe(posenc), memoryBytes: posenc.memoryBytes };
-}
 
 /** The bits of a call's result (float32 as uint32 words, half types as they are), q then k for ropeQK. */
 function bitsOf(result) {
@@ -184,20 +179,6 @@ for (const posenc of await loadBothVariants()) {
           assert.deepEqual(inWasm, cold, `${layout} ${xpos?.role}: in WASM memory`);
         }
       }
-    });
-
-    it('rope keeps the plan it makes and finds it again (the heap holds it, once), until freeCachedPlans', () => {
-      const o = { seqLen: 1, numHeads: 2, headDim: 16, layout: 'half', base: 12345, offset: 9 };
-      posenc.freeCachedPlans();
-      const empty = heapProbe(posenc);
-      const x = randomNormal(32, 3);
-      posenc.rope(x.slice(), o);
-      const kept = heapProbe(posenc);
-      assert.notDeepEqual(kept, empty, 'the first call keeps its plan');
-      for (let i = 0; i < 100; i++) posenc.rope(x.slice(), { ...o, offset: i });
-      assert.deepEqual(heapProbe(posenc), kept, 'later calls with the same options make no new plan');
-      posenc.freeCachedPlans();
-      assert.deepEqual(heapProbe(posenc), empty, 'freeCachedPlans frees it');
     });
 
     it('10,000 distinct configurations: the memory does not grow, and every evicted plan was freed', () => {

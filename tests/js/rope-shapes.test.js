@@ -1,8 +1,8 @@
-// The shapes models use, through the JS API on both builds: batches whose sequences sit at
+// The shapes models use, through posenc.rope on both builds: batches whose sequences sit at
 // their own positions (positions of batch × seqLen, or one offset per sequence), tokens- and
-// heads-major tensors, ropeQK with fewer key heads than query heads (GQA), inverse rotation,
-// and the pairing conversions (weights and activations) with the proof that interleaved RoPE
-// equals half RoPE between conversions. Against the float64 references, and the mistakes.
+// heads-major tensors, inverse rotation, against the float64 references, and the shape mistakes
+// of rope, ropeQK and the conversions; the declarations of that API type-check. (ropeQK's GQA
+// and the pairing conversions: rope-qk, convert-layout and convert-layout-weights.test.js.)
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -17,7 +17,7 @@ import {
   randomNormal,
   randomPositions,
 } from './support.js';
-import { hfPermute, reorder, rotateReference } from './shapes-reference.js';
+import { reorder, rotateReference } from './shapes-reference.js';
 import { inverseFrequency } from './reference.js';
 import { typecheckScratch } from '../typecheck.js';
 
@@ -110,38 +110,6 @@ for (const posenc of await loadBothVariants()) {
       }
     });
 
-    it('ropeQK: 32 query heads and 8 key heads in one call equal two rope calls; in place or into out', () => {
-      const options = {
-        batch: 2,
-        seqLen: 5,
-        numHeads: 32,
-        numKvHeads: 8,
-        headDim: 16,
-        layout: 'half',
-        offset: [3, 60],
-      };
-      const { numKvHeads, ...ropeOptions } = options;
-      const q = randomNormal(2 * 5 * 32 * 16, 11);
-      const k = randomNormal(2 * 5 * 8 * 16, 12);
-      const qAlone = posenc.rope(q.slice(), ropeOptions);
-      const kAlone = posenc.rope(k.slice(), { ...ropeOptions, numHeads: numKvHeads });
-      const qIn = q.slice();
-      const kIn = k.slice();
-      const inPlace = posenc.ropeQK(qIn, kIn, options);
-      assert.equal(inPlace.q, qIn);
-      assert.equal(inPlace.k, kIn);
-      assertIdentical(qIn, qAlone, 'q in place');
-      assertIdentical(kIn, kAlone, 'k in place');
-      const out = { q: new Float32Array(q.length), k: new Float32Array(k.length) };
-      const result = posenc.ropeQK(q, k, { ...options, order: 'tokens', out });
-      assert.equal(result.q, out.q);
-      assertIdentical(out.q, qAlone, 'q into out');
-      assertIdentical(out.k, kAlone, 'k into out');
-      // numKvHeads defaults to numHeads.
-      const same = posenc.ropeQK(q.slice(), q.slice(), ropeOptions);
-      assertIdentical(same.k, qAlone, 'numKvHeads = numHeads');
-    });
-
     it('inverse rotates by -theta: undoes rope, and moves cached keys to new positions', () => {
       const options = {
         batch: 2,
@@ -174,62 +142,6 @@ for (const posenc of await loadBothVariants()) {
       moved.forEach((v, i) => {
         assert.ok(Math.abs(v - direct[i]) <= 6 * ROPE_EPS * (1 + Math.abs(x[i])), `moved [${i}]`);
       });
-    });
-
-    it("convertLayoutWeights is Hugging Face's permute of Meta's q/k weights, and its inverse", () => {
-      const [numHeads, headDim, hidden] = [4, 8, 6];
-      const w = randomNormal(numHeads * headDim * hidden, 17);
-      const half = posenc.convertLayoutWeights(w, { from: 'interleaved', to: 'half', numHeads, headDim, hidden });
-      assertIdentical(half, hfPermute(w, numHeads, numHeads * headDim, hidden), 'permute');
-      assertIdentical(
-        posenc.convertLayoutWeights(half, { from: 'half', to: 'interleaved', numHeads, headDim, hidden }),
-        w,
-        'back',
-      );
-      // A projection with converted weights is the converted projection.
-      const h = randomNormal(hidden, 18);
-      const project = (weights) =>
-        Float32Array.from({ length: numHeads * headDim }, (_, r) => {
-          let sum = 0;
-          for (let c = 0; c < hidden; c++) sum = Math.fround(sum + Math.fround(weights[r * hidden + c] * h[c]));
-          return sum;
-        });
-      assertIdentical(
-        project(half),
-        posenc.convertLayout(project(w), { from: 'interleaved', to: 'half', headDim }),
-        'W_half h',
-      );
-    });
-
-    it('interleaved RoPE on x = half RoPE on the converted x, converted back (full and partial rotary)', () => {
-      for (const [headDim, rotaryDim] of [
-        [64, 64],
-        [96, 24],
-        [80, 32],
-      ]) {
-        const options = { batch: 2, seqLen: 11, numHeads: 3, headDim, rotaryDim, offset: [7, 3000] };
-        const x = randomNormal(2 * 11 * 3 * headDim, headDim + rotaryDim);
-        const interleaved = posenc.rope(x.slice(), { ...options, layout: 'interleaved' });
-        const converted = posenc.convertLayout(x, { from: 'interleaved', to: 'half', headDim, rotaryDim });
-        const half = posenc.rope(converted, { ...options, layout: 'half' });
-        assertIdentical(
-          posenc.convertLayout(half, { from: 'half', to: 'interleaved', headDim, rotaryDim }),
-          interleaved,
-          `${headDim}/${rotaryDim}`,
-        );
-      }
-    });
-
-    it('convertLayout writes into out and works on WasmArrays', () => {
-      const x = posenc.allocate(Float32Array.from({ length: 16 }, (_, i) => i));
-      const out = posenc.allocate(16);
-      try {
-        assert.equal(posenc.convertLayout(x, { from: 'interleaved', to: 'half', headDim: 8, out }), out);
-        assert.deepEqual(Array.from(out.toArray()), [0, 2, 4, 6, 1, 3, 5, 7, 8, 10, 12, 14, 9, 11, 13, 15]);
-      } finally {
-        x.free();
-        out.free();
-      }
     });
 
     it('shape mistakes name their parameter; the instance stays usable', () => {

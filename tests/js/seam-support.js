@@ -1,4 +1,4 @@
-// Support for the seam tests (seam-hostile.test.js, seam-fuzz.test.js): the JS <-> WASM seam
+// Support for the seam tests (hostile/seam.test.js, hostile/seam-fuzz.test.js): the JS <-> WASM seam
 // as docs/api.md ("How arguments are read") defines it. Heap probes, forced memory
 // growth, detached and revoked arguments, Object.prototype pollution that always cleans up, and
 // the check of a posenc error (class, error.parameter, message prefix).
@@ -24,6 +24,11 @@ export function freshInstance(posenc) {
 export function heapProbe(posenc) {
   posenc.freeCachedPlans();
   return mallocProbe(posenc);
+}
+
+/** Where malloc would put a new small and a new large block, and the memory's size, the kept plans left in place. */
+export function keptPlansProbe(posenc) {
+  return { ...mallocProbe(posenc), memoryBytes: posenc.memoryBytes };
 }
 
 /** Where malloc would put a new small and a new large block, whatever rope() keeps. */

@@ -1,19 +1,11 @@
-// posenc.sinusoidal and posenc.addSinusoidal against the float64 JS reference: both layouts,
-// every even dModel from 2 to 40, the core's 128-pair block boundary, offsets, explicit
-// positions, bases, out, and in-place addition.
+// posenc.sinusoidal against the float64 JS reference: both layouts, every even dModel from 2
+// to 40, the core's 128-pair block boundary, offsets, explicit positions, bases and out.
+// (Its addition to x is add-sinusoidal.test.js.)
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import { sinusoidalReference } from './reference.js';
-import {
-  TABLE_BOUND,
-  assertClose,
-  assertIdentical,
-  loadBothVariants,
-  randomNormal,
-  randomPositions,
-  ulp32,
-} from './support.js';
+import { TABLE_BOUND, assertClose, assertIdentical, loadBothVariants, randomPositions, ulp32 } from './support.js';
 
 const LAYOUTS = ['interleaved', 'concat'];
 const SMALL_DIMS = Array.from({ length: 20 }, (_, i) => 2 * (i + 1)); // 2, 4, ..., 40
@@ -124,36 +116,6 @@ for (const posenc of await loadBothVariants()) {
       } finally {
         wasmOut.free();
       }
-    });
-
-    it('addSinusoidal adds the same float32 table in place: x + table rounded once', () => {
-      for (const layout of LAYOUTS) {
-        for (const dModel of [2, 6, 32, 258]) {
-          const options = { seqLen: 11, dModel, layout, offset: 40 };
-          const x = randomNormal(11 * dModel, dModel);
-          const sum = x.slice();
-          assert.equal(posenc.addSinusoidal(sum, options), sum);
-          const table = posenc.sinusoidal(options);
-          // float32 + float32 computed in float64 then rounded is the correctly rounded float32 sum.
-          assertIdentical(
-            sum,
-            x.map((v, i) => Math.fround(v + table[i])),
-            `${layout} d${dModel}`,
-          );
-        }
-      }
-    });
-
-    it('addSinusoidal with explicit positions', () => {
-      const positions = [9, 2, 2 ** 20];
-      const x = randomNormal(3 * 10, 3);
-      const sum = posenc.addSinusoidal(x.slice(), { seqLen: 3, dModel: 10, positions, layout: 'concat' });
-      const table = posenc.sinusoidal({ seqLen: 3, dModel: 10, positions, layout: 'concat' });
-      assertIdentical(
-        sum,
-        x.map((v, i) => Math.fround(v + table[i])),
-        'positions',
-      );
     });
   });
 }

@@ -12,12 +12,32 @@ import { forEachRopePair } from './reference.js';
 export const TABLE_BOUND = precision.tableBound;
 /** Every rotated RoPE component is within ROPE_EPS * (|x_a| + |x_b|) of float64, per pair. */
 export const ROPE_EPS = precision.ropeBound;
+/** Schedules (frequencies, attention factors) against Hugging Face's: float64 formulas against float64 formulas. */
+export const SCHEDULE_BOUND = 1e-12;
+
+/** |got − want| / |want| (|got| where want is 0). */
+export function relativeError(got, want) {
+  return want === 0 ? Math.abs(got) : Math.abs(got - want) / Math.abs(want);
+}
+
 /** Unit roundoff of float32. */
 export const U32 = 2 ** -24;
 
 /** Both builds, SIMD first: every suite runs for each. */
 export async function loadBothVariants() {
   return Promise.all([loadPosenc({ simd: true }), loadPosenc({ simd: false })]);
+}
+
+/**
+ * A build's Emscripten module itself (dist/posenc.mjs over dist/posenc-<variant>.wasm) and what
+ * it says about itself (seam.js readDescription): the exports and describe() behind a Posenc.
+ */
+export async function rawModule(variant) {
+  const { readDescription } = await import('../../bindings/js/seam.js');
+  const { default: createPosencModule } = await import('../../dist/posenc.mjs');
+  const bytes = readFileSync(new URL(`../../dist/posenc-${variant}.wasm`, import.meta.url));
+  const mod = await createPosencModule({ wasmBinary: bytes });
+  return { mod, description: readDescription(mod) };
 }
 
 /** A golden file written by scripts/make_golden.py. */
@@ -34,6 +54,14 @@ export function ulp32(v) {
   const a = Math.abs(v);
   if (a < 2 ** -126) return 2 ** -149;
   return 2 ** (Math.floor(Math.log2(a)) - 23);
+}
+
+/** A rotation's largest error, in float32 ulps of each pair's |x_a| + |x_b|. */
+export function worstRopeUlps(actual, x, expected, shape) {
+  const scales = ropePairScales(x, shape);
+  let worst = 0;
+  for (let i = 0; i < x.length; i++) worst = Math.max(worst, Math.abs(actual[i] - expected[i]) / ulp32(scales[i]));
+  return worst;
 }
 
 // ---- comparisons ----------------------------------------------------------------------------------

@@ -1,8 +1,16 @@
+// The hand-written declarations as a strict TypeScript project sees them: index.d.ts accepts
+// every valid form of the options and rejects the exclusive pairs (rotaryDim with
+// partialRotaryFactor, offset with positions); with a lib that declares Float16Array, float16
+// results and inputs are Float16Arrays; and each .d.ts shipped in bindings/js is the file the
+// exports map resolves an entry to.
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { typecheckScratch } from '../typecheck.js';
+import { typecheck, typecheckScratch } from '../typecheck.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const CONSUMER_TS = `
@@ -218,4 +226,35 @@ console.log(table, x, view, wrong);
 
 it('with a lib that declares Float16Array, float16 results and inputs are typed as Float16Array', () => {
   typecheckScratch(FLOAT16_TS, { target: 'esnext', lib: ['esnext', 'dom'] });
+});
+
+// The declaration file TypeScript reads for each entry of package.json's exports map, as a
+// project with posenc in its node_modules resolves it (by resolution: Node's takes the `node`
+// condition's, a bundler's the default's; posenc/inline has its own).
+const ENTRY_TYPES = [
+  { resolution: {}, files: { posenc: 'bindings/js/node.d.ts', 'posenc/inline': 'bindings/js/inline.d.ts' } },
+  { resolution: { module: 'esnext', moduleResolution: 'bundler' }, files: { posenc: 'bindings/js/index.d.ts' } },
+];
+
+it('each shipped declaration file of bindings/js is the one an entry of the exports map resolves to', () => {
+  const work = mkdtempSync(join(tmpdir(), 'posenc-entry-types-'));
+  try {
+    writeFileSync(join(work, 'package.json'), JSON.stringify({ type: 'module' }));
+    mkdirSync(join(work, 'node_modules'));
+    symlinkSync(root, join(work, 'node_modules', 'posenc'), 'dir');
+    for (const { resolution, files } of ENTRY_TYPES) {
+      const source = Object.keys(files)
+        .map((specifier, i) => `import { loadPosenc as load${i} } from '${specifier}';\nconsole.log(load${i});\n`)
+        .join('');
+      // Only which files are read matters here (the other tests check the declarations).
+      const read = typecheck(work, source, { listFiles: true, skipLibCheck: true, ...resolution }).split('\n');
+      for (const [specifier, file] of Object.entries(files))
+        assert.ok(read.includes(join(root, file)), `${specifier} (${JSON.stringify(resolution)}) reads ${file}`);
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  const shipped = readdirSync(join(root, 'bindings/js')).filter((name) => name.endsWith('.d.ts'));
+  const resolved = new Set(ENTRY_TYPES.flatMap(({ files }) => Object.values(files)));
+  assert.deepEqual(shipped.sort(), [...resolved].map((file) => file.split('/').at(-1)).sort());
 });

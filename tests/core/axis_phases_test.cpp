@@ -1,7 +1,10 @@
-// RoPE by several axes: M-RoPE (Qwen2-VL's sections, Qwen3-VL's interleaved ones) and 2-D image
-// RoPE (Pixtral, SAM 2 axial) against a long-double reference written here from the models'
-// formulas (each pair's axis and frequency restated independently of src/), with the rope
-// precision contract; their rules; M-RoPE pieces with the carried recurrence.
+// AxisPhases (src/axis_phases.cpp, with mrope_sections.cpp and rope_grid.cpp): RoPE whose pairs
+// take their positions from several axes, through its two users: M-RoPE (rope() with
+// RopeSpec::mrope: Qwen2-VL's sections, Qwen3-VL's interleaved ones) and 2-D image RoPE
+// (rope_grid(): Pixtral, SAM 2 axial), against a long-double reference written here from the
+// models' formulas (each pair's axis and frequency restated independently of src/), with the
+// rope precision contract; their rules; M-RoPE pieces with the carried recurrence; the models'
+// own code in float64 (tests/golden/axis-phases.json).
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/generators/catch_generators.hpp>
 
@@ -388,9 +391,9 @@ std::vector<float> floats_of(const golden_json::Value& list) {
 
 }  // namespace
 
-TEST_CASE("M-RoPE and ropeGrid against the models' own code in float64 (tests/golden/rope-axes.json)",
+TEST_CASE("M-RoPE and ropeGrid against the models' own code in float64 (tests/golden/axis-phases.json)",
           "[rope][mrope][rope_grid][golden]") {
-  const golden_json::Value file = golden_json::read_golden("rope-axes.json");
+  const golden_json::Value file = golden_json::read_golden("axis-phases.json");
   double worst = 0;
   for (const golden_json::Value& c : file["mrope"].array) {
     posenc::RopeSpec spec;

@@ -1,6 +1,6 @@
-// WasmArray: float32 arrays kept in WASM memory. Allocation, views, copies, in-place use by
-// rope/addSinusoidal (no copies), survival of memory growth in the middle of a sequence of
-// calls, and a heap that does not grow over many repeated calls.
+// posenc.allocate and the WasmArray it returns: float32 arrays kept in WASM memory. Allocation,
+// views, copies, in-place use by rope/addSinusoidal (no copies), survival of memory growth in
+// the middle of a sequence of calls, and a heap that does not grow over many repeated calls.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 

@@ -1,22 +1,14 @@
-// RoPE by several axes on both WASM builds: rope with mrope (Qwen2-VL sections, Qwen3-VL
-// interleaved) and ropeGrid (Pixtral, SAM 2 axial) against tests/golden/rope-axes.json, the
-// models' own code run in float64 (scripts/make_golden_rope_axes.py) on real get_rope_index
-// positions; mropePositions chained into rope; the same rows through a plan, and the same
-// call with an offset as plain rope.
+// posenc.rope with mrope (M-RoPE: Qwen2-VL's sections, Qwen3-VL's interleaved ones) on both
+// WASM builds, against tests/golden/axis-phases.json, the models' own code run in float64
+// (scripts/make_golden_axis_phases.py) on real get_rope_index positions; the same rows through
+// ropeQK's queries alone and through a plan; mropePositions chained into rope, and the same call
+// with an offset as plain rope.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { assertIdentical, assertRopeClose, loadBothVariants, ropePairScales, readGolden, ulp32 } from './support.js';
+import { assertIdentical, assertRopeClose, loadBothVariants, readGolden, worstRopeUlps } from './support.js';
 
-const golden = readGolden('rope-axes.json');
-
-/** The largest error in float32 ulps of the pair's |x_a| + |x_b|. */
-function worstUlps(actual, x, expected, shape) {
-  const scales = ropePairScales(x, shape);
-  let worst = 0;
-  for (let i = 0; i < x.length; i++) worst = Math.max(worst, Math.abs(actual[i] - expected[i]) / ulp32(scales[i]));
-  return worst;
-}
+const golden = readGolden('axis-phases.json');
 
 for (const posenc of await loadBothVariants()) {
   describe(`rope with mrope (${posenc.variant})`, () => {
@@ -43,7 +35,10 @@ for (const posenc of await loadBothVariants()) {
         const kShape = { ...qShape, numHeads: c.numKvHeads };
         assertRopeClose(out.q, q, c.float64.q, qShape, `${c.name}: q`);
         assertRopeClose(out.k, k, c.float64.k, kShape, `${c.name}: k`);
-        const ulps = Math.max(worstUlps(out.q, q, c.float64.q, qShape), worstUlps(out.k, k, c.float64.k, kShape));
+        const ulps = Math.max(
+          worstRopeUlps(out.q, q, c.float64.q, qShape),
+          worstRopeUlps(out.k, k, c.float64.k, kShape),
+        );
         assert.ok(ulps <= 2, `${c.name}: ${ulps} ulps of |x_a| + |x_b| (the model's float32 code: ${c.float32.ulps})`);
 
         // rope (one tensor) and a plan give the same bits as ropeQK's queries.
@@ -75,35 +70,5 @@ for (const posenc of await loadBothVariants()) {
       const asMrope = posenc.rope(x, { ...options, offset: 9, out: new Float32Array(x.length) });
       assertRopeClose(asMrope, x, plain, { seqLen, headDim: 16, layout: 'half' }, 'offset');
     });
-  });
-
-  describe(`ropeGrid (${posenc.variant})`, () => {
-    for (const c of golden.grid) {
-      it(`matches ${c.variant === 'pixtral' ? "Pixtral's" : "SAM 2's"} own code in float64 on a ${c.rows}x${c.cols} grid, headDim ${c.headDim}, ${c.frames} frame(s)`, () => {
-        const x = Float32Array.from(c.x);
-        const options = {
-          rows: c.rows,
-          cols: c.cols,
-          numHeads: c.numHeads,
-          headDim: c.headDim,
-          variant: c.variant,
-          frames: c.frames,
-        };
-        const out = posenc.ropeGrid(x, { ...options, order: 'heads', out: new Float32Array(x.length) });
-        const layout = c.variant === 'pixtral' ? 'half' : 'interleaved';
-        const shape = { seqLen: c.frames * c.rows * c.cols, numHeads: c.numHeads, headDim: c.headDim, layout };
-        assertRopeClose(out, x, c.float64, shape, `${c.variant} ${c.rows}x${c.cols}`);
-        const ulps = worstUlps(out, x, c.float64, shape);
-        assert.ok(ulps <= 2, `${ulps} ulps of |x_a| + |x_b| (the model's float32 code: ${c.float32.ulps})`);
-        // In place, into a WasmArray, gives the same bits.
-        const inWasm = posenc.allocate(x);
-        try {
-          posenc.ropeGrid(inWasm, { ...options, order: 'heads' });
-          assertIdentical(inWasm.toArray(), out, 'in place in WASM memory');
-        } finally {
-          inWasm.free();
-        }
-      });
-    }
   });
 }

@@ -8,9 +8,9 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 
-import { loadBothVariants, randomNormal } from './support.js';
+import { loadBothVariants, randomNormal } from '../support.js';
 
-const SOURCES = new URL('../../bindings/js/', import.meta.url);
+const SOURCES = new URL('../../../bindings/js/', import.meta.url);
 
 // Names the engine itself reads from ordinary objects in the course of normal operation
 // (iteration results, species constructors, thenables, conversions): not posenc's doing.

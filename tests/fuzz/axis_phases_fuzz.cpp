@@ -1,6 +1,6 @@
-// libFuzzer target: RoPE by several axes, M-RoPE (RopeSpec::mrope) and 2-D image RoPE
-// (rope_grid.h), on fuzzer-chosen sections, grids, head sizes and positions
-// (tests/fuzz/fuzz_input.h).
+// libFuzzer target: AxisPhases (src/axis_phases.cpp), RoPE whose pairs take their positions
+// from several axes, through M-RoPE (RopeSpec::mrope) and 2-D image RoPE (rope_grid.h), on
+// fuzzer-chosen sections, grids, head sizes and positions (tests/fuzz/fuzz_input.h).
 //
 // The multi-axis rules, restated independently: M-RoPE's sections fit when they sum to
 // rotary_dim/2 and (interleaved) 3h - 2 and 3w - 1 fall below it; a grid needs rows·cols <=

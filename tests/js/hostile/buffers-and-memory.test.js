@@ -5,8 +5,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { fromHfConfig } from '../../bindings/js/node.js';
-import { assertParameterError, assertStillWorks, loadBothVariants } from './support.js';
+import { fromHfConfig } from '../../../bindings/js/node.js';
+import { assertParameterError, assertStillWorks, loadBothVariants } from '../support.js';
 
 const variants = await loadBothVariants();
 const f32 = (n) => new Float32Array(n);

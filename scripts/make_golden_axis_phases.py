@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Golden vectors for RoPE by several axes: tests/golden/rope-axes.json.
+"""Golden vectors for RoPE by several axes (AxisPhases: M-RoPE and 2-D RoPE): tests/golden/axis-phases.json.
 
 The reference code, transcribed verbatim (docstrings left out; a module's config is a SimpleNamespace;
 decorators that do nothing here are left out: @dynamic_rope_update only acts for dynamic and
@@ -27,7 +27,7 @@ torch.float), and in float64, with `.float()` and `torch.float` turned into floa
 (computing_in below; the code's text is unchanged). The float64 results are the golden values;
 the float32 ones say how far the models' own code is from them (docs/precision.md).
 
-Run with Debian's python (torch 1.13): /usr/bin/python3 scripts/make_golden_rope_axes.py
+Run with Debian's python (torch 1.13): /usr/bin/python3 scripts/make_golden_axis_phases.py
 """
 import contextlib
 import json
@@ -46,7 +46,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from make_golden import apply_rotary_pos_emb, rotate_half  # noqa: E402
 from make_golden_mrope_positions import inputs_of, qwen2_vl_get_rope_index  # noqa: E402
 
-GENERATOR = "scripts/make_golden_rope_axes.py"
+GENERATOR = "scripts/make_golden_axis_phases.py"
 
 
 @contextlib.contextmanager
@@ -462,7 +462,7 @@ def main():
             "float32": {"relative": max(relative), "ulps": max(ulps)},
         })
         print(f"{variant} {rows}x{cols}x{frames} head_dim {head_dim}: float32 reference {max(relative):.3g}, {max(ulps):.3g} ulps")
-    path = pathlib.Path(__file__).resolve().parent.parent / "tests" / "golden" / "rope-axes.json"
+    path = pathlib.Path(__file__).resolve().parent.parent / "tests" / "golden" / "axis-phases.json"
     path.write_text(json.dumps(out, separators=(",", ":")) + "\n")
     print(f"{path.name}: {path.stat().st_size / 1024:.0f} KiB")
 

@@ -28,9 +28,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { WasmArray } from '../../bindings/js/node.js';
-import { assertStillWorks, loadBothVariants, randomNormal, seededRandom } from './support.js';
-import { detach, freshInstance, growMemory, heapProbe, revoked, withPollution } from './seam-support.js';
+import { WasmArray } from '../../../bindings/js/node.js';
+import { assertStillWorks, loadBothVariants, randomNormal, seededRandom } from '../support.js';
+import { detach, freshInstance, growMemory, heapProbe, revoked, withPollution } from '../seam-support.js';
 
 // 15,000 iterations (one call, or a plan and its uses, each) took 4-11 s per build on the shared
 // 2-core test machine against an implementation of the contract.

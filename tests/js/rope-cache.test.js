@@ -1,9 +1,9 @@
-// posenc.ropeFrequencies and posenc.ropeCache against the float64 JS reference, and the
-// cache's agreement with what posenc.rope applies.
+// posenc.ropeCache against the float64 JS reference, and the cache's agreement with what
+// posenc.rope applies. (The frequencies alone: rope-frequencies.test.js.)
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { inverseFrequency, ropeCacheReference } from './reference.js';
+import { ropeCacheReference } from './reference.js';
 import { TABLE_BOUND, assertClose, assertIdentical, loadBothVariants, randomNormal } from './support.js';
 
 /** cos/sin from the cache applied to x the float32 way: each product and the sum rounded. */
@@ -23,26 +23,7 @@ function rotateWithCache(x, { seqLen, headDim, rotaryDim }, cos, sin) {
 }
 
 for (const posenc of await loadBothVariants()) {
-  describe(`ropeFrequencies and ropeCache (${posenc.variant})`, () => {
-    it('ropeFrequencies: base^(-2i/rotaryDim) in float64 for every even rotaryDim 2..40 and some bases', () => {
-      for (const base of [10000, 500000, 2, 1.5]) {
-        for (let rotaryDim = 2; rotaryDim <= 40; rotaryDim += 2) {
-          const frequencies = posenc.ropeFrequencies({ rotaryDim, base });
-          assert.ok(frequencies instanceof Float64Array);
-          assert.equal(frequencies.length, rotaryDim / 2);
-          assert.equal(frequencies[0], 1);
-          // 1/pow vs pow(-x): a few float64 roundings apart.
-          const expected = Array.from({ length: rotaryDim / 2 }, (_, i) => inverseFrequency(i, rotaryDim, base));
-          assertClose(frequencies, expected, (i) => 4 * Number.EPSILON * expected[i], `rd ${rotaryDim} base ${base}`);
-        }
-      }
-      assertIdentical(
-        posenc.ropeFrequencies({ rotaryDim: 8 }),
-        posenc.ropeFrequencies({ rotaryDim: 8, base: 10000 }),
-        'default base',
-      );
-    });
-
+  describe(`ropeCache (${posenc.variant})`, () => {
     it('ropeCache: every even rotaryDim 2..40, offsets, 70 rows', () => {
       for (let rotaryDim = 2; rotaryDim <= 40; rotaryDim += 2) {
         for (const offset of [0, 999]) {
