@@ -3,7 +3,8 @@
 # System packages come from Debian's archive (apt); xsimd 13 (WebAssembly backend) and
 # Catch2 3 are not in bookworm main, so their .debs are fetched from trixie / bookworm-backports
 # through a private apt state and unpacked into .deps/ (the system apt config is untouched).
-# npm packages are installed from package-lock.json when node_modules is missing or stale.
+# npm packages are installed from package-lock.json (the root's, then tests/'s) when node_modules
+# is missing or stale.
 # Usage: scripts/setup.sh [--browser]   (--browser also installs Chromium for page tests/bench)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -68,8 +69,12 @@ for entry in "${pinned[@]}"; do
 done
 
 # --- npm packages ------------------------------------------------------------------------
-if [ ! -f "$root/node_modules/.package-lock.json" ] ||
-   [ "$root/package-lock.json" -nt "$root/node_modules/.package-lock.json" ]; then
-  echo "setup: installing npm packages"
-  (cd "$root" && npm ci --no-audit --no-fund --loglevel=error)
-fi
+# Two installs, each from its lockfile when missing or stale: the root one (build, lint, page
+# tests) and tests/ (the ONNX runtime, bundlers and frameworks only the test suite runs).
+for prefix in "$root" "$root/tests"; do
+  if [ ! -f "$prefix/node_modules/.package-lock.json" ] ||
+     [ "$prefix/package-lock.json" -nt "$prefix/node_modules/.package-lock.json" ]; then
+    echo "setup: installing npm packages in ${prefix#"$root"}/"
+    npm ci --prefix "$prefix" --no-audit --no-fund --loglevel=error
+  fi
+done

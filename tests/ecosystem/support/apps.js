@@ -1,18 +1,59 @@
 // The consumer apps: a template from tests/ecosystem/apps/ copied into
 // test-artifacts/ecosystem/<name>/, with posenc installed into its node_modules from the packed
-// tarball, as `npm install posenc` would lay it out. The bundlers themselves are not copied:
-// module resolution walks up from test-artifacts/ to the repository's node_modules, where the
-// pinned devDependencies are.
-import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+// tarball, as `npm install posenc` would lay it out. The bundlers and frameworks themselves are
+// not copied: they are the test suite's own pinned packages (tests/package.json, installed into
+// tests/node_modules by scripts/setup.sh, not the root install), which module resolution finds
+// from every app through test-artifacts/ecosystem/node_modules, a link to tests/node_modules.
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { packTarball, ROOT, run } from '../../pack.js';
 
 export const APPS = path.join(ROOT, 'tests', 'ecosystem', 'apps');
 export const WORK = path.join(ROOT, 'test-artifacts', 'ecosystem');
+const TEST_MODULES = path.join(ROOT, 'tests', 'node_modules');
 
-/** Packs the repository once and unpacks it; returns the folder holding the package's files. */
-export function unpackPosenc() {
-  const staging = path.join(WORK, '.tarball');
+/** A file of one of the test suite's packages (tests/node_modules/…). */
+export const modules = (...parts) => path.join(TEST_MODULES, ...parts);
+
+/** The version of the package installed in `folder`. */
+export const versionOf = (folder) => JSON.parse(readFileSync(path.join(folder, 'package.json'), 'utf8')).version;
+
+const readlinkSafe = (file) => {
+  try {
+    return readlinkSync(file);
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * Packs the repository once and unpacks it into `staging` (a folder of its own per suite), and
+ * makes the test suite's packages resolvable from the apps; returns the folder holding the
+ * package's files.
+ */
+export function unpackPosenc(staging = path.join(WORK, '.tarball')) {
+  if (!existsSync(path.join(TEST_MODULES, '.package-lock.json'))) {
+    throw new Error('tests/node_modules is missing: run scripts/setup.sh (npm ci --prefix tests)');
+  }
+  mkdirSync(WORK, { recursive: true });
+  const link = path.join(WORK, 'node_modules');
+  const target = path.relative(WORK, TEST_MODULES);
+  // Left in place when right: another suite's apps may be building from it now.
+  if (!existsSync(link) || readlinkSafe(link) !== target) {
+    rmSync(link, { recursive: true, force: true });
+    symlinkSync(target, link, 'dir');
+  }
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
   const tarball = packTarball(staging);
