@@ -10,11 +10,12 @@ import { fileURLToPath } from 'node:url';
 const tsc = fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.meta.url));
 
 /**
- * Writes `source` as consumer.ts with a strict tsconfig into `folder` and runs tsc; throws with its
- * report. `overrides` replace compiler options (e.g. `{ module: 'node16', noEmit: false }`).
+ * Writes `source` as `file` (consumer.ts, or consumer.tsx for JSX) with a strict tsconfig into
+ * `folder` and runs tsc; throws with its report. `overrides` replace compiler options (e.g.
+ * `{ module: 'node16', noEmit: false }`).
  */
-export function typecheck(folder, source, overrides = {}) {
-  writeFileSync(join(folder, 'consumer.ts'), source);
+export function typecheck(folder, source, overrides = {}, file = 'consumer.ts') {
+  writeFileSync(join(folder, file), source);
   const compilerOptions = {
     strict: true,
     noEmit: true,
@@ -24,7 +25,7 @@ export function typecheck(folder, source, overrides = {}) {
     skipLibCheck: false,
     ...overrides,
   };
-  writeFileSync(join(folder, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['consumer.ts'] }));
+  writeFileSync(join(folder, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: [file] }));
   try {
     execFileSync(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: folder, encoding: 'utf8', stdio: 'pipe' });
   } catch (error) {

@@ -7,22 +7,24 @@ export const SEQ_LEN = 3;
 export const D_MODEL = 8;
 const TOLERANCE = 2.5e-7;
 
-/** The sinusoidal table in float64: PE[pos, 2i] = sin(pos / 10000^(2i/d)), PE[pos, 2i+1] = cos(…). */
-export function referenceTable(seqLen = SEQ_LEN, dModel = D_MODEL) {
+/** The sinusoidal table in float64: PE[pos, 2i] = sin(pos / base^(2i/d)), PE[pos, 2i+1] = cos(…). */
+export function referenceTable(seqLen = SEQ_LEN, dModel = D_MODEL, base = 10000) {
   const table = [];
   for (let pos = 0; pos < seqLen; pos++) {
     for (let i = 0; i < dModel / 2; i++) {
-      const angle = pos / 10000 ** ((2 * i) / dModel);
+      const angle = pos / base ** ((2 * i) / dModel);
       table.push(Math.sin(angle), Math.cos(angle));
     }
   }
   return table;
 }
 
-/** Asserts that `published` ({ values, variant, wasmSource } or { error }) holds the reference table. */
-export function assertTable(published) {
+/**
+ * Asserts that `published` ({ values, variant, wasmSource } or { error }) holds `expected` (by
+ * default the reference table) to float32 rounding.
+ */
+export function assertTable(published, expected = referenceTable()) {
   assert.equal(published.error, undefined, `the app reported an error: ${published.error}`);
-  const expected = referenceTable();
   assert.equal(published.values?.length, expected.length, 'number of values');
   published.values.forEach((value, i) => {
     assert.ok(Math.abs(value - expected[i]) <= TOLERANCE, `value ${i}: ${value}, expected ${expected[i]}`);
@@ -36,13 +38,14 @@ function isLocal(url) {
 
 /**
  * Opens `url` in a new browser context, waits for the app to publish window.__posenc (or for an
- * uncaught error, after which it never will), and checks it, `wasmSource` included, and the
+ * uncaught error, after which it never will), and checks it (its values against `expected`,
+ * the reference table unless given), `wasmSource` included, and the
  * page's log. What the app published and what the page logged go into `entry` (the summary's
  * record) before any assertion. The page runs as a user's server would serve it, without the
  * strict CSP that scripts/serve.js adds (Parcel's default build puts an inline import map into
  * the page).
  */
-export async function checkApp(browser, url, entry, wasmSource) {
+export async function checkApp(browser, url, entry, wasmSource, expected = referenceTable()) {
   const { page, context, log } = await openPage(browser, { bypassCSP: true });
   page.on('websocket', (socket) => log.requests.push(socket.url()));
   const failedResponses = [];
@@ -66,7 +69,7 @@ export async function checkApp(browser, url, entry, wasmSource) {
     const published = await page.evaluate(() => window.__posenc);
     Object.assign(entry, { variant: published.variant, wasmSource: published.wasmSource });
     Object.assign(entry, { consoleErrors: log.errors, consoleWarnings: log.warnings, failedResponses });
-    assertTable(published);
+    assertTable(published, expected);
     assert.equal(published.wasmSource, wasmSource, 'where the wasm came from');
     const foreign = log.requests.filter((request) => !isLocal(request));
     assert.equal(foreign.length, 0, `requests beyond 127.0.0.1: ${foreign.join(' ')}`);
