@@ -51,19 +51,39 @@ export interface LoadOptions {
   module?: WebAssembly.Module;
   /**
    * Where to fetch the .wasm from: gets the file name, returns a URL (relative to the page or
-   * worker script; in Node, relative to the working directory). No inline fallback.
+   * worker script; in Node, relative to the working directory, read from disk, or fetched when it
+   * is http(s)). No other place is tried and there is no inline fallback.
    */
   locateWasm?: (file: 'posenc-simd.wasm' | 'posenc-scalar.wasm') => string | URL;
   /**
    * Default entry in browsers: when the package's .wasm URL gives no WebAssembly (a dev server's
    * index.html, a 404, a bundle without assets), load the inline chunk instead (default true).
-   * false: fail with an error naming the URL, what came back, and the fixes.
+   * In Node: when neither the package's file nor the file a bundler emitted can be read.
+   * false: fail with an error naming what was tried, and the fixes.
    */
   inlineFallback?: boolean;
 }
 
-/** Where an instance's .wasm came from. */
+/**
+ * Where an instance's .wasm came from: a file or URL (`'url'`, which one is in
+ * `Posenc.wasmFile`), the inline chunk, or the caller (`wasmBinary`, `module`).
+ */
 export type WasmSource = 'url' | 'inline' | 'wasmBinary' | 'module';
+
+/** The file or URL an instance's .wasm was read from (`Posenc.wasmFile`, when `wasmSource` is `'url'`). */
+export interface WasmFile {
+  /**
+   * - `'package'`: posenc's own `dist/` file, beside the code that loaded it (an installed package,
+   *   or a bundle that kept the package's path, as webpack does when the package is still there);
+   * - `'bundler'`: the copy a bundler emitted for the package's `new URL(…, import.meta.url)`
+   *   (webpack's hashed asset beside the bundle; in Node, a site path such as Next.js's
+   *   `/_next/static/media/….wasm` is read under the working directory, from `.next/`);
+   * - `'locateWasm'`: where the caller's `locateWasm` pointed.
+   */
+  readonly from: 'package' | 'bundler' | 'locateWasm';
+  /** The path read from disk (Node), or the URL fetched. */
+  readonly location: string;
+}
 
 export interface Limits {
   /** Largest seqLen (and similarity rows/cols). */
@@ -648,6 +668,12 @@ export class Posenc {
   readonly module: WebAssembly.Module;
   /** Where the .wasm came from: the package's URL (or locateWasm, or disk in Node), the inline chunk, or the caller. */
   readonly wasmSource: WasmSource;
+  /**
+   * Which file or URL the .wasm was read from, when `wasmSource` is `'url'`: the package's own,
+   * the bundler's copy, or locateWasm's, with its path or URL. Undefined for the inline chunk,
+   * `wasmBinary` and `module`.
+   */
+  readonly wasmFile: WasmFile | undefined;
   /** Current size of the WASM memory in bytes. */
   readonly memoryBytes: number;
 

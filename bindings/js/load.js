@@ -55,8 +55,9 @@ function instantiate(compiled, source) {
 }
 
 /**
- * The loadPosenc of one entry. `findWasm(variant, options)` returns `{ bytes, source }` for a
- * build ('simd' or 'scalar') when the caller gave neither `module` nor `wasmBinary`;
+ * The loadPosenc of one entry. `findWasm(variant, options)` returns `{ bytes, source, file }` for
+ * a build ('simd' or 'scalar') when the caller gave neither `module` nor `wasmBinary` (`file`:
+ * where a file or URL was read, `{ from, location }`, absent for the inline chunk);
  * `cacheSizes()` the CPU's `{ l2, l3 }` where the entry can read them (tile-size.js).
  */
 export function makeLoadPosenc(findWasm, cacheSizes = () => ({})) {
@@ -70,13 +71,14 @@ export function makeLoadPosenc(findWasm, cacheSizes = () => ({})) {
 
     let compiled = o.module;
     let source = 'module';
+    let file;
     if (compiled === undefined) {
       let bytes;
       if (o.wasmBinary !== undefined) {
         bytes = bytesOf(o.wasmBinary);
         source = 'wasmBinary';
       } else {
-        ({ bytes, source } = await findWasm((o.simd ?? simdSupported()) ? 'simd' : 'scalar', o));
+        ({ bytes, source, file } = await findWasm((o.simd ?? simdSupported()) ? 'simd' : 'scalar', o));
       }
       compiled = await compile(bytes, source);
     }
@@ -86,6 +88,12 @@ export function makeLoadPosenc(findWasm, cacheSizes = () => ({})) {
       const wanted = o.simd ? 'simd' : 'scalar';
       throw rangeError(fn, source, `is the ${variant} build but the ${wanted} build was requested (simd: ${o.simd})`);
     }
-    return new Posenc(mod, { variant, module: compiled, wasmSource: source, tileBytes: tileBytesFor(cacheSizes()) });
+    return new Posenc(mod, {
+      variant,
+      module: compiled,
+      wasmSource: source,
+      wasmFile: file,
+      tileBytes: tileBytesFor(cacheSizes()),
+    });
   };
 }

@@ -36,9 +36,10 @@ export class Posenc {
   limits;
   module;
   wasmSource;
+  wasmFile;
 
   /** @internal Use `loadPosenc()`. */
-  constructor(mod, { variant, module, wasmSource, tileBytes }) {
+  constructor(mod, { variant, module, wasmSource, wasmFile, tileBytes }) {
     const description = readDescription(mod);
     this.#memory = new Memory(mod, description, tileBytes);
     this.#plans = new PlanCache((handle) => this.#memory.freePlan(handle));
@@ -49,6 +50,7 @@ export class Posenc {
     this.limits = description.limits;
     this.module = module;
     this.wasmSource = wasmSource;
+    this.wasmFile = wasmFile === undefined ? undefined : Object.freeze(wasmFile);
     Object.freeze(this);
   }
 

@@ -19,7 +19,7 @@ export function notFoundFixes(variant) {
 export async function fetchLocatedWasm(variant, locateWasm) {
   const url = locatedUrl(locateWasm, variant, pageUrl());
   const found = await fetchWasm(url);
-  if (found.bytes) return { bytes: found.bytes, source: 'url' };
+  if (found.bytes) return { bytes: found.bytes, source: 'url', file: { from: 'locateWasm', location: url.href } };
   throw loadError(
     'loadPosenc',
     `could not load ${WASM_FILE_NAMES[variant]} from ${url} (the URL locateWasm returned): ${found.problem}. ` +

@@ -8,7 +8,7 @@ import { WASM_FILE_NAMES } from './wasm-bytes.js';
 import { fetchWasm } from './wasm-fetch.js';
 import { inlineWasm } from './wasm-inline.js';
 import { fetchLocatedWasm, notFoundFixes } from './wasm-located.js';
-import { PACKAGE_WASM_URLS, strandedPackageUrl } from './wasm-urls.js';
+import { PACKAGE_WASM_URLS, packageUrlKind } from './wasm-urls.js';
 
 function notFound(variant, url, problem) {
   return loadError(
@@ -22,17 +22,20 @@ function notFound(variant, url, problem) {
 export async function findWasmByUrl(variant, o) {
   if (o.locateWasm !== undefined) return fetchLocatedWasm(variant, o.locateWasm);
   let url;
+  let kind;
   let found;
   try {
     url = PACKAGE_WASM_URLS[variant]();
-    found = strandedPackageUrl(url, WASM_FILE_NAMES[variant])
-      ? { problem: 'the bundle holding posenc did not copy the .wasm (its URL was left as the package wrote it)' }
-      : await fetchWasm(url);
+    kind = packageUrlKind(url, WASM_FILE_NAMES[variant]);
+    found =
+      kind === 'stranded'
+        ? { problem: 'the bundle holding posenc did not copy the .wasm (its URL was left as the package wrote it)' }
+        : await fetchWasm(url);
   } catch (error) {
     // Bundled into a script without modules (esbuild's default iife), import.meta.url is empty.
     found = { problem: `no URL (import.meta.url is not available here: ${error?.message ?? error})` };
   }
-  if (found.bytes) return { bytes: found.bytes, source: 'url' };
+  if (found.bytes) return { bytes: found.bytes, source: 'url', file: { from: kind, location: url.href } };
   if (o.inlineFallback === false) throw notFound(variant, url, found.problem);
   try {
     return { bytes: await inlineWasm(variant), source: 'inline' };

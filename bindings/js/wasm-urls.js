@@ -12,15 +12,30 @@ export const PACKAGE_WASM_URLS = {
 /** Where this code sits in the package, as the end of its URL's path. */
 const HOME = /\/bindings\/js\/[^/]+$/;
 
+/** The folder of the package's files, relative to this code (the same text as the URLs above). */
+const DIST = '../../dist/';
+
 /**
- * Whether `url`, the URL of the package's `file`, is still as written while this code no longer
- * sits where the package put it: a bundler moved the code but did not copy the .wasm (esbuild,
- * Rollup, Vite before 8 pre-bundling for its dev server), so nothing can be there. Fetching it
- * would only log a 404 (or get the app's index.html). A bundler that copied the .wasm renamed it
- * (a hash) or moved it, so its URL differs from the one written.
+ * The URL of the package's `file` beside this code, made at run time so that no bundler rewrites
+ * it; undefined when this code no longer sits where the package put it. A bundler that keeps
+ * `import.meta.url` as the module's own place (webpack writes in the path it built from) still
+ * names the package's file here, which exists wherever the package is still installed.
  */
-export function strandedPackageUrl(url, file) {
+export function packageFileUrl(file) {
   const here = new URL(import.meta.url);
-  const asWritten = new URL(`../../dist/${file}`, here);
-  return url.href === asWritten.href && !HOME.test(here.pathname);
+  return HOME.test(here.pathname) ? new URL(`${DIST}${file}`, here) : undefined;
+}
+
+/**
+ * What `url`, the URL of the package's `file` as this code's literal gives it, points at:
+ * 'package' (still as written, this code in the package: the package's own file), 'bundler' (a
+ * bundler rewrote it to the copy it emitted, renamed with a hash or moved) or 'stranded' (as
+ * written while a bundler moved the code without copying the .wasm: esbuild, Rollup, Vite before
+ * 8 pre-bundling for its dev server, so nothing can be there, and fetching it would only log a
+ * 404 or get the app's index.html).
+ */
+export function packageUrlKind(url, file) {
+  const here = new URL(import.meta.url);
+  if (url.href !== new URL(`${DIST}${file}`, here).href) return 'bundler';
+  return HOME.test(here.pathname) ? 'package' : 'stranded';
 }

@@ -15,11 +15,12 @@ let work;
 let server;
 let browser;
 let exportsMap;
+let packageDir;
 
 before(async () => {
   work = mkdtempSync(join(tmpdir(), 'posenc-browser-entry-'));
   run('tar', ['-xzf', packTarball(work), '-C', work]);
-  const packageDir = join(work, 'package');
+  packageDir = join(work, 'package');
   exportsMap = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')).exports;
   // The package as a static folder, twice: as packed, and without its .wasm files (a page that
   // copied only the JS), where the default entry must fall back to its inline chunk.
@@ -135,6 +136,37 @@ test('moved away from its .wasm under another name, a bundle imports its inline 
     assert.ok(Math.abs(result.value - Math.sin(1)) < 1e-7, String(result.value));
     assert.deepEqual(wasm, [], `${file}: no request for a .wasm that cannot be there`);
     assert.deepEqual(errors, [], file);
+  }
+});
+
+test('posenc/widgets in a browser registers every tag its declarations name, each as the class it exports', async () => {
+  // The tags and classes of HTMLElementTagNameMap in the shipped declarations.
+  const types = readFileSync(join(packageDir, exportsMap['./widgets'].types), 'utf8');
+  const map = types.slice(types.indexOf('interface HTMLElementTagNameMap'));
+  const declared = Object.fromEntries(
+    [...map.slice(0, map.indexOf('}')).matchAll(/'(posenc-[a-z0-9-]+)': (\w+);/g)].map(([, tag, name]) => [tag, name]),
+  );
+  assert.equal(Object.keys(declared).length, 8, JSON.stringify(declared));
+  const entry = exportsMap['./widgets'].default;
+  writeFileSync(
+    join(work, 'site', 'registered.js'),
+    `import * as widgets from './posenc/${entry.replace(/^\.\//, '')}';
+const declared = ${JSON.stringify(declared)};
+window.__result = Object.fromEntries(Object.entries(declared).map(([tag, name]) => [tag, customElements.get(tag) === widgets[name] && document.createElement(tag) instanceof widgets[name]]));
+`,
+  );
+  writeFileSync(
+    join(work, 'site', 'registered.html'),
+    `<!doctype html><meta charset="utf-8"><title>registered</title><link rel="icon" href="data:,"><script type="module" src="./registered.js"></script>\n`,
+  );
+  const { page, context, log } = await openPage(browser);
+  try {
+    await page.goto(`${server.url}registered.html`);
+    const registered = await (await page.waitForFunction(() => window.__result)).jsonValue();
+    assert.deepEqual(registered, Object.fromEntries(Object.keys(declared).map((tag) => [tag, true])));
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await context.close();
   }
 });
 

@@ -116,6 +116,32 @@ const png: Promise<Blob> = element.toPNG();
 console.log(same, settings, csv, png, PeHeatmap.prototype, rope.settings.layout, vectors.vectors?.[0].sum, sums, wavelength, turn.rotation?.path, ropeScores, table);
 `;
 
+// posenc/widgets on a server (Node, a framework's prerender): importing it, as an ES module or
+// through require(), needs no DOM, defines the same classes and registers nothing; constructing an
+// element says it needs a browser, and the shared instance computes.
+const SERVER_WIDGETS = `
+const report = async (widgets) => {
+  const names = Object.keys(widgets).sort();
+  const classes = names.filter((name) => /^[A-Z]/.test(name));
+  let constructed;
+  try {
+    new widgets.PeHeatmap();
+  } catch (error) {
+    constructed = error.name;
+  }
+  const posenc = await widgets.sharedPosenc();
+  return JSON.stringify({
+    names,
+    attributes: classes.every((name) => widgets[name].observedAttributes.includes('theme')),
+    registry: typeof customElements,
+    constructed,
+    value: posenc.sinusoidal({ seqLen: 2, dModel: 2 })[2],
+  });
+};
+`;
+const SERVER_WIDGETS_ESM = `${SERVER_WIDGETS}console.log(await report(await import('posenc/widgets')));`;
+const SERVER_WIDGETS_CJS = `${SERVER_WIDGETS}report(require('posenc/widgets')).then(console.log);`;
+
 /**
  * A page that uses only the widgets entry, from the package's dist/ copied as a static folder:
  * the README's html example (its Widgets section), so the example is checked too.
@@ -200,13 +226,36 @@ test('npm pack installs into an empty folder and works there, types included', (
   }
 });
 
-test('posenc/widgets from the tarball: dist/ as a static folder draws an element in Chromium; its types check', async () => {
+test('posenc/widgets from the tarball: imported on a server without a DOM; dist/ as a static folder draws an element in Chromium; its types check', async () => {
   const work = mkdtempSync(join(tmpdir(), 'posenc-pack-widgets-'));
   let browser;
   let server;
   try {
     const app = installPacked(work);
     typecheck(app, CONSUMER_WIDGETS_TS);
+
+    writeFileSync(join(app, 'server-widgets.mjs'), SERVER_WIDGETS_ESM);
+    const imported = JSON.parse(run('node', ['server-widgets.mjs'], app));
+    assert.deepEqual(imported, {
+      names: [
+        'Attention',
+        'Compare',
+        'PeHeatmap',
+        'RopeHeatmap',
+        'Rotation',
+        'Vectors2d',
+        'Wavelengths',
+        'WorkedExample',
+        'providePosenc',
+        'sharedPosenc',
+      ],
+      attributes: true,
+      registry: 'undefined',
+      constructed: 'TypeError',
+      value: Math.fround(Math.sin(1)),
+    });
+    // require() of the ES module (Node 20.19 and later): the same module.
+    assert.deepEqual(JSON.parse(run('node', ['-e', SERVER_WIDGETS_CJS], app)), imported);
 
     const site = join(work, 'site');
     cpSync(join(app, 'node_modules/posenc/dist'), join(site, 'posenc'), { recursive: true });

@@ -65,10 +65,21 @@ export function defineElement(tag, ElementClass) {
       configurable: true,
     });
   }
-  if (!customElements.get(tag)) customElements.define(tag, ElementClass);
+  // A server (Node, a framework's prerender) has no registry: the classes exist there, unregistered.
+  if (globalThis.customElements && !customElements.get(tag)) customElements.define(tag, ElementClass);
 }
 
-export class PosencElement extends HTMLElement {
+// Where there is no DOM (a server importing the module to render a page), the elements' base is
+// a plain class: importing defines the same classes, and only constructing one needs a browser.
+const ElementBase =
+  globalThis.HTMLElement ??
+  class {
+    constructor() {
+      throw new TypeError('posenc elements need a browser: a server renders their tags, which the browser upgrades');
+    }
+  };
+
+export class PosencElement extends ElementBase {
   static settings = {};
 
   #state;
