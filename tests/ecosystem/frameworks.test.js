@@ -68,15 +68,18 @@ const record = recorder(results);
 let browser;
 const builds = new Map();
 
-/** Copies an app's template with posenc installed and the publishing script beside its code, and builds it. */
+/**
+ * Copies an app's template with posenc installed and the publishing scripts beside its code, and
+ * builds it; returns the app's folder and the build's time in seconds.
+ */
 async function buildApp(app, packageDir) {
   const folder = prepareApp(app.name, app.template, packageDir);
   for (const file of app.harness.files) {
     cpSync(path.join(APPS, 'frameworks', file), path.join(folder, app.harness.folder, file));
   }
   const [command, ...args] = app.build.command;
-  await runToEnd(command, args, folder, { timeout: BUILD_TIMEOUT, env: NEXT_ENV });
-  return folder;
+  const { seconds } = await runToEnd(command, args, folder, { timeout: BUILD_TIMEOUT, env: NEXT_ENV });
+  return { folder, seconds: Number(seconds.toFixed(1)) };
 }
 
 before(async () => {
@@ -104,8 +107,8 @@ function serverTable(html) {
 
 /** The production build of a Vite app, served as files. */
 async function checkViteBuild(app, entry) {
-  const folder = await builds.get(app.name);
-  entry.cost = bundleCost(path.join(folder, app.build.out));
+  const { folder, seconds } = await builds.get(app.name);
+  Object.assign(entry, { buildSeconds: seconds, cost: bundleCost(path.join(folder, app.build.out)) });
   const server = await startServer({ root: path.join(folder, app.build.out), port: 0 });
   try {
     await checkApp(browser, server.url, entry, 'url', app.expected);
@@ -140,8 +143,9 @@ for (const app of FRAMEWORKS.filter(({ template }) => template === 'next')) {
     let folder;
     await t.test('next build: the server component prerendered with the table', () =>
       record(app.name, 'build', async (entry) => {
-        folder = await builds.get(app.name);
-        entry.cost = bundleCost(path.join(folder, app.build.out));
+        const build = await builds.get(app.name);
+        folder = build.folder;
+        Object.assign(entry, { buildSeconds: build.seconds, cost: bundleCost(path.join(folder, app.build.out)) });
         const prerendered = path.join(folder, '.next', 'server', 'app', 'index.html');
         assert.ok(existsSync(prerendered), 'the page was prerendered at build time');
         assertTable(serverTable(readFileSync(prerendered, 'utf8')));
@@ -151,7 +155,8 @@ for (const app of FRAMEWORKS.filter(({ template }) => template === 'next')) {
       record(app.name, 'start', async (entry) => {
         assert.ok(folder, 'the build failed');
         const port = await freePort();
-        const server = start(...node(next, 'start', '--hostname', '127.0.0.1', '--port', port), folder, NEXT_ENV);
+        const [command, ...args] = node(next, 'start', '--hostname', '127.0.0.1', '--port', port);
+        const server = start(command, args, folder, NEXT_ENV);
         try {
           const url = `http://127.0.0.1:${port}/`;
           await waitForHttp(url, server);
@@ -175,8 +180,9 @@ const RUNTIMES = [
   {
     name: 'deno',
     bin: modules('.bin', 'deno'),
-    // Its own cache in the app; no update check (nothing beyond this machine is reached).
-    command: [modules('.bin', 'deno'), 'run', '--allow-read', '--allow-env', '--allow-sys', 'entries.mjs'],
+    // Reading the package's .wasm file needs --allow-read (without it the default entry quietly
+    // uses its inline copy); its own cache in the app; no update check.
+    command: [modules('.bin', 'deno'), 'run', '--allow-read', 'entries.mjs'],
     env: (app) => ({ DENO_DIR: path.join(app, '.deno'), DENO_NO_UPDATE_CHECK: '1' }),
   },
   { name: 'bun', bin: modules('.bin', 'bun'), command: [modules('.bin', 'bun'), 'entries.mjs'] },
