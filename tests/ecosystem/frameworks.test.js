@@ -35,13 +35,15 @@ const BUILD_TIMEOUT = 240_000;
 /** The tables the page's elements must draw, in page order: one per element's base. */
 const tablesOf = (...bases) => bases.flatMap((base) => referenceTable(SEQ_LEN, D_MODEL, base));
 
-// Each app: its template, the packages that make it (for their versions), its build (command,
-// output folder to measure and serve), the page's publishing scripts (apps/frameworks/) and the
-// app's folder they go into, and the tables its elements draw (the first element is given
-// base="100" as markup text, the second 500 as a number through the framework's own binding).
-const viteApp = (name, packages) => ({
+// Each app: its template, the packages that make it (for their versions), for a Vite app its page
+// (apps/frameworks/index.html, loading the app's main module), its build (command, output folder
+// to measure and serve), the page's publishing scripts (apps/frameworks/) and the app's folder
+// they go into, and the tables its elements draw (the first element is given base="100" as
+// markup text, the second 500 as a number through the framework's own binding).
+const viteApp = (name, packages, main = 'main.js') => ({
   name,
   template: name,
+  page: { at: 'index.html', script: `/src/${main}`, from: 'frameworks/index.html' },
   packages: ['vite', ...packages],
   build: { command: node(vite, 'build'), out: 'dist' },
   harness: { folder: 'src', files: ['drawn.js', 'publish.js'] },
@@ -56,7 +58,7 @@ const nextApp = (name, ...flags) => ({
   expected: tablesOf(100),
 });
 const FRAMEWORKS = [
-  viteApp('react', ['react', 'react-dom', '@vitejs/plugin-react']),
+  viteApp('react', ['react', 'react-dom', '@vitejs/plugin-react'], 'main.jsx'),
   viteApp('vue', ['vue', '@vitejs/plugin-vue']),
   viteApp('svelte', ['svelte', '@sveltejs/vite-plugin-svelte']),
   nextApp('next-turbopack'),
@@ -73,7 +75,7 @@ const builds = new Map();
  * builds it; returns the app's folder and the build's time in seconds.
  */
 async function buildApp(app, packageDir) {
-  const folder = prepareApp(app.name, app.template, packageDir);
+  const folder = prepareApp(app.name, app.template, packageDir, { page: app.page });
   for (const file of app.harness.files) {
     cpSync(path.join(APPS, 'frameworks', file), path.join(folder, app.harness.folder, file));
   }

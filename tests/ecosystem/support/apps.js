@@ -64,7 +64,8 @@ export function unpackPosenc(staging = path.join(WORK, '.tarball')) {
 /**
  * A fresh copy of the app template `template` at test-artifacts/ecosystem/<name>, with posenc
  * (the unpacked tarball at `packageDir`) in node_modules/posenc, the consumer `source` (a file of
- * tests/ecosystem/apps/) as its main.js and the shared page where `page` says. Returns its folder.
+ * tests/ecosystem/apps/) as its main.js and the shared page (apps/index.html, or the page
+ * `page.from` names) where `page` says. Returns its folder.
  */
 export function prepareApp(name, template, packageDir, { consumer, page, source = 'main.js' } = {}) {
   const app = path.join(WORK, name);
@@ -79,7 +80,7 @@ export function prepareApp(name, template, packageDir, { consumer, page, source 
   // The one page (apps/index.html), where the tool looks for it, loading the script where the
   // tool puts it (none where the tool adds the tag itself).
   if (page !== undefined) {
-    const html = readFileSync(path.join(APPS, 'index.html'), 'utf8');
+    const html = readFileSync(path.join(APPS, page.from ?? 'index.html'), 'utf8');
     const script = page.script ? `<script type="module" src="${page.script}"></script>` : '';
     mkdirSync(path.dirname(path.join(app, page.at)), { recursive: true });
     writeFileSync(path.join(app, page.at), html.replace('<!-- script -->', script));

@@ -2,7 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Heatmaps } from './Heatmaps.tsx';
 
-createRoot(document.getElementById('root')).render(
+createRoot(document.getElementById('app')).render(
   <StrictMode>
     <Heatmaps />
   </StrictMode>,
