@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 const tsc = fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.meta.url));
 
 /**
- * Writes `source` as `file` (consumer.ts, or consumer.tsx for JSX) with a strict tsconfig into
+ * Writes `source` as consumer.ts (or `file`: consumer.tsx for JSX) with a strict tsconfig into
  * `folder` and runs tsc; throws with its report. `overrides` replace compiler options (e.g.
  * `{ module: 'node16', noEmit: false }`).
  */
@@ -34,11 +34,11 @@ export function typecheck(folder, source, overrides = {}, file = 'consumer.ts') 
 }
 
 /** `typecheck` in a scratch ES-module folder, removed afterwards (consumers that import by path). */
-export function typecheckScratch(source, overrides = {}) {
+export function typecheckScratch(source, overrides = {}, file = 'consumer.ts') {
   const work = mkdtempSync(join(tmpdir(), 'posenc-types-'));
   try {
     writeFileSync(join(work, 'package.json'), JSON.stringify({ type: 'module' }));
-    typecheck(work, source, overrides);
+    typecheck(work, source, overrides, file);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

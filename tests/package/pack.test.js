@@ -116,6 +116,18 @@ const png: Promise<Blob> = element.toPNG();
 console.log(same, settings, csv, png, PeHeatmap.prototype, rope.settings.layout, vectors.vectors?.[0].sum, sums, wavelength, turn.rotation?.path, ropeScores, table);
 `;
 
+// The widgets' declarations under TypeScript's older node10 resolution, which reads no exports map
+// (package.json's typesVersions points it at them), with no framework installed.
+const CONSUMER_WIDGETS_NODE10 = `
+import { PeHeatmap, type PosencTag } from 'posenc/widgets';
+const element: PeHeatmap = document.createElement('posenc-pe-heatmap');
+element.addEventListener('posenc-pick', (event) => console.log(event.detail?.fn));
+// @ts-expect-error: a heatmap's pick has one value, no values (a rotation's)
+element.addEventListener('posenc-pick', (event) => console.log(event.detail?.values));
+const tag: PosencTag = 'posenc-rotation';
+console.log(tag);
+`;
+
 // posenc/widgets on a server (Node, a framework's prerender): importing it, as an ES module or
 // through require(), needs no DOM, defines the same classes and registers nothing; constructing an
 // element says it needs a browser, and the shared instance computes.
@@ -226,13 +238,14 @@ test('npm pack installs into an empty folder and works there, types included', (
   }
 });
 
-test('posenc/widgets from the tarball: imported on a server without a DOM; dist/ as a static folder draws an element in Chromium; its types check', async () => {
+test('posenc/widgets from the tarball: imported on a server without a DOM; dist/ as a static folder draws an element in Chromium; its types check (node10 resolution too)', async () => {
   const work = mkdtempSync(join(tmpdir(), 'posenc-pack-widgets-'));
   let browser;
   let server;
   try {
     const app = installPacked(work);
     typecheck(app, CONSUMER_WIDGETS_TS);
+    typecheck(app, CONSUMER_WIDGETS_NODE10, { module: 'commonjs', moduleResolution: 'node10' });
 
     writeFileSync(join(app, 'server-widgets.mjs'), SERVER_WIDGETS_ESM);
     const imported = JSON.parse(run('node', ['server-widgets.mjs'], app));

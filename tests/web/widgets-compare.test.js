@@ -162,7 +162,10 @@ test('bad attributes: a message inside, an event each, never a throw; the drawin
   assert.match(message, /metric="l2" is not one of cosine, dot/);
   assert.match(message, /q="1, oops"/);
   assert.match(message, /seq-len="1e9" is outside 8…512; using 512/);
-  assert.match(message, /content = zeros cannot be used; it stays edited/);
+  assert.match(
+    message,
+    /content = "zeros" \(a string\) cannot be used \(it is not one of qk, tokens, ones, edited\); it stays edited/,
+  );
   await setAttributes(page, SELECTOR, { 'd-model': '16', metric: 'cosine', q: '1, 2', 'seq-len': '32', content: 'qk' });
   assert.equal(await page.locator(`${SELECTOR} [part~="message"]`).isHidden(), true);
   await checkPanels({ n: 32, d: 16 }, [-1, 1]);

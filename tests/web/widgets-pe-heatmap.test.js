@@ -128,9 +128,9 @@ test('bad attributes and properties: a message inside, one warning, an event, ne
   );
   const message = await page.locator(`${SELECTOR} [part~="message"]`).textContent();
   assert.match(message, /seq-len="abc" is not a number; using the default 128/);
-  assert.match(message, /dModel = NaN cannot be used; it stays 2048/);
+  assert.match(message, /dModel = NaN \(a number\) cannot be used \(it is not a number\); it stays 2048/);
   assert.match(message, /layout="<b>sideways<\/b>" is not one of interleaved, concat/);
-  assert.match(message, /base = ten thousand cannot be used; it stays 500/);
+  assert.match(message, /base = "ten thousand" \(a string\) cannot be used \(it is not a number\); it stays 500/);
   assert.equal(log.warnings.filter((text) => text.includes('seq-len="abc"')).length, 1);
   // It still draws, with the defaults or the clamped values.
   await checkTable({ seqLen: 128, dModel: 2048, base: 500 });

@@ -90,7 +90,10 @@ test('bad attributes and properties: a message inside, one warning, an event, ne
   assert.deepEqual(names, ['pair-values', 'pair-values', 'position', 'layout', 'pair-values']);
   assert.match(message, /position="5000" .*; using 1000\./);
   assert.match(message, /layout="neox" is not one of interleaved, half/);
-  assert.match(message, /pairValues = 1,NaN cannot be used; it stays 1,0\.5/);
+  assert.match(
+    message,
+    /pairValues = \[1, NaN\] \(an array\) cannot be used \(it holds something that is not a number\); it stays 1,0\.5/,
+  );
   assert.equal(log.warnings.filter((text) => text.includes('pair-values="1"')).length, 1);
   await checkRotation({ position: 1000, base: 500, dModel: 8, pair: 3, values: [1, 0.5] }, [6, 7]);
   await page.locator(SELECTOR).evaluate((node) => {

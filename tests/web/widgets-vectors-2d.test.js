@@ -145,8 +145,11 @@ test('bad attributes and properties: a message inside, one warning, an event, ne
   const message = await page.locator(`${SELECTOR} [part~="message"]`).textContent();
   assert.match(message, /offset="soon" is not a number; using the default 0/);
   assert.match(message, /check/);
-  assert.match(message, /this has numbers outside -10…10; clamped them/);
-  assert.match(message, /out = north cannot be used; it stays 0\.3,-1\.1/);
+  assert.match(message, /this="50,-50" has numbers outside -10…10; using 10,-10\./);
+  assert.match(
+    message,
+    /out = "north" \(a string\) cannot be used \(it needs 2 comma-separated numbers\); it stays 0\.3,-1\.1/,
+  );
   assert.equal(log.warnings.filter((text) => text.includes('offset="soon"')).length, 1);
   // It still draws, with the defaults or the clamped values.
   await checkDrawn({

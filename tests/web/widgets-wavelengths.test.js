@@ -132,7 +132,7 @@ test('bad attributes and properties: a message inside, one warning, an event, ne
   assert.equal(thrown, null);
   assert.deepEqual(names, ['dims', 'dims', 'seq-len', 'dims', 'dims']);
   assert.match(message, /seq-len="-5" .*; using 1\./);
-  assert.match(message, /dims = {2}cannot be used; it stays 0,20,60,120/);
+  assert.match(message, /dims = \[\] \(an array\) cannot be used \(it needs 1…6 numbers\); it stays 0,20,60,120/);
   assert.equal(log.warnings.filter((text) => text.includes('dims="one, two"')).length, 1);
   await checkCurves({ seqLen: 1, dModel: 40, base: 500 }, [0, 20, 39]);
   await setAttributes({

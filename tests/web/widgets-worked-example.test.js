@@ -106,8 +106,11 @@ test('bad attributes and properties: a message inside, one warning, an event, ne
   );
   const message = await page.locator(`${SELECTOR} [part~="message"]`).textContent();
   assert.match(events[0].message, /the="1,2" needs 4 comma-separated numbers/);
-  assert.match(message, /the = four numbers cannot be used; it stays 0\.5,0\.1,0\.8,0\.3/);
-  assert.match(message, /cat has numbers outside -100…100; clamped them/);
+  assert.match(
+    message,
+    /the = "four numbers" \(a string\) cannot be used \(it needs 4 comma-separated numbers\); it stays 0\.5,0\.1,0\.8,0\.3/,
+  );
+  assert.match(message, /cat="1000,0,0,-1000" has numbers outside -100…100; using 100,0,0,-100\./);
   assert.equal(log.warnings.filter((text) => text.includes('the="1,2"')).length, 1);
   await checkShown(THE, [100, 0, 0, -100]);
   await setAttributes({ cat: CAT.join(',') });

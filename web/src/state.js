@@ -2,7 +2,7 @@
 // page is a shareable permalink. Only settings that differ from their defaults are written.
 // (The query, not the fragment: fragments stay free for the table of contents' #section links.)
 //
-// Each setting has a spec: { type: 'int'|'number'|'enum'|'text'|'numbers', default, ... }; an
+// Each setting has a spec: { type: 'int'|'number'|'enum'|'boolean'|'text'|'numbers', default, ... }; an
 // 'int' may add `even` and `maxFrom(get)`, a limit that depends on other settings (a pair index
 // below d/2). Anything unreadable in a link falls back to the default and out-of-range values are
 // clamped, each with a message naming the setting: a hand-edited or truncated link must never leave
@@ -72,57 +72,94 @@ function keysWithBrokenEncoding(text) {
   return keys;
 }
 
-/** Parses one raw string by its spec: { value } or { value: default/clamped, problem }. */
-export function parseSetting(key, spec, raw) {
-  const fallback = (why) => ({
-    value: spec.default,
-    problem: `${key}=${describeValue(raw)} ${why}; using the default ${describeSetting(spec, spec.default)}.`,
-  });
+const NUMBER_TEXT = /^\s*[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?\s*$/i;
+
+/** A number as a spec reads it: a finite number, or a string in decimal notation; else why not. */
+function readNumber(value) {
+  if (typeof value === 'string') {
+    if (!NUMBER_TEXT.test(value)) return { why: 'is not a number' };
+    value = Number(value);
+  } else if (typeof value !== 'number' || Number.isNaN(value)) return { why: 'is not a number' };
+  return Number.isFinite(value) ? { value } : { why: 'is not a finite number' };
+}
+
+/** One entry of a list: a finite number, or a string that holds one (as the list's text has it). */
+function listEntry(entry) {
+  if (typeof entry === 'number') return entry;
+  return typeof entry === 'string' && entry.trim() !== '' ? Number(entry) : Number.NaN;
+}
+
+/**
+ * Reads a value by its spec, whether written (a link, an attribute: always a string) or set by a
+ * script or a framework (a property: a number, a boolean, a list as an array, or the same strings
+ * as written). The one rule for every setting of the page and the elements:
+ *   int, number  a number or a decimal string ("100", " 1e4 "); clamped into range, rounded, made even
+ *   enum         one of its values, exactly
+ *   boolean      true, '' (an attribute that is present) or 'true'; false or 'false'
+ *   numbers      an array of numbers or numeric strings, or the comma-separated text of one
+ *   text         a string
+ * Returns { value } when it is used as it is, { value, why } when it was held to the spec and
+ * { why } when it cannot be used; `why` is a phrase ("is not a number").
+ */
+export function readSetting(spec, value) {
   switch (spec.type) {
     case 'int':
     case 'number': {
-      if (!/^\s*[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?\s*$/i.test(raw)) return fallback('is not a number');
-      const value = Number(raw);
-      if (!Number.isFinite(value)) return fallback('is not a finite number');
-      const clamped = clampSetting(spec, value);
-      if (clamped === value) return { value };
+      const read = readNumber(value);
+      if (read.why) return read;
+      const clamped = clampSetting(spec, read.value);
+      if (clamped === read.value) return read;
       let why = 'is odd (this setting is even)';
-      if (value < spec.min || value > spec.max) why = `is outside ${spec.min}…${spec.max}`;
-      else if (!Number.isInteger(value)) why = 'is not a whole number';
-      return {
-        value: clamped,
-        problem: `${key}=${describeValue(raw)} ${why}; using ${describeSetting(spec, clamped)}.`,
-      };
+      if (read.value < spec.min || read.value > spec.max) why = `is outside ${spec.min}…${spec.max}`;
+      else if (!Number.isInteger(read.value)) why = 'is not a whole number';
+      return { value: clamped, why };
     }
     case 'enum':
-      return spec.values.includes(raw) ? { value: raw } : fallback(`is not one of ${spec.values.join(', ')}`);
-    case 'text': {
-      // A text setting is one line (a text box cannot show a line break or a tab).
-      const line = oneLine(raw);
-      const broken = line === raw ? '' : `${key} holds one line; its line breaks and tabs became spaces.`;
-      const cut = line.length > spec.maxLength ? textCutMessage(key, spec) : '';
-      const problem = [broken, cut].filter(Boolean).join(' ');
-      return problem ? { value: cutText(line, spec.maxLength), problem } : { value: line };
-    }
+      return spec.values.includes(value) ? { value } : { why: `is not one of ${spec.values.join(', ')}` };
+    case 'boolean':
+      if (value === true || value === '' || value === 'true') return { value: true };
+      if (value === false || value === 'false') return { value: false };
+      return { why: 'is not true or false' };
+    case 'text':
+      return typeof value === 'string' ? { value: cutText(oneLine(value), spec.maxLength) } : { why: 'is not text' };
     case 'numbers': {
-      const parts = raw.split(',');
+      const written = typeof value === 'string';
+      if (!written && !Array.isArray(value)) return { why: 'is not a list of numbers' };
+      // An empty list is allowed where it is the default (e.g. a widget's "no fixed domain").
+      if (!written && value.length === 0 && spec.default.length === 0) return { value: [] };
+      const parts = written ? value.split(',') : value;
       if (parts.length < spec.minLength || parts.length > spec.maxLength) {
-        return fallback(
-          `needs ${spec.minLength === spec.maxLength ? spec.minLength : `${spec.minLength}…${spec.maxLength}`} comma-separated numbers`,
-        );
+        const count = spec.minLength === spec.maxLength ? spec.minLength : `${spec.minLength}…${spec.maxLength}`;
+        return { why: `needs ${count} ${written ? 'comma-separated ' : ''}numbers` };
       }
-      const values = parts.map(Number);
-      if (parts.some((part) => part.trim() === '') || values.some((v) => !Number.isFinite(v)))
-        return fallback('holds something that is not a number');
+      const values = Array.from(parts, listEntry);
+      if (!values.every(Number.isFinite)) return { why: 'holds something that is not a number' };
       const clamped = values.map((v) => Math.min(spec.max, Math.max(spec.min, v)));
-      if (clamped.some((v, i) => v !== values[i])) {
-        return { value: clamped, problem: `${key} has numbers outside ${spec.min}…${spec.max}; clamped them.` };
-      }
+      if (clamped.some((v, i) => v !== values[i]))
+        return { value: clamped, why: `has numbers outside ${spec.min}…${spec.max}` };
       return { value: values };
     }
     default:
-      throw new Error(`state: unknown setting type ${spec.type} for ${key}`);
+      throw new Error(`state: unknown setting type ${spec.type}`);
   }
+}
+
+/** Parses one raw string (a link's, an attribute's) by its spec: { value } or { value: default/clamped, problem }. */
+export function parseSetting(key, spec, raw) {
+  if (spec.type === 'text') {
+    // A text setting is one line (a text box cannot show a line break or a tab).
+    const line = oneLine(raw);
+    const broken = line === raw ? '' : `${key} holds one line; its line breaks and tabs became spaces.`;
+    const cut = line.length > spec.maxLength ? textCutMessage(key, spec) : '';
+    const problem = [broken, cut].filter(Boolean).join(' ');
+    return problem ? { value: cutText(line, spec.maxLength), problem } : { value: line };
+  }
+  const { value, why } = readSetting(spec, raw);
+  if (!why) return { value };
+  const written = `${key}=${describeValue(raw)} ${why}`;
+  if (value === undefined)
+    return { value: spec.default, problem: `${written}; using the default ${describeSetting(spec, spec.default)}.` };
+  return { value, problem: `${written}; using ${describeSetting(spec, value)}.` };
 }
 
 /**
@@ -161,6 +198,8 @@ export function normalizeSetting(spec, value, max = spec.max) {
       return typeof value === 'number' && !Number.isNaN(value) ? clampSetting(spec, value, max) : undefined;
     case 'enum':
       return spec.values.includes(value) ? value : undefined;
+    case 'boolean':
+      return typeof value === 'boolean' ? value : undefined;
     case 'text':
       return cutText(oneLine(String(value)), spec.maxLength);
     case 'numbers': {

@@ -184,10 +184,13 @@ export async function assertThemeValidated(page, log, selector) {
   assert.equal(await page.locator(`${selector} [part~="message"]`).isHidden(), true);
   const property = await problemsAfter(page, selector, [{ property: 'theme', value: 'sideways' }]);
   assert.deepEqual({ thrown: property.thrown, names: property.names }, { thrown: null, names: ['theme'] });
-  assert.match(property.message, /theme = sideways cannot be used; it stays dark\./);
+  assert.match(
+    property.message,
+    /theme = "sideways" \(a string\) cannot be used \(it is not one of system, light, dark\); it stays dark\./,
+  );
   assert.deepEqual(await looks(), { ...dark, theme: 'dark' });
   assert.equal(await page.locator(selector).getAttribute('theme'), 'dark');
-  assert.equal(log.warnings.filter((text) => text.includes('theme = sideways')).length, 1);
+  assert.equal(log.warnings.filter((text) => text.includes('theme = "sideways"')).length, 1);
   await page.locator(selector).evaluate((node) => node.removeAttribute('theme'));
   assert.equal(await page.locator(`${selector} [part~="message"]`).isHidden(), true);
   assert.deepEqual(await looks(), { ...light, theme: 'system' });

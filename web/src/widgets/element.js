@@ -12,15 +12,22 @@
 //   csv()                    the drawn data as CSV text
 // and reports picked cells with this.pick(detail).
 //
-// Every element also has `theme` (system | light | dark), held to the same rules.
+// Every element also has `theme` (system | light | dark) and `controls` (a boolean: the built-in
+// controls shown), held to the same rules.
 //
-// A bad attribute or property never throws: it is named in a message inside the element, warned
-// about once on the console and sent as a `posenc-invalid` event; the setting keeps its default
-// (or, for a number outside its range, the nearest allowed value).
+// An attribute and a property go through one parser (state.js's readSetting): a property takes
+// what frameworks pass (React and Svelte set properties from JSX and template attributes, as
+// strings: base="100"), so `el.base = '100'` is `el.base = 100` is base="100". null or undefined
+// is the attribute removed: the default.
+//
+// A bad attribute or property never throws: it is named in a message inside the element (a
+// property's with what it got and its type), warned about once on the console and sent as a
+// `posenc-invalid` event; a bad attribute leaves the setting at its default, a bad property leaves
+// it as it was, and a number outside its range becomes the nearest allowed value.
 import { h } from '../dom.js';
 import { renderFigure } from '../plots/figure-image.js';
 import { coalesceToFrame, progressiveToFrame } from '../schedule.js';
-import { describeSetting, formatValue, normalizeSetting, parseSetting, UrlState } from '../state.js';
+import { cutText, describeSetting, formatValue, parseSetting, readSetting, UrlState } from '../state.js';
 import { sharedPosenc } from './engine.js';
 import widgetCss from './widget.css?inline';
 
@@ -36,11 +43,41 @@ function widgetSheet() {
 
 const warned = new Set(); // each problem's text, warned about once per page
 
-// The setting every element has besides its own: its colour scheme. CSS reads only the attribute's
-// exact values (widget.css's :host([theme=…])), so nothing else written there styles anything.
+// The settings every element has besides its own: its colour scheme (CSS reads only the
+// attribute's exact values, widget.css's :host([theme=…]), so nothing else written there styles
+// anything) and whether its built-in controls show. Neither changes the figure's numbers.
 const BASE_SETTINGS = {
   theme: { spec: { type: 'enum', default: 'system', values: ['system', 'light', 'dark'] } },
+  controls: { spec: { type: 'boolean', default: false } },
 };
+
+/** A value as its attribute: the text, or null for none (false, and an empty list: the defaults). */
+function attributeText(spec, value) {
+  if (spec.type === 'boolean') return value ? '' : null;
+  const text = formatValue(spec, value);
+  return text === '' ? null : text;
+}
+
+/** What a property was given, for a message: strings quoted, lists bracketed, all cut short. */
+function shownValue(value) {
+  try {
+    const entry = (v) => (typeof v === 'string' ? JSON.stringify(v) : String(v));
+    const text = Array.isArray(value)
+      ? `[${value.slice(0, 8).map(entry).join(', ')}${value.length > 8 ? ', …' : ''}]`
+      : entry(value);
+    return text.length > 40 ? `${cutText(text, 40)}…` : text;
+  } catch {
+    return '(unreadable)'; // a hostile toString: the type still says what it was
+  }
+}
+
+/** A value's type as a message says it: "a string", "an array", "null". */
+function typeName(value) {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  const type = typeof value;
+  return type === 'undefined' ? 'undefined' : `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
+}
 
 /** An element class's settings with the base's (theme): what attributes and properties cover. */
 const allSettings = (ElementClass) => ({ ...BASE_SETTINGS, ...ElementClass.settings });
@@ -53,7 +90,7 @@ export const camelCase = (name) => name.replace(/-([a-z])/g, (_, letter) => lett
  */
 export function defineElement(tag, ElementClass) {
   const names = Object.keys(allSettings(ElementClass));
-  Object.defineProperty(ElementClass, 'observedAttributes', { value: [...names, 'controls'] });
+  Object.defineProperty(ElementClass, 'observedAttributes', { value: names });
   for (const name of names) {
     Object.defineProperty(ElementClass.prototype, camelCase(name), {
       get() {
@@ -113,12 +150,12 @@ export class PosencElement extends ElementBase {
       // attribute leaves it as written (a bad one stays visible beside its message).
       if (!this.#fromAttribute) {
         for (const key of keys) {
-          const text = formatValue(this.#state.spec(key), this.#state.get(key));
-          // An empty list (a default such as <posenc-attention>'s domain) is no attribute at all.
-          if (text === '') this.removeAttribute(key);
+          const text = attributeText(this.#state.spec(key), this.#state.get(key));
+          if (text === null) this.removeAttribute(key);
           else this.setAttribute(key, text);
         }
       }
+      if (keys.includes('controls')) this.#showControls();
       // The theme is CSS alone: the figure's numbers stay as drawn.
       if (keys.some((key) => !Object.hasOwn(BASE_SETTINGS, key))) this.#request();
     });
@@ -129,7 +166,7 @@ export class PosencElement extends ElementBase {
   connectedCallback() {
     if (!this.#figure) this.#adoptEarlyProperties();
     this.#figure ??= this.build();
-    if (!this.#controls.hasChildNodes() && this.hasAttribute('controls')) this.#buildControls();
+    this.#showControls();
     if (!this.#posenc && !this.#loading) {
       this.#loading = sharedPosenc().then(
         (posenc) => {
@@ -143,11 +180,6 @@ export class PosencElement extends ElementBase {
   }
 
   attributeChangedCallback(name, _old, raw) {
-    if (name === 'controls') {
-      if (raw !== null && !this.#controls.hasChildNodes()) this.#buildControls();
-      this.#controls.hidden = raw === null;
-      return;
-    }
     const spec = this.#state.spec(name);
     const { value, problem } = raw === null ? { value: spec.default } : parseSetting(name, spec, raw);
     this.#report(name, problem);
@@ -163,17 +195,28 @@ export class PosencElement extends ElementBase {
     return this.#state.get(name);
   }
 
+  /** Sets a setting as its property does: read by the attribute's rules, null or undefined the default. */
   setSetting(name, value) {
     const spec = this.#state.spec(name);
-    if (normalizeSetting(spec, value, this.#state.max(name)) === undefined) {
-      this.#report(
-        name,
-        `${camelCase(name)} = ${String(value).slice(0, 40)} cannot be used; it stays ${describeSetting(spec, this.#state.get(name))}.`,
-      );
+    if (value === null || value === undefined) {
+      this.#report(name, null);
+      this.#state.set(name, spec.default);
       return;
     }
-    this.#report(name, null);
-    this.#state.set(name, value);
+    let read;
+    try {
+      read = readSetting(spec, value);
+    } catch {
+      read = { why: 'could not be read' }; // a list whose entries throw when read
+    }
+    const given = `${camelCase(name)} = ${shownValue(value)} (${typeName(value)})`;
+    if (read.value === undefined) {
+      const current = describeSetting(spec, this.#state.get(name));
+      this.#report(name, `${given} cannot be used (it ${read.why}); it stays ${current}.`);
+      return;
+    }
+    this.#report(name, read.why ? `${given} ${read.why}; using ${describeSetting(spec, read.value)}.` : null);
+    this.#state.set(name, read.value);
   }
 
   /** The current settings, by property name (what posenc-change sends). */
@@ -235,6 +278,13 @@ export class PosencElement extends ElementBase {
       delete this[property];
       this.setSetting(name, value);
     }
+  }
+
+  /** Shows the built-in controls (made on first showing) or hides them, as the controls setting says. */
+  #showControls() {
+    const shown = this.#state.get('controls');
+    if (shown && !this.#controls.hasChildNodes()) this.#buildControls();
+    this.#controls.hidden = !shown;
   }
 
   #buildControls() {

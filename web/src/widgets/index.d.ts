@@ -1,5 +1,7 @@
 // posenc/widgets: the tutorial's figures as custom elements (hand-written declarations; the
-// elements are in web/src/widgets/). Importing the module registers the elements.
+// elements are in web/src/widgets/). Importing the module registers the elements (in a browser;
+// on a server it defines the same classes and registers nothing). The end of the file types the
+// tags for React 19, Preact, Solid, Vue 3 and Svelte 5 templates without needing any of them.
 import type { Posenc } from '../../../bindings/js/index.js';
 
 /** The settings of <posenc-pe-heatmap>, as properties (attributes: seq-len, d-model, base, layout). */
@@ -35,10 +37,29 @@ export interface PosencInvalid {
   message: string;
 }
 
+/** posenc-change's detail: the settings of the picture just drawn, by property name. */
+export interface PosencChange<Settings = PosencSettings> {
+  settings: Settings;
+}
+
+/** The events of a posenc element, as HTMLElementEventMap has a DOM element's (addEventListener's types). */
+export interface PosencEventMap<Settings extends PosencSettings = PosencSettings, Pick extends PosencPick = PosencPick>
+  extends HTMLElementEventMap {
+  /** After a redraw with new settings. */
+  'posenc-change': CustomEvent<PosencChange<Settings>>;
+  /** The cell or position under the pointer or the keyboard's cursor; null when it leaves. */
+  'posenc-pick': CustomEvent<Pick | null>;
+  /** An attribute or property the element could not use (also shown inside it). */
+  'posenc-invalid': CustomEvent<PosencInvalid>;
+}
+
 /** What every posenc element has. */
-export interface PosencElementBase<Settings> extends HTMLElement {
+export interface PosencElementBase<Settings extends PosencSettings, Pick extends PosencPick = PosencPick>
+  extends HTMLElement {
   /** The colour scheme (attribute `theme`): the reader's system setting (the default), light or dark. */
   theme: 'system' | 'light' | 'dark';
+  /** Whether the element shows its built-in controls (the boolean attribute `controls`); default false. */
+  controls: boolean;
   /** The settings in use, by property name. */
   readonly settings: Settings;
   /** The sentences shown inside the element for settings it could not use (empty when none). */
@@ -47,9 +68,29 @@ export interface PosencElementBase<Settings> extends HTMLElement {
   toPNG(): Promise<Blob>;
   /** The drawn numbers as CSV text (a header row and a label column). */
   toCSV(): string;
+  addEventListener<K extends keyof PosencEventMap<Settings, Pick>>(
+    type: K,
+    listener: (event: PosencEventMap<Settings, Pick>[K]) => unknown,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  addEventListener(
+    type: string,
+    listener: EventListenerOrEventListenerObject,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  removeEventListener<K extends keyof PosencEventMap<Settings, Pick>>(
+    type: K,
+    listener: (event: PosencEventMap<Settings, Pick>[K]) => unknown,
+    options?: boolean | EventListenerOptions,
+  ): void;
+  removeEventListener(
+    type: string,
+    listener: EventListenerOrEventListenerObject,
+    options?: boolean | EventListenerOptions,
+  ): void;
 }
 
-export interface PeHeatmap extends PosencElementBase<PeHeatmapSettings>, PeHeatmapSettings {
+export interface PeHeatmap extends PosencElementBase<PeHeatmapSettings, PeHeatmapPick>, PeHeatmapSettings {
   /** The drawn table (row-major; computed again on each read: the element keeps only its picture), or null before the first draw. */
   readonly table: { values: Float32Array; rows: number; cols: number } | null;
   /** Rows first … first + count − 1 of the drawn table (row-major, as `table` has them), or null before the first draw; a RangeError for rows outside it. */
@@ -83,7 +124,7 @@ export interface RopeHeatmapPick {
   text: string;
 }
 
-export interface RopeHeatmap extends PosencElementBase<RopeHeatmapSettings>, RopeHeatmapSettings {}
+export interface RopeHeatmap extends PosencElementBase<RopeHeatmapSettings, RopeHeatmapPick>, RopeHeatmapSettings {}
 export declare const RopeHeatmap: { prototype: RopeHeatmap; new (): RopeHeatmap };
 
 /** The settings of <posenc-vectors-2d>, as properties (attributes: offset, check, this, out). */
@@ -113,7 +154,7 @@ export interface Vectors2dPick extends Vectors2dRow {
   text: string;
 }
 
-export interface Vectors2d extends PosencElementBase<Vectors2dSettings>, Vectors2dSettings {
+export interface Vectors2d extends PosencElementBase<Vectors2dSettings, Vectors2dPick>, Vectors2dSettings {
   /** The drawn words, or null before the first draw. */
   readonly vectors: Vectors2dRow[] | null;
 }
@@ -144,7 +185,9 @@ export interface WorkedExamplePick {
   text: string;
 }
 
-export interface WorkedExample extends PosencElementBase<WorkedExampleSettings>, WorkedExampleSettings {
+export interface WorkedExample
+  extends PosencElementBase<WorkedExampleSettings, WorkedExamplePick>,
+    WorkedExampleSettings {
   /** The drawn numbers (row-major, 2 words × 4 channels), or null before the first draw. */
   readonly values: { pe: Float32Array; embeddings: Float32Array; sums: Float32Array } | null;
 }
@@ -176,7 +219,7 @@ export interface AttentionSettings {
 /** posenc-pick's detail for <posenc-attention>: the cell, its query and key positions and value (as RoPE's heatmap). */
 export type AttentionPick = RopeHeatmapPick;
 
-export interface Attention extends PosencElementBase<AttentionSettings>, AttentionSettings {
+export interface Attention extends PosencElementBase<AttentionSettings, AttentionPick>, AttentionSettings {
   /** The drawn matrix (row-major [seqLen, seqLen]), or null before the first draw. */
   readonly matrix: Float32Array | null;
   /** Moves the cursor to a cell (a page linking several panels), or hides it with null. */
@@ -210,7 +253,7 @@ export interface WavelengthsPick {
   text: string;
 }
 
-export interface Wavelengths extends PosencElementBase<WavelengthsSettings>, WavelengthsSettings {
+export interface Wavelengths extends PosencElementBase<WavelengthsSettings, WavelengthsPick>, WavelengthsSettings {
   /** The drawn curves (empty before the first draw). */
   readonly curves: WavelengthsCurve[];
 }
@@ -242,7 +285,7 @@ export interface RotationPick {
   text: string;
 }
 
-export interface Rotation extends PosencElementBase<RotationSettings>, RotationSettings {
+export interface Rotation extends PosencElementBase<RotationSettings, RotationPick>, RotationSettings {
   /** The drawn rotation, or null before the first draw; path holds [x_a, x_b] for positions 0…m. */
   readonly rotation: {
     position: number;
@@ -286,7 +329,7 @@ export interface ComparePick {
   text: string;
 }
 
-export interface Compare extends PosencElementBase<CompareSettings>, CompareSettings {
+export interface Compare extends PosencElementBase<CompareSettings, ComparePick>, CompareSettings {
   /** The drawn scores (each row-major [seqLen, seqLen]; computed again on each read), or null before the first draw. */
   readonly scores: { naive: Float32Array; sinusoidal: Float32Array; rope: Float32Array } | null;
   /** Moves the three panels' crosshair to a cell, or hides it with null. */
@@ -298,6 +341,191 @@ export declare const Compare: { prototype: Compare; new (): Compare };
 export declare function providePosenc(posenc: Posenc | Promise<Posenc>): void;
 /** The page's shared posenc instance, the one the elements compute with (loaded on the first call or element, once). */
 export declare function sharedPosenc(): Promise<Posenc>;
+
+/** Every element's settings, and every element's posenc-pick detail (the global event map's). */
+export type PosencSettings =
+  | PeHeatmapSettings
+  | RopeHeatmapSettings
+  | Vectors2dSettings
+  | WorkedExampleSettings
+  | AttentionSettings
+  | WavelengthsSettings
+  | RotationSettings
+  | CompareSettings;
+export type PosencPick =
+  | PeHeatmapPick
+  | RopeHeatmapPick
+  | AttentionPick
+  | Vectors2dPick
+  | WorkedExamplePick
+  | WavelengthsPick
+  | RotationPick
+  | ComparePick;
+
+/** Each tag: its element, its settings and its posenc-pick detail. */
+export interface PosencElementTypes {
+  'posenc-pe-heatmap': { element: PeHeatmap; settings: PeHeatmapSettings; pick: PeHeatmapPick };
+  'posenc-rope-heatmap': { element: RopeHeatmap; settings: RopeHeatmapSettings; pick: RopeHeatmapPick };
+  'posenc-vectors-2d': { element: Vectors2d; settings: Vectors2dSettings; pick: Vectors2dPick };
+  'posenc-worked-example': { element: WorkedExample; settings: WorkedExampleSettings; pick: WorkedExamplePick };
+  'posenc-attention': { element: Attention; settings: AttentionSettings; pick: AttentionPick };
+  'posenc-wavelengths': { element: Wavelengths; settings: WavelengthsSettings; pick: WavelengthsPick };
+  'posenc-rotation': { element: Rotation; settings: RotationSettings; pick: RotationPick };
+  'posenc-compare': { element: Compare; settings: CompareSettings; pick: ComparePick };
+}
+export type PosencTag = keyof PosencElementTypes;
+
+/**
+ * A setting as a template passes it (to the property or the attribute: the element reads both
+ * alike): its value or the attribute's text of it. Numbers: a number or a numeric string ("100");
+ * lists: an array (of numbers or numeric strings) or the comma-separated text; booleans: true,
+ * false, '' (a bare attribute), 'true' or 'false'; names: one of the names.
+ */
+export type PassedSetting<T> = [T] extends [number]
+  ? number | `${number}`
+  : [T] extends [number[]]
+    ? readonly (number | `${number}`)[] | string
+    : [T] extends [boolean]
+      ? boolean | '' | 'true' | 'false'
+      : T;
+
+/** seqLen → seq-len: a property's name as its attribute's. */
+export type KebabCase<Name extends string> = Name extends `${infer First}${infer Rest}`
+  ? `${First extends Lowercase<First> ? First : `-${Lowercase<First>}`}${KebabCase<Rest>}`
+  : Name;
+
+/** The settings every element has: theme and controls. */
+export interface PosencBaseSettings {
+  theme: 'system' | 'light' | 'dark';
+  controls: boolean;
+}
+
+/** An element's settings in a template: as properties (camelCase) and as attributes (kebab-case). */
+export type PosencSettingProps<Settings> = {
+  [Name in keyof (Settings & PosencBaseSettings)]?: PassedSetting<(Settings & PosencBaseSettings)[Name]>;
+} & {
+  [Name in keyof (Settings & PosencBaseSettings) & string as KebabCase<Name>]?: PassedSetting<
+    (Settings & PosencBaseSettings)[Name]
+  >;
+};
+
+export type PosencEventName = 'posenc-change' | 'posenc-pick' | 'posenc-invalid';
+
+/** posenc-change → posencChange. */
+export type CamelCase<Name extends string> = Name extends `${infer First}-${infer Rest}`
+  ? `${First}${Capitalize<CamelCase<Rest>>}`
+  : Name;
+
+/**
+ * An element's events as a template attaches them: `on` and the event's name (onposenc-change={…}:
+ * React 19, Preact, Svelte 5; Solid's on:posenc-change with the prefix 'on:'), the listener getting
+ * the DOM event.
+ */
+export type PosencEventProps<Settings extends PosencSettings, Pick extends PosencPick, Prefix extends string = 'on'> = {
+  [Name in PosencEventName as `${Prefix}${Name}`]?: (event: PosencEventMap<Settings, Pick>[Name]) => void;
+};
+
+/** The same events as Vue's templates name them: @posenc-change is the prop onPosencChange. */
+export type PosencVueEventProps<Settings extends PosencSettings, Pick extends PosencPick> = {
+  [Name in PosencEventName as `on${Capitalize<CamelCase<Name>>}`]?: (
+    event: PosencEventMap<Settings, Pick>[Name],
+  ) => void;
+};
+
+/** The attributes of any HTML element that a page most often puts on a posenc element. */
+export interface PosencHostAttributes {
+  id?: string;
+  class?: string;
+  className?: string;
+  style?: string | object;
+  slot?: string;
+  hidden?: boolean;
+  title?: string;
+  part?: string;
+  role?: string;
+  tabindex?: number | `${number}`;
+  [data: `data-${string}`]: string | number | boolean | undefined;
+  [aria: `aria-${string}`]: string | number | boolean | undefined;
+}
+
+type SettingsOf<Tag extends PosencTag> = PosencElementTypes[Tag]['settings'];
+type PickOf<Tag extends PosencTag> = PosencElementTypes[Tag]['pick'];
+
+/** A tag's settings and events in a template (what a framework's own attributes come beside). */
+export type PosencProps<Tag extends PosencTag> = PosencSettingProps<SettingsOf<Tag>> &
+  PosencEventProps<SettingsOf<Tag>, PickOf<Tag>>;
+
+/** A tag in a template with no framework types of its own to add: its props and the common attributes. */
+export type PosencElementProps<Tag extends PosencTag> = PosencProps<Tag> &
+  PosencHostAttributes & {
+    /** Preact's ref (a callback or an object) and Solid's (a callback, or the variable it assigns). */
+    ref?:
+      | ((element: PosencElementTypes[Tag]['element'] | null) => void)
+      | { current: PosencElementTypes[Tag]['element'] | null }
+      | PosencElementTypes[Tag]['element']
+      | null;
+    children?: unknown;
+  };
+
+/** Every tag, for a framework's IntrinsicElements (Svelte's, Preact's). */
+export type PosencIntrinsicElements = { [Tag in PosencTag]: PosencElementProps<Tag> };
+
+/** Every tag for Solid: the same, and the events also as on:posenc-change. */
+export type PosencSolidIntrinsicElements = {
+  [Tag in PosencTag]: PosencElementProps<Tag> & PosencEventProps<SettingsOf<Tag>, PickOf<Tag>, 'on:'>;
+};
+
+/** A tag's props in Vue's templates (settings, common attributes, Vue's event props). */
+export type PosencVueProps<Tag extends PosencTag> = PosencSettingProps<SettingsOf<Tag>> &
+  PosencHostAttributes &
+  PosencVueEventProps<SettingsOf<Tag>, PickOf<Tag>>;
+
+/** A tag as Vue's GlobalComponents takes it: a component whose props are the tag's. */
+export type PosencVueComponent<Tag extends PosencTag> = new () => { $props: PosencVueProps<Tag> };
+
+// React's block below names React's own types (its attributes and refs, per element). Where React
+// is not installed, the augmentation has nothing to add to and those names resolve to these
+// stand-ins instead: a project without React still type-checks these declarations, skipLibCheck off.
+type DetailedHTMLProps<Attributes, _Element> = Attributes;
+type HTMLAttributes<_Element> = PosencHostAttributes;
+
+declare module 'react' {
+  namespace JSX {
+    interface IntrinsicElements {
+      'posenc-pe-heatmap': DetailedHTMLProps<HTMLAttributes<PeHeatmap>, PeHeatmap> & PosencProps<'posenc-pe-heatmap'>;
+      'posenc-rope-heatmap': DetailedHTMLProps<HTMLAttributes<RopeHeatmap>, RopeHeatmap> &
+        PosencProps<'posenc-rope-heatmap'>;
+      'posenc-vectors-2d': DetailedHTMLProps<HTMLAttributes<Vectors2d>, Vectors2d> & PosencProps<'posenc-vectors-2d'>;
+      'posenc-worked-example': DetailedHTMLProps<HTMLAttributes<WorkedExample>, WorkedExample> &
+        PosencProps<'posenc-worked-example'>;
+      'posenc-attention': DetailedHTMLProps<HTMLAttributes<Attention>, Attention> & PosencProps<'posenc-attention'>;
+      'posenc-wavelengths': DetailedHTMLProps<HTMLAttributes<Wavelengths>, Wavelengths> &
+        PosencProps<'posenc-wavelengths'>;
+      'posenc-rotation': DetailedHTMLProps<HTMLAttributes<Rotation>, Rotation> & PosencProps<'posenc-rotation'>;
+      'posenc-compare': DetailedHTMLProps<HTMLAttributes<Compare>, Compare> & PosencProps<'posenc-compare'>;
+    }
+  }
+}
+
+// Solid's compiler reads JSX from solid-js/jsx-runtime (jsxImportSource: 'solid-js').
+declare module 'solid-js/jsx-runtime' {
+  namespace JSX {
+    interface IntrinsicElements extends PosencSolidIntrinsicElements {}
+  }
+}
+
+declare module 'vue' {
+  interface GlobalComponents {
+    'posenc-pe-heatmap': PosencVueComponent<'posenc-pe-heatmap'>;
+    'posenc-rope-heatmap': PosencVueComponent<'posenc-rope-heatmap'>;
+    'posenc-vectors-2d': PosencVueComponent<'posenc-vectors-2d'>;
+    'posenc-worked-example': PosencVueComponent<'posenc-worked-example'>;
+    'posenc-attention': PosencVueComponent<'posenc-attention'>;
+    'posenc-wavelengths': PosencVueComponent<'posenc-wavelengths'>;
+    'posenc-rotation': PosencVueComponent<'posenc-rotation'>;
+    'posenc-compare': PosencVueComponent<'posenc-compare'>;
+  }
+}
 
 declare global {
   interface HTMLElementTagNameMap {
@@ -311,18 +539,16 @@ declare global {
     'posenc-compare': Compare;
   }
   interface HTMLElementEventMap {
-    'posenc-change': CustomEvent<{ settings: Record<string, unknown> }>;
-    'posenc-pick': CustomEvent<
-      | PeHeatmapPick
-      | RopeHeatmapPick
-      | AttentionPick
-      | Vectors2dPick
-      | WorkedExamplePick
-      | WavelengthsPick
-      | RotationPick
-      | ComparePick
-      | null
-    >;
+    'posenc-change': CustomEvent<PosencChange>;
+    'posenc-pick': CustomEvent<PosencPick | null>;
     'posenc-invalid': CustomEvent<PosencInvalid>;
+  }
+  /** Svelte 5's template types (svelte-check): the tags and their props. */
+  namespace svelteHTML {
+    interface IntrinsicElements extends PosencIntrinsicElements {}
+  }
+  /** Preact's JSX (its global `preact` namespace). */
+  namespace preact.JSX {
+    interface IntrinsicElements extends PosencIntrinsicElements {}
   }
 }
