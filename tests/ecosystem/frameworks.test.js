@@ -68,7 +68,8 @@ const FRAMEWORKS = [
 const results = [];
 const record = recorder(results);
 let browser;
-const builds = new Map();
+let packageDir;
+let builds;
 
 /**
  * Copies an app's template with posenc installed and the publishing scripts beside its code, and
@@ -84,19 +85,29 @@ async function buildApp(app, packageDir) {
   return { folder, seconds: Number(seconds.toFixed(1)) };
 }
 
+/**
+ * The build of `app`. The first call starts every app's build, side by side (they are
+ * independent); each test awaits its own, so a failure stays with its app, and a run of the
+ * tests that need no build (the runtimes, the docs) builds nothing.
+ */
+function buildOf(app) {
+  builds ??= new Map(
+    FRAMEWORKS.map((each) => {
+      const build = buildApp(each, packageDir);
+      build.catch(() => {});
+      return [each.name, build];
+    }),
+  );
+  return builds.get(app.name);
+}
+
 before(async () => {
-  const packageDir = unpackPosenc(path.join(WORK, '.tarball-frameworks'));
-  // Independent builds, side by side; each test awaits its own (a failure stays with its app).
-  for (const app of FRAMEWORKS) {
-    const build = buildApp(app, packageDir);
-    build.catch(() => {});
-    builds.set(app.name, build);
-  }
+  packageDir = unpackPosenc(path.join(WORK, '.tarball-frameworks'));
   browser = await launchBrowser();
 });
 
 after(async () => {
-  await Promise.allSettled(builds.values());
+  await Promise.allSettled(builds?.values() ?? []);
   await browser?.close();
 });
 
@@ -109,7 +120,7 @@ function serverTable(html) {
 
 /** The production build of a Vite app, served as files. */
 async function checkViteBuild(app, entry) {
-  const { folder, seconds } = await builds.get(app.name);
+  const { folder, seconds } = await buildOf(app);
   Object.assign(entry, { buildSeconds: seconds, cost: bundleCost(path.join(folder, app.build.out)) });
   const server = await startServer({ root: path.join(folder, app.build.out), port: 0 });
   try {
@@ -127,7 +138,8 @@ for (const app of FRAMEWORKS.filter(({ template }) => template !== 'next')) {
       await t.test('strict tsc --noEmit of the .tsx component', () =>
         record(app.name, 'tsc', () => {
           // A folder of its own in the app (posenc and React resolve as from its src/), away from
-          // the tsconfig.json the build reads.
+          // the tsconfig.json the build reads; buildOf lays the app out before its first await.
+          buildOf(app);
           const folder = path.join(WORK, app.name, 'typecheck');
           mkdirSync(folder, { recursive: true });
           const source = readFileSync(path.join(APPS, 'react', 'src', 'Heatmaps.tsx'), 'utf8');
@@ -145,7 +157,7 @@ for (const app of FRAMEWORKS.filter(({ template }) => template === 'next')) {
     let folder;
     await t.test('next build: the server component prerendered with the table', () =>
       record(app.name, 'build', async (entry) => {
-        const build = await builds.get(app.name);
+        const build = await buildOf(app);
         folder = build.folder;
         Object.assign(entry, { buildSeconds: build.seconds, cost: bundleCost(path.join(folder, app.build.out)) });
         const prerendered = path.join(folder, '.next', 'server', 'app', 'index.html');
@@ -222,7 +234,6 @@ async function checkRuntime(runtime, packageDir) {
 }
 
 test('every entry imported by Node, Deno and Bun', { concurrency: true }, async (t) => {
-  const packageDir = path.join(WORK, '.tarball-frameworks', 'package');
   await Promise.all(
     RUNTIMES.map((runtime) =>
       t.test(runtime.name, (t) => {
