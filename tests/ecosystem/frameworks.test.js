@@ -1,7 +1,7 @@
-// The framework apps: posenc, as packed by npm, in the frameworks demos are written in, each app
-// built with the framework's defaults (templates in tests/ecosystem/apps/<name>/): Vite + React 19
-// (attributes in JSX, a property set through a ref, the widgets' JSX types under strict tsc),
-// Vite + Vue 3, Vite + Svelte 5, and Next.js 16's app router (a client component with the
+// The framework apps: posenc, as packed by npm, in apps of the frameworks most demos are written
+// in, each built with the framework's defaults (templates in tests/ecosystem/apps/<name>/): Vite +
+// React 19 (attributes in JSX, a property set through a ref, the widgets' JSX types under strict
+// tsc), Vite + Vue 3, Vite + Svelte 5, and Next.js 16's app router (a client component with the
 // widgets; a server component that computes a table at build time with posenc's Node entry),
 // built by Turbopack and by webpack and served by `next start`. Each is opened in headless
 // Chromium, whose elements must draw the tables of the settings they were given, without a
