@@ -14,7 +14,7 @@
 //
 // Targets: { ratio: 'a/b', max } or { ratio: 'a/b', min }, a/b = median time of variant a over
 // that of variant b (big arrays: on the SIMD build, 'simd/copy' or 'js/simd').
-import { randomUniform as randomFloat32 } from '../web/src/random.js';
+import { randomUniform as randomFloat32 } from '../widgets/random.js';
 import {
   alibiSlopesReference,
   axisRopeReference,

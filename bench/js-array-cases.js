@@ -8,7 +8,7 @@
 //     2.5× copy, never slower than the JS loop, and the SIMD build never slower than the scalar one.
 // Each case also states `memoryProbe(posenc)`: one call of its JS-array form, made once on a
 // fresh instance, whose WASM memory growth the report prints (harness.js).
-import { randomUniform as randomFloat32 } from '../web/src/random.js';
+import { randomUniform as randomFloat32 } from '../widgets/random.js';
 import { checkAttentionScores, checkSinusoidal, ropeChecker, sinusoidalTable } from './reference.js';
 import { patternsOf, widenAll } from './half-bits.js';
 import { ropeJs } from './js-baseline.js';

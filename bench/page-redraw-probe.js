@@ -3,10 +3,10 @@
 // 0, 4, 8 or 12 ms after a frame, so the wait for the next frame (up to 16.7 ms at 60 Hz) is
 // sampled as a user meets it. Two times per change:
 //   - first: input event -> the next frame painted after the case's heatmap was drawn again
-//     (its canvas's data-drawn count moved; web/src/plots/heatmap.js), a coarse picture when the
+//     (its canvas's data-drawn count moved; widgets/plots/heatmap.js), a coarse picture when the
 //     page renders progressively;
 //   - full: input event -> the next frame painted once the page has no redraw pending
-//     (<html data-pending-frames> back to 0, web/src/schedule.js): the full-resolution picture.
+//     (<html data-pending-frames> back to 0, widgets/schedule.js): the full-resolution picture.
 // Without a heatmap named by the case, both are the full time.
 
 const nextPaint = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));

@@ -1,7 +1,7 @@
 // Turns the Node and Chromium results into one markdown report: the big-array results table
 // (median times, ratios, targets, PASS/MISS), the per-call cost table (µs per call by rows,
 // ratios to the JS loop at 1 row, the fixed cost), then the spread of every timing and the
-// check margins. Padded markdown reads in a terminal and pastes into the README unchanged.
+// check margins. Padded markdown reads in a terminal and as a markdown file alike.
 import {
   ATTENTION_VARIANTS,
   BIG_ARRAY_VARIANTS,

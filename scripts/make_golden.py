@@ -26,7 +26,7 @@ the arrays. What is computed:
                             with GPT-NeoX's partial rotary) and Meta LLaMA's complex RoPE
                             (interleaved), float64, on seeded random q; plus the cos/sin cache.
   float32-error.json        how far the post's float32 sinusoidal code is from float64, for the
-                            README (positions < 2048, < 32768, < 2^20; d_model 2, 64, 512).
+                            docs/precision.md (positions < 2048, < 32768, < 2^20; d_model 2, 64, 512).
 """
 import json
 import math
@@ -386,7 +386,7 @@ def make_rope_reference():
     })
 
 
-# ---- the float32 error of the post's own code, for the README -----------------------------------
+# ---- the float32 error of the post's own code, for docs/precision.md ----------------------------
 
 def max_error(table32, table64, below):
     error = (table32[:below].double() - table64[:below]).abs()

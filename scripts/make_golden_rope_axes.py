@@ -25,7 +25,7 @@ scripts/make_golden_mrope_positions.py (Qwen2-VL's), run on its prompts.
 Each reference runs twice on the same seeded random q/k: as written (float32: `.float()`,
 torch.float), and in float64, with `.float()` and `torch.float` turned into float64 for the run
 (computing_in below; the code's text is unchanged). The float64 results are the golden values;
-the float32 ones say how far the models' own code is from them (README, Precision).
+the float32 ones say how far the models' own code is from them (docs/precision.md).
 
 Run with Debian's python (torch 1.13): /usr/bin/python3 scripts/make_golden_rope_axes.py
 """

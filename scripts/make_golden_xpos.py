@@ -15,7 +15,7 @@ It runs twice on the same float32 inputs:
   torch.float is bound to torch.float64 and the default dtype is float64 (float64_torch()
   below), nothing else changed.
 - "float32": as torchscale runs it, to measure how far its float32 is from exact (not stored
-  per value: summarised in "float32Deviation", quoted in the README).
+  per value: summarised in "float32Deviation", quoted in docs/api.md).
 
 Run with Debian's python (torch 1.13): /usr/bin/python3 scripts/make_golden_xpos.py
 """

@@ -5,15 +5,18 @@
 # through a private apt state and unpacked into .deps/ (the system apt config is untouched).
 # npm packages are installed from package-lock.json (the root's, then tests/'s) when node_modules
 # is missing or stale.
-# Usage: scripts/setup.sh [--browser]   (--browser also installs Chromium for page tests/bench)
+# Usage: scripts/setup.sh [--browser] [--goldens]   (--browser also installs Chromium for page
+# tests/bench; --goldens Debian's python3-torch, for scripts/make_golden*.py)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 deps="$root/.deps"
 
 want_browser=0
+want_goldens=0
 for arg in "$@"; do
   case "$arg" in
     --browser) want_browser=1 ;;
+    --goldens) want_goldens=1 ;;
     *) echo "setup.sh: unknown argument $arg" >&2; exit 2 ;;
   esac
 done
@@ -29,6 +32,7 @@ command -v dpkg-deb >/dev/null || need+=(dpkg)
 command -v clang-format >/dev/null || need+=(clang-format)  # scripts/lint.sh
 dpkg -s clang libclang-rt-14-dev >/dev/null 2>&1 || need+=(clang libclang-rt-14-dev)  # sanitizers + libFuzzer (scripts/sanitize.sh, fuzz.sh)
 if [ "$want_browser" = 1 ] && [ ! -x /usr/bin/chromium ]; then need+=(chromium); fi
+if [ "$want_goldens" = 1 ] && ! /usr/bin/python3 -c 'import torch' 2>/dev/null; then need+=(python3-torch); fi
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing ${need[*]}"
   as_root apt-get update -q

@@ -4,7 +4,7 @@
 #      AddressSanitizer + UndefinedBehaviorSanitizer + LeakSanitizer (clang);
 #   2. the libFuzzer targets for FUZZ_SECONDS (default 10) each, and their corpus replayed on
 #      wasm32 (both cores), where size_t is 32 bits;
-#   3. the Node tests of the JS API on the real WASM builds, the README's code blocks (run and
+#   3. the Node tests of the JS API on the real WASM builds, the code blocks of README.md and docs/ (run and
 #      type-checked), the page's end-to-end tests in headless Chromium and the npm-pack smoke
 #      test (one `node --test` run, last, so its summary closes the output).
 set -euo pipefail

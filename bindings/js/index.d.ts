@@ -466,7 +466,10 @@ export class RopePlan implements Disposable {
     k: TensorArray,
     options: RopePlanApplyQKOptions<Q, K> & { out: { q: Q; k: K } },
   ): { q: Q; k: K };
-  /** Releases the plan; using it afterwards throws a RangeError. (One dropped unfreed is released when collected.) */
+  /**
+   * Releases the plan; using it afterwards throws a RangeError, and a second free() does nothing.
+   * (One dropped unfreed is released when collected.)
+   */
   free(): void;
   /** free(), so `using plan = posenc.ropePlan(…)` releases it at the end of the scope. */
   [Symbol.dispose](): void;
@@ -650,8 +653,9 @@ export class WasmArray<D extends Dtype = 'float32'> implements Disposable {
   /** A copy that survives memory growth and free(). */
   toArray(): DtypeArray<D>;
   /**
-   * Returns the memory; using the array (or a window of it) afterwards throws a RangeError. (An
-   * array dropped unfreed, windows and all, is freed when collected.)
+   * Returns the memory; using the array (or a window of it) afterwards throws a RangeError, and a
+   * second free() does nothing. A window's free() retires only the window: its array and the
+   * array's other windows stay. (An array dropped unfreed, windows and all, is freed when collected.)
    */
   free(): void;
   /** free(), so `using x = posenc.allocate(…)` frees it at the end of the scope. */

@@ -55,9 +55,9 @@ function instantiate(compiled, source) {
 }
 
 /**
- * The loadPosenc of one entry. `findWasm(variant, options)` returns `{ bytes, source, file }` for
- * a build ('simd' or 'scalar') when the caller gave neither `module` nor `wasmBinary` (`file`:
- * where a file or URL was read, `{ from, location }`, absent for the inline chunk);
+ * The loadPosenc of one entry. `findWasm(variant, options)` returns `{ bytes, source, file }`
+ * (wasm-bytes.js's wasmFound) for a build ('simd' or 'scalar') when the caller gave neither
+ * `module` nor `wasmBinary`;
  * `cacheSizes()` the CPU's `{ l2, l3 }` where the entry can read them (tile-size.js).
  */
 export function makeLoadPosenc(findWasm, cacheSizes = () => ({})) {

@@ -1,6 +1,8 @@
 // The posenc instance: one method per operation over one instantiated WASM module. Each call
 // snapshots its options (options.js), classifies its arrays (memory.js), fills the core's frame
-// (specs.js) and crosses into WASM once, where the core checks and computes.
+// (specs.js) and crosses into WASM once, where the core checks and computes. What each public
+// method does is its declaration's contract (index.d.ts, and docs/api.md); the comments here
+// say how it is done.
 import { settleDtype } from './dtype.js';
 import { READ, WRITE } from './frame.js';
 import { Memory } from './memory.js';
@@ -54,17 +56,12 @@ export class Posenc {
     Object.freeze(this);
   }
 
-  /** Current size of this instance's WASM memory in bytes. */
   get memoryBytes() {
     return this.#memory.bytes;
   }
 
   // ---- arrays kept in WASM memory -------------------------------------------------------------
 
-  /**
-   * An array in WASM memory: `allocate(length)` (zeros) or `allocate(values)` (a copy), float32
-   * or `{ dtype }` ('float16', 'bfloat16'; values that say their dtype imply it).
-   */
   allocate(lengthOrValues, options) {
     const o = this.#read('allocate', options);
     return allocateArray(this, this.#memory, lengthOrValues, o.dtype);
@@ -72,7 +69,6 @@ export class Posenc {
 
   // ---- sinusoidal tables ----------------------------------------------------------------------
 
-  /** The [seqLen, dModel] sinusoidal table (new array, or written into `out`). */
   sinusoidal(options) {
     const fn = 'sinusoidal';
     const o = this.#read(fn, options);
@@ -83,7 +79,6 @@ export class Posenc {
     );
   }
 
-  /** Adds the sinusoidal table to token embeddings `x` ([seqLen, dModel]) in place; returns x. */
   addSinusoidal(x, options) {
     const fn = 'addSinusoidal';
     const o = this.#read(fn, options);
@@ -93,7 +88,6 @@ export class Posenc {
     return x;
   }
 
-  /** The naive encoding: row p of the [seqLen, dModel] table is filled with offset + p. */
   positionNumbers(options) {
     const fn = 'positionNumbers';
     const o = this.#read(fn, options);
@@ -104,17 +98,14 @@ export class Posenc {
 
   // ---- rotary embeddings -----------------------------------------------------------------------
 
-  /** The frequency schedule: `{ invFreq, attentionFactor, rotaryDim }` (float64 inverse frequencies). */
   ropeSchedule(options) {
     return this.#schedule('ropeSchedule', options);
   }
 
-  /** The rotaryDim/2 inverse frequencies 1 / base^(2i / rotaryDim) (or scaled ones), float64. */
   ropeFrequencies(options) {
     return this.#schedule('ropeFrequencies', options).invFreq;
   }
 
-  /** cos and sin, each [batch, seqLen, rotaryDim/2] (the layout ONNX RotaryEmbedding takes). */
   ropeCache(options) {
     const fn = 'ropeCache';
     const o = this.#read(fn, options);
@@ -133,10 +124,6 @@ export class Posenc {
     };
   }
 
-  /**
-   * Rotates x ([batch, seqLen, numHeads, headDim], or [batch, numHeads, seqLen, headDim] with
-   * order 'heads') in place, or into `out`; returns the result.
-   */
   rope(x, options) {
     const fn = 'rope';
     const o = this.#read(fn, options);
@@ -154,10 +141,6 @@ export class Posenc {
     return args.out.array;
   }
 
-  /**
-   * Rotates queries q (numHeads heads) and keys k (numKvHeads heads, grouped-query attention)
-   * of the same rows in one call: in place, or into `out: { q, k }`. Returns `{ q, k }`.
-   */
   ropeQK(q, k, options) {
     const fn = 'ropeQK';
     const o = this.#read(fn, options);
@@ -185,7 +168,6 @@ export class Posenc {
     return { q: args.outQ.array, k: args.outK.array };
   }
 
-  /** A prepared rope call for hot loops: validated once; then `plan.apply(x, { offset })` per step. */
   ropePlan(options) {
     const fn = 'ropePlan';
     const o = this.#read(fn, options);
@@ -280,10 +262,6 @@ export class Posenc {
     this.#run(frame.set('plan', plan.handle), fn, o, args);
   }
 
-  /**
-   * 2-D RoPE over an image grid of rows · cols patches (row-major): x is [batch, rows·cols,
-   * numHeads, headDim] (or heads before patches with order 'heads'), rotated in place or into `out`.
-   */
   ropeGrid(x, options) {
     const fn = 'ropeGrid';
     const o = this.#read(fn, options);
@@ -294,26 +272,16 @@ export class Posenc {
 
   // ---- layout conversion ------------------------------------------------------------------------
 
-  /**
-   * Activations (any [..., headDim] array of head vectors: queries, keys, a q/k bias) with their
-   * rotary channels moved from one layout to the other. A new array, or `out`.
-   */
   convertLayout(x, options) {
     return this.#convert('convertLayout', 'x', x, options);
   }
 
-  /**
-   * q/k projection weights [numHeads * headDim, hidden] with the rows of each head's rotary
-   * channels moved from one layout to the other (Hugging Face's permute for Meta's LLaMA
-   * checkpoints, and its inverse). A new array, or `out`.
-   */
   convertLayoutWeights(w, options) {
     return this.#convert('convertLayoutWeights', 'w', w, options);
   }
 
   // ---- similarity -------------------------------------------------------------------------------
 
-  /** The [rows, cols] matrix of dot products (or cosines) of the rows of a and b. */
   similarity(a, b, options) {
     const fn = 'similarity';
     const o = this.#read(fn, options);
@@ -332,10 +300,6 @@ export class Posenc {
 
   // ---- M-RoPE position ids -------------------------------------------------------------------------
 
-  /**
-   * Qwen2-VL / Qwen2.5-VL position ids of a prompt of text, image and video segments:
-   * `{ positions: Int32Array [3, seqLen], nextPosition }` (transformers' get_rope_index).
-   */
   mropePositions(options) {
     const fn = 'mropePositions';
     const o = this.#read(fn, options);
@@ -351,7 +315,6 @@ export class Posenc {
 
   // ---- ALiBi ------------------------------------------------------------------------------------
 
-  /** The numHeads ALiBi slopes (float64): the paper's, BLOOM's and MPT's order, maxBias = 8 by default. */
   alibiSlopes(options) {
     const fn = 'alibiSlopes';
     const o = this.#read(fn, options);
@@ -364,7 +327,6 @@ export class Posenc {
     return frame.output('slopes');
   }
 
-  /** The [numHeads, queryLen, keyLen] bias slope_h · (j − (offset + i)), offset = keyLen − queryLen by default. */
   alibiBias(options) {
     const fn = 'alibiBias';
     const o = this.#read(fn, options);
@@ -374,10 +336,6 @@ export class Posenc {
 
   // ---- relative position buckets ------------------------------------------------------------------
 
-  /**
-   * T5's relative position buckets, [queryLen, keyLen] int32: the bucket of j - (offset + i), as
-   * transformers' T5Attention._relative_position_bucket computes it (new array, or into `out`).
-   */
   relativePositionBuckets(options) {
     const fn = 'relativePositionBuckets';
     const o = this.#read(fn, options);
@@ -387,11 +345,6 @@ export class Posenc {
 
   // ---- attention scores ---------------------------------------------------------------------------
 
-  /**
-   * Attention scores [numHeads, queryLen, keyLen] of queries q and keys k under one positional
-   * encoding ('none', 'sinusoidal', 'rope', 'alibi', 't5'): raw, or softmax weights; optionally
-   * causal (new array, or written into `out`).
-   */
   attentionScores(q, k, options) {
     const fn = 'attentionScores';
     const o = this.#read(fn, options);

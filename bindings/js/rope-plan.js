@@ -65,7 +65,6 @@ export class RopePlan {
   get headDim() {
     return this.#shape.headDim;
   }
-  /** The rotary dimension in use (from rotaryDim, headDim or partialRotaryFactor). */
   get rotaryDim() {
     return this.#made.rotaryDim;
   }
@@ -75,11 +74,9 @@ export class RopePlan {
   get order() {
     return this.#shape.order;
   }
-  /** What cos and sin are multiplied by (1 without YaRN/LongRoPE scaling). */
   get attentionFactor() {
     return this.#made.attentionFactor;
   }
-  /** The element type of the arrays it rotates: 'float32', 'float16' or 'bfloat16'. */
   get dtype() {
     return this.#shape.dtype;
   }
@@ -87,10 +84,6 @@ export class RopePlan {
     return this.#made.handle === 0;
   }
 
-  /**
-   * Rotates x at `offset` (or per-sequence offsets, or `positions`), in place or into `out`;
-   * with xPos, as the `role` given ('query' or 'key').
-   */
   apply(x, options) {
     const fn = 'RopePlan.apply';
     const o = this.#read(fn, options);
@@ -117,7 +110,6 @@ export class RopePlan {
     return xposRoleValue(role, this.#context.enums);
   }
 
-  /** Rotates queries q and keys k (numKvHeads heads) of the same rows, in place or into `out: { q, k }`. */
   applyQK(q, k, options) {
     const fn = 'RopePlan.applyQK';
     const o = this.#read(fn, options);
@@ -143,7 +135,6 @@ export class RopePlan {
     return { q: args.outQ.array, k: args.outK.array };
   }
 
-  /** Releases the core's plan. Using the plan afterwards throws; a second free() does nothing. */
   free() {
     release(this.#memory, this.#made);
   }

@@ -268,36 +268,26 @@ export class WasmArray {
     this.#state = state;
   }
 
-  /** The posenc instance whose memory holds the array. */
   get instance() {
     return this.#state.instance;
   }
 
-  /** Number of elements. */
   get length() {
     return this.#state.length;
   }
 
-  /** Its element type: 'float32', 'float16' or 'bfloat16'. */
   get dtype() {
     return this.#state.dtype;
   }
 
-  /** Byte address in WASM memory. */
   get address() {
     return this.#state.address;
   }
 
-  /** True once free() was called (on a window: its own, or its array's). */
   get freed() {
     return this.#state.freed;
   }
 
-  /**
-   * A typed array over the current WASM memory: valid until the next posenc call. A
-   * Float32Array; for float16, a Float16Array where the engine has one, else a Uint16Array of
-   * the bits; for bfloat16, a Uint16Array of the bits.
-   */
   view() {
     this.#assertLive('view');
     const { memory, address, length, dtype } = this.#state;
@@ -306,7 +296,6 @@ export class WasmArray {
     return view;
   }
 
-  /** Copies `values` in, starting at element `offset`. */
   set(values, offset = 0) {
     const fn = 'WasmArray.set';
     this.#assertLive('set');
@@ -329,19 +318,12 @@ export class WasmArray {
     return this;
   }
 
-  /** A copy, of view()'s type, that survives memory growth and free() (the bits as they are). */
   toArray() {
     this.#assertLive('toArray');
     const view = this.view();
     return new (arrayType(this.#state.dtype))(view); // same type: a copy of the bytes
   }
 
-  /**
-   * A window onto elements [begin, end) of this array: a WasmArray over the same memory (no
-   * copy), valid until this array is freed. begin and end as TypedArray.prototype.subarray
-   * takes them (negative: from the end; end defaults to the length), but strictly: integers
-   * within [-length, length] and end >= begin, else a RangeError.
-   */
   subarray(begin = 0, end = undefined) {
     const fn = 'WasmArray.subarray';
     this.#assertLive('subarray');
@@ -354,11 +336,6 @@ export class WasmArray {
     return new WasmArray(CREATE, new ArrayState(instance, memory, allocation, start, to - from, true, dtype));
   }
 
-  /**
-   * Returns the memory to the instance; using the array, or any window of it, afterwards throws.
-   * A window's free() only retires the window: its array and the array's other windows stay.
-   * A second free() does nothing.
-   */
   free() {
     const state = this.#state;
     if (state.window) {

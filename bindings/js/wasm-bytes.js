@@ -1,6 +1,16 @@
 // Telling a .wasm from what a server sends in its place, and the caller's locateWasm.
 import { describe, typeError } from './errors.js';
 
+/**
+ * What an entry's search found (load.js): the bytes, their source ('url' or 'inline'), and for
+ * a file or URL `{ from, location }`; every field present, so none is read through a prototype.
+ */
+export const wasmFound = (bytes, source, from, location) => ({
+  bytes,
+  source,
+  file: from === undefined ? undefined : { from, location },
+});
+
 /** Each build's file name. */
 export const WASM_FILE_NAMES = { simd: 'posenc-simd.wasm', scalar: 'posenc-scalar.wasm' };
 

@@ -1,7 +1,7 @@
 // The .wasm where the caller's `locateWasm` says (browser entries): relative URLs are relative to
 // the page, or to the worker's script. No fallback: the caller chose the place.
 import { loadError } from './errors.js';
-import { locatedUrl, WASM_FILE_NAMES } from './wasm-bytes.js';
+import { locatedUrl, WASM_FILE_NAMES, wasmFound } from './wasm-bytes.js';
 import { fetchWasm } from './wasm-fetch.js';
 
 const pageUrl = () => (typeof location === 'object' && location !== null ? String(location.href) : undefined);
@@ -19,7 +19,7 @@ export function notFoundFixes(variant) {
 export async function fetchLocatedWasm(variant, locateWasm) {
   const url = locatedUrl(locateWasm, variant, pageUrl());
   const found = await fetchWasm(url);
-  if (found.bytes) return { bytes: found.bytes, source: 'url', file: { from: 'locateWasm', location: url.href } };
+  if (found.bytes) return wasmFound(found.bytes, 'url', 'locateWasm', url.href);
   throw loadError(
     'loadPosenc',
     `could not load ${WASM_FILE_NAMES[variant]} from ${url} (the URL locateWasm returned): ${found.problem}. ` +

@@ -13,7 +13,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { loadError } from './errors.js';
-import { firstBytes, locatedUrl, looksLikeWasm, WASM_FILE_NAMES } from './wasm-bytes.js';
+import { firstBytes, locatedUrl, looksLikeWasm, WASM_FILE_NAMES, wasmFound } from './wasm-bytes.js';
 import { fetchWasm } from './wasm-fetch.js';
 import { inlineWasm } from './wasm-inline.js';
 import { PACKAGE_WASM_URLS, packageFileUrl, packageUrlKind } from './wasm-urls.js';
@@ -33,12 +33,22 @@ async function readWasmFile(path) {
   try {
     bytes = new Uint8Array(await readFile(path));
   } catch (error) {
-    return { code: error?.code ?? error?.message ?? String(error), cause: error };
+    return { __proto__: null, code: error?.code ?? error?.message ?? String(error), cause: error };
   }
-  return looksLikeWasm(bytes) ? { bytes } : { head: firstBytes(bytes) };
+  return looksLikeWasm(bytes) ? { __proto__: null, bytes } : { __proto__: null, head: firstBytes(bytes) };
 }
 
 const problemOf = (found) => found.code ?? `not WebAssembly, ${found.head}`;
+
+/** A URL's path segment as a file name: decoded, unless that would make it a path of its own. */
+function pathSegment(raw) {
+  try {
+    const name = decodeURIComponent(raw);
+    return /[/\\]/.test(name) || name === '..' ? raw : name;
+  } catch {
+    return raw; // not valid percent-encoding: the name as written
+  }
+}
 
 /**
  * Where the file a bundler emitted may be, given the URL it rewrote the package's to: the path
@@ -49,7 +59,7 @@ export function bundlerFilePaths(url) {
   try {
     if (url.protocol === 'file:') paths.push(fileURLToPath(url));
   } catch {} // a file: URL naming another host (file://server/…) is no path here
-  const segments = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
+  const segments = url.pathname.split('/').filter(Boolean).map(pathSegment);
   for (let i = 0; i < segments.length; i++) {
     for (const root of SITE_ROOTS) paths.push(resolve(root, ...segments.slice(i)));
   }
@@ -62,14 +72,14 @@ async function readLocated(variant, locateWasm) {
   const url = locatedUrl(locateWasm, variant, pathToFileURL(`${process.cwd()}/`));
   if (url.protocol !== 'file:') {
     const found = await fetchWasm(url);
-    if (found.bytes) return { bytes: found.bytes, source: 'url', file: { from: 'locateWasm', location: url.href } };
+    if (found.bytes) return wasmFound(found.bytes, 'url', 'locateWasm', url.href);
     throw loadError(fn, `could not load ${file} from ${url}: ${found.problem}`);
   }
   const path = fileURLToPath(url);
   const found = await readWasmFile(path);
   if (found.code) throw loadError(fn, `could not read ${file} at ${path} (${found.code})`, found.cause);
   if (found.head) throw loadError(fn, `${path} is not a WebAssembly module (${found.head})`);
-  return { bytes: found.bytes, source: 'url', file: { from: 'locateWasm', location: path } };
+  return wasmFound(found.bytes, 'url', 'locateWasm', path);
 }
 
 export async function findWasmOnDisk(variant, o) {
@@ -81,7 +91,7 @@ export async function findWasmOnDisk(variant, o) {
   if (own !== undefined) {
     const path = fileURLToPath(own);
     const found = await readWasmFile(path);
-    if (found.bytes) return { bytes: found.bytes, source: 'url', file: { from: 'package', location: path } };
+    if (found.bytes) return wasmFound(found.bytes, 'url', 'package', path);
     tried.push(`the package's file ${path} (${problemOf(found)})`);
   }
 
@@ -96,14 +106,14 @@ export async function findWasmOnDisk(variant, o) {
     const paths = bundlerFilePaths(url);
     for (const path of paths) {
       const found = await readWasmFile(path);
-      if (found.bytes) return { bytes: found.bytes, source: 'url', file: { from: 'bundler', location: path } };
+      if (found.bytes) return wasmFound(found.bytes, 'url', 'bundler', path);
     }
     tried.push(`the bundler's file ${url} (at none of: ${paths.join(', ')})`);
   }
 
   if (o.inlineFallback === false) throw notFound(file, [...tried, 'not the inline chunk (inlineFallback: false)']);
   try {
-    return { bytes: await inlineWasm(variant), source: 'inline' };
+    return wasmFound(await inlineWasm(variant), 'inline');
   } catch (error) {
     throw notFound(file, [...tried, `the inline chunk (${error?.message ?? error})`], error);
   }

@@ -4,7 +4,7 @@
 // without an asset plugin leave the package's URL pointing at nothing; the inline chunk still
 // works there.
 import { loadError } from './errors.js';
-import { WASM_FILE_NAMES } from './wasm-bytes.js';
+import { WASM_FILE_NAMES, wasmFound } from './wasm-bytes.js';
 import { fetchWasm } from './wasm-fetch.js';
 import { inlineWasm } from './wasm-inline.js';
 import { fetchLocatedWasm, notFoundFixes } from './wasm-located.js';
@@ -35,10 +35,10 @@ export async function findWasmByUrl(variant, o) {
     // Bundled into a script without modules (esbuild's default iife), import.meta.url is empty.
     found = { problem: `no URL (import.meta.url is not available here: ${error?.message ?? error})` };
   }
-  if (found.bytes) return { bytes: found.bytes, source: 'url', file: { from: kind, location: url.href } };
+  if (found.bytes) return wasmFound(found.bytes, 'url', kind, url.href);
   if (o.inlineFallback === false) throw notFound(variant, url, found.problem);
   try {
-    return { bytes: await inlineWasm(variant), source: 'inline' };
+    return wasmFound(await inlineWasm(variant), 'inline');
   } catch (error) {
     throw notFound(variant, url, `${found.problem}; the inline fallback failed too (${error?.message ?? error})`);
   }

@@ -7,6 +7,11 @@ import { GpuEncoder } from './encoder.js';
 
 export { ALIBI_WGSL, ROTATE_WGSL, bucketTableWgsl, ropeTableWgsl } from './wgsl.js';
 
+/** Why there can be no device here: said on use, never at import (server code imports this entry). */
+const NO_WEBGPU =
+  '; this runtime has no WebGPU (no GPUDevice global: Node has none, and a server render has no GPU to record on; ' +
+  'call createGpuEncoder in the browser, where navigator.gpu is offered in secure contexts)';
+
 /**
  * An encoder of posenc's operations for `device`. `posenc` is the instance whose angles it
  * uploads (an app's own, so it loads once); without one, posenc's default entry loads one.
@@ -17,7 +22,8 @@ export async function createGpuEncoder(device, options) {
     throw typeError(
       fn,
       'device',
-      `must be a GPUDevice, from (await navigator.gpu.requestAdapter()).requestDevice() (got ${describe(device)})`,
+      `must be a GPUDevice, from (await navigator.gpu.requestAdapter()).requestDevice() (got ${describe(device)})` +
+        (typeof GPUDevice === 'function' ? '' : NO_WEBGPU),
     );
   let posenc = options?.posenc;
   if (posenc === undefined) posenc = await (await import('../js/index.js')).loadPosenc();

@@ -1,6 +1,6 @@
 // The reductions of a softmax row (kernels/softmax_row.h): RowMax equal to the scalar loop's
 // result (NaNs skipped, -infinity for an empty row), and ExpShiftSum's float32 exp measured
-// against exp in long double: its error bound, quoted in the README, is asserted here over every
+// against exp in long double: its error bound, quoted in docs/api.md, is asserted here over every
 // float32 argument step in [-104, 0] that the row's maximum can leave.
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/generators/catch_generators.hpp>

@@ -63,7 +63,7 @@ std::vector<Real> reference_xpos(const std::vector<float>& x, const XposCase& c,
 }
 
 // The largest error of a rotated component in float32 ulps of its pair's length
-// (scale · |(x_a, x_b)|, what the rotation preserves), the measure the README quotes.
+// (scale · |(x_a, x_b)|, what the rotation preserves), the measure docs/api.md quotes.
 double worst_pair_ulps(const std::vector<float>& got, const std::vector<Real>& want, std::size_t rows_heads,
                        std::size_t head_dim, std::size_t rotary_dim, RopeLayout layout) {
   double worst = 0;

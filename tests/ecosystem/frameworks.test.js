@@ -102,7 +102,7 @@ function buildOf(app) {
 }
 
 before(async () => {
-  packageDir = unpackPosenc(path.join(WORK, '.tarball-frameworks'));
+  packageDir = unpackPosenc('.tarball-frameworks');
   browser = await launchBrowser();
 });
 

@@ -1,7 +1,9 @@
 // One source for each fact of the API surface: the options each function reads (options.js)
-// are the keys its TypeScript declaration accepts (index.d.ts) and the keys its README heading
-// lists; the package's exports are the values index.d.ts declares, and its plain functions have
-// README headings; every status code of the core has a wording (errors.js) and names a parameter.
+// are the keys its TypeScript declaration accepts (index.d.ts) and the keys its heading in the
+// API reference (docs/api.md) lists; the package's exports are the values index.d.ts declares;
+// every function and method index.d.ts declares has its section in docs/api.md, and no section
+// there names one that does not exist; every status code of the core has a wording (errors.js)
+// and names a parameter.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
@@ -14,6 +16,14 @@ import { loadBothVariants } from './support.js';
 
 const root = new URL('../../', import.meta.url);
 const DECLARATIONS = new URL('bindings/js/index.d.ts', root).pathname;
+const REFERENCE = new URL('docs/api.md', root);
+
+/** The headings of the API reference, one string. */
+const referenceHeadings = () =>
+  readFileSync(REFERENCE, 'utf8')
+    .split('\n')
+    .filter((line) => line.startsWith('#'))
+    .join('\n');
 
 /** Option keys by function, from the options parameter of each method in index.d.ts. */
 function declaredOptions() {
@@ -44,17 +54,12 @@ function declaredOptions() {
 }
 
 /**
- * Option keys by function, from the README's headings: `posenc.f(x, { a, b = 1, c?, ...g })`,
+ * Option keys by function, from the reference's headings: `posenc.f(x, { a, b = 1, c?, ...g })`,
  * `plan.apply(x, { ... })`, `await loadPosenc({ ... })`; `...g` stands for all of g's keys.
  */
 function documentedOptions() {
-  const readme = readFileSync(new URL('README.md', root), 'utf8');
-  const headings = readme
-    .split('\n')
-    .filter((line) => line.startsWith('#'))
-    .join('\n');
   const keys = {};
-  for (const match of headings.matchAll(/`(?:await )?(?:(posenc|plan)\.)?(\w+)\(([^`]*?)\{([^`]*)\}\)`/g)) {
+  for (const match of referenceHeadings().matchAll(/`(?:await )?(?:(posenc|plan)\.)?(\w+)\(([^`]*?)\{([^`]*)\}\)`/g)) {
     const [, owner, method, , body] = match;
     const fn = owner === 'plan' ? `RopePlan.${method}` : method;
     const names = new Set();
@@ -80,6 +85,40 @@ function documentedOptions() {
 
 const sorted = (set) => [...set].sort();
 
+// How the reference's headings name each owner of methods: `posenc.rope(`, `plan.apply(`,
+// `array.subarray(`; a plain function of the package has no owner (`fromHfConfig(`).
+const OWNERS = { posenc: 'Posenc', plan: 'RopePlan', array: 'WasmArray' };
+
+/**
+ * Every function and method the reference's headings document, as `Class.method` or `function`
+ * (what a heading shows after → is what the call returns, not a name it documents).
+ */
+function documentedNames() {
+  const names = new Set();
+  const called = referenceHeadings()
+    .split('\n')
+    .map((heading) => heading.split('→')[0])
+    .join('\n');
+  for (const [, owner, name] of called.matchAll(/`(?:await )?(?:(\w+)\.)?(\w+)\(/g))
+    names.add(owner ? `${OWNERS[owner] ?? owner}.${name}` : name);
+  return names;
+}
+
+/** Every function index.d.ts exports and every method of its exported classes (named by an identifier). */
+function declaredNames() {
+  const source = ts.createProgram([DECLARATIONS], { noEmit: true }).getSourceFile(DECLARATIONS);
+  const names = new Set();
+  for (const statement of source.statements) {
+    if (!statement.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) continue;
+    if (ts.isFunctionDeclaration(statement)) names.add(statement.name.text);
+    if (!ts.isClassDeclaration(statement)) continue;
+    for (const member of statement.members)
+      if (ts.isMethodDeclaration(member) && ts.isIdentifier(member.name))
+        names.add(`${statement.name.text}.${member.name.text}`);
+  }
+  return names;
+}
+
 /** The values (functions and classes) index.d.ts exports, by name. */
 function declaredValues() {
   const source = ts.createProgram([DECLARATIONS], { noEmit: true }).getSourceFile(DECLARATIONS);
@@ -96,14 +135,14 @@ describe('the API surface agrees with itself', () => {
   const documented = documentedOptions();
 
   for (const [fn, schema] of Object.entries(OPTIONS)) {
-    it(`${fn}: options.js, index.d.ts and the README list the same options`, () => {
+    it(`${fn}: options.js, index.d.ts and docs/api.md list the same options`, () => {
       const read = new Set(Object.keys(schema));
       if (fn !== 'loadPosenc') {
         assert.ok(declared[fn], `index.d.ts declares ${fn} with an options parameter`);
         assert.deepEqual(sorted(declared[fn]), sorted(read), `${fn}: index.d.ts vs options.js`);
       }
-      assert.ok(documented[fn], `the README has a heading for ${fn}`);
-      assert.deepEqual(sorted(documented[fn]), sorted(read), `${fn}: README vs options.js`);
+      assert.ok(documented[fn], `docs/api.md has a heading for ${fn}`);
+      assert.deepEqual(sorted(documented[fn]), sorted(read), `${fn}: docs/api.md vs options.js`);
     });
   }
 
@@ -111,10 +150,20 @@ describe('the API surface agrees with itself', () => {
     assert.deepEqual(sorted(Object.keys(api)), sorted(declaredValues()));
   });
 
-  it('fromHfConfig, a plain function of the package, has its README heading', () => {
-    const readme = readFileSync(new URL('README.md', root), 'utf8');
-    assert.ok(readme.split('\n').some((line) => line.startsWith('#') && line.includes('`fromHfConfig(config)`')));
-    assert.equal(typeof api.fromHfConfig, 'function');
+  it('docs/api.md has a section for every function and method index.d.ts declares, and for no other', () => {
+    const declaredHere = declaredNames();
+    const documentedHere = documentedNames();
+    assert.deepEqual(
+      sorted(declaredHere).filter((name) => !documentedHere.has(name)),
+      [],
+      'declared without a section in docs/api.md',
+    );
+    assert.deepEqual(
+      sorted(documentedHere).filter((name) => !declaredHere.has(name)),
+      [],
+      'documented in docs/api.md but not declared',
+    );
+    assert.ok(declaredHere.has('fromHfConfig') && declaredHere.has('WasmArray.subarray'), 'functions and methods read');
   });
 
   it('every function the declarations give options has a schema', () => {

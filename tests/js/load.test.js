@@ -47,6 +47,8 @@ describe('loadPosenc: where the .wasm comes from', () => {
       const posenc = await nodeEntry.loadPosenc({ simd });
       assert.equal(posenc.variant, simd ? 'simd' : 'scalar');
       assert.equal(posenc.wasmSource, 'url');
+      const file = fileURLToPath(new URL(`dist/posenc-${posenc.variant}.wasm`, root));
+      assert.deepEqual(posenc.wasmFile, { from: 'package', location: file });
       assert.ok(posenc.module instanceof WebAssembly.Module);
     }
   });
@@ -67,6 +69,7 @@ describe('loadPosenc: where the .wasm comes from', () => {
       ];
       for (const [posenc, source] of others) {
         assert.equal(posenc.wasmSource, source);
+        assert.equal(posenc.wasmFile, undefined, `no file read (${source})`);
         assert.equal(posenc.variant, variant, 'the build is the one given (simd inferred from bytes/module)');
         assert.deepEqual(fingerprint(posenc), expected, `${source} (${variant})`);
       }
@@ -115,6 +118,7 @@ describe('loadPosenc: where the .wasm comes from', () => {
       for (const entry of [nodeEntry, browserEntry, inlineEntry]) {
         const posenc = await entry.loadPosenc({ locateWasm: (file) => new URL(`assets/${file}`, server.url) });
         assert.equal(posenc.wasmSource, 'url');
+        assert.deepEqual(posenc.wasmFile, { from: 'locateWasm', location: `${server.url}assets/posenc-simd.wasm` });
         assert.equal(posenc.variant, 'simd');
       }
     } finally {

@@ -1,4 +1,4 @@
-// A fuzzer of the JS layer itself (the contract: README, "How arguments are read"): random
+// A fuzzer of the JS layer itself (the contract: docs/api.md, "How arguments are read"): random
 // calls of every public operation, mostly with small valid random arguments, spiked with hostile
 // ingredients -- getters and Proxy traps that free, grow, detach, shrink, throw or answer
 // differently on each read, Object.prototype pollution, options inherited through

@@ -1,4 +1,4 @@
-// The JS <-> WASM seam under attack (the contract: README, "How arguments are read"): one test
+// The JS <-> WASM seam under attack (the contract: docs/api.md, "How arguments are read"): one test
 // per defect of the 0.1 seam (each reproduced on 0.1), plus the ropePlan API.
 //
 // The rule every case checks: posenc snapshots its arguments (each option, list element and

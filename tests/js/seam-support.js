@@ -1,5 +1,5 @@
 // Support for the seam tests (seam-hostile.test.js, seam-fuzz.test.js): the JS <-> WASM seam
-// as the README ("How arguments are read") defines it. Heap probes, forced memory
+// as docs/api.md ("How arguments are read") defines it. Heap probes, forced memory
 // growth, detached and revoked arguments, Object.prototype pollution that always cleans up, and
 // the check of a posenc error (class, error.parameter, message prefix).
 import assert from 'node:assert/strict';

@@ -7,7 +7,7 @@ import { loadPosenc } from '../../bindings/js/node.js';
 import precision from '../precision.json' with { type: 'json' };
 import { forEachRopePair } from './reference.js';
 
-// ---- the precision contract (README, Precision) ------------------------------------------------
+// ---- the precision contract (docs/precision.md) -----------------------------------------------
 /** Every sinusoidal (and cos/sin cache) value is within this of the float64 value. */
 export const TABLE_BOUND = precision.tableBound;
 /** Every rotated RoPE component is within ROPE_EPS * (|x_a| + |x_b|) of float64, per pair. */
@@ -25,9 +25,9 @@ export function readGolden(name) {
   return JSON.parse(readFileSync(new URL(`../golden/${name}`, import.meta.url), 'utf8'));
 }
 
-// ---- seeded random data: the project's one generator (web/src/random.js) ---------------------------
-export { randomNormal, seededRandom } from '../../web/src/random.js';
-export { randomIntegers as randomPositions } from '../../web/src/random.js';
+// ---- seeded random data: the project's one generator (widgets/random.js) ---------------------------
+export { randomNormal, seededRandom } from '../../widgets/random.js';
+export { randomIntegers as randomPositions } from '../../widgets/random.js';
 
 /** Distance from |v| to the next float32 (one float32 step at v). */
 export function ulp32(v) {

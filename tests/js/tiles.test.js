@@ -518,13 +518,13 @@ for (const posenc of variants) {
 }
 
 describe('the WASM memory a call on JS arrays takes is bounded (a fresh instance per operation)', () => {
-  // Far above the bound: 64 MiB arrays. The bound (README): a tile (at most 1 MiB) or one unit
+  // Far above the bound: 16 MiB arrays. The bound (docs/api.md): a tile (at most 1 MiB) or one unit
   // of the split (a row of a table, a query of every head, a head), plus the frame and lists.
   const BOUND = 4 * 2 ** 20;
-  const rows = 65536;
+  const rows = 16384;
   const cases = {
     sinusoidal: (p) => p.sinusoidal({ seqLen: rows, dModel: 256 }),
-    sinusoidalWide: (p) => p.sinusoidal({ seqLen: 4096, dModel: 4096 }), // 1024 of its rows are 16 MiB
+    sinusoidalWide: (p) => p.sinusoidal({ seqLen: 1024, dModel: 4096 }), // 256 of its rows are 4 MiB
     sinusoidalOut: (p) => p.sinusoidal({ seqLen: rows, dModel: 256, out: new Float32Array(rows * 256) }),
     addSinusoidal: (p) => p.addSinusoidal(new Float32Array(rows * 256), { seqLen: rows, dModel: 256 }),
     positionNumbers: (p) => p.positionNumbers({ seqLen: rows, dModel: 256 }),
@@ -579,26 +579,26 @@ describe('the WASM memory a call on JS arrays takes is bounded (a fresh instance
         .applyQK(new Float32Array(rows * 256), new Float32Array(rows * 64), { offset: 3 }),
     ropeGrid: (p) =>
       p.ropeGrid(new Float32Array(rows * 256), {
-        rows: 64,
-        cols: 64,
+        rows: 32,
+        cols: 32,
         numHeads: 16,
         headDim: 64,
         batch: 4,
         order: 'heads',
         variant: 'pixtral',
       }),
-    alibiBias: (p) => p.alibiBias({ numHeads: 16, queryLen: 1024, keyLen: 1024 }),
+    alibiBias: (p) => p.alibiBias({ numHeads: 4, queryLen: 1024, keyLen: 1024 }),
     attentionScores: (p) =>
-      p.attentionScores(new Float32Array(4096 * 64), new Float32Array(4096 * 64), {
-        queryLen: 4096,
-        keyLen: 4096,
+      p.attentionScores(new Float32Array(2048 * 64), new Float32Array(2048 * 64), {
+        queryLen: 2048,
+        keyLen: 2048,
         headDim: 64,
         encoding: 'alibi',
         softmax: true,
       }),
     attentionScoresRope: (p) =>
-      p.attentionScores(new Float32Array(64 * 512 * 64), new Float32Array(64 * 512 * 64), {
-        numHeads: 64,
+      p.attentionScores(new Float32Array(16 * 512 * 64), new Float32Array(16 * 512 * 64), {
+        numHeads: 16,
         queryLen: 512,
         keyLen: 512,
         headDim: 64,
@@ -606,9 +606,9 @@ describe('the WASM memory a call on JS arrays takes is bounded (a fresh instance
         order: 'tokens',
         softmax: true,
       }),
-    relativePositionBuckets: (p) => p.relativePositionBuckets({ queryLen: 4096, keyLen: 4096 }),
+    relativePositionBuckets: (p) => p.relativePositionBuckets({ queryLen: 2048, keyLen: 2048 }),
     similarity: (p) =>
-      p.similarity(new Float32Array(4096 * 64), new Float32Array(4096 * 64), { rows: 4096, cols: 4096, dim: 64 }),
+      p.similarity(new Float32Array(2048 * 64), new Float32Array(2048 * 64), { rows: 2048, cols: 2048, dim: 64 }),
     convertLayout: (p) =>
       p.convertLayout(new Float32Array(rows * 256), { from: 'interleaved', to: 'half', headDim: 128 }),
   };

@@ -49,6 +49,11 @@ const rows: BatchPositionOptions = { positions: [1, 2, 3, 4] };
 const table: PositionOptions = { offset: 2 };
 const rotary: RotaryOptions = { partialRotaryFactor: 0.4 };
 posenc.rope(x, { ...rope, ...rows });
+// Which file served: undefined for the inline chunk, else where it was read and whose it was.
+const served: string | undefined = posenc.wasmFile?.location;
+if (posenc.wasmFile?.from === 'bundler' && posenc.wasmSource === 'url') console.log(served);
+// @ts-expect-error: a place the .wasm cannot come from
+if (posenc.wasmFile?.from === 'cdn') console.log(served);
 // A scaling config in a variable: TypeScript widens its type to string; accepted, checked at run time.
 const yarn = { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 32768 };
 posenc.rope(x, { ...rope, scaling: yarn });

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { typecheckScratch } from '../typecheck.js';
 
-const WIDGETS = fileURLToPath(new URL('../../web/src/widgets/index.js', import.meta.url));
+const WIDGETS = fileURLToPath(new URL('../../widgets/index.js', import.meta.url));
 const REACT_TYPES = fileURLToPath(new URL('../../node_modules/@types/react/', import.meta.url));
 
 const REACT_TSX = `

@@ -2,11 +2,12 @@
 // (the JS layer and the glue bundled), which finds its .wasm next to itself and imports an inline
 // chunk only when it needs one (the default entry's fallback, posenc/inline's embedded build).
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, test } from 'node:test';
+import { build } from 'esbuild';
 import { startServer } from '../../scripts/serve.js';
 import { packTarball, run } from '../pack.js';
 import { launchBrowser, openPage } from '../web/support/browser.js';
@@ -35,12 +36,20 @@ before(async () => {
   const dist = join(packageDir, 'dist');
   for (const [from, to] of [
     ['posenc.browser.js', 'app.js'],
-    ['widgets.js', 'app-widgets.js'],
     ['posenc.mjs', 'posenc.mjs'],
     ['posenc-simd.inline.js', 'posenc-simd.inline.js'],
   ]) {
     cpSync(join(dist, from), join(site, 'moved', to));
   }
+  // posenc/widgets imports the JS layer from the package's browser entry beside it: a bundler
+  // pulls both into its one output file.
+  await build({
+    entryPoints: [join(dist, 'widgets.js')],
+    outfile: join(site, 'moved', 'app-widgets.js'),
+    bundle: true,
+    format: 'esm',
+    logLevel: 'warning',
+  });
   // posenc/standalone alone in a folder, as a page saved for offline use keeps it.
   cpSync(join(dist, 'standalone.js'), join(site, 'alone', 'posenc.js'));
   server = await startServer({ root: site, port: 0 });
@@ -64,7 +73,7 @@ async function loadModule(modulePath, loader = 'loadPosenc') {
     join(work, 'site', `${name}.js`),
     `import { ${loader} } from './${modulePath}';
 const posenc = await ${loader}();
-window.__result = { variant: posenc.variant, source: posenc.wasmSource, value: posenc.sinusoidal({ seqLen: 2, dModel: 2 })[2] };
+window.__result = { variant: posenc.variant, source: posenc.wasmSource, file: posenc.wasmFile, value: posenc.sinusoidal({ seqLen: 2, dModel: 2 })[2] };
 `,
   );
   writeFileSync(
@@ -102,12 +111,15 @@ test('the browser entry is one module that fetches the .wasm beside it and none 
   assert.ok(Math.abs(result.value - Math.sin(1)) < 1e-7, String(result.value));
   assert.deepEqual(js, [entryPath('posenc', entry)], 'JS requests');
   assert.deepEqual(wasm, [beside('posenc', entry, 'posenc-simd.wasm')], '.wasm requests');
+  const location = new URL(beside('posenc', entry, 'posenc-simd.wasm'), server.url).href;
+  assert.deepEqual(result.file, { from: 'package', location }, "the package's own file");
 });
 
 test('without the .wasm beside it, the browser entry imports one more module: the inline chunk of its build', async () => {
   const entry = exportsMap['.'].browser;
   const { result, js } = await loadEntry('posenc-without-wasm', entry);
   assert.equal(result.source, 'inline');
+  assert.equal(result.file, undefined);
   assert.ok(Math.abs(result.value - Math.sin(1)) < 1e-7, String(result.value));
   assert.deepEqual(
     js,
@@ -190,4 +202,27 @@ test('posenc/standalone from file:// (Node imports it by path; both builds are i
     assert.equal(posenc.variant, simd ? 'simd' : 'scalar');
     assert.ok(Math.abs(posenc.sinusoidal({ seqLen: 2, dModel: 2 })[2] - Math.sin(1)) < 1e-7);
   }
+});
+
+test('an app that imports posenc and posenc/widgets bundles the JS layer once', async () => {
+  const app = join(work, 'both-entries');
+  mkdirSync(join(app, 'node_modules'), { recursive: true });
+  symlinkSync(join(work, 'package'), join(app, 'node_modules', 'posenc'), 'dir');
+  writeFileSync(
+    join(app, 'main.js'),
+    "import { loadPosenc } from 'posenc';\nimport { sharedPosenc } from 'posenc/widgets';\nexport { loadPosenc, sharedPosenc };\n",
+  );
+  const result = await build({
+    entryPoints: [join(app, 'main.js')],
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    write: false,
+    logLevel: 'warning',
+    loader: { '.wasm': 'file' },
+    outdir: join(app, 'out'),
+  });
+  const code = result.outputFiles.find((file) => file.path.endsWith('main.js')).text;
+  // A sentence of the JS layer's loader, written once in its source.
+  assert.equal(code.split('is not a posenc build').length - 1, 1, 'copies of the JS layer in the bundle');
 });

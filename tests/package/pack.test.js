@@ -6,6 +6,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { packTarball, ROOT, run } from '../pack.js';
+import { pageBlocks } from '../readme/blocks.js';
 import { typecheck } from '../typecheck.js';
 import { startServer } from '../../scripts/serve.js';
 import { launchBrowser } from '../web/support/browser.js';
@@ -156,12 +157,10 @@ const SERVER_WIDGETS_CJS = `${SERVER_WIDGETS}report(require('posenc/widgets')).t
 
 /**
  * A page that uses only the widgets entry, from the package's dist/ copied as a static folder:
- * the README's html example (its Widgets section), so the example is checked too.
+ * the html example of docs/widgets.md, so the example is checked too.
  */
 function staticPage() {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('## Widgets'));
-  const snippet = section.match(/```html\n([\s\S]*?)```/)[1];
+  const snippet = pageBlocks('docs/widgets.md').find((block) => block.lang === 'html').code;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>widgets from the tarball</title><link rel="icon" href="data:,"></head>
 <body>${snippet}</body></html>
@@ -209,6 +208,10 @@ test('the tarball holds every file package.json points at, and no stale build ou
     'dist/widgets.js',
   ]);
   assert.ok(!paths.some((path) => path.startsWith('tests/') || path.startsWith('src/')), 'no sources or tests');
+  // The README and the declarations (the API's reference) ship; the docs/ pages stay in the repository.
+  for (const shipped of ['README.md', 'bindings/js/index.d.ts', 'bindings/webgpu/index.d.ts', 'widgets/index.d.ts'])
+    assert.ok(paths.includes(shipped), `${shipped} is in the tarball`);
+  assert.ok(!paths.some((path) => path.startsWith('docs/')), 'no docs/ pages');
   assert.ok(paths.includes('LICENSE'), 'the license text ships with the package');
   assert.match(readFileSync(join(ROOT, 'LICENSE'), 'utf8'), new RegExp(`^${manifest.license} License`), 'as declared');
 });
@@ -288,7 +291,7 @@ test('posenc/widgets from the tarball: imported on a server without a DOM; dist/
       rows: node.shadowRoot.querySelector('canvas.heatmap-cells').dataset.rows,
       csv: node.toCSV().trim().split('\n'),
     }));
-    assert.equal(drawn.rows, '64'); // the README's seq-len="64" d-model="128"
+    assert.equal(drawn.rows, '64'); // the example's seq-len="64" d-model="128"
     // Row 3, dimension 2 (pair 1's sine): sin(3 / 10000^(2/128)), float64 here.
     const value = Number(drawn.csv[4].split(',')[3]);
     assert.ok(Math.abs(value - Math.sin(3 / 10000 ** (2 / 128))) < 1e-7, drawn.csv[4]);

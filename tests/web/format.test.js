@@ -1,7 +1,7 @@
-// The page's number formatting (web/src/format.js) in Node.
+// The page's number formatting (widgets/format.js) in Node.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatSigText, formatTicks, ordinal, quantity, withMinus } from '../../web/src/format.js';
+import { formatSigText, formatTicks, ordinal, quantity, withMinus } from '../../widgets/format.js';
 
 test('ordinal: English suffixes, the teens included', () => {
   const got = [1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 61, 101, 111, 112, 1000].map(ordinal);

@@ -3,8 +3,8 @@
 // the angle errors of 16-bit positions against a float64 rotation, and the format table.
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { randomMatrix } from '../../web/src/tokens.js';
-import { logSpacedPositions } from '../../web/src/vectors.js';
+import { randomMatrix } from '../../widgets/tokens.js';
+import { logSpacedPositions } from '../../widgets/vectors.js';
 import { fromHalfBits, toHalfBits } from '../js/half-support.js';
 import { gotoAndSettle, openPage } from './support/browser.js';
 import { readLinePlot } from './support/lineplot.js';

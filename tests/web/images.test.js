@@ -8,7 +8,7 @@ import { before, test } from 'node:test';
 import { artifactPath, gotoAndSettle, openPage, waitForIdle } from './support/browser.js';
 import { checkSharedScale } from './support/colors.js';
 import { usePageSession } from './support/session.js';
-import { randomQueryKey } from '../../web/src/tokens.js';
+import { randomQueryKey } from '../../widgets/tokens.js';
 
 const BASE = 10000;
 

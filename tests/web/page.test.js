@@ -274,7 +274,7 @@ test('facts: layouts, RoPE pairings and float32 precision', async () => {
   assert.ok(Math.max(...float32) > 0.03, `float32 error near 1e6 ${Math.max(...float32)}`);
   // RoPE pairings: the same q, k scored at distance 0..63 with each layout (random vectors from seeds 11, 12).
   const { series: pairings, yPerUnit } = await readLinePlot(page, 'rope-layout-mismatch');
-  const { randomMatrix } = await import('../../web/src/tokens.js');
+  const { randomMatrix } = await import('../../widgets/tokens.js');
   for (const layout of ['interleaved', 'half']) {
     const q = posenc.rope(tile(randomMatrix(11, 1, 64), 64), { seqLen: 64, headDim: 64, layout });
     const k = posenc.rope(randomMatrix(12, 1, 64), { seqLen: 1, headDim: 64, layout });

@@ -4,7 +4,7 @@
 // full-resolution matrix, checked against a float64 reference computed here.
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { randomQueryKey } from '../../web/src/tokens.js';
+import { randomQueryKey } from '../../widgets/tokens.js';
 import { gotoAndSettle, waitForIdle } from './support/browser.js';
 import { checkHeatmapPixels } from './support/colors.js';
 import { usePageSession } from './support/session.js';

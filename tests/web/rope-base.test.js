@@ -4,7 +4,7 @@
 // expectation's; and a re-roll that moves only the light curves.
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { randomMatrix } from '../../web/src/tokens.js';
+import { randomMatrix } from '../../widgets/tokens.js';
 import { gotoAndSettle, openPage, waitForIdle } from './support/browser.js';
 import { readLinePlot } from './support/lineplot.js';
 import { useServedSite } from './support/session.js';

@@ -1,8 +1,8 @@
-// The page's URL settings (web/src/state.js) in Node: links written by hand, by an attacker or
+// The page's URL settings (widgets/state.js) in Node: links written by hand, by an attacker or
 // cut short are read setting by setting, and every value the page can hold reopens from its link.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { cutText, LINK_LIMIT, UrlState } from '../../web/src/state.js';
+import { cutText, LINK_LIMIT, UrlState } from '../../widgets/state.js';
 
 const SPECS = {
   'pe.seq': { type: 'int', default: 128, min: 1, max: 2000 },

@@ -5,7 +5,7 @@
 // dark mode, axe and a phone's width.
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { randomQueryKey } from '../../web/src/tokens.js';
+import { randomQueryKey } from '../../widgets/tokens.js';
 import { checkHeatmapPixels } from './support/colors.js';
 import {
   changesFrom,

@@ -11,7 +11,7 @@ import { waitForIdle } from './support/browser.js';
 import { useGallerySession } from './support/session.js';
 
 const MiB = 2 ** 20;
-const BOUND = 0.5 * MiB; // the README's per-element bound (Widgets, Size)
+const BOUND = 0.5 * MiB; // the per-element bound of docs/widgets.md (Size)
 const COUNT = 6; // elements measured per type
 const WARM_UP = 2;
 

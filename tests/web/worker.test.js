@@ -1,4 +1,4 @@
-// The README's worker pattern, run as written in headless Chromium: 8 module workers get the
+// The worker pattern of docs/api.md (Workers), run as written in headless Chromium: 8 module workers get the
 // main thread's compiled module, jobs are posted before they have loaded posenc, and every
 // result is bit-identical to the main thread's. Only `from 'posenc'` is pointed at this checkout
 // (the page is served under a strict CSP, which rules out an inline import map).
@@ -7,7 +7,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { startServer } from '../../scripts/serve.js';
-import { readmeFile } from '../readme/blocks.js';
+import { labelledFile } from '../readme/blocks.js';
 import { ARTIFACTS, launchBrowser, openPage } from './support/browser.js';
 import { ROOT } from './support/build.js';
 
@@ -20,11 +20,11 @@ let server;
 before(async () => {
   rmSync(folder, { recursive: true, force: true });
   mkdirSync(folder, { recursive: true });
-  writeFileSync(path.join(folder, 'posenc-worker.js'), fromCheckout(readmeFile('posenc-worker.js')));
-  // The README's main.js, plus what the test reads from it.
+  writeFileSync(path.join(folder, 'posenc-worker.js'), fromCheckout(labelledFile('posenc-worker.js')));
+  // The documented main.js, plus what the test reads from it.
   writeFileSync(
     path.join(folder, 'main.js'),
-    `${fromCheckout(readmeFile('main.js'))}\nexport { posenc, rotated, workers };\n`,
+    `${fromCheckout(labelledFile('main.js'))}\nexport { posenc, rotated, workers };\n`,
   );
   writeFileSync(
     path.join(folder, 'check.js'),
@@ -51,7 +51,7 @@ after(async () => {
   await server?.close();
 });
 
-test("the README's worker pattern: 8 module workers share one compiled module, bit-identical to the main thread", async () => {
+test('the documented worker pattern: 8 module workers share one compiled module, bit-identical to the main thread', async () => {
   const { page, log, context } = await openPage(browser);
   try {
     await page.goto(`${server.url}test-artifacts/worker-pattern/index.html`);

@@ -1,7 +1,7 @@
 // A section's figure is a posenc element (widgets/): the section keeps the figure's settings in
 // the page's URL state (state.js) under its own keys, with the element's specs (so links and
 // attributes have the same ranges), and the element follows them.
-import { camelCase } from './widgets/element.js';
+import { camelCase } from '../../widgets/elements/element.js';
 
 /** The URL settings of an element's attributes: { key: spec } for attributes given as { key: name }. */
 export function elementSettings(ElementClass, attributes) {

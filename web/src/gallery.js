@@ -1,8 +1,8 @@
 // The widgets gallery (web/widgets.html): the posenc elements with their attributes, loaded
 // through the widgets entry alone, as another site would load them.
 import '../styles.css';
-import { sharedPosenc } from './widgets/engine.js';
-import './widgets/index.js';
+import { sharedPosenc } from '../../widgets/elements/engine.js';
+import '../../widgets/index.js';
 
 const status = document.getElementById('engine-status');
 const pick = document.getElementById('gallery-pick');

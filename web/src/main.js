@@ -2,11 +2,11 @@
 // every section. Each section computes its numbers and pictures through posenc's API.
 import '../styles.css';
 import { loadPosenc } from '../../bindings/js/index.js';
-import { byId, h, labelCellsByHeader } from './dom.js';
-import { downloadBlob } from './export.js';
+import { byId, h, labelCellsByHeader } from '../../widgets/dom.js';
+import { downloadBlob } from '../../widgets/export.js';
 import { renderStaticTex } from './math.js';
-import { LINK_LIMIT, UrlState } from './state.js';
-import { providePosenc } from './widgets/engine.js';
+import { LINK_LIMIT, UrlState } from '../../widgets/state.js';
+import { providePosenc } from '../../widgets/elements/engine.js';
 import * as bridge from './sections/bridge.js';
 import * as comparison from './sections/comparison.js';
 import * as facts from './sections/facts.js';

@@ -3,7 +3,7 @@
 // Content-Security-Policy without 'unsafe-inline'.
 import katex from 'katex';
 import 'katex/dist/katex.min.css';
-import { h } from './dom.js';
+import { h } from '../../widgets/dom.js';
 
 /** Typesets `source` into `node` (replacing its content). */
 export function renderTex(node, source, { display = false } = {}) {

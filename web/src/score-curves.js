@@ -8,7 +8,7 @@
 // yarn) gives a longer sequence the same scores at the distances already computed, so a change
 // of span or cells only extends a curve or reuses it. Length-dependent schedules (dynamic,
 // longrope) key a new curve whenever their frequencies or attention factor move.
-import { tile } from './vectors.js';
+import { tile } from '../../widgets/vectors.js';
 
 const CHUNK = 4096; // positions per posenc.ropeQK call: about 10 ms, several steps per frame
 const KEPT = 4; // curves kept: both panels of the current and the previous settings

@@ -38,11 +38,12 @@ const readlinkSafe = (file) => {
 };
 
 /**
- * Packs the repository once and unpacks it into `staging` (a folder of its own per suite), and
- * makes the test suite's packages resolvable from the apps; returns the folder holding the
- * package's files.
+ * Packs the repository once and unpacks it into WORK/<name> (one per test file, so files run
+ * in parallel never share one), and makes the test suite's packages resolvable from the apps;
+ * returns the folder holding the package's files.
  */
-export function unpackPosenc(staging = path.join(WORK, '.tarball')) {
+export function unpackPosenc(name = '.tarball') {
+  const staging = path.join(WORK, name);
   if (!existsSync(path.join(TEST_MODULES, '.package-lock.json'))) {
     throw new Error('tests/node_modules is missing: run scripts/setup.sh (npm ci --prefix tests)');
   }

@@ -1,4 +1,4 @@
-// The table that closes the ecosystem suite's output (the README's table is made from the same
+// The table that closes the ecosystem suite's output (docs/bundlers.md's table is made from the same
 // results, written to test-artifacts/ecosystem/summary.json), and under it why each failure failed.
 
 const kB = (bytes) => `${(bytes / 1000).toFixed(1)} kB`;

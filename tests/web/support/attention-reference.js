@@ -1,7 +1,7 @@
 // One attention head in float64, for the tests of the family section and of <posenc-attention>:
 // the documented contents (tokens.js's seeded vectors), each encoding from its formula, the
 // causal mask and the softmax, independent of posenc's attentionScores.
-import { randomMatrix, randomQueryKey } from '../../../web/src/tokens.js';
+import { randomMatrix, randomQueryKey } from '../../../widgets/tokens.js';
 import { posenc } from './reference.js';
 
 /** The family section's defaults (and <posenc-attention>'s). */

@@ -1,7 +1,7 @@
 // The page's plots recomputed in Node through posenc's API, from the page's documented inputs
 // (defaults, seeds, word embeddings), to compare with what the browser drew.
 import { loadPosenc } from '../../../bindings/js/node.js';
-import { randomQueryKey, tokenize, wordEmbedding } from '../../../web/src/tokens.js';
+import { randomQueryKey, tokenize, wordEmbedding } from '../../../widgets/tokens.js';
 
 export const posenc = await loadPosenc();
 

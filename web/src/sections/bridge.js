@@ -3,12 +3,12 @@
 // posenc's table for both positions; then RoPE, which applies that rotation to q and k
 // themselves: moved together, both turn by the same angle and the angle between them, which is
 // what their dot product sees, stays.
-import { controlRow, numberControl } from '../controls.js';
-import { byId, h } from '../dom.js';
-import { formatSig, formatSigText } from '../format.js';
+import { controlRow, numberControl } from '../../../widgets/controls.js';
+import { byId, h } from '../../../widgets/dom.js';
+import { formatSig, formatSigText } from '../../../widgets/format.js';
 import { renderTex } from '../math.js';
-import { createVectorPlot } from '../plots/arrows.js';
-import { coalesceToFrame } from '../schedule.js';
+import { createVectorPlot } from '../../../widgets/plots/arrows.js';
+import { coalesceToFrame } from '../../../widgets/schedule.js';
 
 export const id = 'bridge';
 

@@ -2,10 +2,10 @@
 // and RoPE on the same token contents and one colour scale, one crosshair, the m − n spreads and
 // the all-ones trap); this section binds its URL settings to the element's attributes and adds
 // the re-roll button. Typing your own q or k switches the contents to them.
-import { controlRow, rerollButton } from '../controls.js';
-import { byId } from '../dom.js';
+import { controlRow, rerollButton } from '../../../widgets/controls.js';
+import { byId } from '../../../widgets/dom.js';
 import { bindElements, elementControls, elementSettings } from '../element-settings.js';
-import { Compare } from '../widgets/compare.js';
+import { Compare } from '../../../widgets/elements/compare.js';
 
 export const id = 'comparison';
 

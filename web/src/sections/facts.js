@@ -1,13 +1,13 @@
 // Facts and conventions: the two sinusoidal layouts and the two RoPE pairings (what goes
 // wrong when they are mixed up), and float32 precision at long positions.
-import { controlRow, numberControl } from '../controls.js';
-import { byId, h, labelCellsByHeader } from '../dom.js';
-import { formatSig, formatSigText, ordinal } from '../format.js';
-import { createHeatmap } from '../plots/heatmap.js';
-import { createLinePlot } from '../plots/lineplot.js';
-import { coalesceToFrame } from '../schedule.js';
-import { randomMatrix } from '../tokens.js';
-import { logSpacedPositions, maxAbsDifference, range, rowMaxDifference, tile } from '../vectors.js';
+import { controlRow, numberControl } from '../../../widgets/controls.js';
+import { byId, h, labelCellsByHeader } from '../../../widgets/dom.js';
+import { formatSig, formatSigText, ordinal } from '../../../widgets/format.js';
+import { createHeatmap } from '../../../widgets/plots/heatmap.js';
+import { createLinePlot } from '../../../widgets/plots/lineplot.js';
+import { coalesceToFrame } from '../../../widgets/schedule.js';
+import { randomMatrix } from '../../../widgets/tokens.js';
+import { logSpacedPositions, maxAbsDifference, range, rowMaxDifference, tile } from '../../../widgets/vectors.js';
 
 export const id = 'facts';
 

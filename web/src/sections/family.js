@@ -6,12 +6,12 @@
 // scores and the weights of all six (attentionMatrix, one posenc.attentionScores call each, which
 // the panels then find computed) for the curves and the read-out, and gives every panel the one
 // colour scale over all six through its `domain`.
-import { choiceControl, controlRow, numberControl, rerollButton } from '../controls.js';
-import { byId, h } from '../dom.js';
-import { formatSig, formatSigText } from '../format.js';
-import { createLinePlot } from '../plots/lineplot.js';
-import { coalesceToFrame } from '../schedule.js';
-import { range } from '../vectors.js';
+import { choiceControl, controlRow, numberControl, rerollButton } from '../../../widgets/controls.js';
+import { byId, h } from '../../../widgets/dom.js';
+import { formatSig, formatSigText } from '../../../widgets/format.js';
+import { createLinePlot } from '../../../widgets/plots/lineplot.js';
+import { coalesceToFrame } from '../../../widgets/schedule.js';
+import { range } from '../../../widgets/vectors.js';
 import {
   ALIBI_HEADS,
   Attention,
@@ -20,7 +20,7 @@ import {
   scoreDomain,
   T5_BUCKETS,
   weightDomain,
-} from '../widgets/attention.js';
+} from '../../../widgets/elements/attention.js';
 
 // The panels' helpers live with <posenc-attention>, the one implementation of a panel's matrix.
 export {
@@ -32,7 +32,7 @@ export {
   T5_STAND_IN_FLOOR,
   t5StandInBias,
   weightDomain,
-} from '../widgets/attention.js';
+} from '../../../widgets/elements/attention.js';
 
 /** The panels' settings are <posenc-attention>'s (same specs). */
 const PANEL = Attention.settings;

@@ -5,13 +5,13 @@
 // an adapter warns in the console when one is requested); until then, and where there is no
 // WebGPU, the line is the measurement made on Chromium's software adapter (SwiftShader), drawn as
 // points and labelled so. posenc's line is its cos/sin cache, the numbers posenc/webgpu uploads.
-import { controlRow, numberControl } from '../controls.js';
-import { byId, h } from '../dom.js';
-import { formatSigText } from '../format.js';
+import { controlRow, numberControl } from '../../../widgets/controls.js';
+import { byId, h } from '../../../widgets/dom.js';
+import { formatSigText } from '../../../widgets/format.js';
 import { wgslAngleErrors } from '../gpu-angles.js';
-import { createLinePlot } from '../plots/lineplot.js';
-import { coalesceToFrame } from '../schedule.js';
-import { logSpacedPositions } from '../vectors.js';
+import { createLinePlot } from '../../../widgets/plots/lineplot.js';
+import { coalesceToFrame } from '../../../widgets/schedule.js';
+import { logSpacedPositions } from '../../../widgets/vectors.js';
 
 export const id = 'gpu-precision';
 

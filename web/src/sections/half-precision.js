@@ -3,14 +3,14 @@
 // the storage type, so the error is the storage's and does not grow with the position; a position
 // that is itself stored in 16 bits (as under bfloat16 autocast) gives an angle error that does.
 // Every stored value comes from posenc (`dtype`), every exact one from float64 in this file.
-import { controlRow, numberControl, rerollButton } from '../controls.js';
-import { byId, h, labelCellsByHeader } from '../dom.js';
-import { formatSig, formatSigText } from '../format.js';
+import { controlRow, numberControl, rerollButton } from '../../../widgets/controls.js';
+import { byId, h, labelCellsByHeader } from '../../../widgets/dom.js';
+import { formatSig, formatSigText } from '../../../widgets/format.js';
 import { exactBits, halfAt, numberOfBits, readHalf } from '../half-bits.js';
-import { createLinePlot } from '../plots/lineplot.js';
-import { coalesceToFrame } from '../schedule.js';
-import { randomMatrix } from '../tokens.js';
-import { logSpacedPositions, rowMaxDifference, tile } from '../vectors.js';
+import { createLinePlot } from '../../../widgets/plots/lineplot.js';
+import { coalesceToFrame } from '../../../widgets/schedule.js';
+import { randomMatrix } from '../../../widgets/tokens.js';
+import { logSpacedPositions, rowMaxDifference, tile } from '../../../widgets/vectors.js';
 
 export const id = 'half-precision';
 

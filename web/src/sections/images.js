@@ -2,14 +2,21 @@
 // posenc.ropeGrid) with the reader's picked patch scored against every patch, beside 1-D RoPE
 // over the flattened patch order; and the (t, h, w) position ids Qwen2-VL gives a prompt of text
 // and images (posenc.mropePositions). Every score and id on it comes from posenc.
-import { choiceControl, controlRow, numberControl, rerollButton, selectControl, textControl } from '../controls.js';
-import { byId, h, labelCellsByHeader } from '../dom.js';
-import { formatSig, formatSigText, quantity, withMinus } from '../format.js';
-import { extent } from '../plots/colormap.js';
-import { createHeatmap } from '../plots/heatmap.js';
-import { coalesceToFrame } from '../schedule.js';
-import { randomQueryKey } from '../tokens.js';
-import { tile } from '../vectors.js';
+import {
+  choiceControl,
+  controlRow,
+  numberControl,
+  rerollButton,
+  selectControl,
+  textControl,
+} from '../../../widgets/controls.js';
+import { byId, h, labelCellsByHeader } from '../../../widgets/dom.js';
+import { formatSig, formatSigText, quantity, withMinus } from '../../../widgets/format.js';
+import { extent } from '../../../widgets/plots/colormap.js';
+import { createHeatmap } from '../../../widgets/plots/heatmap.js';
+import { coalesceToFrame } from '../../../widgets/schedule.js';
+import { randomQueryKey } from '../../../widgets/tokens.js';
+import { tile } from '../../../widgets/vectors.js';
 
 export const id = 'images';
 

@@ -2,17 +2,17 @@
 // config (a preset), the wavelength of every rotary pair with and without the schedule, and the
 // score heatmap over positions up to several training lengths, without and with the scaling, on
 // one colour scale. Frequencies, attention factors, rotations and scores all come from posenc.
-import { choiceControl, controlRow, numberControl, rerollButton, selectControl } from '../controls.js';
-import { byId, h, pre } from '../dom.js';
-import { formatSig, formatSigText, ordinal } from '../format.js';
+import { choiceControl, controlRow, numberControl, rerollButton, selectControl } from '../../../widgets/controls.js';
+import { byId, h, pre } from '../../../widgets/dom.js';
+import { formatSig, formatSigText, ordinal } from '../../../widgets/format.js';
 import { LONG_CONTEXT_PRESETS, PRESET_IDS, presetById } from '../long-context-presets.js';
-import { extent } from '../plots/colormap.js';
-import { createHeatmap } from '../plots/heatmap.js';
-import { createLinePlot } from '../plots/lineplot.js';
-import { coalesceToFrame, progressiveToFrame } from '../schedule.js';
+import { extent } from '../../../widgets/plots/colormap.js';
+import { createHeatmap } from '../../../widgets/plots/heatmap.js';
+import { createLinePlot } from '../../../widgets/plots/lineplot.js';
+import { coalesceToFrame, progressiveToFrame } from '../../../widgets/schedule.js';
 import { createScoreCurves } from '../score-curves.js';
-import { randomQueryKey } from '../tokens.js';
-import { range } from '../vectors.js';
+import { randomQueryKey } from '../../../widgets/tokens.js';
+import { range } from '../../../widgets/vectors.js';
 
 export const id = 'long-context';
 

@@ -1,12 +1,12 @@
 // The naive encoding: add the position number to every channel. The norm of the result grows
 // linearly with the position and swamps the word; sinusoidal values stay in [-1, 1].
-import { choiceControl, controlRow, numberControl } from '../controls.js';
-import { byId, h } from '../dom.js';
-import { formatSig } from '../format.js';
-import { createLinePlot } from '../plots/lineplot.js';
-import { coalesceToFrame } from '../schedule.js';
-import { wordEmbedding } from '../tokens.js';
-import { addArrays, range, rowNorms, tile } from '../vectors.js';
+import { choiceControl, controlRow, numberControl } from '../../../widgets/controls.js';
+import { byId, h } from '../../../widgets/dom.js';
+import { formatSig } from '../../../widgets/format.js';
+import { createLinePlot } from '../../../widgets/plots/lineplot.js';
+import { coalesceToFrame } from '../../../widgets/schedule.js';
+import { wordEmbedding } from '../../../widgets/tokens.js';
+import { addArrays, range, rowNorms, tile } from '../../../widgets/vectors.js';
 
 export const id = 'naive';
 

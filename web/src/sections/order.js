@@ -1,14 +1,14 @@
 // Why order matters: without positions, attention sees a bag of words. Two sentences with the
 // same words in a different order give the same attention scores, only permuted; adding
 // positions makes them differ.
-import { controlRow, textControl } from '../controls.js';
-import { byId, h } from '../dom.js';
-import { formatSigText } from '../format.js';
-import { createHeatmap } from '../plots/heatmap.js';
-import { extent, symmetricDomain } from '../plots/colormap.js';
-import { coalesceToFrame } from '../schedule.js';
-import { tokenize, wordEmbedding } from '../tokens.js';
-import { maxAbsDifference } from '../vectors.js';
+import { controlRow, textControl } from '../../../widgets/controls.js';
+import { byId, h } from '../../../widgets/dom.js';
+import { formatSigText } from '../../../widgets/format.js';
+import { createHeatmap } from '../../../widgets/plots/heatmap.js';
+import { extent, symmetricDomain } from '../../../widgets/plots/colormap.js';
+import { coalesceToFrame } from '../../../widgets/schedule.js';
+import { tokenize, wordEmbedding } from '../../../widgets/tokens.js';
+import { maxAbsDifference } from '../../../widgets/vectors.js';
 
 export const id = 'order';
 

@@ -1,14 +1,14 @@
 // Relative distance: PE(m)·PE(n) = sum over pairs of cos(w (m - n)) depends only on m - n.
 // Heatmap of all pairs, the same numbers as a curve against the distance, and Jaitly's claim
 // ("0 and 1 are close, 0 and 10 differ") in numbers.
-import { controlRow, numberControl } from '../controls.js';
-import { byId, h } from '../dom.js';
-import { formatSig, formatSigText } from '../format.js';
-import { createHeatmap } from '../plots/heatmap.js';
-import { similaritySteps } from '../plots/similarity-steps.js';
-import { createLinePlot } from '../plots/lineplot.js';
-import { progressiveToFrame } from '../schedule.js';
-import { pickRows, range } from '../vectors.js';
+import { controlRow, numberControl } from '../../../widgets/controls.js';
+import { byId, h } from '../../../widgets/dom.js';
+import { formatSig, formatSigText } from '../../../widgets/format.js';
+import { createHeatmap } from '../../../widgets/plots/heatmap.js';
+import { similaritySteps } from '../../../widgets/plots/similarity-steps.js';
+import { createLinePlot } from '../../../widgets/plots/lineplot.js';
+import { progressiveToFrame } from '../../../widgets/schedule.js';
+import { pickRows, range } from '../../../widgets/vectors.js';
 
 export const id = 'relative-distance';
 

@@ -6,13 +6,13 @@
 // q and k: the main curve per base, whose half-score distance does not move with the draw. Random
 // contents are light curves around it. (For independent random q and k the expectation is 0:
 // hence the key of the same content.)
-import { choiceControl, controlRow, numberControl, rerollButton } from '../controls.js';
-import { byId, h } from '../dom.js';
-import { formatSig, formatTicks } from '../format.js';
-import { createLinePlot } from '../plots/lineplot.js';
-import { coalesceToFrame } from '../schedule.js';
-import { randomMatrix } from '../tokens.js';
-import { range } from '../vectors.js';
+import { choiceControl, controlRow, numberControl, rerollButton } from '../../../widgets/controls.js';
+import { byId, h } from '../../../widgets/dom.js';
+import { formatSig, formatTicks } from '../../../widgets/format.js';
+import { createLinePlot } from '../../../widgets/plots/lineplot.js';
+import { coalesceToFrame } from '../../../widgets/schedule.js';
+import { randomMatrix } from '../../../widgets/tokens.js';
+import { range } from '../../../widgets/vectors.js';
 
 export const id = 'rope-base';
 

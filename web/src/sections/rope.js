@@ -1,15 +1,15 @@
 // RoPE: rotate each pair of query/key channels by position × frequency. One pair rotating
 // interactively (with the seed's code beside it), the score heatmap over positions 0..1000, and
 // the proof in numbers that the score depends only on m - n.
-import { controlRow, numberControl, rerollButton } from '../controls.js';
-import { byId, h, pre } from '../dom.js';
+import { controlRow, numberControl, rerollButton } from '../../../widgets/controls.js';
+import { byId, h, pre } from '../../../widgets/dom.js';
 import { bindElements, elementControls, elementSettings } from '../element-settings.js';
-import { formatPython as pythonNumber, formatSig } from '../format.js';
+import { formatPython as pythonNumber, formatSig } from '../../../widgets/format.js';
 import { renderTex } from '../math.js';
-import { coalesceToFrame } from '../schedule.js';
-import { tile } from '../vectors.js';
-import { RopeHeatmap, ropeContents } from '../widgets/rope-heatmap.js';
-import { Rotation } from '../widgets/rotation.js';
+import { coalesceToFrame } from '../../../widgets/schedule.js';
+import { tile } from '../../../widgets/vectors.js';
+import { RopeHeatmap, ropeContents } from '../../../widgets/elements/rope-heatmap.js';
+import { Rotation } from '../../../widgets/elements/rotation.js';
 
 export const id = 'rope';
 

@@ -1,13 +1,13 @@
 // The sinusoidal table: the PyTorch code of 'Positional Embeddings Explained' beside the same table computed by posenc,
 // the table as a heatmap (hover for the formula with the numbers filled in), and single
 // channels as curves (<posenc-wavelengths>): low channels oscillate fast, high channels slowly.
-import { controlRow } from '../controls.js';
-import { byId, h, pre } from '../dom.js';
+import { controlRow } from '../../../widgets/controls.js';
+import { byId, h, pre } from '../../../widgets/dom.js';
 import { bindElements, elementControls, elementSettings } from '../element-settings.js';
-import { formatFixed, formatPython as pythonNumber, formatSig } from '../format.js';
+import { formatFixed, formatPython as pythonNumber, formatSig } from '../../../widgets/format.js';
 import { renderTex } from '../math.js';
-import { PeHeatmap } from '../widgets/pe-heatmap.js';
-import { Wavelengths } from '../widgets/wavelengths.js';
+import { PeHeatmap } from '../../../widgets/elements/pe-heatmap.js';
+import { Wavelengths } from '../../../widgets/elements/wavelengths.js';
 
 export const id = 'sinusoidal';
 

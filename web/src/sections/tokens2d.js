@@ -1,11 +1,11 @@
 // Tokens in 2-D ('Positional Embeddings Explained': [check, this, out]): the figure is the
 // <posenc-vectors-2d> element; this section binds its URL settings to the element's attributes
 // and keeps the table of the drawn numbers and the note.
-import { controlRow } from '../controls.js';
-import { byId, h, labelCellsByHeader } from '../dom.js';
+import { controlRow } from '../../../widgets/controls.js';
+import { byId, h, labelCellsByHeader } from '../../../widgets/dom.js';
 import { elementControls, bindElements, elementSettings } from '../element-settings.js';
-import { formatSigText } from '../format.js';
-import { Vectors2d } from '../widgets/vectors-2d.js';
+import { formatSigText } from '../../../widgets/format.js';
+import { Vectors2d } from '../../../widgets/elements/vectors-2d.js';
 
 export const id = 'tokens2d';
 

@@ -1,10 +1,10 @@
 // Jaitly's worked example (d = 4, "The" at position 0, "cat" at position 1): the tables are the
 // <posenc-worked-example> element; this section binds its URL settings to the element's
 // attributes and keeps the controls and the note under the tables.
-import { controlRow } from '../controls.js';
-import { byId, h } from '../dom.js';
+import { controlRow } from '../../../widgets/controls.js';
+import { byId, h } from '../../../widgets/dom.js';
 import { bindElements, elementControls, elementSettings } from '../element-settings.js';
-import { exact, SEED_EMBEDDINGS, WorkedExample } from '../widgets/worked-example.js';
+import { exact, SEED_EMBEDDINGS, WorkedExample } from '../../../widgets/elements/worked-example.js';
 
 export const id = 'worked-example';
 

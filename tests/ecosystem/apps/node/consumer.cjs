@@ -3,5 +3,7 @@ const { loadPosenc } = require('posenc');
 
 loadPosenc().then((p) => {
   const t = p.sinusoidal({ seqLen: 3, dModel: 8 });
-  console.log(JSON.stringify({ values: Array.from(t), variant: p.variant, wasmSource: p.wasmSource }));
+  console.log(
+    JSON.stringify({ values: Array.from(t), variant: p.variant, wasmSource: p.wasmSource, wasmFile: p.wasmFile }),
+  );
 });

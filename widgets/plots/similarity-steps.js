@@ -1,4 +1,4 @@
-// A similarity heatmap drawn in steps, for progressiveToFrame (web/src/schedule.js)
+// A similarity heatmap drawn in steps, for progressiveToFrame (widgets/schedule.js)
 // asks for a picture within 100 ms of a change at the heaviest settings, and 2048 × 2048 scores
 // of head dim 256 are a billion multiply-adds. Every cell shown is posenc.similarity of the two
 // rows at its own positions, never an interpolation: first a coarse picture of every stride-th

@@ -29,7 +29,7 @@ import { renderFigure } from '../plots/figure-image.js';
 import { coalesceToFrame, progressiveToFrame } from '../schedule.js';
 import { cutText, describeSetting, formatValue, parseSetting, readSetting, UrlState } from '../state.js';
 import { sharedPosenc } from './engine.js';
-import widgetCss from './widget.css?inline';
+import widgetCss from '../styles/widget.css?inline';
 
 let sheet = null;
 /** One constructed stylesheet for every element's shadow root (allowed by a strict CSP). */

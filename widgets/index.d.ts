@@ -2,7 +2,7 @@
 // elements are in web/src/widgets/). Importing the module registers the elements (in a browser;
 // on a server it defines the same classes and registers nothing). The end of the file types the
 // tags for React 19, Preact, Solid, Vue 3 and Svelte 5 templates without needing any of them.
-import type { Posenc } from '../../../bindings/js/index.js';
+import type { Posenc } from '../bindings/js/index.js';
 
 /** The settings of <posenc-pe-heatmap>, as properties (attributes: seq-len, d-model, base, layout). */
 export interface PeHeatmapSettings {
