@@ -15,7 +15,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { startServer } from '../../scripts/serve.js';
-import { ROOT } from '../pack.js';
+import { pageBlocks } from '../readme/blocks.js';
 import { typecheck } from '../typecheck.js';
 import { launchBrowser } from '../web/support/browser.js';
 import { APPS, filesUnder, modules, prepareApp, unpackPosenc, versionOf, WORK } from './support/apps.js';
@@ -248,8 +248,7 @@ test('every entry imported by Node, Deno and Bun', { concurrency: true }, async 
 });
 
 test('docs/frameworks.md: every code block is the code of an app', () => {
-  const doc = readFileSync(path.join(ROOT, 'docs', 'frameworks.md'), 'utf8');
-  const blocks = [...doc.matchAll(/^```\w*\n([\s\S]*?)^```$/gm)].map((match) => match[1]);
+  const blocks = pageBlocks('docs/frameworks.md').map(({ code }) => code);
   assert.ok(blocks.length >= 4, 'the doc has a recipe per framework');
   const templates = ['react', 'vue', 'svelte', 'next'].flatMap((name) =>
     filesUnder(path.join(APPS, name)).map((file) => readFileSync(path.join(APPS, name, file), 'utf8')),
