@@ -78,7 +78,8 @@ done
 for prefix in "$root" "$root/tests"; do
   if [ ! -f "$prefix/node_modules/.package-lock.json" ] ||
      [ "$prefix/package-lock.json" -nt "$prefix/node_modules/.package-lock.json" ]; then
-    echo "setup: installing npm packages in ${prefix#"$root"}/"
+    where=${prefix#"$root"}
+    echo "setup: installing npm packages${where:+ in ${where#/}/}"
     npm ci --prefix "$prefix" --no-audit --no-fund --loglevel=error
   fi
 done
