@@ -4,7 +4,8 @@
 # Catch2 3 are not in bookworm main, so their .debs are fetched from trixie / bookworm-backports
 # through a private apt state, for this machine's architecture (dpkg --print-architecture),
 # checked against their pinned sha256 and unpacked into .deps/ (the system apt config is untouched).
-# npm packages are installed from package-lock.json when node_modules is missing or stale.
+# npm packages are installed from package-lock.json (the root's, then tests/'s) when node_modules
+# is missing or stale.
 # Usage: scripts/setup.sh [--browser] [--goldens]   (--browser also installs Chromium for page
 # tests/bench; --goldens Debian's python3-torch, for scripts/make_golden*.py)
 set -euo pipefail
@@ -97,8 +98,13 @@ for entry in "${pinned[@]}"; do
 done
 
 # --- npm packages ------------------------------------------------------------------------
-if [ ! -f "$root/node_modules/.package-lock.json" ] ||
-   [ "$root/package-lock.json" -nt "$root/node_modules/.package-lock.json" ]; then
-  echo "setup: installing npm packages"
-  (cd "$root" && npm ci --no-audit --no-fund --loglevel=error)
-fi
+# Two installs, each from its lockfile when missing or stale: the root one (build, lint, page
+# tests) and tests/ (the ONNX runtime, bundlers and frameworks only the test suite runs).
+for prefix in "$root" "$root/tests"; do
+  if [ ! -f "$prefix/node_modules/.package-lock.json" ] ||
+     [ "$prefix/package-lock.json" -nt "$prefix/node_modules/.package-lock.json" ]; then
+    where=${prefix#"$root"}
+    echo "setup: installing npm packages${where:+ in ${where#/}/}"
+    npm ci --prefix "$prefix" --no-audit --no-fund --loglevel=error
+  fi
+done

@@ -13,13 +13,12 @@ import { startServer } from '../../scripts/serve.js';
 import { ROOT, run } from '../pack.js';
 import { typecheck } from '../typecheck.js';
 import { launchBrowser } from '../web/support/browser.js';
-import { APPS, prepareApp, unpackPosenc, WORK } from './support/apps.js';
+import { APPS, modules, prepareApp, unpackPosenc, versionOf, WORK } from './support/apps.js';
 import { assertTable, checkApp } from './support/check.js';
 import { bundleCost } from './support/cost.js';
 import { freePort, runToEnd, start, waitForHttp } from './support/processes.js';
-import { formatTable } from './support/summary.js';
+import { formatTable, recorder } from './support/summary.js';
 
-const modules = (...parts) => path.join(ROOT, 'node_modules', ...parts);
 const node = (script, ...args) => [process.execPath, script, ...args];
 
 const vite = (name, pkg, devSource) => ({
@@ -32,7 +31,9 @@ const vite = (name, pkg, devSource) => ({
   dev: (port) => node(modules(pkg, 'bin', 'vite.js'), '--host', '127.0.0.1', '--port', port, '--strictPort'),
 });
 const webpackCli = modules('webpack-cli', 'bin', 'cli.js');
-const esbuild = modules('esbuild', 'bin', 'esbuild');
+// esbuild is the one bundler of the root install (it builds posenc's own bundles).
+const toolFolder = (tool) => (tool === 'esbuild' ? path.join(ROOT, 'node_modules', 'esbuild') : modules(tool));
+const esbuild = path.join(toolFolder('esbuild'), 'bin', 'esbuild');
 // The command the issue names: esbuild's defaults for the browser (an iife, where import.meta is empty).
 const esbuildArgs = ['main.js', '--bundle', '--platform=browser', '--outdir=www/js'];
 const parcel = modules('parcel', 'lib', 'bin.js');
@@ -108,6 +109,7 @@ const SETUPS = [
 ];
 
 const results = [];
+const record = recorder(results);
 let browser;
 let packageDir;
 
@@ -119,22 +121,6 @@ before(async () => {
 after(async () => {
   await browser?.close();
 });
-
-/** Runs `check(entry)`, which may fill the summary's entry, and records its outcome; rethrows a failure. */
-async function record(setup, mode, check) {
-  const started = performance.now();
-  const entry = { setup, mode, ok: false };
-  results.push(entry);
-  try {
-    await check(entry);
-    entry.ok = true;
-  } catch (error) {
-    entry.error = error.message;
-    throw error;
-  } finally {
-    entry.seconds = Number(((performance.now() - started) / 1000).toFixed(1));
-  }
-}
 
 async function serveAndCheck(folder, entry, wasmSource) {
   const server = await startServer({ root: folder, port: 0 });
@@ -255,7 +241,7 @@ for (const module of ['node16', 'nodenext']) {
 test('summary: test-artifacts/ecosystem/summary.json', (t) => {
   const versions = { node: process.version };
   for (const { tool } of SETUPS.filter((setup) => setup.tool)) {
-    versions[tool] = JSON.parse(readFileSync(modules(tool, 'package.json'), 'utf8')).version;
+    versions[tool] = versionOf(toolFolder(tool));
   }
   const summary = { versions, results };
   writeFileSync(path.join(WORK, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);

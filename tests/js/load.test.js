@@ -75,10 +75,17 @@ describe('loadPosenc: where the .wasm comes from', () => {
     }
   });
 
-  it("in Node, 'posenc' and 'posenc/inline' resolve to one copy of the JS layer (one WasmArray class)", async () => {
-    const [main, inline] = await Promise.all([import('posenc'), import('posenc/inline')]);
-    assert.equal(main.WasmArray, inline.WasmArray);
-    assert.equal(main.RopePlan, inline.RopePlan);
+  it("in Node, 'posenc' and 'posenc/inline' resolve to one copy of the JS layer (one WasmArray class)", () => {
+    // Imported from the package's own folder: 'posenc' by name (its exports map) resolves only
+    // inside the package's scope, which ends above tests/ (tests/package.json, the suite's own).
+    const consumer = `
+      const [main, inline] = await Promise.all([import('posenc'), import('posenc/inline')]);
+      console.log(JSON.stringify({ WasmArray: main.WasmArray === inline.WasmArray, RopePlan: main.RopePlan === inline.RopePlan }));`;
+    const output = execFileSync(process.execPath, ['--input-type=module', '-e', consumer], {
+      cwd: fileURLToPath(root),
+      encoding: 'utf8',
+    });
+    assert.deepEqual(JSON.parse(output), { WasmArray: true, RopePlan: true });
   });
 
   it('a module shared by many instances: each has its own memory', async () => {

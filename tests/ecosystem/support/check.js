@@ -7,22 +7,24 @@ export const SEQ_LEN = 3;
 export const D_MODEL = 8;
 const TOLERANCE = 2.5e-7;
 
-/** The sinusoidal table in float64: PE[pos, 2i] = sin(pos / 10000^(2i/d)), PE[pos, 2i+1] = cos(…). */
-export function referenceTable(seqLen = SEQ_LEN, dModel = D_MODEL) {
+/** The sinusoidal table in float64: PE[pos, 2i] = sin(pos / base^(2i/d)), PE[pos, 2i+1] = cos(…). */
+export function referenceTable(seqLen = SEQ_LEN, dModel = D_MODEL, base = 10000) {
   const table = [];
   for (let pos = 0; pos < seqLen; pos++) {
     for (let i = 0; i < dModel / 2; i++) {
-      const angle = pos / 10000 ** ((2 * i) / dModel);
+      const angle = pos / base ** ((2 * i) / dModel);
       table.push(Math.sin(angle), Math.cos(angle));
     }
   }
   return table;
 }
 
-/** Asserts that `published` ({ values, variant, wasmSource } or { error }) holds the reference table. */
-export function assertTable(published) {
+/**
+ * Asserts that `published` ({ values, variant, wasmSource } or { error }) holds `expected` (by
+ * default the reference table) to float32 rounding.
+ */
+export function assertTable(published, expected = referenceTable()) {
   assert.equal(published.error, undefined, `the app reported an error: ${published.error}`);
-  const expected = referenceTable();
   assert.equal(published.values?.length, expected.length, 'number of values');
   published.values.forEach((value, i) => {
     assert.ok(Math.abs(value - expected[i]) <= TOLERANCE, `value ${i}: ${value}, expected ${expected[i]}`);
@@ -76,12 +78,15 @@ export async function openApp(browser, url, entry, { check, watch = () => {} }) 
   }
 }
 
-/** openApp for the apps that publish a sinusoidal table: the table, and where the wasm came from. */
-export function checkApp(browser, url, entry, wasmSource) {
+/**
+ * openApp for the apps that publish a sinusoidal table: the table (`expected`, the reference
+ * table unless given), and where the wasm came from.
+ */
+export function checkApp(browser, url, entry, wasmSource, expected = referenceTable()) {
   return openApp(browser, url, entry, {
     check(published) {
       Object.assign(entry, { variant: published.variant, wasmSource: published.wasmSource });
-      assertTable(published);
+      assertTable(published, expected);
       assert.equal(published.wasmSource, wasmSource, 'where the wasm came from');
     },
   });

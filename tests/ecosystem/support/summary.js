@@ -54,3 +54,24 @@ export function formatTable(results) {
   }
   return lines;
 }
+
+/**
+ * A function `record(setup, mode, check)` that runs `check(entry)`, which may fill the summary's
+ * entry, and adds the entry with its outcome and time to `results`; a failure is rethrown.
+ */
+export function recorder(results) {
+  return async (setup, mode, check) => {
+    const started = performance.now();
+    const entry = { setup, mode, ok: false };
+    results.push(entry);
+    try {
+      await check(entry);
+      entry.ok = true;
+    } catch (error) {
+      entry.error = error.message;
+      throw error;
+    } finally {
+      entry.seconds = Number(((performance.now() - started) / 1000).toFixed(1));
+    }
+  };
+}

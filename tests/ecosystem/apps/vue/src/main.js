@@ -1,0 +1,5 @@
+import 'posenc/widgets';
+import { createApp } from 'vue';
+import App from './App.vue';
+
+createApp(App).mount('#app');
