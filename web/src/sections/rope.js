@@ -1,5 +1,5 @@
 // RoPE: rotate each pair of query/key channels by position × frequency. One pair rotating
-// interactively (with the seed's code beside it), the score heatmap over positions 0..1000, and
+// interactively (with the code of 'Positional Embeddings Explained' beside it), the score heatmap over positions 0..1000, and
 // the proof in numbers that the score depends only on m - n.
 import { controlRow, numberControl, rerollButton } from '../controls.js';
 import { byId, h, pre } from '../dom.js';
@@ -55,7 +55,7 @@ export const settings = {
   'rope.shift': { type: 'int', default: 500, min: 0, max: 1000000 },
 };
 
-function seedRopeCode(base, dModel, seqLen, layout) {
+function postRopeCode(base, dModel, seqLen, layout) {
   const head = [
     `n = ${pythonNumber(base)}`,
     `d_model = ${dModel}`,
@@ -142,13 +142,13 @@ export function mount({ posenc, state }) {
         `\\begin{bmatrix} ${formatSig(xa, 4)} \\\\ ${formatSig(xb, 4)} \\end{bmatrix} = \\begin{bmatrix} ${formatSig(rotated[0], 6)} \\\\ ${formatSig(rotated[1], 6)} \\end{bmatrix}\\end{gathered}`,
       { display: true },
     );
-    code.textContent = seedRopeCode(base, headDim, position + 1, layout);
-    // The seed rotates whole token vectors of width d_model; a model rotates each head's q and k.
+    code.textContent = postRopeCode(base, headDim, position + 1, layout);
+    // The post rotates whole token vectors of width d_model; a model rotates each head's q and k.
     codeTitle.textContent =
       (layout === 'interleaved'
-        ? 'Seed 000’s RoPE code, with these settings'
-        : 'Seed 000’s RoPE code changed for the half layout (the seed has only the interleaved one), with these settings') +
-      '. The seed rotates whole tokens of width d_model; a model rotates the query and key of each head, of width head_dim.';
+        ? 'The RoPE code of “Positional Embeddings Explained”, with these settings'
+        : 'The RoPE code of “Positional Embeddings Explained” changed for the half layout (the post has only the interleaved one), with these settings') +
+      '. The post rotates whole tokens of width d_model; a model rotates the query and key of each head, of width head_dim.';
     document.getElementById('rope-result').textContent =
       `pair i = ${pair} → channels (${a}, ${b}) in the ${layout} layout\n` +
       `x[${position}, ${a}] = ${formatSig(rotated[0], 7)}\nx[${position}, ${b}] = ${formatSig(rotated[1], 7)}\n` +

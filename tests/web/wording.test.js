@@ -1,0 +1,32 @@
+// The page's words: the two posts it follows are named by title and author, and the numbers its
+// sentences state are the numbers the mathematics gives (recomputed here in float64).
+import assert from 'node:assert/strict';
+import { before, test } from 'node:test';
+import { waitForIdle } from './support/browser.js';
+import { usePageSession } from './support/session.js';
+import { publishedText } from './support/text.js';
+
+const session = usePageSession();
+let page;
+let log;
+before(async () => ({ page, log } = await session));
+
+test('the two posts are named by title and author, and nothing says “seed”', async () => {
+  const explained = await page.locator('header #post-explained').textContent();
+  assert.match(explained, /“Positional Embeddings\s+Explained”/);
+  const jaitly = await page.locator('header #post-jaitly').textContent();
+  assert.match(jaitly, /Arnav Jaitly’s “Foundations of Transformer\s+Models — Absolute Positional Embeddings”/);
+  // The random contents' re-roll buttons say “New random …”, so no control needs the word either.
+  const seeds = async () => (await publishedText(page)).filter(({ text }) => /seed/i.test(text));
+  assert.deepEqual(await seeds(), []);
+  // The code titles that change with the layouts, too.
+  await page.locator('#ctl-pe-layout-concat').check();
+  await page.locator('#ctl-rope-layout-half').check();
+  await waitForIdle(page);
+  assert.deepEqual(await seeds(), []);
+  assert.match(await page.locator('#pe-code-title').textContent(), /Positional Embeddings Explained/);
+  await page.locator('#ctl-pe-layout-interleaved').check();
+  await page.locator('#ctl-rope-layout-interleaved').check();
+  await waitForIdle(page);
+  assert.deepEqual(log.errors, []);
+});
