@@ -2,7 +2,7 @@
 // interactively (with the code of 'Positional Embeddings Explained' beside it), the score heatmap over positions 0..1000, and
 // the proof in numbers that the score depends only on m - n.
 import { controlRow, numberControl, rerollButton } from '../controls.js';
-import { byId, h, pre } from '../dom.js';
+import { byId, h, labelCellsByHeader, pre } from '../dom.js';
 import { bindElements, elementControls, elementSettings } from '../element-settings.js';
 import { formatPython as pythonNumber, formatSig } from '../format.js';
 import { renderTex } from '../math.js';
@@ -135,12 +135,19 @@ export function mount({ posenc, state }) {
     const theta = position * frequency;
     const turns = Math.floor(theta / (2 * Math.PI));
     const names = layout === 'half' ? [`x_{${a}}`, `x_{${b}}`] : [`x_{2i}`, `x_{2i+1}`];
-    renderTex(
-      formula,
-      `\\begin{gathered}\\theta_m = \\frac{m}{n^{2i/d}} = \\frac{${position}}{${pythonNumber(base)}^{${2 * pair}/${headDim}}} = ${formatSig(theta, 6)}\\text{ rad}${turns > 0 ? `\\ (${turns}\\text{ full turn${turns > 1 ? 's' : ''} + }${formatSig(theta - turns * 2 * Math.PI, 4)})` : ''}` +
-        `\\\\ \\begin{bmatrix} ${names[0]}' \\\\ ${names[1]}' \\end{bmatrix} = \\begin{bmatrix} \\cos\\theta_m & -\\sin\\theta_m \\\\ \\sin\\theta_m & \\cos\\theta_m \\end{bmatrix}` +
-        `\\begin{bmatrix} ${formatSig(xa, 4)} \\\\ ${formatSig(xb, 4)} \\end{bmatrix} = \\begin{bmatrix} ${formatSig(rotated[0], 6)} \\\\ ${formatSig(rotated[1], 6)} \\end{bmatrix}\\end{gathered}`,
-      { display: true },
+    // Two formulas, each free to break after its "=" on a narrow screen.
+    formula.replaceChildren(
+      renderTex(
+        h('div'),
+        `\\theta_m = \\frac{m}{n^{2i/d}} = \\frac{${position}}{${pythonNumber(base)}^{${2 * pair}/${headDim}}} = ${formatSig(theta, 6)}\\text{ rad}${turns > 0 ? `\\ (${turns}\\text{ full turn${turns > 1 ? 's' : ''} + }${formatSig(theta - turns * 2 * Math.PI, 4)})` : ''}`,
+        { breakable: true },
+      ),
+      renderTex(
+        h('div'),
+        `\\begin{bmatrix} ${names[0]}' \\\\ ${names[1]}' \\end{bmatrix} = \\begin{bmatrix} \\cos\\theta_m & -\\sin\\theta_m \\\\ \\sin\\theta_m & \\cos\\theta_m \\end{bmatrix}` +
+          `\\begin{bmatrix} ${formatSig(xa, 4)} \\\\ ${formatSig(xb, 4)} \\end{bmatrix} = \\begin{bmatrix} ${formatSig(rotated[0], 6)} \\\\ ${formatSig(rotated[1], 6)} \\end{bmatrix}`,
+        { breakable: true },
+      ),
     );
     code.textContent = postRopeCode(base, headDim, position + 1, layout);
     // The post rotates whole token vectors of width d_model; a model rotates each head's q and k.
@@ -189,7 +196,7 @@ export function mount({ posenc, state }) {
   );
 
   // ---- shift both positions: the score stays ---------------------------------------------------
-  const shiftTable = h('table', { class: 'numbers', id: 'rope-shift-table' });
+  const shiftTable = h('table', { class: 'numbers stacks', id: 'rope-shift-table' });
   const shiftNote = h('p', { class: 'result', id: 'rope-shift-note' });
   shiftRoot.append(
     controlRow(
@@ -252,6 +259,7 @@ export function mount({ posenc, state }) {
         ),
       ),
     );
+    labelCellsByHeader(shiftTable);
     shiftNote.textContent =
       `m − n = ${m - n} in both columns. The RoPE score stays the same up to float32 rounding (difference ${formatSig(ropeDiff, 2)}), ` +
       `however far both positions move; with the encoding added to the contents it changes by ${formatSig(addedDiff, 3)}, because q·PE(n) and PE(m)·k depend on the absolute positions. (Random q and k of dimension ${headDim}.)`;
