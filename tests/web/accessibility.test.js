@@ -82,6 +82,34 @@ test('a 390 × 844 phone: no serious axe violation, no formula or table cut off,
   await context.close();
 });
 
+/** Chromium's own accessibility tree of a page (what a screen reader is given), as [{ role, name }]. */
+async function accessibilityTree(page) {
+  const cdp = await page.context().newCDPSession(page);
+  const { nodes } = await cdp.send('Accessibility.getFullAXTree');
+  await cdp.detach();
+  return nodes
+    .filter((node) => !node.ignored)
+    .map((node) => ({ role: node.role?.value, name: node.name?.value ?? '' }));
+}
+
+test('numbered headings are announced with their numbers', async () => {
+  const { page, log, context } = await openPage(browser);
+  await gotoAndSettle(page, server.pageUrl);
+  const tree = await accessibilityTree(page);
+  const seen = await page
+    .locator('main > section > h2')
+    .evaluateAll((headings) => headings.map((heading) => heading.textContent.replace(/\s+/g, ' ').trim()));
+  const announced = tree.filter(({ role }) => role === 'heading').map(({ name }) => name);
+  assert.ok(seen.length >= 10, `${seen.length} numbered sections`);
+  seen.forEach((text, i) => {
+    assert.match(text, new RegExp(`^${i + 1}\\. \\S`), `heading ${i + 1} as the reader sees it`);
+    assert.ok(announced.includes(text), `announced as “${text}”`);
+  });
+  assert.ok(announced.includes('1. Why order matters'), announced.slice(0, 3).join(' | '));
+  assert.deepEqual(log.errors, []);
+  await context.close();
+});
+
 test('dark mode follows prefers-color-scheme: dark page, legible text, visible curves', async () => {
   const { page, log, context } = await openPage(browser, { colorScheme: 'dark' });
   await gotoAndSettle(page, server.pageUrl);
