@@ -110,6 +110,20 @@ test('numbered headings are announced with their numbers', async () => {
   await context.close();
 });
 
+test('every figure has an accessible name', async () => {
+  const { page, log, context } = await openPage(browser);
+  await gotoAndSettle(page, server.pageUrl);
+  const figures = (await accessibilityTree(page)).filter(({ role }) => role === 'figure');
+  assert.ok(figures.length >= 40, `${figures.length} figures`);
+  assert.deepEqual(
+    figures.filter(({ name }) => !name.trim()),
+    [],
+    'figures without an accessible name',
+  );
+  assert.deepEqual(log.errors, []);
+  await context.close();
+});
+
 test('dark mode follows prefers-color-scheme: dark page, legible text, visible curves', async () => {
   const { page, log, context } = await openPage(browser, { colorScheme: 'dark' });
   await gotoAndSettle(page, server.pageUrl);

@@ -101,7 +101,11 @@ export class WorkedExample extends PosencElement {
     peScroll.addEventListener('keydown', (event) => this.#onKey(event));
     const figure = h(
       'figure',
-      { class: 'worked-example', part: 'figure' },
+      {
+        class: 'worked-example',
+        part: 'figure',
+        'aria-label': 'The worked example: positional encodings and their sums',
+      },
       h('h3', { class: 'plot-title', part: 'title' }, 'The positional encodings'),
       peScroll,
       this.#readout,
