@@ -30,3 +30,30 @@ test('the two posts are named by title and author, and nothing says “seed”',
   await waitForIdle(page);
   assert.deepEqual(log.errors, []);
 });
+
+test('RoPE’s angle names its pair: θ_{m,i}, never θ_m', async () => {
+  // Every formula's TeX source, as KaTeX keeps it in the MathML annotation (shadow roots too).
+  const sources = async () =>
+    page.evaluate(() => {
+      const found = [];
+      const walk = (root) => {
+        for (const node of root.querySelectorAll('*')) {
+          if (node.shadowRoot) walk(node.shadowRoot);
+          if (node.localName === 'annotation') found.push(node.textContent);
+        }
+      };
+      walk(document);
+      return found;
+    });
+  const unindexed = (list) => list.filter((tex) => /\\theta_\{?[mn]\}?(?![,\w])/.test(tex));
+  const before = await sources();
+  assert.ok(
+    before.some((tex) => tex.includes('\\theta_{m,i}')),
+    'the angle is written with its pair',
+  );
+  assert.deepEqual(unindexed(before), []);
+  // The rotation's live formula at another pair.
+  await page.locator('#ctl-rope-pair').fill('3');
+  await waitForIdle(page);
+  assert.deepEqual(unindexed(await sources()), []);
+});

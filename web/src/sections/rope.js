@@ -139,12 +139,12 @@ export function mount({ posenc, state }) {
     formula.replaceChildren(
       renderTex(
         h('div'),
-        `\\theta_m = \\frac{m}{n^{2i/d}} = \\frac{${position}}{${pythonNumber(base)}^{${2 * pair}/${headDim}}} = ${formatSig(theta, 6)}\\text{ rad}${turns > 0 ? `\\ (${turns}\\text{ full turn${turns > 1 ? 's' : ''} + }${formatSig(theta - turns * 2 * Math.PI, 4)})` : ''}`,
+        `\\theta_{m,i} = \\frac{m}{n^{2i/d}} = \\frac{${position}}{${pythonNumber(base)}^{${2 * pair}/${headDim}}} = ${formatSig(theta, 6)}\\text{ rad}${turns > 0 ? `\\ (${turns}\\text{ full turn${turns > 1 ? 's' : ''} + }${formatSig(theta - turns * 2 * Math.PI, 4)})` : ''}`,
         { breakable: true },
       ),
       renderTex(
         h('div'),
-        `\\begin{bmatrix} ${names[0]}' \\\\ ${names[1]}' \\end{bmatrix} = \\begin{bmatrix} \\cos\\theta_m & -\\sin\\theta_m \\\\ \\sin\\theta_m & \\cos\\theta_m \\end{bmatrix}` +
+        `\\begin{bmatrix} ${names[0]}' \\\\ ${names[1]}' \\end{bmatrix} = \\begin{bmatrix} \\cos\\theta_{m,i} & -\\sin\\theta_{m,i} \\\\ \\sin\\theta_{m,i} & \\cos\\theta_{m,i} \\end{bmatrix}` +
           `\\begin{bmatrix} ${formatSig(xa, 4)} \\\\ ${formatSig(xb, 4)} \\end{bmatrix} = \\begin{bmatrix} ${formatSig(rotated[0], 6)} \\\\ ${formatSig(rotated[1], 6)} \\end{bmatrix}`,
         { breakable: true },
       ),
