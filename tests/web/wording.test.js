@@ -57,3 +57,29 @@ test('RoPE’s angle names its pair: θ_{m,i}, never θ_m', async () => {
   await waitForIdle(page);
   assert.deepEqual(unindexed(await sources()), []);
 });
+
+test('a link to another section reads as part of its sentence, not as an echo of it', async () => {
+  const links = await page.locator('main a[href^="#"]:not([href^="#ctl-"])').evaluateAll((anchors) =>
+    anchors.map((a) => {
+      const block = a.closest('p, li, td, figcaption') ?? a.parentElement;
+      const range = document.createRange();
+      range.setStart(block, 0);
+      range.setEndBefore(a);
+      return {
+        text: a.textContent.replace(/\s+/g, ' ').trim(),
+        before: range.toString().replace(/\s+/g, ' '),
+        after: (a.nextSibling?.textContent ?? '').slice(0, 1),
+      };
+    }),
+  );
+  assert.ok(links.length >= 5, `${links.length} links between sections`);
+  const words = (text) => text.toLowerCase().match(/[a-z]{4,}/g) ?? [];
+  for (const { text, before, after } of links) {
+    // “… (the sinusoidal encoding)”: a link alone in parentheses is an aside that names the place again.
+    assert.ok(!(before.endsWith('(') && after === ')'), `“${before.slice(-40)}${text})”: a link alone in parentheses`);
+    // Nor do its words all stand in the sentence just before it.
+    const near = new Set(words(before.slice(-60)));
+    const own = words(text);
+    assert.ok(own.length === 0 || !own.every((w) => near.has(w)), `“${before.slice(-60)}[${text}]” says it twice`);
+  }
+});
