@@ -179,7 +179,7 @@ export interface WorkedExamplePick {
   angle: number;
   /** PE(position, channel) (float32). */
   value: number;
-  /** What seed 001 printed, and whether that is truncated. */
+  /** What Jaitly's post printed, and whether that is truncated. */
   printed: string;
   truncated: boolean;
   text: string;

@@ -29,6 +29,101 @@ for (const colorScheme of ['light', 'dark']) {
   });
 }
 
+test('a 390 × 844 phone: no serious axe violation, no formula or table cut off, captions as wide as their tables', async (t) => {
+  const { page, log, context } = await openPage(browser, { width: 390, height: 844, touch: true, bypassCSP: true });
+  await gotoAndSettle(page, server.pageUrl);
+  const found = blocking(await axeViolations(page));
+  assert.deepEqual(found, [], JSON.stringify(found, null, 2));
+  const boxes = await page.evaluate(() => {
+    const wider = [];
+    const walk = (root) => {
+      for (const node of root.querySelectorAll('*')) {
+        if (node.shadowRoot) walk(node.shadowRoot);
+        // KaTeX's MathML copy is clipped to 1 px for screen readers; a stacked table's header too.
+        if (node.closest('.katex-mathml') || node.clientWidth <= 1) continue;
+        if (getComputedStyle(node).overflowX === 'visible' || node.scrollWidth <= node.clientWidth + 1) continue;
+        const label = node.id ? `#${node.id}` : `${node.localName}.${[...node.classList].join('.')}`;
+        wider.push({ label, scroll: node.scrollWidth, box: node.clientWidth, focusable: node.tabIndex >= 0 });
+      }
+    };
+    walk(document);
+    const fits = (selector) => {
+      const node = document.querySelector(selector);
+      return { selector, scroll: node.scrollWidth, box: node.clientWidth };
+    };
+    return {
+      page: document.documentElement.scrollWidth,
+      wider,
+      formulas: ['#bridge-shift-formula', '#rope-formula', '#rope-shift-demo .table-scroll', '#images > .formula'].map(
+        fits,
+      ),
+      captions: [...document.querySelectorAll('caption')].map((caption) => ({
+        text: caption.textContent.slice(0, 40),
+        width: caption.getBoundingClientRect().width,
+        table: caption.closest('table').getBoundingClientRect().width,
+      })),
+    };
+  });
+  for (const box of boxes.wider) t.diagnostic(`scrolls sideways: ${JSON.stringify(box)}`);
+  assert.ok(boxes.page <= 390, `the page is ${boxes.page} px wide`);
+  // Where scrolling is the only way to show a line (code), a keyboard can scroll it.
+  assert.deepEqual(
+    boxes.wider.filter(({ focusable }) => !focusable),
+    [],
+    'a box that scrolls sideways and cannot take focus',
+  );
+  // The formulas and the shift table wrap or stack instead.
+  for (const { selector, scroll, box } of boxes.formulas)
+    assert.ok(scroll <= box + 1, `${selector}: ${scroll} px in ${box}`);
+  assert.ok(boxes.captions.length >= 2, 'the tables with captions');
+  for (const { text, width, table } of boxes.captions)
+    assert.ok(width >= Math.min(table, 300) - 1, `caption “${text}…”: ${width} px over a ${table}-px table`);
+  assert.deepEqual(log.errors, []);
+  await context.close();
+});
+
+/** Chromium's own accessibility tree of a page (what a screen reader is given), as [{ role, name }]. */
+async function accessibilityTree(page) {
+  const cdp = await page.context().newCDPSession(page);
+  const { nodes } = await cdp.send('Accessibility.getFullAXTree');
+  await cdp.detach();
+  return nodes
+    .filter((node) => !node.ignored)
+    .map((node) => ({ role: node.role?.value, name: node.name?.value ?? '' }));
+}
+
+test('numbered headings are announced with their numbers', async () => {
+  const { page, log, context } = await openPage(browser);
+  await gotoAndSettle(page, server.pageUrl);
+  const tree = await accessibilityTree(page);
+  const seen = await page
+    .locator('main > section > h2')
+    .evaluateAll((headings) => headings.map((heading) => heading.textContent.replace(/\s+/g, ' ').trim()));
+  const announced = tree.filter(({ role }) => role === 'heading').map(({ name }) => name);
+  assert.ok(seen.length >= 10, `${seen.length} numbered sections`);
+  seen.forEach((text, i) => {
+    assert.match(text, new RegExp(`^${i + 1}\\. \\S`), `heading ${i + 1} as the reader sees it`);
+    assert.ok(announced.includes(text), `announced as “${text}”`);
+  });
+  assert.ok(announced.includes('1. Why order matters'), announced.slice(0, 3).join(' | '));
+  assert.deepEqual(log.errors, []);
+  await context.close();
+});
+
+test('every figure has an accessible name', async () => {
+  const { page, log, context } = await openPage(browser);
+  await gotoAndSettle(page, server.pageUrl);
+  const figures = (await accessibilityTree(page)).filter(({ role }) => role === 'figure');
+  assert.ok(figures.length >= 40, `${figures.length} figures`);
+  assert.deepEqual(
+    figures.filter(({ name }) => !name.trim()),
+    [],
+    'figures without an accessible name',
+  );
+  assert.deepEqual(log.errors, []);
+  await context.close();
+});
+
 test('dark mode follows prefers-color-scheme: dark page, legible text, visible curves', async () => {
   const { page, log, context } = await openPage(browser, { colorScheme: 'dark' });
   await gotoAndSettle(page, server.pageUrl);

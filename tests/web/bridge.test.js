@@ -70,3 +70,20 @@ test('RoPE: moving q and k together turns both by the shift, and keeps their ang
   assert.deepEqual(log.errors, []);
   await context.close();
 });
+
+test('the text says which way each pair turns, and the figures turn that way', async () => {
+  const { page, log, context } = await openPage(browser);
+  await gotoAndSettle(page, server.pageUrl); // p = 2, k = 3, pair 1: a turn of 0.95 rad; RoPE: m = 3, pair 0
+  // The sign of the cross product of the vector before and after a turn below π: + counter-clockwise.
+  const cross = ([a, b], [c, d]) => a * d - b * c;
+  const shift = await arrowsOf(page, 'bridge-shift');
+  assert.ok(cross(shift.before, shift.after) < 0, 'PE(p) → PE(p + k) turns clockwise');
+  const rope = await arrowsOf(page, 'rope-rotation');
+  assert.ok(cross(rope.original, rope.rotated) > 0, 'x → x′ turns counter-clockwise');
+  const text = async (selector) => (await page.locator(selector).textContent()).replace(/\s+/g, ' ');
+  assert.match(await text('#bridge'), /as p grows the arrow turns clockwise/);
+  assert.match(await text('#bridge'), /RoPE’s pairs in the next section .* turn counter-clockwise/);
+  assert.match(await text('#rope'), /The pair turns counter-clockwise as m grows/);
+  assert.deepEqual(log.errors, []);
+  await context.close();
+});

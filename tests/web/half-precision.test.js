@@ -305,18 +305,19 @@ test('the "Try this" prompts on bfloat16 positions hold for every integer positi
   );
   assert.ok(held(65_536, 131_071).every((p) => p % 512 === 0));
 
-  // Δ = 17: never 17 apart from query position 274 on, and the line far above float32's level there.
+  // Δ = 17: never 17 apart from query position 273 on (the tight bound: query 272 still has its
+  // key 17 behind), and the line far above float32's level there.
   const seventeen = prompts.find((t) => t.includes('to 17.'));
-  assert.ok(seventeen?.includes('from query position 274 on they are never 17 apart'), seventeen);
   const at17 = keptDistance(17);
   assert.equal(at17.lastKept, 272, 'the last query position 17 apart');
+  assert.ok(seventeen?.includes(`from query position ${at17.lastKept + 1} on they are never 17 apart`), seventeen);
   await gotoAndSettle(page, `${server.pageUrl}?hp.delta=17#half-precision`);
   const lost = await float32Level();
-  const beyond = lost.positions.filter(([x]) => x >= 274);
+  const beyond = lost.positions.filter(([x]) => x >= 273);
   assert.ok(beyond.length > 100);
   assert.ok(
     beyond.every(([, y]) => y > 100 * lost.float32),
-    'Δ 17: every point from 274 on far above float32’s level',
+    'Δ 17: every point from 273 on far above float32’s level',
   );
 
   // Δ = 16: most query positions up to 4096 still 16 apart, none beyond 100 000.

@@ -177,11 +177,26 @@ test('score heatmaps beyond L0, without and with llama3 scaling: pixels match po
   // |m − n| = L0 guides on both panels, and the count of pairs pushed past the trained angles.
   assert.equal(await page.locator('figure[data-plot^="long-context-"] line.guide-line').count(), 4);
   const note = await page.locator('#lc-heatmap-note').evaluate((node) => ({ ...node.dataset, text: node.textContent }));
+  // RoPE sees an angle through cos and sin only: it counts modulo 2π, so a pair that has turned
+  // on past a full circle back into the angles training met is not pushed past them.
   const unseen = (invFreq) =>
-    plainInvFreq.filter((w, i) => 8191 * w < 2 * Math.PI && 16383 * invFreq[i] > 8191 * w).length;
-  assert.equal(Number(note.unseenPlain), unseen(plainInvFreq));
-  assert.equal(Number(note.unseenScaled), unseen(golden.invFreq));
-  assert.match(note.text, /m − n = 16383 .* 29 of the 64 pairs .* with llama3, factor 8 scaling, none do\./);
+    plainInvFreq
+      .map((w, i) => [i, 8191 * w, (16383 * invFreq[i]) % (2 * Math.PI)])
+      .filter(([, trained, angle]) => trained < 2 * Math.PI && angle > trained)
+      .map(([i]) => i);
+  const plainUnseen = unseen(plainInvFreq);
+  assert.deepEqual(
+    plainUnseen,
+    Array.from({ length: 25 }, (_, k) => 39 + k),
+    'pairs 39–63',
+  );
+  assert.deepEqual(note.unseenPlain.split(' ').map(Number), plainUnseen);
+  assert.deepEqual(unseen(golden.invFreq), []);
+  assert.equal(note.unseenScaled, '');
+  assert.match(
+    note.text,
+    /m − n = 16383 .* 25 \(pairs 39–63\) of the 64 pairs .* with llama3, factor 8 scaling, none do\./,
+  );
 });
 
 test('switching the preset redraws everything for that model and updates the URL', async () => {
@@ -348,7 +363,7 @@ test('bad or extreme long-context settings in the link fall back or clamp, with 
   await checkPanels(fresh.page, 'llama3.1', { span: 16, cells: 512 });
   assert.match(
     await fresh.page.locator('#lc-heatmap-note').textContent(),
-    /m − n = 131071 .* with llama3, factor 8 scaling, \d+ still do\./,
+    /m − n = 131071 .* with llama3, factor 8 scaling, \d+ \(pairs [\d–, ]+\) still do\./,
   );
   assert.deepEqual(fresh.log.errors, []);
   await fresh.context.close();

@@ -262,14 +262,14 @@ test('facts: layouts, RoPE pairings and float32 precision', async () => {
       samples: 40,
     });
   }
-  // The maxima of the seed's float32 code against posenc, as measured with PyTorch in the domain notes.
+  // The maxima of the float32 code of 'Positional Embeddings Explained' against posenc, as measured with PyTorch in the domain notes.
   const maxima = await page.locator('#fx-precision-table td').allTextContents();
   assert.deepEqual(maxima, ['0.00012', '0.0019', '0.061']);
   const limits = await page.locator('#fx-precision-table th[scope="row"]').allTextContents();
   assert.match(limits.at(-1), /^below \d+ \(every 61st beyond 32768\)$/, limits.at(-1));
   const { series } = await readLinePlot(page, 'float32-precision');
   const own = series['posenc − float64'].map(([, y]) => y);
-  const float32 = series['float32 PyTorch code (seed 000) − posenc'].map(([, y]) => y);
+  const float32 = series['float32 PyTorch code of “Positional Embeddings Explained” − posenc'].map(([, y]) => y);
   assert.ok(Math.max(...own) < 1.2e-7, `posenc's own error ${Math.max(...own)}`);
   assert.ok(Math.max(...float32) > 0.03, `float32 error near 1e6 ${Math.max(...float32)}`);
   // RoPE pairings: the same q, k scored at distance 0..63 with each layout (random vectors from seeds 11, 12).
@@ -370,7 +370,7 @@ test('2-D tokens and the RoPE rotation are drawn where posenc puts them', async 
   assert.ok(Math.abs(rotated[0] - (Math.cos(3) - 0.5 * Math.sin(3))) < 1e-6);
 });
 
-test('the worked example shows exact values and flags where seed 001 truncated', async () => {
+test('the worked example shows exact values and flags where Jaitly truncated', async () => {
   const pe = await page.locator('#we-pe-table tr[data-word="cat"] td.exact').allTextContents();
   assert.deepEqual(pe, ['0.841471', '0.5403023', '0.009999833', '0.99995']);
   const flagged = await page.locator('#we-pe-table td.truncated').allTextContents();
@@ -445,7 +445,7 @@ test('screenshots: desktop and 375-px phone (no horizontal scrolling)', async ()
     () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
   );
   assert.equal(overflow, 0, 'horizontal overflow on a phone-width screen');
-  // Tables fit their box on both screens: nothing (the flagged 1.599, the seed's column) needs scrolling.
+  // Tables fit their box on both screens: nothing (the flagged 1.599, the post's column) needs scrolling.
   for (const [who, p] of [
     ['desktop', page],
     ['phone', phone.page],
@@ -462,7 +462,7 @@ test('screenshots: desktop and 375-px phone (no horizontal scrolling)', async ()
   await phone.context.close();
 });
 
-test('fixed text follows the settings and the seeds are quoted, not echoed', async () => {
+test('fixed text follows the settings and the posts are quoted, not echoed', async () => {
   const fresh = await openPage(browser);
   await gotoAndSettle(fresh.page, `${server.pageUrl}?naive.seq=2&pe.d=2&rope.seq=2048`);
   const naive = await fresh.page.locator('#naive-similarity').textContent();
@@ -482,7 +482,7 @@ test('fixed text follows the settings and the seeds are quoted, not echoed', asy
     'word, channel',
     'formula (pair i = channel ÷ 2)',
     'exact value (posenc)',
-    'seed 001 printed',
+    'Jaitly printed',
   ]);
   const note = await fresh.page.locator('#we-note').textContent();
   assert.doesNotMatch(note, /can carry float32 rounding/);
@@ -492,11 +492,11 @@ test('fixed text follows the settings and the seeds are quoted, not echoed', asy
   assert.match(text, /causal\s+mask lets each token see only the tokens before it/);
   assert.doesNotMatch(text, /most reported class of RoPE bugs|why a RoPE model falls apart/);
   assert.match(text, /transformers pull request 29285/);
-  // Seed claims left standing before: extrapolation, and code the seed never had.
+  // The posts' claims left standing before: extrapolation, and code the post never had.
   assert.match(await fresh.page.locator('#pe-extrapolation').textContent(), /Press et al\. \(2021/);
   assert.equal(
     await fresh.page.locator('#pe-code-title').textContent(),
-    'Seed 000’s PyTorch code, with these settings',
+    'The PyTorch code of “Positional Embeddings Explained”, with these settings',
   );
   assert.match(
     await fresh.page.locator('#rope-code-title').textContent(),
@@ -507,11 +507,11 @@ test('fixed text follows the settings and the seeds are quoted, not echoed', asy
   await waitForIdle(fresh.page);
   assert.match(
     await fresh.page.locator('#pe-code-title').textContent(),
-    /changed for the concat layout \(the seed has only/,
+    /changed for the concat layout \(the post has only/,
   );
   assert.match(
     await fresh.page.locator('#rope-code-title').textContent(),
-    /changed for the half layout \(the seed has only/,
+    /changed for the half layout \(the post has only/,
   );
   assert.deepEqual(fresh.log.errors, []);
   await fresh.context.close();

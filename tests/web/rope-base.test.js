@@ -1,11 +1,13 @@
-// "Why RoPE's base matters": the bold curves against the float64 expectation over random
-// isotropic contents, Σ_i cos(Δ ω_i) / (d/2); the light curves against a float64 rotation of each
-// random content with itself; the half-score distances the note gives against the float64
-// expectation's; and a re-roll that moves only the light curves.
+// "Why RoPE's base matters": the bold curves against the expected score's trend over random
+// isotropic contents, ∫₀¹ cos(Δ·base^(−x)) dx, integrated here numerically in float64 (the page
+// uses a closed form); the light curves against a float64 rotation of each random content with
+// itself; the markers and the note's half distances against the trend's own; the log axis that
+// shows them; and a re-roll that moves only the light curves.
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { randomMatrix } from '../../widgets/tokens.js';
 import { gotoAndSettle, openPage, waitForIdle } from './support/browser.js';
+import { inside, overlappingPairs } from './support/layout.js';
 import { readLinePlot } from './support/lineplot.js';
 import { useServedSite } from './support/session.js';
 
@@ -23,14 +25,32 @@ const BASES = [
 /** Pair i's angle per position, in float64. */
 const omega = (base, headDim, i) => base ** ((-2 * i) / headDim);
 
-/** The expectation over isotropic contents of q · R(Δ) q / |q|²: Σ_i cos(Δ ω_i) / (d/2), Δ < span. */
-function expectation(base, span, headDim) {
-  return Float64Array.from({ length: span }, (_, delta) => {
-    let sum = 0;
-    for (let i = 0; i < headDim / 2; i++) sum += Math.cos(delta * omega(base, headDim, i));
-    return sum / (headDim / 2);
-  });
+/**
+ * The trend of the expected score at distance Δ: cos(Δ·base^(−x)) averaged over x in [0, 1] by
+ * Simpson's rule, with steps fine enough for the fastest turning at x = 0 (Δ·ln base per unit x).
+ */
+function trend(delta, base) {
+  const steps = 2 * Math.ceil(Math.max(1000, 8 * delta * Math.log(base)) / 2);
+  const h = 1 / steps;
+  let sum = 0;
+  for (let k = 0; k <= steps; k++) {
+    const weight = k === 0 || k === steps ? 1 : k % 2 === 1 ? 4 : 2;
+    sum += weight * Math.cos(delta * base ** (-k * h));
+  }
+  return (sum * h) / 3;
 }
+
+/** Where the trend falls to half, by bisection on the numerical trend (it falls monotonically). */
+function trendHalf(base) {
+  let [lo, hi] = [1, 1e4];
+  while (hi - lo > 1e-4) {
+    const mid = (lo + hi) / 2;
+    if (trend(mid, base) > 0.5) lo = mid;
+    else hi = mid;
+  }
+  return (lo + hi) / 2;
+}
+const HALVES = Object.fromEntries(BASES.map(([label, base]) => [label, trendHalf(base)]));
 
 /** q · R(Δ) q / |q|² for one random content q, by rotating q pair by pair in float64. */
 function contentScore(q, base, delta) {
@@ -42,12 +62,6 @@ function contentScore(q, base, delta) {
     dot += a * (a * c - b * s) + b * (b * c + a * s);
   }
   return dot / q.reduce((sum, v) => sum + v * v, 0);
-}
-
-/** The first distance where a curve falls below half its value at 0 (null: never). */
-function halfDistance(curve) {
-  const at = curve.findIndex((v) => v < curve[0] / 2);
-  return at < 0 ? null : at;
 }
 
 /** Every drawn point of a series on its reference (the x read back is an integer distance). */
@@ -71,53 +85,101 @@ function lightCurves(drawn, label) {
 for (const [query, span, headDim, seed] of [
   ['', 4096, 128, 1],
   ['?base.span=1000&base.hd=64&base.seed=7', 1000, 64, 7],
+  ['?base.span=256', 256, 128, 1],
 ]) {
-  test(`bold expectations, light random contents and the half distances match float64 (span ${span}, head dim ${headDim})`, async () => {
+  test(`bold trends, light random contents, markers and half distances match float64 (span ${span}, head dim ${headDim})`, async () => {
     const { page, log, context } = await openPage(browser);
     await gotoAndSettle(page, `${server.pageUrl}${query}#rope-base`);
     const drawn = await readLinePlot(page, 'rope-base-decay');
+    assert.equal(drawn.xScale, 'log', 'a log axis: the half distances sit in the first percent of a linear one');
     const tolerance = drawn.yPerUnit * 0.006 + 1e-5; // the read-back's resolution, and float32
-    const halves = [];
     for (const [label, base] of BASES) {
-      const want = expectation(base, span, headDim);
       const points = drawn.series[label];
-      const xs = points.map(([x]) => Math.round(x));
-      assert.equal(xs[0], 0, `${label} starts at distance 0`);
-      assert.equal(xs.at(-1), span - 1, `${label} ends at distance ${span - 1}`);
-      assert.ok(points.length >= Math.min(span, 1000), `${label}: ${points.length} points`);
-      assertOnCurve(points, (d) => want[d], span, tolerance, label);
-      halves.push(halfDistance(want));
+      assert.ok(points.length >= 200, `${label}: ${points.length} points`);
+      assert.ok(Math.abs(points[0][0] - 1) < 1e-3 && Math.abs(points.at(-1)[0] - (span - 1)) < 0.01 * span);
+      // Smooth: the trend only falls (its slope never exceeds (1 − cos(Δ/base)) / (Δ ln base), < 1e-6).
+      for (let k = 1; k < points.length; k++)
+        assert.ok(points[k][1] <= points[k - 1][1] + tolerance, `${label} rises at ${points[k][0]}`);
+      for (const [x, y] of points.filter((_, k) => k % 10 === 0 || k === points.length - 1))
+        assert.ok(Math.abs(y - trend(x, base)) <= tolerance, `${label} at ${x}: ${y} vs ${trend(x, base)}`);
 
       const light = lightCurves(drawn, label);
       const draws = Object.keys(light).length;
       assert.ok(draws >= 4, `${label}: ${draws} random contents`);
       const q = randomMatrix(seed, draws, headDim);
       for (const [k, curve] of Object.entries(light)) {
+        assert.equal(Math.round(curve[0][0]), 1, `${label}, content ${k} starts at distance 1`);
+        assert.equal(Math.round(curve.at(-1)[0]), span - 1, `${label}, content ${k} ends at ${span - 1}`);
         const v = q.subarray((k - 1) * headDim, k * headDim);
         const sampled = curve.filter((_, i) => i % 23 === 0);
         assertOnCurve(sampled, (d) => contentScore(v, base, d), span, tolerance, `${label}, content ${k}`);
       }
     }
-    // The key and the keyboard read-out name the bold curves only.
+    // The key names the bold curves and the half line; the keyboard read-out the bold curves only.
     const figure = page.locator('figure[data-plot="rope-base-decay"]');
-    assert.deepEqual(
-      await figure.locator('.series-key li').allTextContents(),
-      BASES.map(([label]) => label),
-    );
+    assert.deepEqual(await figure.locator('.series-key li').allTextContents(), [
+      ...BASES.map(([label]) => label),
+      'half the score at distance 0',
+    ]);
     await figure.locator('.lineplot-area').focus();
     await page.keyboard.press('ArrowRight');
     const readout = await figure.locator('output.readout').textContent();
     assert.equal(readout.split('; ').length, BASES.length, readout);
     assert.ok(!readout.includes('content'), readout);
 
-    const note = page.locator('#rope-base-note');
-    assert.deepEqual(JSON.parse(await note.getAttribute('data-halves')), halves);
-    const text = await note.textContent();
-    BASES.forEach(([label], i) => {
-      const said = halves[i] === null ? `${label}: not within ${span}` : `${label}: at distance ${halves[i]}`;
-      assert.ok(text.includes(said), `the note says "${said}": ${text}`);
+    // A marker, with its label on the plot, at each half distance within the axis.
+    const within = BASES.filter(([label]) => HALVES[label] <= span - 1);
+    const markers = await figure
+      .locator('path.marker-dot')
+      .evaluateAll((dots) =>
+        dots.map((dot) => ({ x: Number(dot.dataset.x), y: Number(dot.dataset.y), label: dot.dataset.marker })),
+      );
+    assert.equal(markers.length, within.length);
+    within.forEach(([label], i) => {
+      assert.ok(
+        Math.abs(markers[i].x - HALVES[label]) < 1e-3,
+        `${label}: marker at ${markers[i].x}, half at ${HALVES[label]}`,
+      );
+      assert.equal(markers[i].y, 0.5);
+      assert.equal(markers[i].label, String(Math.round(HALVES[label])));
     });
-    assert.ok(halves[0] !== null && (halves[1] === null || halves[1] > halves[0]), 'a larger base decays later');
+    const dots = await figure.locator('path.marker-dot').evaluateAll((nodes) =>
+      nodes.map((node) => {
+        const { left, right } = node.getBoundingClientRect();
+        return (left + right) / 2;
+      }),
+    );
+    const area = await figure.locator('.lineplot-area').boundingBox();
+    const labels = await figure.locator('.marker-label').evaluateAll((nodes) =>
+      nodes.map((node) => {
+        const { left, top, right, bottom } = node.getBoundingClientRect();
+        return { left, top, right, bottom, text: node.textContent };
+      }),
+    );
+    assert.deepEqual(
+      labels.map(({ text }) => text),
+      markers.map(({ label }) => label),
+    );
+    assert.deepEqual(overlappingPairs(labels), []);
+    labels.forEach((box, i) => {
+      const plotBox = { left: area.x, top: area.y, right: area.x + area.width, bottom: area.y + area.height };
+      assert.ok(inside(box, plotBox), `label ${box.text} inside the plot`);
+      assert.ok(Math.abs((box.left + box.right) / 2 - dots[i]) < 1, `label ${box.text} under its marker`);
+    });
+
+    const note = page.locator('#rope-base-note');
+    const halves = JSON.parse(await note.getAttribute('data-halves'));
+    BASES.forEach(([label], i) => {
+      assert.ok(Math.abs(halves[i] - HALVES[label]) < 1e-3, label);
+    });
+    const text = await note.textContent();
+    for (const [label] of BASES) {
+      const said =
+        HALVES[label] <= span - 1
+          ? `${Math.round(HALVES[label])} (${label})`
+          : `beyond ${span - 1}, the last distance shown (${label})`;
+      assert.ok(text.includes(said), `the note says "${said}": ${text}`);
+    }
     assert.deepEqual(log.errors, []);
     await context.close();
   });

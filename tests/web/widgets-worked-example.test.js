@@ -1,5 +1,5 @@
 // <posenc-worked-example> on the widgets gallery (web/widgets.html): it shows the encodings and
-// sums a float64 reference computes, flags what seed 001 truncated, redraws on attribute changes,
+// sums a float64 reference computes, flags what Jaitly's post truncated, redraws on attribute changes,
 // reports bad attributes inside itself without throwing, reads the rows out by keyboard, sends
 // its events, exports PNG and CSV, follows dark mode, passes axe and fits a 375-px screen.
 import assert from 'node:assert/strict';
@@ -126,7 +126,7 @@ test('keyboard read-out, posenc-pick and the text alternative', async () => {
   await page.locator(`${SELECTOR} .table-scroll[tabindex="0"]`).focus();
   await page.keyboard.press('End');
   const readout = await page.locator(`${SELECTOR} [part~="readout"]`).textContent();
-  assert.equal(readout, '“cat” (position 1), channel 3: cos(0.01) = 0.99995; seed 001 printed 0.999 (truncated)');
+  assert.equal(readout, '“cat” (position 1), channel 3: cos(0.01) = 0.99995; Jaitly printed 0.999 (truncated)');
   const last = await lastPick();
   assert.deepEqual([last.word, last.channel, last.fn, last.truncated], ['cat', 3, 'cos', true]);
   close(last.value, Math.cos(0.01), 'picked value');
@@ -135,7 +135,7 @@ test('keyboard read-out, posenc-pick and the text alternative', async () => {
   assert.equal((await lastPick()).channel, 2);
   assert.equal(await page.locator(`${SELECTOR} #we-pe-table tr.current`).getAttribute('data-k'), '2');
   const caption = await page.locator(`${SELECTOR} [part~="summary"]`).textContent();
-  assert.match(caption, /Seed 001 truncated “cat”, channel 3 \(0\.999 for 0\.99995\)/);
+  assert.match(caption, /Jaitly truncated “cat”, channel 3 \(0\.999 for 0\.99995\)/);
 });
 
 test('built-in controls (the controls attribute) change the attributes', async () => {

@@ -62,13 +62,21 @@ function sectionsInPageOrder() {
   return sections;
 }
 
-/** The table of contents: one link per section, in page order, labelled by its heading. */
-function buildToc() {
+/**
+ * The table of contents: one link per section, in page order, labelled by its heading (its own
+ * list numbers the entries). Each heading then gets its number as text, "3. ", not as generated
+ * content: a screen reader then announces "3. The sinusoidal encoding", as a reader sees it.
+ */
+function numberSections() {
+  const headings = [...document.querySelectorAll('main > section[id] > h2')];
   byId('toc').replaceChildren(
-    ...[...document.querySelectorAll('main > section[id] > h2')].map((heading) =>
+    ...headings.map((heading) =>
       h('li', {}, h('a', { href: `#${heading.parentElement.id}` }, heading.dataset.toc ?? heading.textContent)),
     ),
   );
+  headings.forEach((heading, i) => {
+    heading.prepend(h('span', { class: 'section-number' }, `${i + 1}. `));
+  });
 }
 
 /** The settings an offline copy was downloaded with (its meta element); a link's query wins. */
@@ -147,7 +155,7 @@ async function main() {
   renderStaticTex(document.body);
   // The page's own wide tables become cards in a narrow box (tables.css); the sections label theirs.
   for (const table of document.querySelectorAll('table.stacks')) labelCellsByHeader(table);
-  buildToc();
+  numberSections();
   const sections = sectionsInPageOrder();
 
   const state = new UrlState(Object.assign({}, ...sections.map((section) => section.settings)));

@@ -1,8 +1,8 @@
 // <posenc-worked-example>: Jaitly's worked example (d = 4, "The" at position 0, "cat" at
-// position 1), computed live with exact float32 values next to what seed 001 printed, flagging
+// position 1), computed live with exact float32 values next to what Jaitly's post printed, flagging
 // where it truncated: the figure of the tutorial's worked-example section.
 // Attributes: the, cat (each word's embedding, four numbers); the words, positions and d are the
-// seed's (the tutorial's settings change only the embeddings).
+// post's (the tutorial's settings change only the embeddings).
 // posenc-pick's detail: { word, position, channel, pair, fn, angle, value, printed, truncated, text }
 // (the arrow keys step through the positional-encoding table's rows).
 import { numbersControl } from '../controls.js';
@@ -101,7 +101,11 @@ export class WorkedExample extends PosencElement {
     peScroll.addEventListener('keydown', (event) => this.#onKey(event));
     const figure = h(
       'figure',
-      { class: 'worked-example', part: 'figure' },
+      {
+        class: 'worked-example',
+        part: 'figure',
+        'aria-label': 'The worked example: positional encodings and their sums',
+      },
       h('h3', { class: 'plot-title', part: 'title' }, 'The positional encodings'),
       peScroll,
       this.#readout,
@@ -125,7 +129,7 @@ export class WorkedExample extends PosencElement {
     this.#data = { frequencies, pe, embeddings, sums, seedEmbeddings };
 
     this.#peTable.replaceChildren(
-      headRow(['word, channel', 'formula (pair i = channel ÷ 2)', 'exact value (posenc)', 'seed 001 printed']),
+      headRow(['word, channel', 'formula (pair i = channel ÷ 2)', 'exact value (posenc)', 'Jaitly printed']),
       h(
         'tbody',
         {},
@@ -146,7 +150,7 @@ export class WorkedExample extends PosencElement {
     );
 
     this.#sumTable.replaceChildren(
-      headRow(['word', 'embedding', '+ PE', '= sum (posenc)', 'seed 001 printed']),
+      headRow(['word', 'embedding', '+ PE', '= sum (posenc)', 'Jaitly printed']),
       h(
         'tbody',
         {},
@@ -179,7 +183,7 @@ export class WorkedExample extends PosencElement {
     this.#caption.textContent =
       `d = ${D}: “The” at position 0 and “cat” at position 1, frequencies ${[...frequencies].map((f) => formatSig(f, 6)).join(' and ')}. ` +
       `Sums: ${WORDS.map(({ word }, w) => `${word} [${Array.from(sums.subarray(w * D, (w + 1) * D), exact).join(', ')}]`).join('; ')}. ` +
-      `${truncated.length ? `Seed 001 truncated ${truncated.map((e) => `“${e.word}”, channel ${e.channel} (${e.printed} for ${exact(e.value)})`).join(', ')}.` : 'Seed 001 rounded every value correctly.'}`;
+      `${truncated.length ? `Jaitly truncated ${truncated.map((e) => `“${e.word}”, channel ${e.channel} (${e.printed} for ${exact(e.value)})`).join(', ')}.` : 'Jaitly rounded every value correctly.'}`;
     if (this.#cursor >= 0) this.#show(this.#cursor);
   }
 
@@ -250,7 +254,7 @@ export class WorkedExample extends PosencElement {
       row.classList.toggle('current', i === index);
     });
     const { word, position, channel, fn, angle, value, printed, truncated } = entry;
-    const text = `“${word}” (position ${position}), channel ${channel}: ${fn}(${formatSig(angle, 6)}) = ${exact(value)}; seed 001 printed ${printed}${truncated ? ' (truncated)' : ''}`;
+    const text = `“${word}” (position ${position}), channel ${channel}: ${fn}(${formatSig(angle, 6)}) = ${exact(value)}; Jaitly printed ${printed}${truncated ? ' (truncated)' : ''}`;
     this.#readout.textContent = text;
     this.pick({ ...entry, text });
   }

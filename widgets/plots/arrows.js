@@ -105,7 +105,8 @@ export function createVectorPlot({ name, title, summary, xLabel = 'x₀', yLabel
   const caption = h('figcaption', { class: 'plot-summary' });
   const element = h(
     'figure',
-    { class: 'plot vectors', dataset: { plot: name } },
+    // The figure's name: Chromium takes none from its figcaption.
+    { class: 'plot vectors', dataset: { plot: name }, 'aria-label': title },
     h('div', { class: 'plot-toolbar' }, h('span', { class: 'plot-title' }, title)),
     frame.element,
     caption,

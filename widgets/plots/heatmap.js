@@ -136,11 +136,13 @@ export function createHeatmap({
     titleNode.textContent = text;
     pngButton.setAttribute('aria-label', `Download the ${text} heatmap as PNG`);
     csvButton.setAttribute('aria-label', `Download the ${text} matrix as CSV`);
+    element?.setAttribute('aria-label', text); // the figure's name (Chromium takes none from its figcaption)
   }
+  let element = null;
   setTitle(title);
-  const element = h(
+  element = h(
     'figure',
-    { class: ['plot', 'heatmap', square && 'square'], dataset: { plot: name } },
+    { class: ['plot', 'heatmap', square && 'square'], dataset: { plot: name }, 'aria-label': title },
     h('div', { class: 'plot-toolbar' }, titleNode, h('span', { class: 'plot-actions' }, pngButton, csvButton)),
     frame.element,
     legend.element,

@@ -142,7 +142,9 @@ export function createLinePlot({
   area.tabIndex = 0;
   area.setAttribute('role', 'img');
   area.style.aspectRatio = String(aspect);
-  area.append(svg, hoverLine);
+  // Marker labels are HTML over the stretched SVG, so their text is never distorted.
+  const markerLabels = h('div', { class: 'marker-labels', 'aria-hidden': 'true' });
+  area.append(svg, markerLabels, hoverLine);
   const keyList = h('ul', { class: 'series-key' });
   const pngButton = h(
     'button',
@@ -158,7 +160,8 @@ export function createLinePlot({
   const caption = h('figcaption', { class: 'plot-summary' });
   const element = h(
     'figure',
-    { class: 'plot lineplot', dataset: { plot: name } },
+    // The figure's name: Chromium takes none from its figcaption.
+    { class: 'plot lineplot', dataset: { plot: name }, 'aria-label': title },
     h(
       'div',
       { class: 'plot-toolbar' },
@@ -254,9 +257,13 @@ export function createLinePlot({
    * range. A faint series (a thin, light line: one of many around a main one) is left out of the
    * key and the read-out; series are drawn in order, so faint ones go first, under the main ones.
    * marks: optional reference lines, vertical [{ x }] or horizontal [{ y }]; a mark with a `label`
-   * is also listed in the key (dashed grey, like the line).
+   * is also listed in the key (dashed grey, like the line). A series with `bold` is drawn thicker,
+   * over a halo of the background, so it stands out from faint ones crossing it.
+   * markers: optional points on curves [{ x, y, color, label }]: a dot at (x, y), a line in its
+   * colour down to the x axis, and the label on the plot at the line's foot (markers in order
+   * stack their labels upwards, so labels of nearby markers do not cover each other).
    */
-  function draw({ series, xDomain, yDomain, marks = [] }) {
+  function draw({ series, xDomain, yDomain, marks = [], markers = [] }) {
     const kind = { x: xScale, y: yScale };
     const xd = xDomain ?? dataExtent(series, 'x', kind.x, false);
     const yd = yDomain ?? dataExtent(series, 'y', kind.y, true);
@@ -316,10 +323,14 @@ export function createLinePlot({
     }
     series.forEach((line, index) => {
       const color = line.color ?? SERIES_COLORS[index % SERIES_COLORS.length];
+      const d = pathData(line, sx, sy, kind, THINNING[thinning]);
+      if (line.bold) children.push(s('path', { class: 'series-halo', d, 'vector-effect': 'non-scaling-stroke' }));
       children.push(
         s('path', {
-          class: ['series', line.points && 'series-points', line.faint && 'series-faint'].filter(Boolean).join(' '),
-          d: pathData(line, sx, sy, kind, THINNING[thinning]),
+          class: ['series', line.points && 'series-points', line.faint && 'series-faint', line.bold && 'series-bold']
+            .filter(Boolean)
+            .join(' '),
+          d,
           stroke: color,
           'stroke-dasharray': line.dash ?? null,
           'vector-effect': 'non-scaling-stroke',
@@ -327,7 +338,45 @@ export function createLinePlot({
         }),
       );
     });
+    const foot = sy(yd[0]).toFixed(2);
+    for (const marker of markers) {
+      const [x, y] = [sx(marker.x).toFixed(2), sy(marker.y).toFixed(2)];
+      const data = { 'data-marker': marker.label, 'data-x': String(marker.x), 'data-y': String(marker.y) };
+      children.push(
+        s('path', {
+          class: 'marker-line',
+          d: `M${x},${foot}V${y}`,
+          stroke: marker.color,
+          'vector-effect': 'non-scaling-stroke',
+          ...data,
+        }),
+        s('path', {
+          class: 'marker-dot',
+          d: `M${x},${y}h0`,
+          stroke: marker.color,
+          'vector-effect': 'non-scaling-stroke',
+          ...data,
+        }),
+      );
+    }
     svg.replaceChildren(...children);
+    markerLabels.replaceChildren(
+      ...markers.map((marker, k) =>
+        h(
+          'span',
+          {
+            class: 'marker-label',
+            style: {
+              left: `${((sx(marker.x) / WIDTH) * 100).toFixed(3)}%`,
+              bottom: `${(k * 1.7 + 0.2).toFixed(2)}em`,
+              borderColor: marker.color,
+            },
+            dataset: { x: String(marker.x) },
+          },
+          marker.label,
+        ),
+      ),
+    );
 
     frame.setXTicks(kind.x === 'log' ? logAxisTicks(xd[0], xd[1]) : linearAxisTicks(xd[0], xd[1]));
     frame.setYTicks(

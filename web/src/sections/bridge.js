@@ -78,12 +78,18 @@ export function mount({ posenc, state }) {
       circles: [{ radius: 1 }],
       extent: 1.3,
     });
-    renderTex(
-      shiftFormula,
-      `\\begin{gathered}\\begin{bmatrix} \\sin((p+k)\\omega_i) \\\\ \\cos((p+k)\\omega_i) \\end{bmatrix} = ` +
-        `\\begin{bmatrix} \\cos k\\omega_i & \\sin k\\omega_i \\\\ -\\sin k\\omega_i & \\cos k\\omega_i \\end{bmatrix}` +
-        `\\begin{bmatrix} \\sin p\\omega_i \\\\ \\cos p\\omega_i \\end{bmatrix} \\\\ k\\omega_i = ${k} \\cdot ${formatSig(omega, 6)} = ${formatSig(angle, 6)}\\text{ rad}\\end{gathered}`,
-      { display: true },
+    // Two formulas, each free to break after its "=" on a narrow screen.
+    shiftFormula.replaceChildren(
+      renderTex(
+        h('div'),
+        '\\begin{bmatrix} \\sin((p+k)\\omega_i) \\\\ \\cos((p+k)\\omega_i) \\end{bmatrix} = ' +
+          '\\begin{bmatrix} \\cos k\\omega_i & \\sin k\\omega_i \\\\ -\\sin k\\omega_i & \\cos k\\omega_i \\end{bmatrix}' +
+          '\\begin{bmatrix} \\sin p\\omega_i \\\\ \\cos p\\omega_i \\end{bmatrix}',
+        { breakable: true },
+      ),
+      renderTex(h('div'), `k\\omega_i = ${k} \\cdot ${formatSig(omega, 6)} = ${formatSig(angle, 6)}\\text{ rad}`, {
+        breakable: true,
+      }),
     );
     const row = (label, values, className) =>
       h(

@@ -22,10 +22,10 @@ const PRECISION_SAMPLES = 600;
 const MAX_POSITION = 1_000_000;
 
 /**
- * The seed's PyTorch table in float32, as PyTorch computes it: idx/d_model, n**(...), 1/(...),
+ * The PyTorch table of 'Positional Embeddings Explained' in float32, as PyTorch computes it: idx/d_model, n**(...), 1/(...),
  * pos*dnom and sin/cos each rounded to float32. Returns a Float32Array [positions.length, d].
  */
-function float32SeedTable(positions, dModel, base) {
+function float32PostTable(positions, dModel, base) {
   const half = dModel / 2;
   const dnom = new Float32Array(half);
   for (let i = 0; i < half; i++) dnom[i] = Math.fround(1 / Math.fround(base ** Math.fround((2 * i) / dModel)));
@@ -149,7 +149,7 @@ export function mount({ posenc, state }) {
       base: PRECISION_BASE,
       positions,
     });
-    const fromFloat32 = float32SeedTable(positions, PRECISION_D, PRECISION_BASE);
+    const fromFloat32 = float32PostTable(positions, PRECISION_D, PRECISION_BASE);
     const frequencies = posenc.ropeFrequencies({ rotaryDim: PRECISION_D, base: PRECISION_BASE });
     const float64 = new Float64Array(positions.length * PRECISION_D);
     positions.forEach((p, row) => {
@@ -163,7 +163,12 @@ export function mount({ posenc, state }) {
     const posencError = rowMaxDifference(fromPosenc, float64, positions.length, PRECISION_D);
     precisionPlot.draw({
       series: [
-        { label: 'float32 PyTorch code (seed 000) − posenc', x: xs, y: float32Error, points: true },
+        {
+          label: 'float32 PyTorch code of “Positional Embeddings Explained” − posenc',
+          x: xs,
+          y: float32Error,
+          points: true,
+        },
         { label: 'posenc − float64', x: xs, y: posencError, points: true },
       ],
       xDomain: [1, MAX_POSITION],
@@ -184,7 +189,7 @@ export function mount({ posenc, state }) {
         base: PRECISION_BASE,
         positions: ps,
       });
-      const approximate = float32SeedTable(ps, PRECISION_D, PRECISION_BASE);
+      const approximate = float32PostTable(ps, PRECISION_D, PRECISION_BASE);
       return { from, limit, stride, error: maxAbsDifference(approximate, exactTable) };
     });
     let running = 0;

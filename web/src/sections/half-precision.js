@@ -151,6 +151,12 @@ export function mount({ posenc, state }) {
   );
   const heldBfloat16 = readHalf(held.bfloat16, 'bfloat16'); // exact: bfloat16 values are float32s
   let keptMemo = { delta: -1, kept: null }; // keptDistance of the Δ drawn last
+  // The Try-this prompt's query position for Δ = 17, from the same rounded positions: one past
+  // the last query whose rounded key is still 17 behind it.
+  const PROMPT_DELTA = 17;
+  byId('hp-try-never').textContent = String(
+    keptDistance(heldBfloat16, PROMPT_DELTA, MAX_POSITION + PROMPT_DELTA).lastKept + 1,
+  );
   /** Position p as stored in `dtype` (a number; Infinity beyond float16's range). */
   const storedPosition = (p, dtype) => halfAt(held[dtype], p, dtype);
   /** The first integer position that `dtype` does not hold: up to it, positions are exact. */

@@ -178,15 +178,19 @@ function stretchedPairs(scaling, changed, above, count) {
 /**
  * The pairs whose angle at `distance` lies outside every angle a model trained on distances
  * 0 … trainedLength − 1 produced: pairs that never turned a full circle in training
- * ((L0 − 1) ω_i < 2π, with the unscaled ω_i it was trained with) and now turn further.
+ * ((L0 − 1) ω_i < 2π, with the unscaled ω_i it was trained with) and whose angle now, taken
+ * modulo 2π, lies past (L0 − 1) ω_i. Attention sees an angle only through its cos and sin, so a
+ * pair that has turned on into the range it met in training is on familiar ground again.
+ * Returns the pairs' indices.
  */
 function unseenPairs(trainedInvFreq, invFreq, trainedLength, distance) {
-  let count = 0;
+  const unseen = [];
   trainedInvFreq.forEach((w, i) => {
     const trainedMax = (trainedLength - 1) * w;
-    if (trainedMax < 2 * Math.PI && distance * invFreq[i] > trainedMax * (1 + 1e-12)) count++;
+    const angle = (distance * invFreq[i]) % (2 * Math.PI);
+    if (trainedMax < 2 * Math.PI && angle > trainedMax * (1 + 1e-12)) unseen.push(i);
   });
-  return count;
+  return unseen;
 }
 
 /** A scaling config as JavaScript source, one key per line, factor lists shortened. */
@@ -466,11 +470,13 @@ export function mount({ posenc, state }) {
     const before = unseenPairs(plain.invFreq, plain.invFreq, L0, farthest);
     const after = unseenPairs(plain.invFreq, applied.invFreq, L0, farthest);
     const pairs = plain.invFreq.length;
+    const plainCount = before.length === 0 ? 'none' : `${before.length} (pairs ${indexRanges(before)})`;
     note.textContent =
-      `At the largest distance shown, m − n = ${farthest} (${inTrainingLengths(farthest, L0)}), ${before} of the ${pairs} pairs turn to angles that training on ${L0} positions never produced ` +
-      `without scaling; with ${scalingName(scaling)} scaling, ${after === 0 ? 'none do' : `${after} still do`}.`;
-    note.dataset.unseenPlain = String(before);
-    note.dataset.unseenScaled = String(after);
+      `At the largest distance shown, m − n = ${farthest} (${inTrainingLengths(farthest, L0)}), ${plainCount} of the ${pairs} pairs turn to angles ` +
+      `that training on ${L0} positions never produced (counted modulo 2π: attention sees an angle only through its cos and sin) ` +
+      `without scaling; with ${scalingName(scaling)} scaling, ${after.length === 0 ? 'none do' : `${after.length} (pairs ${indexRanges(after)}) still do`}.`;
+    note.dataset.unseenPlain = before.join(' ');
+    note.dataset.unseenScaled = after.join(' ');
   }
 
   /**

@@ -162,8 +162,8 @@ export function mount({ posenc, state }) {
       `PE(0)·PE(0) = ${formatSig(self, 6)} (= d_model / 2). Close positions: PE(0)·PE(1) = ${formatSigText(at(1), 6)}, ` +
       `‖PE(0) − PE(1)‖ = ${formatSig(distance(1), 4)}. Farther: PE(0)·PE(10) = ${formatSigText(at(10), 6)}, ‖PE(0) − PE(10)‖ = ${formatSig(distance(10), 4)}. ` +
       (distance(10) > distance(1)
-        ? 'So seed 001’s claim holds: 0 and 1 are close, 0 and 10 differ clearly.'
-        : 'Here seed 001’s claim fails: PE(10) is no farther from PE(0) than PE(1) is.');
+        ? 'So Jaitly’s claim holds: 0 and 1 are close, 0 and 10 differ clearly.'
+        : 'Here Jaitly’s claim fails: PE(10) is no farther from PE(0) than PE(1) is.');
     let maxSpread = 0;
     for (let k = 0; k < seqLen - anchor; k++)
       maxSpread = Math.max(maxSpread, Math.abs(dot(anchor, anchor + k) - fromZero[k]));

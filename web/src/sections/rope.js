@@ -1,8 +1,8 @@
 // RoPE: rotate each pair of query/key channels by position × frequency. One pair rotating
-// interactively (with the seed's code beside it), the score heatmap over positions 0..1000, and
+// interactively (with the code of 'Positional Embeddings Explained' beside it), the score heatmap over positions 0..1000, and
 // the proof in numbers that the score depends only on m - n.
 import { controlRow, numberControl, rerollButton } from '../../../widgets/controls.js';
-import { byId, h, pre } from '../../../widgets/dom.js';
+import { byId, h, labelCellsByHeader, pre } from '../../../widgets/dom.js';
 import { bindElements, elementControls, elementSettings } from '../element-settings.js';
 import { formatPython as pythonNumber, formatSig } from '../../../widgets/format.js';
 import { renderTex } from '../math.js';
@@ -55,7 +55,7 @@ export const settings = {
   'rope.shift': { type: 'int', default: 500, min: 0, max: 1000000 },
 };
 
-function seedRopeCode(base, dModel, seqLen, layout) {
+function postRopeCode(base, dModel, seqLen, layout) {
   const head = [
     `n = ${pythonNumber(base)}`,
     `d_model = ${dModel}`,
@@ -135,20 +135,27 @@ export function mount({ posenc, state }) {
     const theta = position * frequency;
     const turns = Math.floor(theta / (2 * Math.PI));
     const names = layout === 'half' ? [`x_{${a}}`, `x_{${b}}`] : [`x_{2i}`, `x_{2i+1}`];
-    renderTex(
-      formula,
-      `\\begin{gathered}\\theta_m = \\frac{m}{n^{2i/d}} = \\frac{${position}}{${pythonNumber(base)}^{${2 * pair}/${headDim}}} = ${formatSig(theta, 6)}\\text{ rad}${turns > 0 ? `\\ (${turns}\\text{ full turn${turns > 1 ? 's' : ''} + }${formatSig(theta - turns * 2 * Math.PI, 4)})` : ''}` +
-        `\\\\ \\begin{bmatrix} ${names[0]}' \\\\ ${names[1]}' \\end{bmatrix} = \\begin{bmatrix} \\cos\\theta_m & -\\sin\\theta_m \\\\ \\sin\\theta_m & \\cos\\theta_m \\end{bmatrix}` +
-        `\\begin{bmatrix} ${formatSig(xa, 4)} \\\\ ${formatSig(xb, 4)} \\end{bmatrix} = \\begin{bmatrix} ${formatSig(rotated[0], 6)} \\\\ ${formatSig(rotated[1], 6)} \\end{bmatrix}\\end{gathered}`,
-      { display: true },
+    // Two formulas, each free to break after its "=" on a narrow screen.
+    formula.replaceChildren(
+      renderTex(
+        h('div'),
+        `\\theta_{m,i} = \\frac{m}{n^{2i/d}} = \\frac{${position}}{${pythonNumber(base)}^{${2 * pair}/${headDim}}} = ${formatSig(theta, 6)}\\text{ rad}${turns > 0 ? `\\ (${turns}\\text{ full turn${turns > 1 ? 's' : ''} + }${formatSig(theta - turns * 2 * Math.PI, 4)})` : ''}`,
+        { breakable: true },
+      ),
+      renderTex(
+        h('div'),
+        `\\begin{bmatrix} ${names[0]}' \\\\ ${names[1]}' \\end{bmatrix} = \\begin{bmatrix} \\cos\\theta_{m,i} & -\\sin\\theta_{m,i} \\\\ \\sin\\theta_{m,i} & \\cos\\theta_{m,i} \\end{bmatrix}` +
+          `\\begin{bmatrix} ${formatSig(xa, 4)} \\\\ ${formatSig(xb, 4)} \\end{bmatrix} = \\begin{bmatrix} ${formatSig(rotated[0], 6)} \\\\ ${formatSig(rotated[1], 6)} \\end{bmatrix}`,
+        { breakable: true },
+      ),
     );
-    code.textContent = seedRopeCode(base, headDim, position + 1, layout);
-    // The seed rotates whole token vectors of width d_model; a model rotates each head's q and k.
+    code.textContent = postRopeCode(base, headDim, position + 1, layout);
+    // The post rotates whole token vectors of width d_model; a model rotates each head's q and k.
     codeTitle.textContent =
       (layout === 'interleaved'
-        ? 'Seed 000’s RoPE code, with these settings'
-        : 'Seed 000’s RoPE code changed for the half layout (the seed has only the interleaved one), with these settings') +
-      '. The seed rotates whole tokens of width d_model; a model rotates the query and key of each head, of width head_dim.';
+        ? 'The RoPE code of “Positional Embeddings Explained”, with these settings'
+        : 'The RoPE code of “Positional Embeddings Explained” changed for the half layout (the post has only the interleaved one), with these settings') +
+      '. The post rotates whole tokens of width d_model; a model rotates the query and key of each head, of width head_dim.';
     document.getElementById('rope-result').textContent =
       `pair i = ${pair} → channels (${a}, ${b}) in the ${layout} layout\n` +
       `x[${position}, ${a}] = ${formatSig(rotated[0], 7)}\nx[${position}, ${b}] = ${formatSig(rotated[1], 7)}\n` +
@@ -189,7 +196,7 @@ export function mount({ posenc, state }) {
   );
 
   // ---- shift both positions: the score stays ---------------------------------------------------
-  const shiftTable = h('table', { class: 'numbers', id: 'rope-shift-table' });
+  const shiftTable = h('table', { class: 'numbers stacks', id: 'rope-shift-table' });
   const shiftNote = h('p', { class: 'result', id: 'rope-shift-note' });
   shiftRoot.append(
     controlRow(
@@ -252,6 +259,7 @@ export function mount({ posenc, state }) {
         ),
       ),
     );
+    labelCellsByHeader(shiftTable);
     shiftNote.textContent =
       `m − n = ${m - n} in both columns. The RoPE score stays the same up to float32 rounding (difference ${formatSig(ropeDiff, 2)}), ` +
       `however far both positions move; with the encoding added to the contents it changes by ${formatSig(addedDiff, 3)}, because q·PE(n) and PE(m)·k depend on the absolute positions. (Random q and k of dimension ${headDim}.)`;

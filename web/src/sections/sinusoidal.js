@@ -19,8 +19,8 @@ export const settings = {
   'pe.dims': Wavelengths.settings.dims.spec,
 };
 
-/** The seed's PyTorch snippet with the page's current settings. */
-function seedCode(seqLen, dModel, base, layout) {
+/** The PyTorch snippet of 'Positional Embeddings Explained' with the page's current settings. */
+function postCode(seqLen, dModel, base, layout) {
   const fill =
     layout === 'concat'
       ? [
@@ -129,11 +129,11 @@ export function mount({ posenc, state }) {
     const { seqLen, dModel, base, layout } = heatmap.settings;
     const table = heatmap.rowsAt(0, Math.min(seqLen, 4)); // the rows printed, not the whole table
     if (!table) return;
-    code.textContent = seedCode(seqLen, dModel, base, layout);
+    code.textContent = postCode(seqLen, dModel, base, layout);
     codeTitle.textContent =
       layout === 'interleaved'
-        ? 'Seed 000’s PyTorch code, with these settings'
-        : 'Seed 000’s PyTorch code changed for the concat layout (the seed has only the interleaved one), with these settings';
+        ? 'The PyTorch code of “Positional Embeddings Explained”, with these settings'
+        : 'The PyTorch code of “Positional Embeddings Explained” changed for the concat layout (the post has only the interleaved one), with these settings';
     outputTitle.textContent = `pe[:4, :6], computed here by posenc (${posenc.variant} WebAssembly)`;
     output.textContent = torchPrint(table, seqLen, dModel, 4, 6);
   }

@@ -26,11 +26,11 @@ export function mount({ state }) {
     if (!pe) return;
     const cos001 = pe[1 * 4 + 3];
     const catSum3 = sums[1 * 4 + 3];
-    const seedEmbeddings = Object.entries(ATTRIBUTES).every(([key, name]) =>
+    const postEmbeddings = Object.entries(ATTRIBUTES).every(([key, name]) =>
       state.get(key).every((v, k) => v === SEED_EMBEDDINGS[name][k]),
     );
-    note.textContent = seedEmbeddings
-      ? `Where seed 001 went wrong: cos(0.01) = ${exact(cos001)}, which the seed printed as 0.999 (truncated; to three decimals it is 1.000), ` +
+    note.textContent = postEmbeddings
+      ? `Where Jaitly’s post went wrong: cos(0.01) = ${exact(cos001)}, which it printed as 0.999 (truncated; to three decimals it is 1.000), ` +
         `so its last sum 0.6 + ${exact(cos001)} = ${exact(catSum3)} appears as 1.599. The other printed values are correctly rounded.` +
         ' Values are float32, as a model stores them, shown with the seven significant digits float32 holds: 0.4 + 0.009999833 = 0.4099998 is the sum’s exact value (0.40999983…) to seven digits; float32’s rounding lies beyond them here.'
       : `With your embeddings, “cat”’s last entry is ${exact(state.get('we.cat')[3])} + cos(0.01) = ${exact(catSum3)} (cos(0.01) = ${exact(cos001)}, not 0.999).`;
