@@ -181,20 +181,22 @@ for (const setup of SETUPS) {
 
 // posenc/widgets alone (apps/widgets.js: an element on the page, the shared instance), in the
 // setups most demos use and as a static folder: where the elements' posenc finds its wasm is
-// the default entry's answer in each (dist/widgets.js loads it as index.js does).
+// the default entry's answer in each (dist/widgets.js loads it as index.js does), except where no
+// URL gives the .wasm (esbuild copies no assets): there the elements hand the inline chunk's bytes
+// to the default entry (wasmBinary).
 const WIDGETS = [
   { setup: 'vite8', consumer: 'posenc/widgets' },
   { setup: 'webpack', consumer: 'posenc/widgets' },
-  { setup: 'esbuild', consumer: 'posenc/widgets' },
+  { setup: 'esbuild', consumer: 'posenc/widgets', wasmSource: { build: 'wasmBinary', dev: 'wasmBinary' } },
   { setup: 'static', consumer: './node_modules/posenc/dist/widgets.js' },
 ];
 
-for (const { setup: setupName, consumer } of WIDGETS) {
+for (const { setup: setupName, consumer, wasmSource } of WIDGETS) {
   const setup = SETUPS.find(({ name }) => name === setupName);
   const name = `${setupName}-widgets`;
   test(`${setupName}, posenc/widgets`, { timeout: 240_000 }, async (t) => {
     const app = prepareApp(name, setup.template, packageDir, { consumer, page: setup.page, source: 'widgets.js' });
-    await checkSetup(t, setup, app, name, setup.wasmSource);
+    await checkSetup(t, setup, app, name, wasmSource ?? setup.wasmSource);
   });
 }
 

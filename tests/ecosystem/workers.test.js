@@ -14,14 +14,15 @@ import { loadPosenc } from '../../bindings/js/node.js';
 import { pageFile } from '../readme/blocks.js';
 import { ROOT } from '../pack.js';
 import { launchBrowser } from '../web/support/browser.js';
-import { prepareApp, unpackPosenc, WORK } from './support/apps.js';
+import { modules, prepareApp, unpackPosenc, WORK } from './support/apps.js';
 import { openApp } from './support/check.js';
 import { bundleCost, INLINE_WASM, total } from './support/cost.js';
 import { runToEnd } from './support/processes.js';
 
 const DOC = 'docs/workers-and-offline.md';
 const FILES = ['posenc-worker.js', 'posenc-pool.js', 'rope-jobs.js'];
-const modules = (...parts) => path.join(ROOT, 'node_modules', ...parts);
+// esbuild is the one bundler of the root install (it builds posenc's own bundles).
+const toolFolder = (tool) => (tool === 'esbuild' ? path.join(ROOT, 'node_modules', 'esbuild') : modules(tool));
 const node = (script, ...args) => [process.execPath, script, ...args];
 const vite = (name, pkg) => ({
   name,
@@ -57,7 +58,7 @@ const APPS = [
     page: { at: 'www/index.html', script: 'js/main.js' },
     pageEntry: 'posenc/inline',
     build: [
-      modules('esbuild', 'bin', 'esbuild'),
+      path.join(toolFolder('esbuild'), 'bin', 'esbuild'),
       'main.js',
       'posenc-worker.js',
       '--bundle',
