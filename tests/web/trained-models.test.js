@@ -96,4 +96,6 @@ test('the accuracy measured in the browser equals Node’s on the same seeded se
     assert.deepEqual(counts, node, encoding);
   }
   assert.equal(await page.getAttribute('#trained-accuracy-status', 'data-agrees'), 'true');
+  const caption = await page.textContent('figure[data-plot="trained-accuracy"] figcaption');
+  assert.match(caption, /equals what the training script measured/);
 });

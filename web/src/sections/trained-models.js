@@ -156,7 +156,6 @@ export function mount({ posenc, state }) {
     controlRow(measureButton),
     accuracyStatus,
     table,
-    accuracyPlot.element,
   );
 
   /** The input in use: the typed letters, or (none typed) seeded random tokens of the set length. */
@@ -261,6 +260,8 @@ export function mount({ posenc, state }) {
         ? 'Every count equals what the training script measured in PyTorch.'
         : `Differs from the training script's count: ${differing.join(', ')}.`);
     accuracyStatus.dataset.agrees = String(differing.length === 0);
+    // The plot joins the page with its first curves: before a measurement it has nothing to show.
+    if (!accuracyPlot.element.isConnected) table.after(accuracyPlot.element);
     accuracyPlot.draw({
       series: ENCODINGS.map((e, i) => ({
         label: LABELS[e],
