@@ -22,6 +22,7 @@ import * as rope from './sections/rope.js';
 import * as ropeBase from './sections/rope-base.js';
 import * as sinusoidal from './sections/sinusoidal.js';
 import * as tokens2d from './sections/tokens2d.js';
+import * as trainedModels from './sections/trained-models.js';
 import * as workedExample from './sections/worked-example.js';
 
 const MODULES = [
@@ -40,6 +41,7 @@ const MODULES = [
   ropeBase,
   sinusoidal,
   tokens2d,
+  trainedModels,
   workedExample,
 ];
 

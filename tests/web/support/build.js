@@ -16,6 +16,7 @@ const SOURCES = [
   'web/styles.css',
   'web/vite.config.js',
   'web/src',
+  'web/models',
   'widgets',
   'bindings/js',
   'dist',
