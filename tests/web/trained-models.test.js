@@ -76,7 +76,7 @@ test('changing the model, the length and the typed tokens updates prediction and
 });
 
 test('the accuracy measured in the browser equals Node’s on the same seeded sequences', async () => {
-  await page.click('#trained-measure');
+  await page.click('#ctl-trained-measure');
   await waitForIdle(page);
   const cells = await page.evaluate(() =>
     [...document.querySelectorAll('#trained-accuracy-table tbody tr')].map((row) => [

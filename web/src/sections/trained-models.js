@@ -1,7 +1,7 @@
 // Seven tiny transformers trained on the lag-copy task (scripts/train_models.py), one per
 // encoding, run here through posenc: the chosen model's prediction on an input of any length,
 // its attention per head, the training-loss curves of all seven, and accuracy against length
-// measured in the browser on the seeded evaluation sequences the training script measured.
+// measured in the browser on the fixed random evaluation sequences the training script measured.
 import { controlRow, numberControl, rerollButton, selectControl, textControl } from '../../../widgets/controls.js';
 import { byId, h, labelCellsByHeader } from '../../../widgets/dom.js';
 import { formatFixed } from '../../../widgets/format.js';
@@ -55,7 +55,7 @@ function logSummary() {
     return percent({ correct, total });
   };
   return (
-    `Measured by the training script on ${log.evalCount} seeded sequences per length: ` +
+    `Measured by the training script on ${log.evalCount} fixed random sequences per length: ` +
     ENCODINGS.map((e) => `${LABELS[e]} ${at(e, train)} at length ${train}, ${at(e, far)} at ${far}`).join('; ') +
     '.'
   );
@@ -100,7 +100,7 @@ export function mount({ posenc, state }) {
     xScale: 'log',
     summary: () => accuracyStatus.textContent,
   });
-  const measureButton = h('button', { type: 'button', id: 'trained-measure' }, 'Measure accuracy in this browser');
+  const measureButton = h('button', { type: 'button', id: 'ctl-trained-measure' }, 'Measure accuracy in this browser');
   const accuracyStatus = h('p', { class: 'result', id: 'trained-accuracy-status' }, 'Not measured yet.');
   const headerRow = h(
     'tr',
@@ -158,7 +158,7 @@ export function mount({ posenc, state }) {
     table,
   );
 
-  /** The input in use: the typed letters, or (none typed) seeded random tokens of the set length. */
+  /** The input in use: the typed letters, or (none typed) reproducible random tokens of the set length. */
   function input() {
     const typed = typedTokens(state.get('trained.text'));
     if (typed.length > 0) return typed;
@@ -255,7 +255,7 @@ export function mount({ posenc, state }) {
         .map((l) => `${LABELS[e]} at ${l}`),
     );
     accuracyStatus.textContent =
-      `Measured here on ${log.evalCount} seeded sequences per length (positions ${lag} onwards). ` +
+      `Measured here on ${log.evalCount} fixed random sequences per length (positions ${lag} onwards). ` +
       (differing.length === 0
         ? 'Every count equals what the training script measured in PyTorch.'
         : `Differs from the training script's count: ${differing.join(', ')}.`);
