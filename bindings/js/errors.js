@@ -307,7 +307,7 @@ const QUANTITIES = {
 
 /**
  * How a rule broken by a parameter the caller did not give is told, by the option it came from
- * (frame.js sources): that option is the one named.
+ * (operands.js sources): that option is the one named.
  */
 const SOURCES = {
   __proto__: null,

@@ -1,5 +1,5 @@
 // WASM memory as one posenc instance uses it: which arrays may be used where they are (a
-// WasmArray, a window of one, a view from view()), the scratch space of a call, and the call itself (frame
+// WasmArray, a window of one, a view from view()), the scratch space of a call, and the call itself (operands
 // written, one crossing, outputs read back).
 //
 // Memory can grow during any allocation, and growth detaches every view of it made before: so
@@ -11,10 +11,10 @@ import { copyInto, isDetached, typedArrayKind, typedArrayParts } from './intrins
 import { errorForStatus } from './seam.js';
 import { regionsCoincide, regionsOverlap } from './shared-memory.js';
 import { tileBytesFor } from './tile-size.js';
-import { Frame, READ, WRITE } from './frame.js';
+import { Operands, READ, WRITE } from './operands.js';
 import { viewOwners, wasmArrayState } from './wasm-array.js';
 
-// Scratch kept for small calls (frames, lists, small JS arrays), taken once at load; a larger
+// Scratch kept for small calls (operands, lists, small JS arrays), taken once at load; a larger
 // call allocates its own block and frees it, so the heap is the same after every call.
 const ARENA_BYTES = 64 * 1024;
 const ALIGN = 16;
@@ -64,7 +64,7 @@ const aligned = (bytes) => Math.ceil(bytes / ALIGN) * ALIGN;
 export class Memory {
   #mod;
   #description;
-  #frames = Object.create(null);
+  #operands = Object.create(null);
   #arena = 0; // ARENA_BYTES of scratch
   #f64; // over all of WASM memory
 
@@ -74,9 +74,9 @@ export class Memory {
     this.#description = description;
     // Each operation is a plain WebAssembly export; looked up at each call, since the glue
     // replaces its first wrapper (which forwards through apply) by the export itself.
-    for (const [operation, slots] of Object.entries(description.frames)) {
+    for (const [operation, slots] of Object.entries(description.operands)) {
       const name = `_posenc_${operation}`;
-      this.#frames[operation] = new Frame(operation, slots, (frame) => mod[name](frame));
+      this.#operands[operation] = new Operands(operation, slots, (operands) => mod[name](operands));
     }
     this.#arena = this.malloc('loadPosenc', ARENA_BYTES);
   }
@@ -244,9 +244,9 @@ export class Memory {
     return args;
   }
 
-  /** The frame slots of qkArguments: queries and keys read, their outputs written. */
-  writeQK(frame, { q, k, outQ, outK }) {
-    frame.data('q', q, READ).data('outQ', outQ, WRITE).data('k', k, READ).data('outK', outK, WRITE);
+  /** The operand slots of qkArguments: queries and keys read, their outputs written. */
+  writeQK(operands, { q, k, outQ, outK }) {
+    operands.data('q', q, READ).data('outQ', outQ, WRITE).data('k', k, READ).data('outK', outK, WRITE);
   }
 
   /** Releases a plan of the core (rope-plan.js). */
@@ -256,36 +256,36 @@ export class Memory {
 
   // ---- a call ------------------------------------------------------------------------------------
 
-  /** The frame of `operation`, emptied for a new call (frame.js). */
-  frame(operation) {
-    return this.#frames[operation].begin();
+  /** The operands of `operation`, emptied for a new call (operands.js). */
+  operands(operation) {
+    return this.#operands[operation].begin();
   }
 
   /**
-   * Runs a filled frame: takes the scratch memory its lists and JS-owned arrays need (the
-   * arena, or more), copies them and the frame in, crosses once, then copies outputs back and
-   * reads the frame's results. A non-ok status becomes the error `context` words:
+   * Runs filled operands: takes the scratch memory its lists and JS-owned arrays need (the
+   * arena, or more), copies them and the operands in, crosses once, then copies outputs back and
+   * reads the operands' results. A non-ok status becomes the error `context` words:
    * { fn, o (the options snapshot), args (the classified arguments), shape (a plan's options) }.
    */
-  run(frame, context) {
-    const status = this.runStatus(frame, context);
-    if (status !== 0) throw this.statusError(frame, context, status);
+  run(operands, context) {
+    const status = this.runStatus(operands, context);
+    if (status !== 0) throw this.statusError(operands, context, status);
   }
 
   /**
    * run() without the throw: the status of the call; outputs are read back only when it is 0.
-   * A tiled call (tiles.js) checks its whole frame this way first.
+   * A tiled call (tiles.js) checks all its operands this way first.
    */
-  runStatus(frame, context) {
-    const bytes = this.#placeScratch(frame);
+  runStatus(operands, context) {
+    const bytes = this.#placeScratch(operands);
     const block = bytes <= ARENA_BYTES ? this.#arena : this.malloc(context.fn, bytes);
     try {
-      this.#write(frame, block);
-      const status = frame.call(block);
+      this.#write(operands, block);
+      const status = operands.call(block);
       const f64 = this.#views();
-      const { results } = frame;
+      const { results } = operands;
       for (let i = 0, at = block / 8; i < results.length; i++) results[i] = f64[at + i];
-      if (status === 0) this.#readBack(frame, block);
+      if (status === 0) this.#readBack(operands, block);
       return status;
     } finally {
       if (block !== this.#arena) this.free(block);
@@ -302,14 +302,14 @@ export class Memory {
     return this.#description.statuses[code]?.name;
   }
 
-  /** The error of a non-ok status of `frame` (its results read back), worded from `context`. */
-  statusError(frame, context, status) {
+  /** The error of a non-ok status of `operands` (its results read back), worded from `context`. */
+  statusError(operands, context, status) {
     const values = givenValues(context.o, context.args, context.shape);
     return errorForStatus(this.#description, status, {
       fn: context.fn,
       values,
-      expected: frame.result('expectedLength'),
-      sources: frame.sources,
+      expected: operands.result('expectedLength'),
+      sources: operands.sources,
     });
   }
 
@@ -321,15 +321,15 @@ export class Memory {
     return this.#arena;
   }
 
-  /** Gives each list and JS-owned array its offset in the scratch block (after the frame); returns the block's size. */
-  #placeScratch(frame) {
-    let bytes = aligned(frame.values.length * 8);
-    for (let e = 0; e < frame.entries.length; e++) {
-      const entry = frame.entries[e];
+  /** Gives each list and JS-owned array its offset in the scratch block (after the operands); returns the block's size. */
+  #placeScratch(operands) {
+    let bytes = aligned(operands.values.length * 8);
+    for (let e = 0; e < operands.entries.length; e++) {
+      const entry = operands.entries[e];
       entry.offset = -1;
       const data = entry.list ?? (entry.argument && entry.argument.address === undefined ? entry.argument.array : null);
       if (data === null) continue;
-      const shared = frame.entries.find(
+      const shared = operands.entries.find(
         (other) => other !== entry && other.offset >= 0 && (other.list ?? other.argument?.array) === data,
       );
       if (shared) {
@@ -350,11 +350,11 @@ export class Memory {
     return this.#f64;
   }
 
-  #write(frame, block) {
+  #write(operands, block) {
     const f64 = this.#views();
     const base = block / 8;
-    f64.set(frame.values, base);
-    for (const entry of frame.entries) {
+    f64.set(operands.values, base);
+    for (const entry of operands.entries) {
       let address = 0;
       let length;
       if (entry.allocate) {
@@ -401,11 +401,11 @@ export class Memory {
       copyInto(pieces[i], new Type(this.buffer, at, pieces[i].length));
   }
 
-  #readBack(frame, block) {
-    for (const entry of frame.entries) {
+  #readBack(operands, block) {
+    for (const entry of operands.entries) {
       if (entry.allocate) {
-        const address = frame.results[entry.at];
-        const length = frame.results[entry.lengthAt];
+        const address = operands.results[entry.at];
+        const length = operands.results[entry.lengthAt];
         // new T(n) and set(): copying through the constructor, new T(view), is about 6× slower in Chromium
         entry.result = new entry.allocate(length);
         copyInto(entry.result, new entry.allocate(this.buffer, address, length));

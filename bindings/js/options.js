@@ -1,5 +1,5 @@
 // Every option of every public function, once: its kind, its default and whether it is required.
-// snapshot.js reads options by these schemas; specs.js turns snapshots into the core's frames;
+// snapshot.js reads options by these schemas; specs.js turns snapshots into the core's operands;
 // the type declarations and docs/api.md list the same keys (a test checks that they agree).
 import {
   copyIntegers,

@@ -3,7 +3,7 @@
 // ropePlan) would otherwise make the same plan, its frequencies and scaling schedule included,
 // at every step.
 //
-// A plan is found by what determines it and nothing else: the slots of the ropePlanCreate frame
+// A plan is found by what determines it and nothing else: the slots of the ropePlanCreate operands
 // that the call's snapshot filled (validated numbers, the caller's object never consulted) and
 // the lists it names (longrope's factors), compared bit for bit (-0 is not 0; a NaN matches
 // nothing). Only plans whose creation succeeded are kept, so a refused call leaves nothing behind.
@@ -33,16 +33,16 @@ function copyOf(values) {
   return copy;
 }
 
-/** A frame's list entries as { at, values }: copies of their values, not the caller's arrays. */
-function listsOf(frame) {
+/** The list entries of operands as { at, values }: copies of their values, not the caller's arrays. */
+function listsOf(operands) {
   const lists = [];
-  for (const entry of frame.entries) if (entry.list) lists.push({ at: entry.at, values: copyOf(entry.list) });
+  for (const entry of operands.entries) if (entry.list) lists.push({ at: entry.at, values: copyOf(entry.list) });
   return lists;
 }
 
-function sameLists(lists, frame) {
+function sameLists(lists, operands) {
   let n = 0;
-  for (const entry of frame.entries) {
+  for (const entry of operands.entries) {
     if (!entry.list) continue;
     const kept = lists[n++];
     if (kept === undefined || kept.at !== entry.at || !sameValues(kept.values, entry.list)) return false;
@@ -51,7 +51,7 @@ function sameLists(lists, frame) {
 }
 
 class CachedPlan {
-  values; // a copy of the frame's slots
+  values; // a copy of the operands' slots
   lists;
   made; // { handle, rotaryDim, attentionFactor, carryLength }
 
@@ -77,23 +77,23 @@ export class PlanCache {
   }
 
   /**
-   * The plan of a filled ropePlanCreate frame: a kept one, or `create(frame)`'s (which runs the
-   * frame and throws on a refused call; then nothing is kept).
+   * The plan of filled ropePlanCreate operands: a kept one, or `create(operands)`'s (which runs the
+   * operands and throws on a refused call; then nothing is kept).
    */
-  planOf(frame, create) {
-    const { values } = frame;
+  planOf(operands, create) {
+    const { values } = operands;
     const entries = this.#entries;
     for (let i = 0; i < entries.length; i++) {
       const entry = entries[i];
-      if (!sameValues(entry.values, values) || !sameLists(entry.lists, frame)) continue;
+      if (!sameValues(entry.values, values) || !sameLists(entry.lists, operands)) continue;
       if (i > 0) {
         entries.copyWithin(1, 0, i);
         entries[0] = entry;
       }
       return entry.made;
     }
-    const kept = new CachedPlan(copyOf(values), listsOf(frame), null); // before the frame runs
-    kept.made = create(frame);
+    const kept = new CachedPlan(copyOf(values), listsOf(operands), null); // before the operands run
+    kept.made = create(operands);
     if (entries.length === this.#capacity) this.#free(entries.pop().made.handle);
     entries.unshift(kept);
     return kept.made;

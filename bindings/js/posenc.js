@@ -1,10 +1,10 @@
 // The posenc instance: one method per operation over one instantiated WASM module. Each call
-// snapshots its options (options.js), classifies its arrays (memory.js), fills the core's frame
+// snapshots its options (options.js), classifies its arrays (memory.js), fills the core's operands
 // (specs.js) and crosses into WASM once, where the core checks and computes. What each public
 // method does is its declaration's contract (index.d.ts, and docs/api.md); the comments here
 // say how it is done.
 import { settleDtype } from './dtype.js';
-import { READ, WRITE } from './frame.js';
+import { READ, WRITE } from './operands.js';
 import { Memory } from './memory.js';
 import { segmentError } from './errors.js';
 import { SEGMENT_FIELDS, SEGMENT_KINDS, readOptions } from './options.js';
@@ -134,10 +134,10 @@ export class Posenc {
       this.#inPieces({ fn, shape: o, rows: o, tensors: [{ shape: o, role, x: args.x, out: args.out }], dtype, args });
       return args.out.array;
     }
-    const create = this.#planFrame(fn, o, o.numHeads, dtype);
-    const frame = this.#applyFrame('ropePlanApply', fn, o, create);
-    frame.data('x', args.x, READ).data('out', args.out, WRITE);
-    this.#runCached(frame, create, fn, o, args);
+    const create = this.#planOperands(fn, o, o.numHeads, dtype);
+    const operands = this.#applyOperands('ropePlanApply', fn, o, create);
+    operands.data('x', args.x, READ).data('out', args.out, WRITE);
+    this.#runCached(operands, create, fn, o, args);
     return args.out.array;
   }
 
@@ -159,12 +159,12 @@ export class Posenc {
       this.#inPieces({ fn, shape: o, rows: o, tensors, dtype, args, numKvHeads });
       return { q: args.outQ.array, k: args.outK.array };
     }
-    const create = this.#memory.frame('ropePlanCreate').set('numKvHeads', numKvHeads);
+    const create = this.#memory.operands('ropePlanCreate').set('numKvHeads', numKvHeads);
     writeRopeSpec(create, fn, o, this.#enums);
     this.#dtype(create, fn, o.dtype, [args.q, args.k, args.outQ, args.outK]);
-    const frame = this.#applyFrame('ropePlanApplyQK', fn, o, create);
-    this.#memory.writeQK(frame, args);
-    this.#runCached(frame, create, fn, o, args);
+    const operands = this.#applyOperands('ropePlanApplyQK', fn, o, create);
+    this.#memory.writeQK(operands, args);
+    this.#runCached(operands, create, fn, o, args);
     return { q: args.outQ.array, k: args.outK.array };
   }
 
@@ -222,44 +222,44 @@ export class Posenc {
 
   /** The core's plan of rope options `o` on arrays of `dtype`: { handle, rotaryDim, attentionFactor, carryLength }. */
   #makePlan(fn, o, numKvHeads, dtype) {
-    return this.#madePlan(this.#planFrame(fn, o, numKvHeads, dtype), fn, o, null);
+    return this.#madePlan(this.#planOperands(fn, o, numKvHeads, dtype), fn, o, null);
   }
 
-  /** The ropePlanCreate frame of rope options `o` on arrays of `dtype`, filled (not run). */
-  #planFrame(fn, o, numKvHeads, dtype) {
-    const frame = this.#memory.frame('ropePlanCreate').set('numKvHeads', numKvHeads);
-    writeRopeSpec(frame, fn, o, this.#enums);
-    this.#dtype(frame, fn, dtype, []);
-    return frame;
+  /** The ropePlanCreate operands of rope options `o` on arrays of `dtype`, filled (not run). */
+  #planOperands(fn, o, numKvHeads, dtype) {
+    const operands = this.#memory.operands('ropePlanCreate').set('numKvHeads', numKvHeads);
+    writeRopeSpec(operands, fn, o, this.#enums);
+    this.#dtype(operands, fn, dtype, []);
+    return operands;
   }
 
-  /** Runs a filled ropePlanCreate frame (errors quote `o` and `args`): the plan it made. */
-  #madePlan(frame, fn, o, args) {
-    this.#run(frame, fn, o, args);
+  /** Runs filled ropePlanCreate operands (errors quote `o` and `args`): the plan it made. */
+  #madePlan(operands, fn, o, args) {
+    this.#run(operands, fn, o, args);
     return {
-      handle: frame.result('plan'),
-      rotaryDim: frame.result('resolvedRotaryDim'),
-      attentionFactor: frame.result('appliedAttentionFactor'),
-      carryLength: frame.result('carryLength'),
+      handle: operands.result('plan'),
+      rotaryDim: operands.result('resolvedRotaryDim'),
+      attentionFactor: operands.result('appliedAttentionFactor'),
+      carryLength: operands.result('carryLength'),
     };
   }
 
   /**
-   * The frame that applies rope()'s or ropeQK()'s plan, its rows filled (their rules checked
+   * The operands that apply rope()'s or ropeQK()'s plan, their rows filled (their rules checked
    * before the plan is made, as the one-call operation did) and the parameters the plan's
-   * frame noted as defaulted from another option (for the wording of errors).
+   * operands noted as defaulted from another option (for the wording of errors).
    */
-  #applyFrame(operation, fn, o, create) {
-    const frame = this.#memory.frame(operation);
-    for (const [parameter, source] of create.sources) frame.source(parameter, source);
-    writeRows(frame, fn, o);
-    return frame;
+  #applyOperands(operation, fn, o, create) {
+    const operands = this.#memory.operands(operation);
+    for (const [parameter, source] of create.sources) operands.source(parameter, source);
+    writeRows(operands, fn, o);
+    return operands;
   }
 
-  /** Runs an apply frame with the cached plan of the filled ropePlanCreate frame `create` (made if new). */
-  #runCached(frame, create, fn, o, args) {
+  /** Runs the operands of an apply with the cached plan of the filled ropePlanCreate operands `create` (made if new). */
+  #runCached(operands, create, fn, o, args) {
     const plan = this.#plans.planOf(create, (filled) => this.#madePlan(filled, fn, o, args));
-    this.#run(frame.set('plan', plan.handle), fn, o, args);
+    this.#run(operands.set('plan', plan.handle), fn, o, args);
   }
 
   ropeGrid(x, options) {
@@ -303,14 +303,14 @@ export class Posenc {
   mropePositions(options) {
     const fn = 'mropePositions';
     const o = this.#read(fn, options);
-    const frame = this.#memory.frame('mropePositions').allocate('out', Int32Array);
-    writeMropePositions(frame, fn, o, this.#enums);
+    const operands = this.#memory.operands('mropePositions').allocate('out', Int32Array);
+    writeMropePositions(operands, fn, o, this.#enums);
     try {
-      this.#run(frame, fn, o, null);
+      this.#run(operands, fn, o, null);
     } catch (error) {
-      throw segmentError(error, o.segments, frame.result('badSegment'), SEGMENT_KINDS, SEGMENT_FIELDS);
+      throw segmentError(error, o.segments, operands.result('badSegment'), SEGMENT_KINDS, SEGMENT_FIELDS);
     }
-    return { positions: frame.output('out'), nextPosition: frame.result('nextPosition') };
+    return { positions: operands.output('out'), nextPosition: operands.result('nextPosition') };
   }
 
   // ---- ALiBi ------------------------------------------------------------------------------------
@@ -318,13 +318,13 @@ export class Posenc {
   alibiSlopes(options) {
     const fn = 'alibiSlopes';
     const o = this.#read(fn, options);
-    const frame = this.#memory
-      .frame('alibiSlopes')
+    const operands = this.#memory
+      .operands('alibiSlopes')
       .set('numHeads', o.numHeads)
       .set('maxBias', o.maxBias)
       .allocate('slopes', Float64Array);
-    this.#run(frame, fn, o, null);
-    return frame.output('slopes');
+    this.#run(operands, fn, o, null);
+    return operands.output('slopes');
   }
 
   alibiBias(options) {
@@ -374,16 +374,16 @@ export class Posenc {
 
   /**
    * The dtype of a call: `declared` (the option) agreed with its arrays (dtype.js; undefined
-   * ones, options not given, are skipped), written to the frame's dtype slot.
+   * ones, options not given, are skipped), written to the operands' dtype slot.
    */
-  #dtype(frame, fn, declared, args) {
+  #dtype(operands, fn, declared, args) {
     const dtype = settleDtype(fn, declared, args);
-    frame.set('dtype', this.#enums.dtype.indexOf(dtype));
+    operands.set('dtype', this.#enums.dtype.indexOf(dtype));
     return dtype;
   }
 
-  #run(frame, fn, o, args) {
-    this.#memory.run(frame, { fn, o, args, shape: null });
+  #run(operands, fn, o, args) {
+    this.#memory.run(operands, { fn, o, args, shape: null });
   }
 
   /**
@@ -396,13 +396,13 @@ export class Posenc {
 
   #schedule(fn, options) {
     const o = this.#read(fn, options);
-    const frame = this.#memory.frame('ropeSchedule').allocate('invFreq', Float64Array);
-    writeSchedule(frame, fn, o, this.#enums);
-    this.#run(frame, fn, o, null);
+    const operands = this.#memory.operands('ropeSchedule').allocate('invFreq', Float64Array);
+    writeSchedule(operands, fn, o, this.#enums);
+    this.#run(operands, fn, o, null);
     return {
-      invFreq: frame.output('invFreq'),
-      attentionFactor: frame.result('appliedAttentionFactor'),
-      rotaryDim: frame.result('resolvedRotaryDim'),
+      invFreq: operands.output('invFreq'),
+      attentionFactor: operands.result('appliedAttentionFactor'),
+      rotaryDim: operands.result('resolvedRotaryDim'),
     };
   }
 

@@ -5,7 +5,7 @@
 // (lifetime.js).
 import { settleDtype } from './dtype.js';
 import { freedError, typeError } from './errors.js';
-import { READ, WRITE } from './frame.js';
+import { READ, WRITE } from './operands.js';
 import { Reclaimer, disposable } from './lifetime.js';
 import { readOptions } from './options.js';
 import { writeRows, xposRoleValue } from './specs.js';
@@ -93,8 +93,8 @@ export class RopePlan {
     if (ropeInPieces(this.#memory, this.#shape, o, args, true))
       this.#pieces(fn, o, [{ shape: this.#shape, role, x: args.x, out: args.out }], args);
     else {
-      const frame = this.#frame('ropePlanApply', fn, o).set('xposRole', role);
-      this.#run(frame.data('x', args.x, READ).data('out', args.out, WRITE), fn, o, args);
+      const operands = this.#operands('ropePlanApply', fn, o).set('xposRole', role);
+      this.#run(operands.data('x', args.x, READ).data('out', args.out, WRITE), fn, o, args);
     }
     return args.out.array;
   }
@@ -129,9 +129,9 @@ export class RopePlan {
       this.#pieces(fn, o, tensors, args);
       return { q: args.outQ.array, k: args.outK.array };
     }
-    const frame = this.#frame('ropePlanApplyQK', fn, o);
-    this.#memory.writeQK(frame, args);
-    this.#run(frame, fn, o, args);
+    const operands = this.#operands('ropePlanApplyQK', fn, o);
+    this.#memory.writeQK(operands, args);
+    this.#run(operands, fn, o, args);
     return { q: args.outQ.array, k: args.outK.array };
   }
 
@@ -154,15 +154,15 @@ export class RopePlan {
     this.#inPieces({ fn, shape, rows: o, tensors, dtype, args, numKvHeads, callPlan: this.#made, context });
   }
 
-  /** The frame of one of the plan's operations, with the plan and the rows filled in. */
-  #frame(operation, fn, o) {
-    const frame = this.#memory.frame(operation).set('plan', this.#made.handle);
-    writeRows(frame, fn, o);
-    return frame;
+  /** The operands of one of the plan's operations, with the plan and the rows filled in. */
+  #operands(operation, fn, o) {
+    const operands = this.#memory.operands(operation).set('plan', this.#made.handle);
+    writeRows(operands, fn, o);
+    return operands;
   }
 
-  #run(frame, fn, o, args) {
-    this.#memory.run(frame, this.#errorContext(fn, o, args));
+  #run(operands, fn, o, args) {
+    this.#memory.run(operands, this.#errorContext(fn, o, args));
   }
 
   /** What errors quote: the apply options, the arguments, and the plan's own options. */

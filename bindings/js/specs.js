@@ -1,4 +1,4 @@
-// From option snapshots to the core's frames (bindings/wasm/frames.h): the rules that combine
+// From option snapshots to the core's operands (bindings/wasm/operands.h): the rules that combine
 // options (offset or positions, rotaryDim or partialRotaryFactor) and the defaults that depend
 // on other options. Every numeric rule is the core's, checked in the call itself.
 import { describe, rangeError, typeError } from './errors.js';
@@ -6,24 +6,24 @@ import { readChoice } from './snapshot.js';
 
 const flag = (value) => (value ? 1 : 0);
 
-/** Scaling keys whose frame slot has another name (a rope frame has its own partialRotaryFactor). */
+/** Scaling keys whose operand slot has another name (rope's operands have their own partialRotaryFactor). */
 const SCALING_SLOTS = { __proto__: null, partialRotaryFactor: 'scalingPartialRotaryFactor' };
 
 /** Where the rows sit: `offset` (a number; rope functions: or one per sequence) or `positions`. */
-export function writeRows(frame, fn, o) {
+export function writeRows(operands, fn, o) {
   if (o.positions !== undefined) {
     if (o.offset !== undefined) throw typeError(fn, 'offset', 'cannot be combined with positions (give one of them)');
-    frame.list('positions', o.positions);
+    operands.list('positions', o.positions);
   } else if (o.offset instanceof Int32Array) {
-    frame.list('offsets', o.offset); // one per sequence (a private copy)
+    operands.list('offsets', o.offset); // one per sequence (a private copy)
   } else {
-    frame.set('offset', o.offset ?? 0);
+    operands.set('offset', o.offset ?? 0);
   }
 }
 
-export function writeTable(frame, fn, o, enums) {
-  writeRows(frame, fn, o);
-  frame
+export function writeTable(operands, fn, o, enums) {
+  writeRows(operands, fn, o);
+  operands
     .set('seqLen', o.seqLen)
     .set('dModel', o.dModel)
     .set('base', o.base)
@@ -32,36 +32,36 @@ export function writeTable(frame, fn, o, enums) {
 
 /**
  * A scaling snapshot (none: Hugging Face's 'default'). Only the values given are written, each
- * marked in scalingGiven (bit i: the i-th slot from scalingType on, frames.h); the core's
+ * marked in scalingGiven (bit i: the i-th slot from scalingType on, operands.h); the core's
  * RopeScaling holds the defaults of the others.
  */
-export function writeScaling(frame, scaling, enums) {
+export function writeScaling(operands, scaling, enums) {
   if (scaling === undefined) return; // every slot 0 is 'default'
   let given = 0;
   for (const [key, value] of Object.entries(scaling)) {
     if (key === 'type' || value === undefined) continue;
     if (value instanceof Float64Array) {
-      frame.list(key, value); // shortFactor, longFactor (private copies)
+      operands.list(key, value); // shortFactor, longFactor (private copies)
     } else {
       const slot = SCALING_SLOTS[key] ?? key;
-      frame.set(slot, typeof value === 'boolean' ? flag(value) : value);
-      given |= 1 << frame.distance('scalingType', slot);
+      operands.set(slot, typeof value === 'boolean' ? flag(value) : value);
+      given |= 1 << operands.distance('scalingType', slot);
     }
   }
-  frame.set('scalingType', enums.scalingType.indexOf(scaling.type)).set('scalingGiven', given);
+  operands.set('scalingType', enums.scalingType.indexOf(scaling.type)).set('scalingGiven', given);
 }
 
 /**
  * rotaryDim, default headDim. One the caller did not give is noted as coming from headDim, so
  * that an odd headDim is reported as headDim.
  */
-export function writeRotaryDim(frame, o, headDim) {
-  frame.set('rotaryDim', o.rotaryDim ?? headDim);
-  if (o.rotaryDim === undefined) frame.source('rotaryDim', 'headDim');
+export function writeRotaryDim(operands, o, headDim) {
+  operands.set('rotaryDim', o.rotaryDim ?? headDim);
+  if (o.rotaryDim === undefined) operands.source('rotaryDim', 'headDim');
 }
 
 /** rotaryDim (default headDim), or Hugging Face's partialRotaryFactor instead, never both. */
-export function writeRotary(frame, fn, o, headDim) {
+export function writeRotary(operands, fn, o, headDim) {
   if (o.partialRotaryFactor !== undefined && o.scaling?.type === 'proportional') {
     throw typeError(
       fn,
@@ -70,12 +70,12 @@ export function writeRotary(frame, fn, o, headDim) {
     );
   }
   if (o.partialRotaryFactor === undefined) {
-    writeRotaryDim(frame, o, headDim);
+    writeRotaryDim(operands, o, headDim);
     return;
   }
   if (o.rotaryDim !== undefined)
     throw typeError(fn, 'rotaryDim', 'cannot be combined with partialRotaryFactor (give one of them)');
-  frame
+  operands
     .set('hasPartialRotaryFactor', 1)
     .set('partialRotaryFactor', o.partialRotaryFactor)
     .source('rotaryDim', 'partialRotaryFactor');
@@ -85,23 +85,23 @@ export function writeRotary(frame, fn, o, headDim) {
  * The rotation's own options, as rope's spec and attentionScores' rope and xpos encodings take
  * them: rotary dimension, scaling, xPos (none: plain RoPE), base and pair layout.
  */
-function writeRotation(frame, fn, o, enums) {
-  writeRotary(frame, fn, o, o.headDim);
-  writeScaling(frame, o.scaling, enums);
-  writeXpos(frame, o.xpos, enums);
-  frame.set('base', o.base).set('layout', enums.ropeLayout.indexOf(o.layout));
+function writeRotation(operands, fn, o, enums) {
+  writeRotary(operands, fn, o, o.headDim);
+  writeScaling(operands, o.scaling, enums);
+  writeXpos(operands, o.xpos, enums);
+  operands.set('base', o.base).set('layout', enums.ropeLayout.indexOf(o.layout));
 }
 
 /** An xPos snapshot (none: plain RoPE); its `role` is rope's (a plan's comes per apply()). */
-function writeXpos(frame, xpos, enums) {
+function writeXpos(operands, xpos, enums) {
   if (xpos === undefined) return; // slot xpos 0: no xPos
-  frame
+  operands
     .set('xpos', 1)
     .set('xposScaleBase', xpos.scaleBase)
     .set('xposGamma', xpos.gamma)
     .set('xposHasCenter', flag(xpos.center !== undefined))
     .set('xposCenter', xpos.center ?? 0);
-  frame.set('xposRole', xposRoleValue(xpos.role, enums));
+  operands.set('xposRole', xposRoleValue(xpos.role, enums));
 }
 
 /** The core's value of a one-tensor rotation's xPos role ('query' or 'key'; undefined: none, 0). */
@@ -110,9 +110,9 @@ export function xposRoleValue(role, enums) {
 }
 
 /** A RopeSpec (rope, ropeQK, ropePlan). */
-export function writeRopeSpec(frame, fn, o, enums) {
-  writeRotation(frame, fn, o, enums);
-  frame
+export function writeRopeSpec(operands, fn, o, enums) {
+  writeRotation(operands, fn, o, enums);
+  operands
     .set('seqLen', o.seqLen)
     .set('numHeads', o.numHeads)
     .set('headDim', o.headDim)
@@ -121,7 +121,7 @@ export function writeRopeSpec(frame, fn, o, enums) {
     .set('inverse', flag(o.inverse));
   if (o.mrope !== undefined) {
     const [t, h, w] = o.mrope.section;
-    frame
+    operands
       .set('mrope', 1)
       .set('mropeSectionT', t)
       .set('mropeSectionH', h)
@@ -134,8 +134,8 @@ export function writeRopeSpec(frame, fn, o, enums) {
 export const GRID_LAYOUTS = { __proto__: null, pixtral: 'half', axial: 'interleaved' };
 
 /** ropeGrid: the grid, its variant, and the layout (default: the variant's). */
-export function writeRopeGrid(frame, o, enums) {
-  frame
+export function writeRopeGrid(operands, o, enums) {
+  operands
     .set('rows', o.rows)
     .set('cols', o.cols)
     .set('numHeads', o.numHeads)
@@ -150,7 +150,7 @@ export function writeRopeGrid(frame, o, enums) {
 
 /**
  * ropeCache: rotaryDim, or headDim's value (a model's head size) when only headDim is given.
- * The cache's frame has no headDim, so rope's rule rotaryDim <= headDim (the core's
+ * The cache's operands have no headDim, so rope's rule rotaryDim <= headDim (the core's
  * rotaryDimTooLarge, same words) is checked here; the core checks rotaryDim itself.
  */
 export function resolveCacheRotary(fn, o) {
@@ -164,25 +164,25 @@ export function resolveCacheRotary(fn, o) {
 }
 
 /** ropeSchedule / ropeFrequencies: rotaryDim, or headDim (with or without partialRotaryFactor). */
-export function writeSchedule(frame, fn, o, enums) {
+export function writeSchedule(operands, fn, o, enums) {
   if (o.rotaryDim === undefined && o.headDim === undefined && o.partialRotaryFactor === undefined) {
     throw typeError(fn, 'rotaryDim', 'is required (or headDim, with or without partialRotaryFactor)');
   }
   const headDim = o.headDim ?? 0;
-  writeRotary(frame, fn, o, headDim);
-  writeScaling(frame, o.scaling, enums);
-  frame.set('headDim', headDim).set('base', o.base).set('seqLen', o.seqLen);
+  writeRotary(operands, fn, o, headDim);
+  writeScaling(operands, o.scaling, enums);
+  operands.set('headDim', headDim).set('base', o.base).set('seqLen', o.seqLen);
 }
 
 /** Qwen2.5-VL's vision_config.tokens_per_second in its released config.json files. */
 const QWEN25_TOKENS_PER_SECOND = 2;
 
 /** mropePositions: the segment table and the model's settings. */
-export function writeMropePositions(frame, fn, o, enums) {
+export function writeMropePositions(operands, fn, o, enums) {
   if (o.tokensPerSecond !== undefined && o.model !== 'qwen2.5-vl') {
     throw typeError(fn, 'tokensPerSecond', `is read by model 'qwen2.5-vl' only (model is '${o.model}')`);
   }
-  frame
+  operands
     .list('segments', o.segments)
     .set('spatialMergeSize', o.spatialMergeSize)
     .set('model', enums.mropeModel.indexOf(o.model))
@@ -258,9 +258,9 @@ export function resolveAttentionScores(fn, o, context) {
   return o;
 }
 
-/** attentionScores' frame: the shape, the encoding and the options it reads. */
-export function writeAttentionScores(frame, fn, o, enums) {
-  frame
+/** attentionScores' operands: the shape, the encoding and the options it reads. */
+export function writeAttentionScores(operands, fn, o, enums) {
+  operands
     .set('numHeads', o.numHeads)
     .set('queryLen', o.queryLen)
     .set('keyLen', o.keyLen)
@@ -271,20 +271,20 @@ export function writeAttentionScores(frame, fn, o, enums) {
     .set('scale', o.scale ?? 1 / Math.sqrt(o.headDim))
     .set('causal', flag(o.causal))
     .set('softmax', flag(o.softmax));
-  if (o.offset === undefined) frame.source('offset', 'keyLen');
+  if (o.offset === undefined) operands.source('offset', 'keyLen');
   switch (o.encoding) {
     case 'sinusoidal':
-      frame.set('base', o.base).set('layout', enums.sinusoidalLayout.indexOf(o.layout));
+      operands.set('base', o.base).set('layout', enums.sinusoidalLayout.indexOf(o.layout));
       break;
     case 'rope':
     case 'xpos': // (xpos is refused with 'rope' by resolveAttentionScores)
-      writeRotation(frame, fn, o, enums);
+      writeRotation(operands, fn, o, enums);
       break;
     case 'alibi':
-      frame.set('maxBias', o.maxBias);
+      operands.set('maxBias', o.maxBias);
       break;
     case 't5':
-      frame
+      operands
         .set('numBuckets', o.numBuckets)
         .set('maxDistance', o.maxDistance)
         .set('bidirectional', flag(o.bidirectional));

@@ -4,7 +4,7 @@
 // in to its copy out, and the scratch is one tile whatever the call's size.
 //
 // An operation says how it splits (tilings.js): along one axis of `units` (rows of a table,
-// queries, heads), `unitBytes` of scratch a unit, and how to fill its frame for units
+// queries, heads), `unitBytes` of scratch a unit, and how to fill its operands for units
 // [first, first + count). The whole call is checked first, by the core, in one crossing that
 // stops at a length check before any data is read; only then is a returned array allocated (in
 // JS) and the first tile written, so a bad call writes nothing. The tiles are sub-calls that give
@@ -133,12 +133,12 @@ export function runCall(memory, tiling, args, context) {
     const result = runTiled(memory, tiling, args, { ...context, args: { ...args } });
     return { output: (slot) => args[slot].array, result };
   }
-  const frame = memory.frame(tiling.operation);
-  tiling.fill(frame, 0, tiling.units, whole);
-  memory.run(frame, context);
+  const operands = memory.operands(tiling.operation);
+  tiling.fill(operands, 0, tiling.units, whole);
+  memory.run(operands, context);
   return {
-    output: (slot) => (args[slot] ? args[slot].array : frame.output(slot)),
-    result: (slot) => frame.result(slot),
+    output: (slot) => (args[slot] ? args[slot].array : operands.output(slot)),
+    result: (slot) => operands.result(slot),
   };
 }
 
@@ -162,25 +162,25 @@ function* cutsOf(tiling, limit) {
  * output has it), or throws the call's error.
  */
 function checkWhole(memory, tiling, args, context, made) {
-  const frame = memory.frame(tiling.operation);
-  tiling.fill(frame, 0, tiling.units, whole);
+  const operands = memory.operands(tiling.operation);
+  tiling.fill(operands, 0, tiling.units, whole);
   const emptiedSlots = [tiling.checkedLast, ...made.map((output) => output.slot)];
-  const emptied = emptiedSlots.map((slot) => frame.index.get(slot));
-  for (const entry of frame.entries) {
+  const emptied = emptiedSlots.map((slot) => operands.index.get(slot));
+  for (const entry of operands.entries) {
     const { argument } = entry;
     const empty = emptied.includes(entry.at);
     if (!argument || (argument.address !== undefined && !empty)) continue;
     entry.argument = new Argument(argument.name, null, empty ? 0 : argument.length, memory.probeAddress, null);
   }
-  const status = memory.runStatus(frame, context);
-  const results = new Float64Array(frame.results);
-  const slotResult = (slot) => results[frame.index.get(slot)];
+  const status = memory.runStatus(operands, context);
+  const results = new Float64Array(operands.results);
+  const slotResult = (slot) => results[operands.index.get(slot)];
   if (status === 0) return { wanted: 0, slotResult };
   const slot = emptiedSlots.find((name) => memory.statusName(status) === `${name}Length`);
-  if (slot === undefined) throw memory.statusError(frame, context, status);
+  if (slot === undefined) throw memory.statusError(operands, context, status);
   const wanted = slotResult('expectedLength');
   const given = made.some((output) => output.slot === slot) ? undefined : args[slot];
-  if (given !== undefined && given.length !== wanted) throw memory.statusError(frame, context, status);
+  if (given !== undefined && given.length !== wanted) throw memory.statusError(operands, context, status);
   return { wanted, slotResult };
 }
 
@@ -199,13 +199,13 @@ export function runTiled(memory, tiling, args, context) {
   // The recurrence's state between the tiles of one sequence (tilings.js), when the tiling has one.
   const carry = tiling.carryDoubles ? memory.malloc(context.fn, tiling.carryDoubles * 8) : 0;
   try {
-    let frame;
+    let operands;
     for (const [first, count] of cutsOf(tiling, limit)) {
-      frame = memory.frame(tiling.operation);
-      tiling.fill(frame, first, count, tileWindows(), carry);
-      memory.run(frame, context);
+      operands = memory.operands(tiling.operation);
+      tiling.fill(operands, first, count, tileWindows(), carry);
+      memory.run(operands, context);
     }
-    return (slot) => frame.result(slot); // the last tile's (a value of the whole call, such as an attention factor)
+    return (slot) => operands.result(slot); // the last tile's (a value of the whole call, such as an attention factor)
   } finally {
     if (carry) memory.free(carry);
   }

@@ -1,5 +1,5 @@
 // How each operation's call splits into tiles (tiles.js), and why the tiles give the bits of the
-// one call. A tiling is { operation, slots (its array arguments), units, unitBytes, fill(frame,
+// one call. A tiling is { operation, slots (its array arguments), units, unitBytes, fill(operands,
 // first, count, window), checkedLast (the slot the core checks last), outputs, cuts }.
 //
 // - Tables (sinusoidal, addSinusoidal, ropeCache one sequence at a time) go by rows at any cut:
@@ -25,7 +25,7 @@
 //   by the same rule at the same positions (xPos about one center, set by the rows alone), and
 //   a head's scores read only its own q and k.
 import { arrayType, elementBytes } from './dtype.js';
-import { READ, READ_WRITE, WRITE } from './frame.js';
+import { READ, READ_WRITE, WRITE } from './operands.js';
 import { typedArrayParts } from './intrinsics.js';
 import { Argument } from './memory.js';
 import { runTiled, zeroCarry } from './tiles.js';
@@ -39,9 +39,9 @@ const TABLE_TILE_BYTES = 1024 * 1024;
 const MAX_POSITION = 2 ** 31 - 1; // kMaxPosition (positions.h): a tile's offset must stay within it too
 
 /** A call's output slot: the caller's array (a window of it), or one the call allocates (`Type`). */
-function output(frame, slot, argument, Type, window, start, length, runs, stride) {
-  if (argument === undefined) frame.allocate(slot, Type);
-  else frame.data(slot, window(argument, start, length, runs, stride), WRITE);
+function output(operands, slot, argument, Type, window, start, length, runs, stride) {
+  if (argument === undefined) operands.allocate(slot, Type);
+  else operands.data(slot, window(argument, start, length, runs, stride), WRITE);
 }
 
 /** Elements [first, first + count) of a private Int32Array list (no method of its prototype runs). */
@@ -51,9 +51,9 @@ function listWindow(list, first, count) {
 }
 
 /** A table tile's carry slots; at the first tile of a sequence the carry is zeroed first. */
-function tableCarry(memory, frame, carry, firstOfSequence, doubles) {
+function tableCarry(memory, operands, carry, firstOfSequence, doubles) {
   if (firstOfSequence) zeroCarry(memory, carry, doubles);
-  frame.set('carry', carry).set('carryLength', doubles);
+  operands.set('carry', carry).set('carryLength', doubles);
 }
 
 /** The rows options of rows [first, first + count) of a sequence whose options `o` place its rows. */
@@ -81,13 +81,13 @@ export function tableTiling(memory, operation, fn, o, enums, dtype, args) {
     outputs: slot === 'out' ? [{ __proto__: null, slot, name: 'out', dtype }] : [],
     carryDoubles: tableCarryDoubles(o.dModel / 2),
     minTileBytes: TABLE_TILE_BYTES,
-    fill(frame, first, count, window, carry) {
-      writeTable(frame, fn, count === o.seqLen ? o : { ...o, seqLen: count, ...rowsOf(o, first, count) }, enums);
-      frame.set('dtype', enums.dtype.indexOf(dtype));
-      if (carry) tableCarry(memory, frame, carry, first === 0, this.carryDoubles);
+    fill(operands, first, count, window, carry) {
+      writeTable(operands, fn, count === o.seqLen ? o : { ...o, seqLen: count, ...rowsOf(o, first, count) }, enums);
+      operands.set('dtype', enums.dtype.indexOf(dtype));
+      if (carry) tableCarry(memory, operands, carry, first === 0, this.carryDoubles);
       const start = first * rowElements;
-      if (slot === 'x') frame.data('x', window(args.x, start, count * rowElements), READ_WRITE);
-      else output(frame, 'out', args.out, arrayType(dtype), window, start, count * rowElements);
+      if (slot === 'x') operands.data('x', window(args.x, start, count * rowElements), READ_WRITE);
+      else output(operands, 'out', args.out, arrayType(dtype), window, start, count * rowElements);
     },
   };
 }
@@ -102,13 +102,13 @@ export function positionNumbersTiling(o, enums, dtype, args) {
     unitBytes: o.dModel * elementBytes(dtype),
     checkedLast: 'out',
     outputs: [{ __proto__: null, slot: 'out', name: 'out', dtype }],
-    fill(frame, first, count, window) {
-      frame
+    fill(operands, first, count, window) {
+      operands
         .set('seqLen', count)
         .set('dModel', o.dModel)
         .set('offset', o.offset + first)
         .set('dtype', enums.dtype.indexOf(dtype));
-      output(frame, 'out', args.out, arrayType(dtype), window, first * o.dModel, count * o.dModel);
+      output(operands, 'out', args.out, arrayType(dtype), window, first * o.dModel, count * o.dModel);
     },
   };
 }
@@ -157,27 +157,27 @@ export function ropeCacheTiling(memory, fn, o, enums, dtype, args) {
         first += count;
       }
     },
-    fill(frame, first, count, window, carry) {
-      frame.set('rotaryDim', o.rotaryDim).set('base', o.base).set('dtype', enums.dtype.indexOf(dtype));
-      writeScaling(frame, o.scaling, enums);
+    fill(operands, first, count, window, carry) {
+      operands.set('rotaryDim', o.rotaryDim).set('base', o.base).set('dtype', enums.dtype.indexOf(dtype));
+      writeScaling(operands, o.scaling, enums);
       let start = 0;
       let length = o.batch * o.seqLen * half;
       if (count === o.batch * o.seqLen) {
-        frame.set('seqLen', o.seqLen).set('batch', o.batch);
-        writeRows(frame, fn, o);
+        operands.set('seqLen', o.seqLen).set('batch', o.batch);
+        writeRows(operands, fn, o);
       } else {
         const b = Math.floor(first / o.seqLen);
         const row = first - b * o.seqLen;
-        frame.set('seqLen', count).set('batch', 1);
-        writeRows(frame, fn, { ...o, ...rowsOf(sequence(b), row, count) });
-        if (memory.dependsOnLength(o.scaling?.type)) frame.set('sequenceLength', lengthOfCall());
-        if (carry) tableCarry(memory, frame, carry, row === 0, this.carryDoubles);
+        operands.set('seqLen', count).set('batch', 1);
+        writeRows(operands, fn, { ...o, ...rowsOf(sequence(b), row, count) });
+        if (memory.dependsOnLength(o.scaling?.type)) operands.set('sequenceLength', lengthOfCall());
+        if (carry) tableCarry(memory, operands, carry, row === 0, this.carryDoubles);
         start = first * half;
         length = count * half;
       }
       const Type = arrayType(dtype);
-      output(frame, 'outCos', args.outCos, Type, window, start, length);
-      output(frame, 'outSin', args.outSin, Type, window, start, length);
+      output(operands, 'outCos', args.outCos, Type, window, start, length);
+      output(operands, 'outSin', args.outSin, Type, window, start, length);
     },
   };
 }
@@ -194,9 +194,9 @@ export function alibiBiasTiling(o, args) {
     unitBytes: (byQueries ? 1 : o.queryLen) * o.numHeads * o.keyLen * 4,
     checkedLast: 'out',
     outputs: [{ __proto__: null, slot: 'out', name: 'out', dtype: 'float32' }],
-    fill(frame, first, count, window) {
+    fill(operands, first, count, window) {
       const whole = !byQueries || count === o.queryLen;
-      frame
+      operands
         .set('numHeads', o.numHeads)
         .set('queryLen', whole ? o.queryLen : count)
         .set('keyLen', o.keyLen)
@@ -204,7 +204,7 @@ export function alibiBiasTiling(o, args) {
         .set('maxBias', o.maxBias);
       const runs = whole ? 1 : o.numHeads;
       const length = whole ? o.numHeads * o.queryLen * o.keyLen : count * o.keyLen;
-      output(frame, 'out', args.out, Float32Array, window, first * o.keyLen, length, runs, o.queryLen * o.keyLen);
+      output(operands, 'out', args.out, Float32Array, window, first * o.keyLen, length, runs, o.queryLen * o.keyLen);
     },
   };
 }
@@ -219,15 +219,15 @@ export function bucketsTiling(o, args) {
     unitBytes: o.keyLen * 4,
     checkedLast: 'out',
     outputs: [{ __proto__: null, slot: 'out', name: 'out', dtype: undefined, Type: Int32Array }],
-    fill(frame, first, count, window) {
-      frame
+    fill(operands, first, count, window) {
+      operands
         .set('queryLen', count)
         .set('keyLen', o.keyLen)
         .set('numBuckets', o.numBuckets)
         .set('maxDistance', o.maxDistance)
         .set('bidirectional', o.bidirectional ? 1 : 0)
         .set('offset', o.offset + first);
-      output(frame, 'out', args.out, Int32Array, window, first * o.keyLen, count * o.keyLen);
+      output(operands, 'out', args.out, Int32Array, window, first * o.keyLen, count * o.keyLen);
     },
   };
 }
@@ -242,15 +242,15 @@ export function similarityTiling(o, enums, args) {
     unitBytes: (o.dim + o.cols) * 4,
     checkedLast: 'out',
     outputs: [{ __proto__: null, slot: 'out', name: 'out', dtype: 'float32' }],
-    fill(frame, first, count, window) {
-      frame
+    fill(operands, first, count, window) {
+      operands
         .set('rows', count)
         .set('cols', o.cols)
         .set('dim', o.dim)
         .set('metric', enums.metric.indexOf(o.metric))
         .data('a', window(args.a, first * o.dim, count * o.dim), READ)
         .data('b', window(args.b, 0, args.b.length), READ);
-      output(frame, 'out', args.out, Float32Array, window, first * o.cols, count * o.cols);
+      output(operands, 'out', args.out, Float32Array, window, first * o.cols, count * o.cols);
     },
   };
 }
@@ -271,21 +271,21 @@ export function convertTiling(fn, o, enums, args, name) {
     unitBytes: headElements * 8,
     checkedLast: 'out',
     outputs: [{ __proto__: null, slot: 'out', name: 'out', dtype: 'float32' }],
-    fill(frame, first, count, window) {
+    fill(operands, first, count, window) {
       const whole = count === heads;
-      frame
+      operands
         .set('from', enums.ropeLayout.indexOf(o.from))
         .set('to', enums.ropeLayout.indexOf(o.to))
         .set('headDim', o.headDim)
         .set('weights', weights ? 1 : 0)
         .set('numHeads', weights ? count : 0)
         .set('hidden', weights ? o.hidden : 1);
-      writeRotaryDim(frame, o, o.headDim);
+      writeRotaryDim(operands, o, o.headDim);
       // Whole, x goes as given (its length may be wrong, for the core to name).
       const x = args[name];
-      frame.data('x', whole ? window(x, 0, x.length) : window(x, first * headElements, count * headElements), READ);
+      operands.data('x', whole ? window(x, 0, x.length) : window(x, first * headElements, count * headElements), READ);
       const length = whole ? x.length : count * headElements;
-      output(frame, 'out', args.out, Float32Array, window, first * headElements, length);
+      output(operands, 'out', args.out, Float32Array, window, first * headElements, length);
     },
   };
 }
@@ -323,29 +323,29 @@ export function attentionScoresTiling(fn, o, enums, args) {
     unitBytes: byQueries ? numHeads * (headDim + keyLen) * 4 : byHeads ? headBytes : numHeads * headBytes,
     checkedLast: 'out',
     outputs: [{ __proto__: null, slot: 'out', name: 'out', dtype: 'float32' }],
-    fill(frame, first, count, window) {
+    fill(operands, first, count, window) {
       if (byHeads && count < numHeads) {
-        writeAttentionScores(frame, fn, { ...o, numHeads: count }, enums);
+        writeAttentionScores(operands, fn, { ...o, numHeads: count }, enums);
         const side = (argument, rows) =>
           tokens
             ? window(argument, first * headDim, count * headDim, rows, numHeads * headDim)
             : window(argument, first * rows * headDim, count * rows * headDim);
-        frame.data('q', side(args.q, queryLen), READ).data('k', side(args.k, keyLen), READ);
-        if (args.bias) frame.data('bias', window(args.bias, 0, args.bias.length), READ);
-        output(frame, 'out', args.out, Float32Array, window, first * queryLen * keyLen, count * queryLen * keyLen);
+        operands.data('q', side(args.q, queryLen), READ).data('k', side(args.k, keyLen), READ);
+        if (args.bias) operands.data('bias', window(args.bias, 0, args.bias.length), READ);
+        output(operands, 'out', args.out, Float32Array, window, first * queryLen * keyLen, count * queryLen * keyLen);
         return;
       }
       const whole = !byQueries || count === queryLen;
-      writeAttentionScores(frame, fn, whole ? o : { ...o, queryLen: count, offset: offset + first }, enums);
-      if (whole) frame.data('q', window(args.q, 0, args.q.length), READ);
-      else if (tokens) frame.data('q', window(args.q, first * numHeads * headDim, count * numHeads * headDim), READ);
-      else frame.data('q', window(args.q, first * headDim, count * headDim, numHeads, queryLen * headDim), READ);
-      frame.data('k', window(args.k, 0, args.k.length), READ);
-      if (args.bias) frame.data('bias', window(args.bias, 0, args.bias.length), READ);
-      if (whole) output(frame, 'out', args.out, Float32Array, window, 0, numHeads * queryLen * keyLen);
+      writeAttentionScores(operands, fn, whole ? o : { ...o, queryLen: count, offset: offset + first }, enums);
+      if (whole) operands.data('q', window(args.q, 0, args.q.length), READ);
+      else if (tokens) operands.data('q', window(args.q, first * numHeads * headDim, count * numHeads * headDim), READ);
+      else operands.data('q', window(args.q, first * headDim, count * headDim, numHeads, queryLen * headDim), READ);
+      operands.data('k', window(args.k, 0, args.k.length), READ);
+      if (args.bias) operands.data('bias', window(args.bias, 0, args.bias.length), READ);
+      if (whole) output(operands, 'out', args.out, Float32Array, window, 0, numHeads * queryLen * keyLen);
       else
         output(
-          frame,
+          operands,
           'out',
           args.out,
           Float32Array,
@@ -404,8 +404,8 @@ function checkXposReach(memory, plan, rowElements, Type, first, last, callLength
   try {
     for (const position of [first, last]) {
       zeroCarry(memory, scratch, rowBytes / 8 + doubles);
-      const frame = memory
-        .frame('ropePlanApply')
+      const operands = memory
+        .operands('ropePlanApply')
         .set('plan', plan.handle)
         .set('pieceRows', 1)
         .set('sequenceLength', callLength)
@@ -415,7 +415,7 @@ function checkXposReach(memory, plan, rowElements, Type, first, last, callLength
         .set('offset', position)
         .data('x', new Argument('x', null, rowElements, scratch, null), READ)
         .data('out', new Argument('out', null, rowElements, scratch, null), WRITE);
-      memory.run(frame, context);
+      memory.run(operands, context);
     }
   } finally {
     memory.free(scratch);
@@ -470,7 +470,7 @@ export function ropeInTiles(memory, plan, shape, rows, role, args, context) {
         first += count;
       }
     },
-    fill(frame, first, count, window, carry) {
+    fill(operands, first, count, window, carry) {
       const sequence = Math.floor(first / shape.seqLen);
       const row = first - sequence * shape.seqLen;
       const b = batchOf(sequence);
@@ -478,7 +478,7 @@ export function ropeInTiles(memory, plan, shape, rows, role, args, context) {
       const x = window(args.x, first * rowElements, count * rowElements);
       const out = window(args.out, first * rowElements, count * rowElements);
       out.array = x.array; // rotated in place in scratch: one copy of the tile
-      frame
+      operands
         .set('plan', plan.handle)
         .set('pieceRows', count)
         .set('sequenceLength', callLength)
@@ -488,8 +488,8 @@ export function ropeInTiles(memory, plan, shape, rows, role, args, context) {
         .data('x', x, READ)
         .data('out', out, WRITE);
       if (rows.positions !== undefined)
-        frame.list('positions', listWindow(rows.positions, b * shape.seqLen + row, count));
-      else frame.set('offset', offsetOf(b) + row);
+        operands.list('positions', listWindow(rows.positions, b * shape.seqLen + row, count));
+      else operands.set('offset', offsetOf(b) + row);
     },
   };
   runTiled(memory, tiling, args, context);
@@ -520,17 +520,17 @@ export function ropeGridTiling(o, enums, args) {
         first += count;
       }
     },
-    fill(frame, first, count, window) {
+    fill(operands, first, count, window) {
       const whole = count === units;
       const batch = whole ? o.batch : heads ? 1 : count;
-      writeRopeGrid(frame, { ...o, batch, numHeads: !whole && heads ? count : o.numHeads }, enums);
+      writeRopeGrid(operands, { ...o, batch, numHeads: !whole && heads ? count : o.numHeads }, enums);
       // Whole, the arrays go as given (a wrong length is for the core to name).
       const start = first * unitElements;
       const x = whole ? window(args.x, 0, args.x.length) : window(args.x, start, count * unitElements);
       const out = whole ? window(args.out, 0, args.out.length) : window(args.out, start, count * unitElements);
       if (!whole) out.array = x.array; // rotated in place in scratch: one copy of the tile
-      frame.data('x', x, READ);
-      frame.data('out', out, WRITE);
+      operands.data('x', x, READ);
+      operands.data('out', out, WRITE);
     },
   };
 }

@@ -1,12 +1,12 @@
 #include "describe.h"
 
-#include "frames.h"
+#include "operands.h"
 #include "posenc/posenc.h"
 
 namespace posenc::bindings {
 
 #define POSENC_STATUS_LINE(code, js_name, parameter, meaning) "status " #js_name " " parameter "\n"
-#define POSENC_FRAME_LINE(operation, slots) "frame " #operation slots "\n"
+#define POSENC_OPERANDS_LINE(operation, slots) "operands " #operation slots "\n"
 #define X_(name) " " #name
 
 // Each enum's names from its list (named_enum.h), in value order; the scaling types whose
@@ -18,7 +18,7 @@ namespace posenc::bindings {
 #define POSENC_BY_LENGTH_NAME(enumerator, name, by_length) POSENC_IF_##by_length(" " name)
 #define POSENC_DEFAULT_LINE(constant, type, slot, value) "default " #slot " " #value "\n"
 
-const char kDescription[] = POSENC_STATUS_LIST(POSENC_STATUS_LINE) POSENC_FRAMES(POSENC_FRAME_LINE)
+const char kDescription[] = POSENC_STATUS_LIST(POSENC_STATUS_LINE) POSENC_OPERANDS(POSENC_OPERANDS_LINE)
     "enum sinusoidalLayout" POSENC_SINUSOIDAL_LAYOUTS(POSENC_NAME) "\n"
     "enum ropeLayout" POSENC_ROPE_LAYOUTS(POSENC_NAME) "\n"
     "enum order" POSENC_ROPE_ORDERS(POSENC_NAME) "\n"
@@ -39,7 +39,7 @@ const char kDescription[] = POSENC_STATUS_LIST(POSENC_STATUS_LINE) POSENC_FRAMES
 #undef POSENC_SCALING_NAME
 #undef POSENC_NAME
 #undef X_
-#undef POSENC_FRAME_LINE
+#undef POSENC_OPERANDS_LINE
 #undef POSENC_STATUS_LINE
 
 }  // namespace posenc::bindings

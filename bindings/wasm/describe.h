@@ -1,7 +1,7 @@
 // What the JS layer learns from the module once, at load time: every status code with the
-// parameter it names, every operation's frame slots, the enums' names, the scaling types whose
+// parameter it names, every operation's operand slots, the enums' names, the scaling types whose
 // schedule goes by the whole call's length and the specs' shared defaults, as lines of words
-// ("status <name> <parameter>", "frame <operation> <slot>...", "enum <name> <value name>...",
+// ("status <name> <parameter>", "operands <operation> <slot>...", "enum <name> <value name>...",
 // "lengthDependent scalingType <value name>...", "default <slot> <value>").
 // One source for each of these facts: the JS layer never restates them.
 #pragma once

@@ -36,23 +36,23 @@ std::int64_t signed_integer(double slot) {
   return integral ? static_cast<std::int64_t>(slot) : INT64_MIN;
 }
 
-template <class Frame>
-Positions positions_of(const Frame& f) {
+template <class Operands>
+Positions positions_of(const Operands& f) {
   return Positions{address_of<const std::int32_t>(f.positions), u32(f.offset)};
 }
 
-template <class Frame>
-BatchPositions batch_positions_of(const Frame& f) {
+template <class Operands>
+BatchPositions batch_positions_of(const Operands& f) {
   return BatchPositions{positions_of(f), address_of<const std::int32_t>(f.offsets)};
 }
 
-// The slots of a scaling config in frame order: bit ScalingSlot::x of scalingGiven is x's.
+// The slots of a scaling config in slot order: bit ScalingSlot::x of scalingGiven is x's.
 #define POSENC_SCALING_SLOT(name) name,
-enum class ScalingSlot : unsigned { POSENC_FRAME_SCALING(POSENC_SCALING_SLOT) };
+enum class ScalingSlot : unsigned { POSENC_OPERANDS_SCALING(POSENC_SCALING_SLOT) };
 #undef POSENC_SCALING_SLOT
 
-template <class Frame>
-RopeScaling scaling_of(const Frame& f) {
+template <class Operands>
+RopeScaling scaling_of(const Operands& f) {
   const std::uint32_t given_bits = u32(f.scalingGiven);
   const auto given = [given_bits](ScalingSlot slot) { return ((given_bits >> static_cast<unsigned>(slot)) & 1u) != 0; };
   RopeScaling s;  // its defaults stand for what was not given
@@ -79,9 +79,9 @@ RopeScaling scaling_of(const Frame& f) {
   return s;
 }
 
-// A frame's POSENC_FRAME_XPOS slots.
-template <class Frame>
-XposSpec xpos_of(const Frame& f) {
+// The POSENC_OPERANDS_XPOS slots of an operation's operands.
+template <class Operands>
+XposSpec xpos_of(const Operands& f) {
   XposSpec xpos;
   xpos.enabled = flag(f.xpos);
   if (xpos.enabled) {
@@ -94,8 +94,8 @@ XposSpec xpos_of(const Frame& f) {
   return xpos;
 }
 
-template <class Frame>
-RopeSpec rope_spec_of(const Frame& f) {
+template <class Operands>
+RopeSpec rope_spec_of(const Operands& f) {
   RopeSpec spec;
   spec.seq_len = u32(f.seqLen);
   spec.num_heads = u32(f.numHeads);
@@ -131,25 +131,25 @@ int with_element(Dtype dtype, Body&& body) {
 // ---- lengths and outputs ----------------------------------------------------------------------
 
 // An array of the call: `given` elements, `wanted` by the (checked) shape. On a mismatch the
-// frame's expectedLength receives what was wanted, for the JS layer's message.
-template <class Frame>
-Status check_length(Frame& f, double given, std::uint64_t wanted, Status wrong) {
+// operands' expectedLength receives what was wanted, for the JS layer's message.
+template <class Operands>
+Status check_length(Operands& f, double given, std::uint64_t wanted, Status wrong) {
   if (given == static_cast<double>(wanted)) return Status::kOk;
   f.expectedLength = static_cast<double>(wanted);
   return wrong;
 }
 
-// A list of positions, where the frame gives one: one per row of the batch on each axis
+// A list of positions, where the operands give one: one per row of the batch on each axis
 // (M-RoPE's three).
-template <class Frame>
-Status check_positions_length(Frame& f, std::uint32_t batch, std::uint32_t seq_len, std::uint32_t axes = 1) {
+template <class Operands>
+Status check_positions_length(Operands& f, std::uint32_t batch, std::uint32_t seq_len, std::uint32_t axes = 1) {
   if (f.positions == 0.0) return Status::kOk;
   return check_length(f, f.positionsLength, std::uint64_t{axes} * batch * seq_len, Status::kPositionsLength);
 }
 
-// Positions or per-sequence offsets, where the frame gives them.
-template <class Frame>
-Status check_batch_positions_length(Frame& f, std::uint32_t batch, std::uint32_t seq_len, std::uint32_t axes = 1) {
+// Positions or per-sequence offsets, where the operands give them.
+template <class Operands>
+Status check_batch_positions_length(Operands& f, std::uint32_t batch, std::uint32_t seq_len, std::uint32_t axes = 1) {
   if (const Status s = check_positions_length(f, batch, seq_len, axes); s != Status::kOk) return s;
   if (f.offsets == 0.0) return Status::kOk;
   return check_length(f, f.offsetsLength, batch, Status::kOffsetsLength);
@@ -196,8 +196,9 @@ class Outputs {
 
 // The output in `slot`: the caller's array (its length checked against `wanted`) or, when its
 // length slot is -1, a new one.
-template <class Frame, class T>
-Status output(Frame& f, Outputs& outputs, double& slot, double& length, std::uint64_t wanted, Status wrong, T** out) {
+template <class Operands, class T>
+Status output(Operands& f, Outputs& outputs, double& slot, double& length, std::uint64_t wanted, Status wrong,
+              T** out) {
   if (length < 0.0) return outputs.allocate(slot, length, wanted, out);
   *out = address_of<T>(slot);
   return check_length(f, length, wanted, wrong);
@@ -205,10 +206,10 @@ Status output(Frame& f, Outputs& outputs, double& slot, double& length, std::uin
 
 int result(Status status) { return static_cast<int>(status); }
 
-// The carry of a table written in pieces (table_pieces.h), where the frame gives one: null
+// The carry of a table written in pieces (table_pieces.h), where the operands give one: null
 // otherwise; a carry of the wrong length is refused before anything is written.
-template <class Frame>
-Status table_carry(Frame& f, std::uint32_t pairs, double** carry) {
+template <class Operands>
+Status table_carry(Operands& f, std::uint32_t pairs, double** carry) {
   *carry = address_of<double>(f.carry);
   if (f.carry == 0.0) return Status::kOk;
   return check_length(f, f.carryLength, table_carry_doubles(pairs), Status::kNullPointer);
@@ -222,8 +223,8 @@ Status table_carry(Frame& f, std::uint32_t pairs, double** carry) {
 
 // The status of a plan's rotation; on an xPos distance error, expectedLength receives the
 // largest distance from the center allowed, for the JS layer's message.
-template <class Frame>
-int rotated(const RopePlan& plan, Frame& f, Status status) {
+template <class Operands>
+int rotated(const RopePlan& plan, Operands& f, Status status) {
   if (status == Status::kXposDistanceTooLarge)
     f.expectedLength = xpos_max_distance(plan.spec().xpos, plan.attention_factor());
   return result(status);
@@ -231,14 +232,14 @@ int rotated(const RopePlan& plan, Frame& f, Status status) {
 
 // The rope and rope_qk calls of a made plan on arrays of T (float, or 16-bit patterns), with
 // every array's length checked.
-template <class Frame, class T>
-int apply_plan_to(const RopePlan& plan, Frame& f, T) {
+template <class Operands, class T>
+int apply_plan_to(const RopePlan& plan, Operands& f, T) {
   const RopeSpec& spec = plan.spec();
   POSENC_TRY(check_batch_positions_length(f, spec.batch, spec.seq_len, spec.mrope.enabled ? 3 : 1));
   const BatchPositions where = batch_positions_of(f);
   const std::uint64_t rows = std::uint64_t{spec.batch} * spec.seq_len;
   const std::uint64_t queries = rows * spec.num_heads * spec.head_dim;
-  if constexpr (std::is_same_v<Frame, frames::ropeQK> || std::is_same_v<Frame, frames::ropePlanApplyQK>) {
+  if constexpr (std::is_same_v<Operands, operands::ropeQK> || std::is_same_v<Operands, operands::ropePlanApplyQK>) {
     const std::uint64_t keys = rows * plan.num_kv_heads() * spec.head_dim;
     POSENC_TRY(check_length(f, f.qLength, queries, Status::kQLength));
     POSENC_TRY(check_length(f, f.outQLength, queries, Status::kOutQLength));
@@ -256,21 +257,21 @@ int apply_plan_to(const RopePlan& plan, Frame& f, T) {
 }
 
 // The same on the arrays of the plan's dtype.
-template <class Frame>
-int apply_plan(const RopePlan& plan, Frame& f) {
+template <class Operands>
+int apply_plan(const RopePlan& plan, Operands& f) {
   return with_element(plan.spec().dtype, [&](auto element) { return apply_plan_to(plan, f, element); });
 }
 
 }  // namespace
 
-// The SinusoidalSpec of a sinusoidal or addSinusoidal frame.
-template <class Frame>
-SinusoidalSpec sinusoidal_spec_of(const Frame& f) {
+// The SinusoidalSpec of a sinusoidal or addSinusoidal call's operands.
+template <class Operands>
+SinusoidalSpec sinusoidal_spec_of(const Operands& f) {
   return SinusoidalSpec{u32(f.seqLen), u32(f.dModel), f.base, enum_of<SinusoidalLayout>(f.layout),
                         enum_of<Dtype>(f.dtype)};
 }
 
-int sinusoidal(frames::sinusoidal& f) {
+int sinusoidal(operands::sinusoidal& f) {
   const SinusoidalSpec spec = sinusoidal_spec_of(f);
   const Positions where = positions_of(f);
   POSENC_TRY(check_positions_length(f, 1, spec.seq_len));  // before the core reads the list
@@ -286,7 +287,7 @@ int sinusoidal(frames::sinusoidal& f) {
   });
 }
 
-int addSinusoidal(frames::addSinusoidal& f) {
+int addSinusoidal(operands::addSinusoidal& f) {
   const SinusoidalSpec spec = sinusoidal_spec_of(f);
   const Positions where = positions_of(f);
   POSENC_TRY(check_positions_length(f, 1, spec.seq_len));  // before the core reads the list
@@ -299,7 +300,7 @@ int addSinusoidal(frames::addSinusoidal& f) {
   });
 }
 
-int positionNumbers(frames::positionNumbers& f) {
+int positionNumbers(operands::positionNumbers& f) {
   const PositionNumbersSpec spec{u32(f.seqLen), u32(f.dModel), u32(f.offset), enum_of<Dtype>(f.dtype)};
   POSENC_TRY(check(spec));
   return with_element(spec.dtype, [&](auto element) {
@@ -311,7 +312,7 @@ int positionNumbers(frames::positionNumbers& f) {
   });
 }
 
-int ropeSchedule(frames::ropeSchedule& f) {
+int ropeSchedule(operands::ropeSchedule& f) {
   RopeScheduleSpec spec;
   spec.rotary_dim = u32(f.rotaryDim);
   spec.head_dim = u32(f.headDim);
@@ -334,7 +335,7 @@ int ropeSchedule(frames::ropeSchedule& f) {
   return result(Status::kOk);
 }
 
-int ropeCache(frames::ropeCache& f) {
+int ropeCache(operands::ropeCache& f) {
   RopeCacheSpec spec;
   spec.seq_len = u32(f.seqLen);
   spec.rotary_dim = u32(f.rotaryDim);
@@ -362,20 +363,20 @@ int ropeCache(frames::ropeCache& f) {
   });
 }
 
-int rope(frames::rope& f) {
+int rope(operands::rope& f) {
   const RopeSpec spec = rope_spec_of(f);
   RopePlan plan;
   POSENC_TRY(RopePlan::create(spec, spec.num_heads, &plan));
   return apply_plan(plan, f);
 }
 
-int ropeQK(frames::ropeQK& f) {
+int ropeQK(operands::ropeQK& f) {
   RopePlan plan;
   POSENC_TRY(RopePlan::create(rope_spec_of(f), u32(f.numKvHeads), &plan));
   return apply_plan(plan, f);
 }
 
-int ropePlanCreate(frames::ropePlanCreate& f) {
+int ropePlanCreate(operands::ropePlanCreate& f) {
   RopePlan* plan = new (std::nothrow) RopePlan;
   if (plan == nullptr) return result(Status::kOutOfMemory);
   if (const Status status = RopePlan::create(rope_spec_of(f), u32(f.numKvHeads), plan); status != Status::kOk) {
@@ -389,7 +390,7 @@ int ropePlanCreate(frames::ropePlanCreate& f) {
   return result(Status::kOk);
 }
 
-int ropePlanApply(frames::ropePlanApply& f) {
+int ropePlanApply(operands::ropePlanApply& f) {
   const RopePlan& plan = *address_of<const RopePlan>(f.plan);
   if (f.carry == 0.0) return apply_plan(plan, f);
   // A piece of one long sequence (a JS array streamed a block of rows at a time).
@@ -406,11 +407,11 @@ int ropePlanApply(frames::ropePlanApply& f) {
   });
 }
 
-int ropePlanApplyQK(frames::ropePlanApplyQK& f) { return apply_plan(*address_of<const RopePlan>(f.plan), f); }
+int ropePlanApplyQK(operands::ropePlanApplyQK& f) { return apply_plan(*address_of<const RopePlan>(f.plan), f); }
 
 void ropePlanFree(std::uintptr_t plan) { delete reinterpret_cast<RopePlan*>(plan); }
 
-int convertLayout(frames::convertLayout& f) {
+int convertLayout(operands::convertLayout& f) {
   LayoutConversionSpec spec;
   spec.head_dim = u32(f.headDim);
   spec.rotary_dim = u32(f.rotaryDim);
@@ -430,7 +431,7 @@ int convertLayout(frames::convertLayout& f) {
   return result(outputs.finish(convert_layout(spec, address_of<const float>(f.x), out)));
 }
 
-int similarity(frames::similarity& f) {
+int similarity(operands::similarity& f) {
   const SimilaritySpec spec{u32(f.rows), u32(f.cols), u32(f.dim), enum_of<Metric>(f.metric)};
   POSENC_TRY(check(spec));
   POSENC_TRY(check_length(f, f.aLength, element_count(spec.rows, spec.dim), Status::kALength));
@@ -442,7 +443,7 @@ int similarity(frames::similarity& f) {
       outputs.finish(posenc::similarity(spec, address_of<const float>(f.a), address_of<const float>(f.b), out)));
 }
 
-int mropePositions(frames::mropePositions& f) {
+int mropePositions(operands::mropePositions& f) {
   const std::uint32_t table = u32(f.segmentsLength);
   if (table % kMropeSegmentFields != 0) {  // whole rows only
     f.expectedLength = table - table % kMropeSegmentFields;
@@ -468,7 +469,7 @@ int mropePositions(frames::mropePositions& f) {
   return result(outputs.finish(computed));
 }
 
-int alibiSlopes(frames::alibiSlopes& f) {
+int alibiSlopes(operands::alibiSlopes& f) {
   const AlibiSlopesSpec spec{u32(f.numHeads), f.maxBias};
   POSENC_TRY(check(spec));
   Outputs outputs;
@@ -477,7 +478,7 @@ int alibiSlopes(frames::alibiSlopes& f) {
   return result(outputs.finish(alibi_slopes(spec, slopes)));
 }
 
-int alibiBias(frames::alibiBias& f) {
+int alibiBias(operands::alibiBias& f) {
   const AlibiBiasSpec spec{u32(f.numHeads), u32(f.queryLen), u32(f.keyLen), signed_integer(f.offset), f.maxBias};
   POSENC_TRY(check(spec));
   Outputs outputs;
@@ -487,7 +488,7 @@ int alibiBias(frames::alibiBias& f) {
   return result(outputs.finish(alibi_bias(spec, out)));
 }
 
-int relativePositionBuckets(frames::relativePositionBuckets& f) {
+int relativePositionBuckets(operands::relativePositionBuckets& f) {
   RelativePositionBucketsSpec spec;
   spec.query_len = u32(f.queryLen);
   spec.key_len = u32(f.keyLen);
@@ -503,7 +504,7 @@ int relativePositionBuckets(frames::relativePositionBuckets& f) {
   return result(outputs.finish(relative_position_buckets(spec, out)));
 }
 
-int ropeGrid(frames::ropeGrid& f) {
+int ropeGrid(operands::ropeGrid& f) {
   RopeGridSpec spec;
   spec.rows = u32(f.rows);
   spec.cols = u32(f.cols);
@@ -523,7 +524,7 @@ int ropeGrid(frames::ropeGrid& f) {
   return result(rope_grid(spec, address_of<const float>(f.x), address_of<float>(f.out)));
 }
 
-int attentionScores(frames::attentionScores& f) {
+int attentionScores(operands::attentionScores& f) {
   AttentionScoresSpec spec;
   spec.num_heads = u32(f.numHeads);
   spec.query_len = u32(f.queryLen);

@@ -83,16 +83,16 @@ const OPERATION_OF = {
   convertLayoutWeights: 'convertLayout',
 };
 const operationOf = (fn) => OPERATION_OF[fn] ?? fn;
-// A frame's array slot as the caller names it (outQ is out.q; convertLayoutWeights' x is w).
+// An operand array slot as the caller names it (outQ is out.q; convertLayoutWeights' x is w).
 const parameterOf = (slot) => slot.replace(/^out([A-Z])/, (_, c) => `out.${c.toLowerCase()}`);
 const WEIGHTS = { __proto__: null, w: 'x' };
 const slotOf = (fn, parameter) => (fn === 'convertLayoutWeights' && WEIGHTS[parameter]) || parameter;
 
 for (const posenc of await loadBothVariants()) {
   const { mod, description } = await rawModule(posenc.variant);
-  const operations = Object.keys(description.frames);
+  const operations = Object.keys(description.operands);
   const arraySlots = (operation) => {
-    const slots = description.frames[operation];
+    const slots = description.operands[operation];
     return slots.filter((s) => slots.includes(`${s}Length`) && !NOT_TENSORS.includes(s));
   };
 

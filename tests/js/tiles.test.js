@@ -519,7 +519,7 @@ for (const posenc of variants) {
 
 describe('the WASM memory a call on JS arrays takes is bounded (a fresh instance per operation)', () => {
   // Far above the bound: 16 MiB arrays. The bound (docs/api.md): a tile (at most 1 MiB) or one unit
-  // of the split (a row of a table, a query of every head, a head), plus the frame and lists.
+  // of the split (a row of a table, a query of every head, a head), plus the operands and lists.
   const BOUND = 4 * 2 ** 20;
   const rows = 16384;
   const cases = {

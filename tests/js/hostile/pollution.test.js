@@ -2,7 +2,7 @@
 // (read off its sources) becomes an inherited getter that counts its reads, and a battery of
 // calls must give the bits they give unpolluted while reading none of them. The seam tests
 // pollute with option names; this covers the names of posenc's internal objects too (its
-// frames, argument records, schemas, contexts), where an inherited value could otherwise stand
+// operands, argument records, schemas, contexts), where an inherited value could otherwise stand
 // in for a field that is not there.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';

@@ -1,6 +1,6 @@
-// A call's frame: the slots of one operation (bindings/wasm/frames.h) filled in JS, and the
+// A call's operands: the slots of one operation (bindings/wasm/operands.h) filled in JS, and the
 // arrays it names. Memory.run copies it into WASM memory, crosses once and reads the results
-// back. Each instance keeps one Frame per operation and refills it per call, and its slots are
+// back. Each instance keeps one Operands per operation and refills it per call, and its slots are
 // looked up by name in a Map, so nothing inherited (Object.prototype pollution) can reach a slot.
 
 /** How an array slot's data moves: read by the call, written by it, or both. */
@@ -10,7 +10,7 @@ export const READ_WRITE = READ | WRITE;
 
 /** An array slot: a classified argument (memory.js), a private list, or an output to allocate. */
 // Fields are declared (defined as own properties before the constructor runs), so assigning them
-// can never reach an inherited setter (Object.prototype pollution); likewise Frame, Argument, Posenc.
+// can never reach an inherited setter (Object.prototype pollution); likewise Operands, Argument, Posenc.
 class Entry {
   at;
   lengthAt;
@@ -31,9 +31,9 @@ class Entry {
   }
 }
 
-export class Frame {
+export class Operands {
   operation;
-  call; // the module's function for this operation: (frame address) => status
+  call; // the module's function for this operation: (operands address) => status
   index; // slot name -> index, a Map: nothing inherited
   lengthIndex; // array slot name -> the index of its length slot
   values;
@@ -55,7 +55,7 @@ export class Frame {
     this.results = new Float64Array(slots.length);
   }
 
-  /** Empties the frame for a new call. */
+  /** Empties the operands for a new call. */
   begin() {
     this.values.fill(0);
     if (this.entries.length > 0) this.entries = [];
@@ -112,13 +112,13 @@ export class Frame {
   #lengthAt(slot) {
     const at = this.lengthIndex.get(slot);
     if (at === undefined)
-      throw new TypeError(`posenc: internal error: ${this.operation} has no frame slot ${slot}Length`);
+      throw new TypeError(`posenc: internal error: ${this.operation} has no operand slot ${slot}Length`);
     return at;
   }
 
   #at(slot) {
     const at = this.index.get(slot);
-    if (at === undefined) throw new TypeError(`posenc: internal error: ${this.operation} has no frame slot ${slot}`);
+    if (at === undefined) throw new TypeError(`posenc: internal error: ${this.operation} has no operand slot ${slot}`);
     return at;
   }
 }
