@@ -1,6 +1,9 @@
-// Page settings kept in the URL's query (?pe.seq=256&pe.layout=concat...), so any view of the
-// page is a shareable permalink. Only settings that differ from their defaults are written.
-// (The query, not the fragment: fragments stay free for the table of contents' #section links.)
+// A set of settings, each held to its spec, and the listeners told when they change: the page's
+// settings and each element's own (an element's come from its attributes and properties and never
+// enter a URL). The URL is one place settings are written: the page's are kept in its query
+// (?pe.seq=256&pe.layout=concat...), so any view of the page is a shareable permalink, and only
+// settings that differ from their defaults are written there. (The query, not the fragment:
+// fragments stay free for the table of contents' #section links.)
 //
 // Each setting has a spec: { type: 'int'|'number'|'enum'|'boolean'|'text'|'numbers', default, ... }; an
 // 'int' may add `even` and `maxFrom(get)`, a limit that depends on other settings (a pair index
@@ -224,7 +227,7 @@ function sameValue(a, b) {
   return a === b;
 }
 
-export class UrlState {
+export class SettingsState {
   #specs; // a Map: a key read from a link is never looked up on an object's prototype
   #values = new Map();
   #listeners = new Set();

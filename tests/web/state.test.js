@@ -2,7 +2,7 @@
 // cut short are read setting by setting, and every value the page can hold reopens from its link.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { cutText, LINK_LIMIT, UrlState } from '../../widgets/state.js';
+import { cutText, LINK_LIMIT, SettingsState } from '../../widgets/state.js';
 
 const SPECS = {
   'pe.seq': { type: 'int', default: 128, min: 1, max: 2000 },
@@ -38,10 +38,10 @@ function withFakeLocation(state, run) {
   }
 }
 
-describe('UrlState', () => {
+describe('SettingsState', () => {
   for (const key of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__']) {
     it(`ignores the key ${key} (never looked up on a prototype)`, () => {
-      const state = new UrlState(SPECS);
+      const state = new SettingsState(SPECS);
       const problems = state.readQuery(`?${key}=1&pe.seq=64`);
       assert.deepEqual(problems, [`Ignored the unknown setting "${key}".`]);
       assert.equal(state.get('pe.seq'), 64, 'the other settings are read');
@@ -50,14 +50,14 @@ describe('UrlState', () => {
   }
 
   it('says an odd value of an even setting is odd, not out of range', () => {
-    const state = new UrlState(SPECS);
+    const state = new SettingsState(SPECS);
     assert.deepEqual(state.readQuery('pe.d=7'), ['pe.d="7" is odd (this setting is even); using 8.']);
     assert.deepEqual(state.readQuery('pe.d=99999999'), ['pe.d="99999999" is outside 2…2048; using 2048.']);
     assert.equal(state.get('pe.d'), 2048);
   });
 
   it('lowers a setting whose limit comes from another one, and says so', () => {
-    const state = new UrlState(SPECS);
+    const state = new SettingsState(SPECS);
     const problems = state.readQuery('demo.d=4&demo.pair=3');
     assert.equal(state.get('demo.pair'), 1);
     assert.deepEqual(problems, [
@@ -75,7 +75,7 @@ describe('UrlState', () => {
   });
 
   it('reopens a long list (256 numbers: a 5,000-character link) without touching the others', () => {
-    const state = new UrlState(SPECS);
+    const state = new SettingsState(SPECS);
     const q = Array.from({ length: 256 }, (_, i) => -99.123456 + i * 0.77);
     withFakeLocation(state, () => {
       state.set('cmp.q', q);
@@ -84,7 +84,7 @@ describe('UrlState', () => {
     });
     const link = state.query();
     assert.ok(link.length > 4000, `${link.length} characters`);
-    const fresh = new UrlState(SPECS);
+    const fresh = new SettingsState(SPECS);
     assert.deepEqual(fresh.readQuery(link), []);
     assert.deepEqual(fresh.get('cmp.q'), q);
     assert.equal(fresh.get('pe.seq'), 300);
@@ -92,7 +92,7 @@ describe('UrlState', () => {
   });
 
   it('holds values set by a script to their spec, so the page never writes a huge link', () => {
-    const state = new UrlState(SPECS);
+    const state = new SettingsState(SPECS);
     withFakeLocation(state, () => {
       state.set('order.a', 'x'.repeat(1_000_000));
       state.set('cmp.q', Array(100_000).fill(1));
@@ -107,7 +107,7 @@ describe('UrlState', () => {
   });
 
   it('reports one over-long or broken setting by name and keeps every other one', () => {
-    const state = new UrlState(SPECS);
+    const state = new SettingsState(SPECS);
     const problems = state.readQuery(`pe.seq=${'9'.repeat(5000)}&pe.d=64&cmp.q=${'1,'.repeat(300)}1&demo.d=16`);
     assert.equal(problems.length, 2, problems.join('\n'));
     assert.match(problems[0], /^pe\.seq="9{30}…" is not a finite number; using the default 128\.$/);
@@ -117,7 +117,7 @@ describe('UrlState', () => {
   });
 
   it('says a fraction in a whole-number setting is not a whole number', () => {
-    const state = new UrlState(SPECS);
+    const state = new SettingsState(SPECS);
     assert.deepEqual(state.readQuery('pe.d=7.5&demo.d=8&demo.pair=2.5'), [
       'pe.d="7.5" is not a whole number; using 8.',
       'demo.pair="2.5" is not a whole number; using 3.',
@@ -126,7 +126,7 @@ describe('UrlState', () => {
   });
 
   it('reports a repeated key and uses its last value', () => {
-    const state = new UrlState(SPECS);
+    const state = new SettingsState(SPECS);
     assert.deepEqual(state.readQuery('pe.d=64&pe.seq=5&pe.d=32&order.a=x&order.a=y'), [
       'pe.d appears 2 times; using the last, 32.',
       'order.a appears 2 times; using the last, "y".',
@@ -136,7 +136,7 @@ describe('UrlState', () => {
   });
 
   it('says one thing per setting: no message names a value that a later rule replaces', () => {
-    const state = new UrlState(SPECS);
+    const state = new SettingsState(SPECS);
     // Not a number, then lowered by demo.d: one message, ending on the value used.
     assert.deepEqual(state.readQuery('demo.d=4&demo.pair=abc'), [
       'demo.pair="abc" is not a number; using the default 0.',
@@ -154,7 +154,7 @@ describe('UrlState', () => {
   });
 
   it('groups unknown keys, and omitted= claims only settings the link does not give', () => {
-    const state = new UrlState(SPECS);
+    const state = new SettingsState(SPECS);
     const many = Array.from({ length: 10000 }, (_, i) => `x${i}=1`).join('&');
     assert.deepEqual(state.readQuery(`${many}&pe.seq=100`), [
       'Ignored 10,000 unknown settings: "x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7" and 9,992 more.',
@@ -169,7 +169,7 @@ describe('UrlState', () => {
   });
 
   it('a text setting is one line, and a value that is not valid percent-encoding is named', () => {
-    const state = new UrlState(SPECS);
+    const state = new SettingsState(SPECS);
     assert.deepEqual(state.readQuery('order.a=a%0Ab%0Dc%09d'), [
       'order.a holds one line; its line breaks and tabs became spaces.',
     ]);
@@ -184,7 +184,10 @@ describe('UrlState', () => {
   it('refuses a limit from other settings (maxFrom) without the note that explains it', () => {
     const { maxNote, ...withoutNote } = SPECS['demo.pair'];
     assert.ok(maxNote);
-    assert.throws(() => new UrlState({ ...SPECS, 'demo.pair': withoutNote }), /demo\.pair has maxFrom but no maxNote/);
+    assert.throws(
+      () => new SettingsState({ ...SPECS, 'demo.pair': withoutNote }),
+      /demo\.pair has maxFrom but no maxNote/,
+    );
   });
 
   it('cuts text at a character boundary, never inside a surrogate pair', () => {
@@ -192,7 +195,7 @@ describe('UrlState', () => {
     assert.equal(cutText(text, 120), `cats ${'😀'.repeat(57)}`);
     assert.equal(cutText(text, 121), `cats ${'😀'.repeat(58)}`);
     assert.equal(cutText('abc', 120), 'abc');
-    const state = new UrlState(SPECS);
+    const state = new SettingsState(SPECS);
     withFakeLocation(state, () => state.set('order.a', text));
     assert.ok(state.get('order.a').isWellFormed(), 'no lone surrogate');
     assert.deepEqual(state.readQuery(`order.a=${encodeURIComponent(text)}`), [
@@ -207,7 +210,7 @@ describe('UrlState', () => {
     const many = (n, first) => Array.from({ length: n }, (_, i) => -(first + i * 1.2345678901234567e-3) * 1e-99);
 
     it('keeps every setting of a link just under the limit', () => {
-      const state = new UrlState({ ...SPECS, 'cmp.q': { ...SPECS['cmp.q'], maxLength: 2000 } });
+      const state = new SettingsState({ ...SPECS, 'cmp.q': { ...SPECS['cmp.q'], maxLength: 2000 } });
       withFakeLocation(state, () => state.set('pe.seq', 300));
       // Fill cmp.q with as many numbers as fit, then end on one-digit numbers to land at LINK_LIMIT − 1.
       const values = [];
@@ -226,7 +229,7 @@ describe('UrlState', () => {
       assert.ok(href.length >= LINK_LIMIT, 'the fragment does not count against the limit');
       assert.deepEqual(leftOut, []);
       assert.ok(href.endsWith('#order'), 'the fragment stays a fragment');
-      const fresh = new UrlState({ ...SPECS, 'cmp.q': { ...SPECS['cmp.q'], maxLength: 2000 } });
+      const fresh = new SettingsState({ ...SPECS, 'cmp.q': { ...SPECS['cmp.q'], maxLength: 2000 } });
       assert.deepEqual(fresh.readQuery(new URL(href).search), []);
       assert.deepEqual(fresh.get('cmp.q'), values);
       // One more character and the list is left out (it is the longest), the rest kept.
@@ -246,7 +249,7 @@ describe('UrlState', () => {
         'cmp.k': SPECS['cmp.q'],
         'order.b': { ...SPECS['order.a'], maxLength: 200 },
       };
-      const state = new UrlState(specs);
+      const state = new SettingsState(specs);
       withFakeLocation(state, () => {
         state.set('cmp.q', many(256, 1.1));
         state.set('cmp.k', many(256, 1.2));
@@ -263,7 +266,7 @@ describe('UrlState', () => {
         { key: 'cmp.q', length: cmpQ },
         { key: 'cmp.k', length: cmpK },
       ]);
-      const fresh = new UrlState(specs);
+      const fresh = new SettingsState(specs);
       assert.deepEqual(fresh.readQuery(new URL(href).search), [
         'The page that made this link left out cmp.q, cmp.k (too long for a link); they have their defaults here.',
       ]);
@@ -275,7 +278,7 @@ describe('UrlState', () => {
     });
 
     it('ignores an omitted= list that names no setting', () => {
-      const state = new UrlState(SPECS);
+      const state = new SettingsState(SPECS);
       assert.deepEqual(state.readQuery('omitted=__proto__,x'), [
         'Ignored what omitted= names that is not a setting: "__proto__", "x".',
       ]);

@@ -5,7 +5,7 @@ import { loadPosenc } from '../../bindings/js/index.js';
 import { byId, h, labelCellsByHeader } from '../../widgets/dom.js';
 import { downloadBlob } from '../../widgets/export.js';
 import { renderStaticTex } from './math.js';
-import { LINK_LIMIT, UrlState } from '../../widgets/state.js';
+import { LINK_LIMIT, SettingsState } from '../../widgets/state.js';
 import { providePosenc } from '../../widgets/elements/engine.js';
 import * as bridge from './sections/bridge.js';
 import * as comparison from './sections/comparison.js';
@@ -160,7 +160,7 @@ async function main() {
   numberSections();
   const sections = sectionsInPageOrder();
 
-  const state = new UrlState(Object.assign({}, ...sections.map((section) => section.settings)));
+  const state = new SettingsState(Object.assign({}, ...sections.map((section) => section.settings)));
   // The messages about the link stay in view while the address bar (writeNow, below) and the
   // permalink change to the settings in effect.
   showProblems(state.readQuery(location.search || savedSettings()));

@@ -27,7 +27,7 @@
 import { h } from '../dom.js';
 import { renderFigure } from '../plots/figure-image.js';
 import { coalesceToFrame, progressiveToFrame } from '../schedule.js';
-import { cutText, describeSetting, formatValue, parseSetting, readSetting, UrlState } from '../state.js';
+import { cutText, describeSetting, formatValue, parseSetting, readSetting, SettingsState } from '../state.js';
 import { sharedPosenc } from './engine.js';
 import widgetCss from '../styles/widget.css?inline';
 
@@ -135,9 +135,12 @@ export class PosencElement extends ElementBase {
     const root = this.attachShadow({ mode: 'open' });
     root.adoptedStyleSheets = [widgetSheet()];
     const settings = allSettings(this.constructor);
-    this.#state = new UrlState(Object.fromEntries(Object.entries(settings).map(([name, { spec }]) => [name, spec])), {
-      inUrl: false,
-    });
+    this.#state = new SettingsState(
+      Object.fromEntries(Object.entries(settings).map(([name, { spec }]) => [name, spec])),
+      {
+        inUrl: false,
+      },
+    );
     this.#message = h('div', { class: 'widget-message', part: 'message', role: 'status', hidden: true });
     this.#controls = h('div', { class: 'controls', part: 'controls', hidden: true });
     this.body = h('div', { class: 'widget-body' });
