@@ -1,6 +1,7 @@
 // The posenc instance: one method per operation over one instantiated WASM module. Each call
 // snapshots its options (options.js), classifies its arrays (memory.js), fills the core's operands
-// (specs.js) and crosses into WASM once, where the core checks and computes. What each public
+// (specs.js) and crosses into WASM, where the core checks and computes: once, or, for JS-owned
+// arrays larger than a tile, once to check the whole call and once per tile (tiles.js). What each public
 // method does is its declaration's contract (index.d.ts, and docs/api.md); the comments here
 // say how it is done.
 import { settleDtype } from './dtype.js';
