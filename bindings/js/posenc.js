@@ -12,7 +12,7 @@ import { SEGMENT_FIELDS, SEGMENT_KINDS, readOptions } from './options.js';
 import { PlanCache } from './plan-cache.js';
 import { RopePlan } from './rope-plan.js';
 import { readDescription } from './seam.js';
-import { writeMropePositions, writeRopeSpec, writeRows, writeSchedule, xposRoleValue } from './specs.js';
+import { writeMropePositions, writeRopeSpec, writePositions, writeSchedule, xposRoleValue } from './specs.js';
 import { runCall } from './tiles.js';
 import {
   alibiBiasTiling,
@@ -132,7 +132,14 @@ export class Posenc {
     const dtype = settleDtype(fn, o.dtype, [args.x, args.out]);
     if (ropeInPieces(this.#memory, o, o, args, true)) {
       const role = xposRoleValue(o.xpos?.role, this.#enums);
-      this.#inPieces({ fn, shape: o, rows: o, tensors: [{ shape: o, role, x: args.x, out: args.out }], dtype, args });
+      this.#inPieces({
+        fn,
+        shape: o,
+        positionOptions: o,
+        tensors: [{ shape: o, role, x: args.x, out: args.out }],
+        dtype,
+        args,
+      });
       return args.out.array;
     }
     const create = this.#planOperands(fn, o, o.numHeads, dtype);
@@ -157,7 +164,7 @@ export class Posenc {
         { shape: o, role: roles[0], ...qArgs },
         { shape: keys, role: roles[1], ...kArgs },
       ];
-      this.#inPieces({ fn, shape: o, rows: o, tensors, dtype, args, numKvHeads });
+      this.#inPieces({ fn, shape: o, positionOptions: o, tensors, dtype, args, numKvHeads });
       return { q: args.outQ.array, k: args.outK.array };
     }
     const create = this.#memory.operands('ropePlanCreate').set('numKvHeads', numKvHeads);
@@ -194,13 +201,13 @@ export class Posenc {
 
   /**
    * Rotates each of `tensors` ({ shape: its rope options, role, x, out }, ropeInPieces accepted
-   * them) at `rows` (offset, per-sequence offsets or positions) through a plan in pieces
+   * them) at `positionOptions` (offset, per-sequence offsets or positions) through a plan in pieces
    * (tilings.js). The plan of the whole call (`shape` with `numKvHeads` keys) is `callPlan`
    * (a RopePlan's) or made first, so every option is checked before the first piece is written;
    * each tensor then goes through a plan of its own heads (in 'heads' order, of one head).
    * `context` words errors (a RopePlan's quote its own options).
    */
-  #inPieces({ fn, shape: o, rows, tensors, dtype, args, numKvHeads = o.numHeads, callPlan, context }) {
+  #inPieces({ fn, shape: o, positionOptions, tensors, dtype, args, numKvHeads = o.numHeads, callPlan, context }) {
     const plans = [];
     try {
       const call = callPlan ?? this.#makePlan(fn, o, numKvHeads, dtype);
@@ -214,7 +221,15 @@ export class Posenc {
       });
       for (let i = 0; i < tensors.length; i++) {
         const { shape, role, x, out } = tensors[i];
-        ropeInTiles(this.#memory, pieces[i], shape, rows, role, { x, out }, context ?? { fn, o, args, shape: null });
+        ropeInTiles(
+          this.#memory,
+          pieces[i],
+          shape,
+          positionOptions,
+          role,
+          { x, out },
+          context ?? { fn, o, args, shape: null },
+        );
       }
     } finally {
       for (const plan of plans) this.#memory.freePlan(plan.handle);
@@ -246,14 +261,14 @@ export class Posenc {
   }
 
   /**
-   * The operands that apply rope()'s or ropeQK()'s plan, their rows filled (their rules checked
+   * The operands that apply rope()'s or ropeQK()'s plan, their position options filled (their rules checked
    * before the plan is made, as the one-call operation did) and the parameters the plan's
    * operands noted as defaulted from another option (for the wording of errors).
    */
   #applyOperands(operation, fn, o, create) {
     const operands = this.#memory.operands(operation);
     for (const [parameter, source] of create.sources) operands.source(parameter, source);
-    writeRows(operands, fn, o);
+    writePositions(operands, fn, o);
     return operands;
   }
 

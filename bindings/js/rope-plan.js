@@ -8,7 +8,7 @@ import { freedError, typeError } from './errors.js';
 import { READ, WRITE } from './operands.js';
 import { Reclaimer, disposable } from './lifetime.js';
 import { readOptions } from './options.js';
-import { writeRows, xposRoleValue } from './specs.js';
+import { writePositions, xposRoleValue } from './specs.js';
 import { ropeInPieces } from './tilings.js';
 
 const CREATE = Symbol('posenc.RopePlan');
@@ -146,18 +146,18 @@ export class RopePlan {
     return o;
   }
 
-  /** Rotates `tensors` (ropeInPieces accepted them) at rows `o` in pieces through this plan. */
+  /** Rotates `tensors` (ropeInPieces accepted them) at the position options `o` in pieces through this plan. */
   #pieces(fn, o, tensors, args) {
     const shape = this.#shape;
     const { numKvHeads, dtype } = shape;
     const context = this.#errorContext(fn, o, args);
-    this.#inPieces({ fn, shape, rows: o, tensors, dtype, args, numKvHeads, callPlan: this.#made, context });
+    this.#inPieces({ fn, shape, positionOptions: o, tensors, dtype, args, numKvHeads, callPlan: this.#made, context });
   }
 
-  /** The operands of one of the plan's operations, with the plan and the rows filled in. */
+  /** The operands of one of the plan's operations, with the plan and the position options filled in. */
   #operands(operation, fn, o) {
     const operands = this.#memory.operands(operation).set('plan', this.#made.handle);
-    writeRows(operands, fn, o);
+    writePositions(operands, fn, o);
     return operands;
   }
 

@@ -9,8 +9,11 @@ const flag = (value) => (value ? 1 : 0);
 /** Scaling keys whose operand slot has another name (rope's operands have their own partialRotaryFactor). */
 const SCALING_SLOTS = { __proto__: null, partialRotaryFactor: 'scalingPartialRotaryFactor' };
 
-/** Where the rows sit: `offset` (a number; rope functions: or one per sequence) or `positions`. */
-export function writeRows(operands, fn, o) {
+/**
+ * The position options (PositionOptions and BatchPositionOptions in index.d.ts), where the rows
+ * sit: `offset` (a number; rope functions: or one per sequence) or `positions`.
+ */
+export function writePositions(operands, fn, o) {
   if (o.positions !== undefined) {
     if (o.offset !== undefined) throw typeError(fn, 'offset', 'cannot be combined with positions (give one of them)');
     operands.list('positions', o.positions);
@@ -22,7 +25,7 @@ export function writeRows(operands, fn, o) {
 }
 
 export function writeTable(operands, fn, o, enums) {
-  writeRows(operands, fn, o);
+  writePositions(operands, fn, o);
   operands
     .set('seqLen', o.seqLen)
     .set('dModel', o.dModel)

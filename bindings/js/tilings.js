@@ -29,7 +29,14 @@ import { READ, READ_WRITE, WRITE } from './operands.js';
 import { typedArrayParts } from './intrinsics.js';
 import { Argument } from './memory.js';
 import { runTiled, zeroCarry } from './tiles.js';
-import { writeAttentionScores, writeRopeGrid, writeRotaryDim, writeRows, writeScaling, writeTable } from './specs.js';
+import {
+  writeAttentionScores,
+  writeRopeGrid,
+  writeRotaryDim,
+  writePositions,
+  writeScaling,
+  writeTable,
+} from './specs.js';
 
 const TABLE_PAIR_BLOCK = 128; // kTablePairBlock (table_pieces.h)
 // A tile of a table computes its pairs' frequencies and one-row steps again (a pow and a sincos
@@ -56,8 +63,8 @@ function tableCarry(memory, operands, carry, firstOfSequence, doubles) {
   operands.set('carry', carry).set('carryLength', doubles);
 }
 
-/** The rows options of rows [first, first + count) of a sequence whose options `o` place its rows. */
-function rowsOf(o, first, count) {
+/** The position options of rows [first, first + count) of a sequence whose position options are `o`'s. */
+function positionsOf(o, first, count) {
   if (o.positions !== undefined) return { positions: listWindow(o.positions, first, count), offset: undefined };
   return { positions: undefined, offset: (o.offset ?? 0) + first };
 }
@@ -82,7 +89,12 @@ export function tableTiling(memory, operation, fn, o, enums, dtype, args) {
     carryDoubles: tableCarryDoubles(o.dModel / 2),
     minTileBytes: TABLE_TILE_BYTES,
     fill(operands, first, count, window, carry) {
-      writeTable(operands, fn, count === o.seqLen ? o : { ...o, seqLen: count, ...rowsOf(o, first, count) }, enums);
+      writeTable(
+        operands,
+        fn,
+        count === o.seqLen ? o : { ...o, seqLen: count, ...positionsOf(o, first, count) },
+        enums,
+      );
       operands.set('dtype', enums.dtype.indexOf(dtype));
       if (carry) tableCarry(memory, operands, carry, first === 0, this.carryDoubles);
       const start = first * rowElements;
@@ -164,12 +176,12 @@ export function ropeCacheTiling(memory, fn, o, enums, dtype, args) {
       let length = o.batch * o.seqLen * half;
       if (count === o.batch * o.seqLen) {
         operands.set('seqLen', o.seqLen).set('batch', o.batch);
-        writeRows(operands, fn, o);
+        writePositions(operands, fn, o);
       } else {
         const b = Math.floor(first / o.seqLen);
         const row = first - b * o.seqLen;
         operands.set('seqLen', count).set('batch', 1);
-        writeRows(operands, fn, { ...o, ...rowsOf(sequence(b), row, count) });
+        writePositions(operands, fn, { ...o, ...positionsOf(sequence(b), row, count) });
         if (memory.dependsOnLength(o.scaling?.type)) operands.set('sequenceLength', lengthOfCall());
         if (carry) tableCarry(memory, operands, carry, row === 0, this.carryDoubles);
         start = first * half;
@@ -361,32 +373,32 @@ export function attentionScoresTiling(fn, o, enums, args) {
 
 /**
  * Whether rope on `shape` (the options of the rope call or plan: seqLen, numHeads, headDim,
- * batch, order, scaling, xpos, mrope) at rows `rows` (offset, per-sequence offsets or positions)
+ * batch, order, scaling, xpos, mrope) at `positionOptions` (offset, per-sequence offsets or positions)
  * goes through a plan in pieces: x and out JS-owned, of the shape's length (else the one call
  * names the wrong one), larger than one tile, and one position per row. Rows in 'heads' order
  * only where `heads` (the caller can make a plan of one head: every head is then a sequence of
  * its own).
  */
-export function ropeInPieces(memory, shape, rows, { x, out }, heads = false) {
+export function ropeInPieces(memory, shape, positionOptions, { x, out }, heads = false) {
   if (x.address !== undefined || out.address !== undefined) return false; // WASM-resident: one call
   const length = shape.batch * shape.seqLen * shape.numHeads * shape.headDim;
   return (
     (shape.order === 'tokens' || heads) &&
-    offsetsFit(shape, rows) && // else the one call names the offset before it writes
+    offsetsFit(shape, positionOptions) && // else the one call names the offset before it writes
     !shape.mrope &&
-    (rows.positions === undefined || rows.offset === undefined) &&
+    (positionOptions.positions === undefined || positionOptions.offset === undefined) &&
     x.length === length &&
     out.length === length &&
     length * x.Type.BYTES_PER_ELEMENT > memory.tileBytes
   );
 }
 
-/** Whether every sequence's rows placed by offsets (rows.offset: one, or one per sequence) stay within kMaxPosition. */
-function offsetsFit(shape, rows) {
-  if (rows.positions !== undefined || shape.seqLen === 0) return true;
-  const perSequence = rows.offset instanceof Int32Array;
-  for (let b = 0; b < (perSequence ? rows.offset.length : 1); b++) {
-    const offset = perSequence ? rows.offset[b] : (rows.offset ?? 0);
+/** Whether every sequence's rows placed by offsets (positionOptions.offset: one, or one per sequence) stay within kMaxPosition. */
+function offsetsFit(shape, positionOptions) {
+  if (positionOptions.positions !== undefined || shape.seqLen === 0) return true;
+  const perSequence = positionOptions.offset instanceof Int32Array;
+  for (let b = 0; b < (perSequence ? positionOptions.offset.length : 1); b++) {
+    const offset = perSequence ? positionOptions.offset[b] : (positionOptions.offset ?? 0);
     if (offset + shape.seqLen - 1 > MAX_POSITION) return false;
   }
   return true;
@@ -430,18 +442,18 @@ function checkXposReach(memory, plan, rowElements, Type, first, last, callLength
  * call's length (its largest position + 1), which places xPos's default center and sets the
  * dynamic and longrope frequencies. `context` words errors.
  */
-export function ropeInTiles(memory, plan, shape, rows, role, args, context) {
+export function ropeInTiles(memory, plan, shape, positionOptions, role, args, context) {
   const heads = shape.order === 'heads';
   const rowElements = heads ? shape.headDim : shape.numHeads * shape.headDim;
   const sequences = heads ? shape.batch * shape.numHeads : shape.batch;
   const batchOf = (sequence) => (heads ? Math.floor(sequence / shape.numHeads) : sequence);
-  const perSequence = rows.offset instanceof Int32Array;
-  const offsetOf = (b) => (perSequence ? rows.offset[b] : (rows.offset ?? 0));
+  const perSequence = positionOptions.offset instanceof Int32Array;
+  const offsetOf = (b) => (perSequence ? positionOptions.offset[b] : (positionOptions.offset ?? 0));
   // The call's first position and its length (its largest position + 1), as the one call finds them.
   let callLength = 0;
   let firstPosition = MAX_POSITION;
-  if (rows.positions !== undefined) {
-    const { positions } = rows; // a private snapshot: element reads run no code of the caller's
+  if (positionOptions.positions !== undefined) {
+    const { positions } = positionOptions; // a private snapshot: element reads run no code of the caller's
     for (let i = 0; i < positions.length; i++) {
       callLength = Math.max(callLength, positions[i] + 1);
       firstPosition = Math.min(firstPosition, positions[i]);
@@ -487,8 +499,8 @@ export function ropeInTiles(memory, plan, shape, rows, role, args, context) {
         .set('carryLength', plan.carryLength)
         .data('x', x, READ)
         .data('out', out, WRITE);
-      if (rows.positions !== undefined)
-        operands.list('positions', listWindow(rows.positions, b * shape.seqLen + row, count));
+      if (positionOptions.positions !== undefined)
+        operands.list('positions', listWindow(positionOptions.positions, b * shape.seqLen + row, count));
       else operands.set('offset', offsetOf(b) + row);
     },
   };
