@@ -1,4 +1,4 @@
-// Every plot frame on the page (heatmaps, line plots, vector plots, in the page and in the
+// Every plot box on the page (heatmaps, line plots, vector plots, in the page and in the
 // elements' shadow roots): no tick label overlaps an axis title, another tick label of its axis or
 // one of the other axis at the corner, at 1280 px and on a 375-px phone. (Long context's "10000"
 // ticks used to run into "query position m", half precision's 1e−9 into 1e0 on a phone.)
@@ -13,9 +13,9 @@ let browser;
 let server;
 before(async () => ({ browser, server } = await site));
 
-/** Each visible frame's tick labels (per axis) and axis titles, as boxes. */
-const frames = (page) =>
-  boxesWithin(page.locator('.plot-frame'), { x: '.axis-x > .tick', y: '.axis-y > .tick', titles: '.axis-label' });
+/** Each visible plot box's tick labels (per axis) and axis titles, as boxes. */
+const plotBoxes = (page) =>
+  boxesWithin(page.locator('.plot-box'), { x: '.axis-x > .tick', y: '.axis-y > .tick', titles: '.axis-label' });
 
 for (const [width, touch] of [
   [1280, false],
@@ -24,9 +24,9 @@ for (const [width, touch] of [
   test(`at ${width} px no tick label overlaps an axis title or a neighbouring tick label`, async () => {
     const { page, context, log } = await openPage(browser, { width, height: 900, touch });
     await gotoAndSettle(page, server.pageUrl);
-    const found = await frames(page);
+    const found = await plotBoxes(page);
     assert.ok(found.filter(({ plot }) => plot.startsWith('long-context-')).length >= 2, 'long context drawn');
-    assert.ok(found.length > 20, `${found.length} frames`);
+    assert.ok(found.length > 20, `${found.length} plot boxes`);
     const problems = [];
     for (const { plot, x, y, titles } of found) {
       for (const tick of [...x, ...y])

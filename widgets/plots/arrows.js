@@ -2,7 +2,7 @@
 // lengths look right), with a grid, optional circles (e.g. the unit circle) and labels.
 import { h, s } from '../dom.js';
 import { formatSig } from '../format.js';
-import { createFrame, linearAxisTicks } from './axes.js';
+import { createPlotBox, linearAxisTicks } from './axes.js';
 
 const SIZE = 400;
 const HEAD = 12; // arrowhead length in viewBox units
@@ -98,17 +98,17 @@ export function createVectorPlot({ name, title, summary, xLabel = 'x₀', yLabel
     'aria-hidden': 'true',
     focusable: 'false',
   });
-  const frame = createFrame({ xLabel, yLabel });
-  frame.area.classList.add('vectors-area');
-  frame.area.setAttribute('role', 'img');
-  frame.area.append(svg);
+  const plotBox = createPlotBox({ xLabel, yLabel });
+  plotBox.area.classList.add('vectors-area');
+  plotBox.area.setAttribute('role', 'img');
+  plotBox.area.append(svg);
   const caption = h('figcaption', { class: 'plot-summary' });
   const element = h(
     'figure',
     // The figure's name: Chromium takes none from its figcaption.
     { class: 'plot vectors', dataset: { plot: name }, 'aria-label': title },
     h('div', { class: 'plot-toolbar' }, h('span', { class: 'plot-title' }, title)),
-    frame.element,
+    plotBox.element,
     caption,
   );
 
@@ -211,13 +211,13 @@ export function createVectorPlot({ name, title, summary, xLabel = 'x₀', yLabel
     svg.replaceChildren(...children);
     placeLabels(labels, segments);
     const ticks = linearAxisTicks(-half, half, { count: 4 });
-    frame.setXTicks(ticks);
-    frame.setYTicks(linearAxisTicks(-half, half, { count: 4, flip: true }));
+    plotBox.setXTicks(ticks);
+    plotBox.setYTicks(linearAxisTicks(-half, half, { count: 4, flip: true }));
     const text = summary
       ? summary(arrows)
       : `${title}: ${arrows.map((a) => `${a.label} (${a.to.map((v) => formatSig(v, 3)).join(', ')})`).join('; ')}.`;
     caption.textContent = text;
-    frame.area.setAttribute('aria-label', text);
+    plotBox.area.setAttribute('aria-label', text);
   }
 
   return { element, draw, svg };

@@ -1,4 +1,4 @@
-// Axes, ticks and the frame every plot sits in. Tick labels are HTML placed by percentage, so
+// Axes, ticks and the plot box every plot sits in. Tick labels are HTML placed by percentage, so
 // plots rescale with the page (phone or desktop) without redrawing.
 import { h } from '../dom.js';
 import { formatTicks } from '../format.js';
@@ -27,7 +27,7 @@ export function logTicks(lo, hi, count = 6) {
 /**
  * A tick on an end of its axis is set inside the axis (plots.css): the y axis's bottom label sits
  * above the corner, where the x axis's first label would otherwise meet it (1e−9 over 1e0 on a
- * phone), and the x axis's last label ends at the frame's right edge instead of hanging past it.
+ * phone), and the x axis's last label ends at the plot box's right edge instead of hanging past it.
  */
 function edgeClass(at) {
   if (at >= 0.999) return ' tick-end';
@@ -35,7 +35,7 @@ function edgeClass(at) {
 }
 
 /**
- * A plot frame: a plot area (for a canvas or SVG) with a y axis on the left and an x axis below.
+ * A plot box: the plot area (for a canvas or SVG) with a y axis on the left and an x axis below.
  * Returns { element, area, setXTicks(ticks, { words }), setYTicks(ticks) } where a tick is
  * { at: fraction 0..1 along the axis (0 = left / top), label }. `words`: the x labels are words
  * (tokens), set vertically so that neighbours never run together.
@@ -44,13 +44,13 @@ function edgeClass(at) {
  * the y axis is as wide as its widest label and the x axis as tall as its longest vertical one,
  * and no label reaches into the axis title beside it.
  */
-export function createFrame({ xLabel, yLabel }) {
+export function createPlotBox({ xLabel, yLabel }) {
   const area = h('div', { class: 'plot-area' });
   const xAxis = h('div', { class: 'axis axis-x', 'aria-hidden': 'true' });
   const yAxis = h('div', { class: 'axis axis-y', 'aria-hidden': 'true' });
   const element = h(
     'div',
-    { class: 'plot-frame' },
+    { class: 'plot-box' },
     h('div', { class: 'axis-label axis-label-y', 'aria-hidden': 'true' }, yLabel),
     yAxis,
     area,

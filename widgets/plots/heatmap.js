@@ -6,7 +6,7 @@
 import { h, s } from '../dom.js';
 import { formatSig } from '../format.js';
 import { exportCsv, exportFigurePng, matrixCsv } from '../export.js';
-import { cellAxisTicks, createFrame } from './axes.js';
+import { cellAxisTicks, createPlotBox } from './axes.js';
 import { colormapLut, extent, lutIndex } from './colormap.js';
 import { createLegend } from './legend.js';
 
@@ -122,8 +122,8 @@ export function createHeatmap({
     'aria-hidden': 'true',
     focusable: 'false',
   });
-  const frame = createFrame({ xLabel, yLabel });
-  frame.area.append(canvas, guides, crossX, crossY);
+  const plotBox = createPlotBox({ xLabel, yLabel });
+  plotBox.area.append(canvas, guides, crossX, crossY);
   const legend = createLegend(colormap, { label: valueLabel });
   const readoutNode = h('output', { class: 'readout', 'aria-live': 'polite' }, READOUT_HINT);
   const caption = h('figcaption', { class: 'plot-summary' });
@@ -144,7 +144,7 @@ export function createHeatmap({
     'figure',
     { class: ['plot', 'heatmap', square && 'square'], dataset: { plot: name }, 'aria-label': title },
     h('div', { class: 'plot-toolbar' }, titleNode, h('span', { class: 'plot-actions' }, pngButton, csvButton)),
-    frame.element,
+    plotBox.element,
     legend.element,
     readoutNode,
     caption,
@@ -349,11 +349,11 @@ export function createHeatmap({
     });
     canvas.classList.toggle('pixelated', rows <= PIXELATED_LIMIT && cols <= PIXELATED_LIMIT);
     const ratio = square ? Math.min(1.6, Math.max(0.625, cols / rows)) : 4 / 3;
-    frame.area.style.aspectRatio = String(ratio);
-    frame.setXTicks(cellAxisTicks(cols, { labels: colLabels, first: colFirst, step: colStep }), {
+    plotBox.area.style.aspectRatio = String(ratio);
+    plotBox.setXTicks(cellAxisTicks(cols, { labels: colLabels, first: colFirst, step: colStep }), {
       words: Boolean(colLabels),
     });
-    frame.setYTicks(cellAxisTicks(rows, { labels: rowLabels, first: rowFirst, step: rowStep, target: 5 }));
+    plotBox.setYTicks(cellAxisTicks(rows, { labels: rowLabels, first: rowFirst, step: rowStep, target: 5 }));
     guides.setAttribute('viewBox', `0 0 ${cols} ${rows}`);
     // Each guide twice: a light halo under a dark dashed line, visible on every colour map.
     guides.replaceChildren(

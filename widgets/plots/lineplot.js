@@ -3,7 +3,7 @@
 // the same on a phone and on a desktop.
 import { h, s } from '../dom.js';
 import { formatSig } from '../format.js';
-import { createFrame, linearAxisTicks, logAxisTicks } from './axes.js';
+import { createPlotBox, linearAxisTicks, logAxisTicks } from './axes.js';
 import { SERIES_COLORS } from './colormap.js';
 import { exportCsv, exportFigurePng, seriesCsv } from '../export.js';
 
@@ -135,9 +135,9 @@ export function createLinePlot({
     'aria-hidden': 'true',
     focusable: 'false',
   });
-  const frame = createFrame({ xLabel, yLabel });
+  const plotBox = createPlotBox({ xLabel, yLabel });
   const hoverLine = h('div', { class: 'crosshair crosshair-y', hidden: true });
-  const area = frame.area;
+  const area = plotBox.area;
   area.classList.add('lineplot-area');
   area.tabIndex = 0;
   area.setAttribute('role', 'img');
@@ -168,7 +168,7 @@ export function createLinePlot({
       h('span', { class: 'plot-title' }, title),
       h('span', { class: 'plot-actions' }, pngButton, csvButton),
     ),
-    frame.element,
+    plotBox.element,
     keyList,
     readoutNode,
     caption,
@@ -378,8 +378,8 @@ export function createLinePlot({
       ),
     );
 
-    frame.setXTicks(kind.x === 'log' ? logAxisTicks(xd[0], xd[1]) : linearAxisTicks(xd[0], xd[1]));
-    frame.setYTicks(
+    plotBox.setXTicks(kind.x === 'log' ? logAxisTicks(xd[0], xd[1]) : linearAxisTicks(xd[0], xd[1]));
+    plotBox.setYTicks(
       kind.y === 'log'
         ? logAxisTicks(yd[0], yd[1], { flip: true })
         : linearAxisTicks(yd[0], yd[1], { flip: true, count: 5 }),
