@@ -2,19 +2,19 @@
 // between its current value and the next step, as when it is dragged; each input event is sent
 // 0, 4, 8 or 12 ms after a frame, so the wait for the next frame (up to 16.7 ms at 60 Hz) is
 // sampled as a user meets it. Two times per change:
-//   - first: input event -> the next frame painted after the case's heatmap was drawn again
+//   - first: input event -> the next animation frame painted after the case's heatmap was drawn again
 //     (its canvas's data-drawn count moved; widgets/plots/heatmap.js), a coarse picture when the
 //     page renders progressively;
-//   - full: input event -> the next frame painted once the page has no redraw pending
-//     (<html data-pending-frames> back to 0, widgets/schedule.js): the full-resolution picture.
+//   - full: input event -> the next animation frame painted once the page has no redraw pending
+//     (<html data-pending-redraws> back to 0, widgets/schedule.js): the full-resolution picture.
 // Without a heatmap named by the case, both are the full time.
 
 const nextPaint = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
-const pendingFrames = () => Number(document.documentElement.dataset.pendingFrames ?? 0);
+const pendingRedraws = () => Number(document.documentElement.dataset.pendingRedraws ?? 0);
 
 async function settle(limit = 2000) {
   await nextPaint();
-  for (let i = 0; pendingFrames() > 0; i++) {
+  for (let i = 0; pendingRedraws() > 0; i++) {
     if (i >= limit) throw new Error('the page kept scheduling redraws');
     await nextPaint();
   }
@@ -55,7 +55,7 @@ export async function measureRedraw({ slider: sliderId, figure: plot }, { reps =
     slider.dispatchEvent(new Event('input', { bubbles: true }));
     let firstMs = null;
     await nextPaint();
-    for (let n = 0; pendingFrames() > 0; n++) {
+    for (let n = 0; pendingRedraws() > 0; n++) {
       if (n >= 2000) throw new Error('the page kept scheduling redraws');
       if (firstMs === null && canvas && canvas.dataset.drawn !== drawn) firstMs = performance.now() - started;
       await nextPaint();

@@ -15,8 +15,8 @@ async function measureCase(context, testCase, log) {
     await page.goto(`${ORIGIN}/${PAGE}?${testCase.query}`, { waitUntil: 'load', timeout: 60_000 });
     await page.waitForFunction(
       () =>
-        document.documentElement.dataset.pendingFrames !== undefined &&
-        Number(document.documentElement.dataset.pendingFrames) === 0,
+        document.documentElement.dataset.pendingRedraws !== undefined &&
+        Number(document.documentElement.dataset.pendingRedraws) === 0,
       null,
       { timeout: 60_000 },
     );

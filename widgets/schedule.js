@@ -1,17 +1,17 @@
-// Redraw coalescing: however many input events arrive between two frames (a slider being
+// Redraw coalescing: however many input events arrive between two animation frames (a slider being
 // dragged fires dozens), the work runs once, in the next animation frame.
-// <html data-pending-frames> counts the scheduled but not yet run redraws, so tests can wait
+// <html data-pending-redraws> counts the scheduled but not yet run redraws, so tests can wait
 // for the page to settle.
 
 let pending = 0;
 
 function setPending(delta) {
   pending += delta;
-  document.documentElement.dataset.pendingFrames = String(pending);
+  document.documentElement.dataset.pendingRedraws = String(pending);
 }
 
-/** Wraps `draw` so that calling the result any number of times runs `draw` once per frame. */
-export function coalesceToFrame(draw) {
+/** Wraps `draw` so that calling the result any number of times runs `draw` once per animation frame. */
+export function coalesceToAnimationFrame(draw) {
   let scheduled = false;
   return function request() {
     if (scheduled) return;
@@ -28,19 +28,21 @@ export function coalesceToFrame(draw) {
   };
 }
 
-// A frame's share for the later steps of a progressive redraw: input events and painting still
-// get their turn every frame (about 40 per second while a picture refines), and the full picture
-// comes sooner than with a 60 Hz frame's 10 ms (§7 at its heaviest: 164 ms instead of 210).
+// An animation frame's share for the later steps of a progressive redraw: input events and
+// painting still get their turn every animation frame (about 40 per second while a picture
+// refines), and the full picture comes sooner than with a 60 Hz animation frame's 10 ms (§7 at
+// its heaviest: 164 ms instead of 210).
 const STEP_BUDGET_MS = 24;
 
 /**
- * coalesceToFrame for a redraw in steps: `draw` is a generator function whose first step (up to
- * its first `yield`: a coarse picture) runs in the next frame, and whose later steps run in the
- * frames after, as many per frame as fit in STEP_BUDGET_MS. A new request drops the steps left
+ * coalesceToAnimationFrame for a redraw in steps: `draw` is a generator function whose first
+ * step (up to its first `yield`: a coarse picture) runs in the next animation frame, and whose
+ * later steps run in the animation frames after, as many per animation frame as fit in
+ * STEP_BUDGET_MS. A new request drops the steps left
  * of the redraw under way (its picture is never finished over the newer one) and starts again.
- * The redraw counts on data-pending-frames until its last step ran.
+ * The redraw counts on data-pending-redraws until its last step ran.
  */
-export function progressiveToFrame(draw) {
+export function progressiveToAnimationFrame(draw) {
   let steps = null; // the redraw under way
   let restart = false; // a request came after it started
   let scheduled = false;
@@ -48,16 +50,16 @@ export function progressiveToFrame(draw) {
     if (scheduled) return;
     scheduled = true;
     setPending(+1);
-    requestAnimationFrame(runFrame);
+    requestAnimationFrame(runAnimationFrame);
   }
-  function runFrame() {
+  function runAnimationFrame() {
     scheduled = false;
     try {
       if (restart || !steps) {
         restart = false;
         steps?.return();
         steps = draw();
-        // The first step alone in its frame: the coarse picture is painted at once.
+        // The first step alone in its animation frame: the coarse picture is painted at once.
         if (steps.next().done) steps = null;
       } else {
         const started = performance.now();

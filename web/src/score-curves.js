@@ -10,7 +10,7 @@
 // longrope) key a new curve whenever their frequencies or attention factor move.
 import { tile } from '../../widgets/vectors.js';
 
-const CHUNK = 4096; // positions per posenc.ropeQK call: about 10 ms, several steps per frame
+const CHUNK = 4096; // positions per posenc.ropeQK call: about 10 ms, several steps per animation frame
 const KEPT = 4; // curves kept: both panels of the current and the previous settings
 
 /**

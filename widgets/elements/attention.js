@@ -128,10 +128,12 @@ export function weightDomain(matrices) {
   return [0, top > 0 ? top : 1];
 }
 
-// The family section and its six panels ask for the same matrices in the same frame (the section
-// for its curves and shared colour scale, each panel for its picture): the latest few are kept,
-// per posenc instance and keyed by their inputs, so each is computed once. Callers only read them.
-const RECENT_MATRICES = 24; // two of the family's frames: six encodings' scores and weights each
+// The family section and its six panels ask for the same matrices in the same animation frame
+// (the section for its curves and shared colour scale, each panel for its picture): the latest
+// few are kept, per posenc instance and keyed by their inputs, so each is computed once. Callers
+// only read them.
+// Two of the family's animation frames: six encodings' scores and weights each.
+const RECENT_MATRICES = 24;
 const recentMatrices = new WeakMap(); // posenc -> Map(key -> Float32Array), oldest first
 
 /** One head's [n, n] scores (or softmax weights) under one encoding: one posenc.attentionScores call. */

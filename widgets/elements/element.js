@@ -1,14 +1,15 @@
 // The base of the posenc custom elements (<posenc-pe-heatmap>, ...): a shadow root styled by the
 // page's palette and plot CSS, settings as kebab-case attributes and camelCase properties held to
-// the same specs as the tutorial's URL settings (state.js), one redraw per frame, events, exports
-// and optional built-in controls.
+// the same specs as the tutorial's URL settings (state.js), one redraw per animation frame,
+// events, exports and optional built-in controls.
 //
 // A subclass declares `static settings = { 'seq-len': { spec, control }, ... }` (spec: a state.js
 // spec; control(state, key): the tutorial's control for it) and implements
 //   build()                  once: the figure's nodes, appended to this.body; returns the <figure>
-//   draw(posenc, values)     values keyed by attribute name; called at most once per frame (with
-//                            `static progressive = true`, a generator: its steps run over the next
-//                            frames, schedule.js's progressiveToFrame, and a newer change drops them)
+//   draw(posenc, values)     values keyed by attribute name; called at most once per animation
+//                            frame (with `static progressive = true`, a generator: its steps run
+//                            over the next animation frames, schedule.js's
+//                            progressiveToAnimationFrame, and a newer change drops them)
 //   csv()                    the drawn data as CSV text
 // and reports picked cells with this.pick(detail).
 //
@@ -26,7 +27,7 @@
 // it as it was, and a number outside its range becomes the nearest allowed value.
 import { h } from '../dom.js';
 import { renderFigure } from '../plots/figure-image.js';
-import { coalesceToFrame, progressiveToFrame } from '../schedule.js';
+import { coalesceToAnimationFrame, progressiveToAnimationFrame } from '../schedule.js';
 import { cutText, describeSetting, formatValue, parseSetting, readSetting, SettingsState } from '../state.js';
 import { sharedPosenc } from './engine.js';
 import widgetCss from '../styles/widget.css?inline';
@@ -146,8 +147,8 @@ export class PosencElement extends ElementBase {
     this.body = h('div', { class: 'widget-body' });
     root.append(this.#controls, this.#message, this.body);
     this.#request = this.constructor.progressive
-      ? progressiveToFrame(() => this.#redrawSteps())
-      : coalesceToFrame(() => this.#redrawSteps().next());
+      ? progressiveToAnimationFrame(() => this.#redrawSteps())
+      : coalesceToAnimationFrame(() => this.#redrawSteps().next());
     this.#state.subscribe((keys) => {
       // A change from a control or a property shows in the attributes; one read from an
       // attribute leaves it as written (a bad one stays visible beside its message).

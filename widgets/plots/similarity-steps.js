@@ -1,10 +1,11 @@
-// A similarity heatmap drawn in steps, for progressiveToFrame (widgets/schedule.js)
+// A similarity heatmap drawn in steps, for progressiveToAnimationFrame (widgets/schedule.js)
 // asks for a picture within 100 ms of a change at the heaviest settings, and 2048 × 2048 scores
 // of head dim 256 are a billion multiply-adds. Every cell shown is posenc.similarity of the two
 // rows at its own positions, never an interpolation: first a coarse picture of every stride-th
 // position (each cell one position pair, the read-out says it is a preview), then the full
-// matrix computed in row chunks over the next frames and drawn once complete. Neither the matrix
-// nor its inputs are kept: the heatmap computes the rows it reads again from `inputs()`.
+// matrix computed in row chunks over the next animation frames and drawn once complete. Neither
+// the matrix nor its inputs are kept: the heatmap computes the rows it reads again from
+// `inputs()`.
 import { ordinal } from '../format.js';
 import { pickRows } from '../vectors.js';
 import { extent } from './colormap.js';

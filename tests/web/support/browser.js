@@ -43,7 +43,7 @@ export async function openPage(
 /** Waits until posenc is loaded, every section mounted and no redraw is pending. */
 export async function waitForIdle(page, timeout = 30_000) {
   await page.waitForFunction(
-    () => document.documentElement.dataset.ready === 'true' && document.documentElement.dataset.pendingFrames === '0',
+    () => document.documentElement.dataset.ready === 'true' && document.documentElement.dataset.pendingRedraws === '0',
     null,
     { timeout },
   );

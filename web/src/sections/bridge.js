@@ -8,7 +8,7 @@ import { byId, h } from '../../../widgets/dom.js';
 import { formatSig, formatSigText } from '../../../widgets/format.js';
 import { renderTex } from '../math.js';
 import { createVectorPlot } from '../../../widgets/plots/arrows.js';
-import { coalesceToFrame } from '../../../widgets/schedule.js';
+import { coalesceToAnimationFrame } from '../../../widgets/schedule.js';
 
 export const id = 'bridge';
 
@@ -160,8 +160,8 @@ export function mount({ posenc, state }) {
       'Move both by s: both arrows turn by s radians, and the angle and the score stay (up to float32 rounding).';
   }
 
-  const requestShift = coalesceToFrame(drawShift);
-  const requestRope = coalesceToFrame(drawRope);
+  const requestShift = coalesceToAnimationFrame(drawShift);
+  const requestRope = coalesceToAnimationFrame(drawRope);
   state.watch(['bridge.p', 'bridge.k', 'bridge.pair'], requestShift);
   state.watch(['bridge.m', 'bridge.n', 'bridge.shift'], requestRope);
   requestShift();

@@ -5,7 +5,7 @@ import { byId, h, labelCellsByHeader } from '../../../widgets/dom.js';
 import { formatSig, formatSigText, ordinal } from '../../../widgets/format.js';
 import { createHeatmap } from '../../../widgets/plots/heatmap.js';
 import { createLinePlot } from '../../../widgets/plots/lineplot.js';
-import { coalesceToFrame } from '../../../widgets/schedule.js';
+import { coalesceToAnimationFrame } from '../../../widgets/schedule.js';
 import { randomMatrix } from '../../../widgets/tokens.js';
 import { logSpacedPositions, maxAbsDifference, range, rowMaxDifference, tile } from '../../../widgets/vectors.js';
 
@@ -220,8 +220,8 @@ export function mount({ posenc, state }) {
     labelCellsByHeader(precisionTable);
   }
 
-  const requestLayouts = coalesceToFrame(drawLayouts);
+  const requestLayouts = coalesceToAnimationFrame(drawLayouts);
   state.watch(['fx.'], requestLayouts);
   requestLayouts();
-  coalesceToFrame(drawPrecision)();
+  coalesceToAnimationFrame(drawPrecision)();
 }

@@ -10,7 +10,7 @@ import { choiceControl, controlRow, numberControl, rerollButton } from '../../..
 import { byId, h } from '../../../widgets/dom.js';
 import { formatSig, formatSigText } from '../../../widgets/format.js';
 import { createLinePlot } from '../../../widgets/plots/lineplot.js';
-import { coalesceToFrame } from '../../../widgets/schedule.js';
+import { coalesceToAnimationFrame } from '../../../widgets/schedule.js';
 import { range } from '../../../widgets/vectors.js';
 import {
   ALIBI_HEADS,
@@ -224,7 +224,7 @@ export function mount({ posenc, state }) {
     root.dataset.drawMs = (performance.now() - started).toFixed(2);
   }
 
-  const request = coalesceToFrame(draw);
+  const request = coalesceToAnimationFrame(draw);
   state.watch(['fam.'], request);
   request();
 }

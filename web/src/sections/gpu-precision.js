@@ -10,7 +10,7 @@ import { byId, h } from '../../../widgets/dom.js';
 import { formatSigText } from '../../../widgets/format.js';
 import { wgslAngleErrors } from '../gpu-angles.js';
 import { createLinePlot } from '../../../widgets/plots/lineplot.js';
-import { coalesceToFrame } from '../../../widgets/schedule.js';
+import { coalesceToAnimationFrame } from '../../../widgets/schedule.js';
 import { logSpacedPositions } from '../../../widgets/vectors.js';
 
 export const id = 'gpu-precision';
@@ -176,7 +176,7 @@ export function mount({ posenc, state }) {
     }
   }
 
-  const request = coalesceToFrame(() => {
+  const request = coalesceToAnimationFrame(() => {
     draw();
     if (live && live.dim !== state.get('gp.dim')) measure().catch(() => {}); // a new head dimension: measure it
   });

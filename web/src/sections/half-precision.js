@@ -8,7 +8,7 @@ import { byId, h, labelCellsByHeader } from '../../../widgets/dom.js';
 import { formatSig, formatSigText } from '../../../widgets/format.js';
 import { exactBits, halfAt, numberOfBits, readHalf } from '../half-bits.js';
 import { createLinePlot } from '../../../widgets/plots/lineplot.js';
-import { coalesceToFrame } from '../../../widgets/schedule.js';
+import { coalesceToAnimationFrame } from '../../../widgets/schedule.js';
 import { randomMatrix } from '../../../widgets/tokens.js';
 import { logSpacedPositions, rowMaxDifference, tile } from '../../../widgets/vectors.js';
 
@@ -358,7 +358,7 @@ export function mount({ posenc, state }) {
     labelCellsByHeader(table);
   }
 
-  const request = coalesceToFrame(draw);
+  const request = coalesceToAnimationFrame(draw);
   state.watch(['hp.'], request);
   request();
 }

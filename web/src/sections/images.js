@@ -14,7 +14,7 @@ import { byId, h, labelCellsByHeader } from '../../../widgets/dom.js';
 import { formatSig, formatSigText, quantity, withMinus } from '../../../widgets/format.js';
 import { extent } from '../../../widgets/plots/colormap.js';
 import { createHeatmap } from '../../../widgets/plots/heatmap.js';
-import { coalesceToFrame } from '../../../widgets/schedule.js';
+import { coalesceToAnimationFrame } from '../../../widgets/schedule.js';
 import { randomQueryKey } from '../../../widgets/tokens.js';
 import { tile } from '../../../widgets/vectors.js';
 
@@ -330,7 +330,7 @@ function mountGrid({ posenc, state }) {
         : '';
   }
 
-  const request = coalesceToFrame(draw);
+  const request = coalesceToAnimationFrame(draw);
   state.watch(
     ['img.rows', 'img.cols', 'img.variant', 'img.dim', 'img.row', 'img.col', 'img.content', 'img.seed'],
     request,
@@ -513,7 +513,7 @@ function mountMrope({ posenc, state }) {
     videoNote.textContent = videoFrames(posenc, parsed.segments);
   }
 
-  const request = coalesceToFrame(draw);
+  const request = coalesceToAnimationFrame(draw);
   state.watch(['img.prompt', 'img.model'], request);
   request();
 }

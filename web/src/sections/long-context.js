@@ -9,7 +9,7 @@ import { LONG_CONTEXT_PRESETS, PRESET_IDS, presetById } from '../long-context-pr
 import { extent } from '../../../widgets/plots/colormap.js';
 import { createHeatmap } from '../../../widgets/plots/heatmap.js';
 import { createLinePlot } from '../../../widgets/plots/lineplot.js';
-import { coalesceToFrame, progressiveToFrame } from '../../../widgets/schedule.js';
+import { coalesceToAnimationFrame, progressiveToAnimationFrame } from '../../../widgets/schedule.js';
 import { createScoreCurves } from '../score-curves.js';
 import { randomQueryKey } from '../../../widgets/tokens.js';
 import { range } from '../../../widgets/vectors.js';
@@ -54,14 +54,15 @@ function wavelengths(invFreq) {
   return Float64Array.from(invFreq, (w) => (2 * Math.PI) / w);
 }
 
-// New distances (both panels) computed in the first frame of a redraw, for the exact picture at
-// once; beyond them the first frame shows a preview from PREVIEW_DISTANCES sampled distances per
-// panel, and the rest is computed in steps over the next frames (32 768 new distances in one
-// frame, a new q at the defaults, took 90 ms and more on a loaded machine).
+// New distances (both panels) computed in the first animation frame of a redraw, for the exact
+// picture at once; beyond them the first animation frame shows a preview from PREVIEW_DISTANCES
+// sampled distances per panel, and the rest is computed in steps over the next animation frames
+// (32 768 new distances in one animation frame, a new q at the defaults, took 90 ms and more on a
+// loaded machine).
 const DIRECT_DISTANCES = 8192;
 const PREVIEW_DISTANCES = 4096;
-// A distance curve longer than this is drawn in the frame after the heatmaps.
-const CURVE_FRAME_ABOVE = 32768;
+// A distance curve longer than this is drawn in the animation frame after the heatmaps.
+const CURVE_DEFERRED_ABOVE = 32768;
 
 /** A generator's return value, with all its steps run now. */
 function runToEnd(steps) {
@@ -519,7 +520,7 @@ export function mount({ posenc, state }) {
     const specs = [spec, { ...spec, scaling: preset.scaling }];
     const missing = specs.reduce((sum, s) => sum + length - scoreCurves.known(s, length), 0);
     if (missing > DIRECT_DISTANCES) {
-      // A preview in the first frame, from the scores at every step-th distance.
+      // A preview in the first animation frame, from the scores at every step-th distance.
       const step = Math.ceil(length / PREVIEW_DISTANCES);
       const sampled = specs.map((s) => scoreCurves.sampled(s, length, step));
       show(view, sampled, step);
@@ -532,13 +533,13 @@ export function mount({ posenc, state }) {
       curves.push(missing > DIRECT_DISTANCES ? yield* steps : runToEnd(steps));
     }
     show(view, curves, 1);
-    // A long curve (up to a million points) in the next frame: the heatmaps are painted first.
-    if (length > CURVE_FRAME_ABOVE) yield;
+    // A long curve (up to a million points) in the next animation frame: the heatmaps are painted first.
+    if (length > CURVE_DEFERRED_ABOVE) yield;
     showDistances(view, curves, 1);
   }
 
-  const requestWavelengths = coalesceToFrame(drawWavelengths);
-  const requestHeatmaps = progressiveToFrame(drawHeatmaps);
+  const requestWavelengths = coalesceToAnimationFrame(drawWavelengths);
+  const requestHeatmaps = progressiveToAnimationFrame(drawHeatmaps);
   state.watch(['lc.preset', 'lc.span', 'lc.cells'], requestWavelengths);
   state.watch(['lc.'], requestHeatmaps);
   requestWavelengths();

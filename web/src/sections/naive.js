@@ -4,7 +4,7 @@ import { choiceControl, controlRow, numberControl } from '../../../widgets/contr
 import { byId, h } from '../../../widgets/dom.js';
 import { formatSig } from '../../../widgets/format.js';
 import { createLinePlot } from '../../../widgets/plots/lineplot.js';
-import { coalesceToFrame } from '../../../widgets/schedule.js';
+import { coalesceToAnimationFrame } from '../../../widgets/schedule.js';
 import { wordEmbedding } from '../../../widgets/tokens.js';
 import { addArrays, range, rowNorms, tile } from '../../../widgets/vectors.js';
 
@@ -108,7 +108,7 @@ export function mount({ posenc, state }) {
       `${formatSig(cosine(naivePair), 7)} with the position number added (${drowned(cosine(naivePair))}), and ${formatSig(cosine(sinusoidalPair), 4)} with the sinusoidal encoding.`;
   }
 
-  const request = coalesceToFrame(draw);
+  const request = coalesceToAnimationFrame(draw);
   state.watch(['naive.'], request);
   request();
 }

@@ -6,7 +6,7 @@ import { byId, h } from '../../../widgets/dom.js';
 import { formatSigText } from '../../../widgets/format.js';
 import { createHeatmap } from '../../../widgets/plots/heatmap.js';
 import { extent, symmetricDomain } from '../../../widgets/plots/colormap.js';
-import { coalesceToFrame } from '../../../widgets/schedule.js';
+import { coalesceToAnimationFrame } from '../../../widgets/schedule.js';
 import { tokenize, wordEmbedding } from '../../../widgets/tokens.js';
 import { maxAbsDifference } from '../../../widgets/vectors.js';
 
@@ -202,7 +202,7 @@ export function mount({ posenc, state }) {
         : '';
   }
 
-  const request = coalesceToFrame(draw);
+  const request = coalesceToAnimationFrame(draw);
   state.watch(['order.'], request);
   request();
 }

@@ -7,7 +7,7 @@ import { formatSig, formatSigText } from '../../../widgets/format.js';
 import { createHeatmap } from '../../../widgets/plots/heatmap.js';
 import { similaritySteps } from '../../../widgets/plots/similarity-steps.js';
 import { createLinePlot } from '../../../widgets/plots/lineplot.js';
-import { progressiveToFrame } from '../../../widgets/schedule.js';
+import { progressiveToAnimationFrame } from '../../../widgets/schedule.js';
 import { pickRows, range } from '../../../widgets/vectors.js';
 
 export const id = 'relative-distance';
@@ -124,7 +124,7 @@ export function mount({ posenc, state }) {
     const anchor = state.get('rd.anchor');
     const table = posenc.sinusoidal({ seqLen, dModel, base });
     // The curve and the sentences need rows 0, 1, 10 and the anchor's only: computed at once,
-    // while the heatmap may take a few frames (a preview first).
+    // while the heatmap may take a few animation frames (a preview first).
     const wanted = [0, 1, 10, anchor];
     const rows = posenc.similarity(pickRows(table, dModel, wanted), table, {
       rows: wanted.length,
@@ -179,7 +179,7 @@ export function mount({ posenc, state }) {
     });
   }
 
-  const request = progressiveToFrame(draw);
+  const request = progressiveToAnimationFrame(draw);
   state.watch(['rd.'], request);
   request();
 }

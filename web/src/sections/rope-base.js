@@ -14,7 +14,7 @@ import { byId, h } from '../../../widgets/dom.js';
 import { formatSig, formatTicks } from '../../../widgets/format.js';
 import { createLinePlot } from '../../../widgets/plots/lineplot.js';
 import { cin } from '../cosine-integral.js';
-import { coalesceToFrame } from '../../../widgets/schedule.js';
+import { coalesceToAnimationFrame } from '../../../widgets/schedule.js';
 import { randomMatrix } from '../../../widgets/tokens.js';
 
 export const id = 'rope-base';
@@ -171,7 +171,7 @@ export function mount({ posenc, state }) {
     });
   }
 
-  const request = coalesceToFrame(draw);
+  const request = coalesceToAnimationFrame(draw);
   state.watch(['base.'], request);
   request();
 }

@@ -6,7 +6,7 @@ import { byId, h, labelCellsByHeader, pre } from '../../../widgets/dom.js';
 import { bindElements, elementControls, elementSettings } from '../element-settings.js';
 import { formatPython as pythonNumber, formatSig } from '../../../widgets/format.js';
 import { renderTex } from '../math.js';
-import { coalesceToFrame } from '../../../widgets/schedule.js';
+import { coalesceToAnimationFrame } from '../../../widgets/schedule.js';
 import { tile } from '../../../widgets/vectors.js';
 import { RopeHeatmap, ropeContents } from '../../../widgets/elements/rope-heatmap.js';
 import { Rotation } from '../../../widgets/elements/rotation.js';
@@ -265,7 +265,7 @@ export function mount({ posenc, state }) {
       `however far both positions move; with the encoding added to the contents it changes by ${formatSig(addedDiff, 3)}, because q·PE(n) and PE(m)·k depend on the absolute positions. (Random q and k of dimension ${headDim}.)`;
   }
 
-  const requestShift = coalesceToFrame(drawShift);
+  const requestShift = coalesceToAnimationFrame(drawShift);
   state.watch(['rope.seq', 'rope.content'], nameHeatmap);
   state.watch(['rope.hd', 'rope.layout', 'rope.base', 'rope.seed', 'rope.m', 'rope.n', 'rope.shift'], requestShift);
   requestShift();

@@ -159,7 +159,7 @@ export function mount({ posenc, state }) {
     );
   }
 
-  // Each element redraws (once per frame) and says so; the code follows the table, the
+  // Each element redraws (once per animation frame) and says so; the code follows the table, the
   // wavelengths list the curves.
   heatmap.addEventListener('posenc-change', drawCode);
   dimsPlot.addEventListener('posenc-change', describeCurves);

@@ -8,7 +8,7 @@ import { formatFixed } from '../../../widgets/format.js';
 import { SERIES_COLORS } from '../../../widgets/plots/colormap.js';
 import { createHeatmap } from '../../../widgets/plots/heatmap.js';
 import { createLinePlot } from '../../../widgets/plots/lineplot.js';
-import { coalesceToFrame, progressiveToFrame } from '../../../widgets/schedule.js';
+import { coalesceToAnimationFrame, progressiveToAnimationFrame } from '../../../widgets/schedule.js';
 import log from '../../models/training-log.json';
 import weights from '../../models/weights.json';
 import { accuracyAt, predictions, score } from '../trained/accuracy.js';
@@ -273,9 +273,9 @@ export function mount({ posenc, state }) {
     });
     measureButton.disabled = false;
   }
-  measureButton.addEventListener('click', progressiveToFrame(measure));
+  measureButton.addEventListener('click', progressiveToAnimationFrame(measure));
 
-  const request = coalesceToFrame(drawPrediction);
+  const request = coalesceToAnimationFrame(drawPrediction);
   state.watch(['trained.'], request);
   request();
 }
