@@ -6,13 +6,15 @@
 // Printed medians: the longest task, the total blocking time (the sum of each long task's time
 // over 50 ms), the first figure, the last figure in the first viewport, the last figure of all,
 // ready; and the heavy redraw (RoPE scores 2048×2048, head dim 256: bench/page-redraw-probe.js).
+// `--runs=N` loads per viewport (default 5); `--site=DIR` measures another build of the page
+// (the heavy redraw is then left out: it needs this checkout's bench/ served next to it).
 // Targets: longest task ≤ 200 ms, first figure ≤ 1.0 s, all in view ≤ 1.5 s, redraw ≤ 100 ms.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchChromium } from '../scripts/chromium.js';
 import { ensureWebBuilt } from '../tests/web/support/build.js';
-import { serveWeb } from '../tests/web/support/server.js';
+import { startServer } from '../scripts/serve.js';
 import { ORIGIN, serveRepo } from './serve-repo.js';
 import { PAGE_REDRAW_CASES } from './page-redraw-cases.js';
 import { percentile } from './stats.js';
@@ -23,11 +25,7 @@ const HEAVY = PAGE_REDRAW_CASES.find((c) => c.id === 'rope-heaviest');
 
 // Runs in the page before its scripts: the long tasks and the first-picture time of each figure.
 function recordLoad() {
-  const record = { tasks: [], figures: new Map(), static: new Set() };
-  // The figures index.html itself holds (drawn in its HTML) are not the sections' pictures.
-  document.addEventListener('DOMContentLoaded', () => {
-    for (const figure of document.querySelectorAll('figure')) record.static.add(figure);
-  });
+  const record = { tasks: [], figures: new Map() };
   window.__pageLoad = record;
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) record.tasks.push({ start: entry.startTime, duration: entry.duration });
@@ -38,9 +36,11 @@ function recordLoad() {
     [...figure.querySelectorAll('svg')].some((svg) => svg.querySelector('path, rect, circle, line, text'));
   function scan() {
     const now = performance.now();
+    // Before posenc is loaded, what shows is index.html's own drawing, not a section's picture.
+    if (document.documentElement.dataset.posenc === undefined) return requestAnimationFrame(scan);
     for (const root of roots()) {
       for (const figure of root.querySelectorAll('figure')) {
-        if (record.figures.has(figure) || record.static.has(figure) || !drawn(figure)) continue;
+        if (record.figures.has(figure) || !drawn(figure)) continue;
         const box = figure.getBoundingClientRect();
         const inView = box.bottom + scrollY > 0 && box.top + scrollY < innerHeight && box.height > 0;
         record.figures.set(figure, { at: now, inView, top: box.top + scrollY });
@@ -69,7 +69,8 @@ async function measureLoad(browser, server, viewport) {
         longestTask: Math.max(0, ...before.map((task) => task.duration)),
         blocking: before.reduce((sum, task) => sum + Math.max(0, task.duration - 50), 0),
         firstFigure: Math.min(...all),
-        allInView: Math.max(...inView),
+        allInView: inView.length ? Math.max(...inView) : null, // null: no figure in the first screen
+        inView: inView.length,
         allDrawn: Math.max(...all),
         ready: readyAt,
         figures: all.length,
@@ -109,10 +110,14 @@ const median = (values) =>
 const ms = (value) => `${Math.round(value)} ms`;
 
 async function main() {
-  const runs = Number(process.argv.find((arg) => arg.startsWith('--runs='))?.slice(7) ?? 5);
-  await ensureWebBuilt();
-  if (!existsSync(path.join(ROOT, 'web/site/index.html'))) throw new Error('web/site/index.html was not built');
-  const server = await serveWeb();
+  const option = (name) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
+  const runs = Number(option('runs') ?? 5);
+  // --site=DIR: another built copy of the page (e.g. an older commit's, to compare with).
+  const site = path.resolve(option('site') ?? path.join(ROOT, 'web/site'));
+  if (!option('site')) await ensureWebBuilt();
+  if (!existsSync(path.join(site, 'index.html'))) throw new Error(`${site}/index.html was not built`);
+  const served = await startServer({ root: site, port: 0 });
+  const server = { ...served, pageUrl: served.url };
   const browser = await launchChromium();
   try {
     console.log(`page load, median of ${runs} fresh loads (navigation → <html data-ready>)`);
@@ -121,11 +126,12 @@ async function main() {
     for (const [name, viewport] of Object.entries(VIEWPORTS)) {
       const samples = [];
       for (let i = 0; i < runs; i++) samples.push(await measureLoad(browser, server, viewport));
-      const m = (key) => ms(median(samples.map((sample) => sample[key])));
+      const m = (key) => (samples[0][key] === null ? 'none in view' : ms(median(samples.map((sample) => sample[key]))));
       console.log(
-        `| ${name} ${viewport.width}×${viewport.height} | ${m('longestTask')} | ${m('blocking')} | ${m('firstFigure')} | ${m('allInView')} | ${m('allDrawn')} | ${m('ready')} |`,
+        `| ${name} ${viewport.width}×${viewport.height} | ${m('longestTask')} | ${m('blocking')} | ${m('firstFigure')} | ${m('allInView')} (${samples[0].inView} figures) | ${m('allDrawn')} | ${m('ready')} |`,
       );
     }
+    if (option('site')) return;
     const redraw = await measureHeavyRedraw(browser);
     if (redraw.status !== 'measured') console.log(`heavy redraw (${HEAVY.label}): ${redraw.status}`);
     else
