@@ -10,4 +10,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 bash scripts/setup.sh --browser
 bash scripts/build.sh wasm
-exec node --expose-gc bench/main.js "$@"
+# The page's load (bench/page-load.js, its own table) runs after the full suite, or alone with
+# `--only=page-load`.
+if [ "${1:-}" = "--only=page-load" ]; then exec node bench/page-load.js; fi
+node --expose-gc bench/main.js "$@"
+if [ $# -eq 0 ]; then node bench/page-load.js; fi

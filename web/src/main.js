@@ -4,7 +4,7 @@ import '../styles.css';
 import { loadPosenc } from '../../bindings/js/index.js';
 import { byId, h, labelCellsByHeader } from '../../widgets/dom.js';
 import { downloadBlob } from '../../widgets/export.js';
-import { renderStaticTex } from './math.js';
+import { mountSections } from './mount-schedule.js';
 import { LINK_LIMIT, SettingsState } from '../../widgets/state.js';
 import { providePosenc } from '../../widgets/elements/engine.js';
 import * as bridge from './sections/bridge.js';
@@ -154,7 +154,6 @@ async function main() {
   byId('engine-status').textContent = 'Loading posenc…';
   window.addEventListener('error', (event) => showFailure(event.message));
   window.addEventListener('unhandledrejection', (event) => showFailure(String(event.reason?.message ?? event.reason)));
-  renderStaticTex(document.body);
   // The page's own wide tables become cards in a narrow box (tables.css); the sections label theirs.
   for (const table of document.querySelectorAll('table.stacks')) labelCellsByHeader(table);
   numberSections();
@@ -196,21 +195,7 @@ async function main() {
   document.documentElement.dataset.posenc = posenc.variant;
   providePosenc(posenc); // the sections' posenc elements share this instance
 
-  for (const section of sections) {
-    try {
-      section.mount({ posenc, state });
-    } catch (error) {
-      byId(section.id).append(
-        h('p', { class: 'section-error', role: 'alert' }, `This section failed: ${error.message}`),
-      );
-      console.error(error);
-    }
-  }
-  requestAnimationFrame(() =>
-    requestAnimationFrame(() => {
-      document.documentElement.dataset.ready = 'true';
-    }),
-  );
+  await mountSections(sections, { posenc, state });
 }
 
 main().catch((error) => {

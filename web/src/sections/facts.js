@@ -5,7 +5,7 @@ import { byId, h, labelCellsByHeader } from '../../../widgets/dom.js';
 import { formatSig, formatSigText, ordinal } from '../../../widgets/format.js';
 import { createHeatmap } from '../../../widgets/plots/heatmap.js';
 import { createLinePlot } from '../../../widgets/plots/lineplot.js';
-import { coalesceToAnimationFrame } from '../../../widgets/schedule.js';
+import { coalesceToAnimationFrame, progressiveToAnimationFrame } from '../../../widgets/schedule.js';
 import { randomMatrix } from '../../../widgets/tokens.js';
 import { logSpacedPositions, maxAbsDifference, range, rowMaxDifference, tile } from '../../../widgets/vectors.js';
 
@@ -20,6 +20,7 @@ const PRECISION_D = 128;
 const PRECISION_BASE = 10000;
 const PRECISION_SAMPLES = 600;
 const MAX_POSITION = 1_000_000;
+const POSITIONS_PER_STEP = 2048;
 
 /**
  * The PyTorch table of 'Positional Embeddings Explained' in float32, as PyTorch computes it: idx/d_model, n**(...), 1/(...),
@@ -141,7 +142,7 @@ export function mount({ posenc, state }) {
       'rotation by 0 is the identity. A checkpoint converted between the two conventions needs its q and k projection rows permuted; without that, it runs and produces garbage.';
   }
 
-  function drawPrecision() {
+  function* drawPrecision() {
     const positions = logSpacedPositions(PRECISION_SAMPLES, MAX_POSITION);
     const fromPosenc = posenc.sinusoidal({
       seqLen: positions.length,
@@ -175,23 +176,31 @@ export function mount({ posenc, state }) {
       yDomain: [1e-9, 1],
     });
 
-    // Exhaustive maxima below each limit (every position below 32768; a stride of 61 beyond).
+    // Exhaustive maxima below each limit (every position below 32768; a stride of 61 beyond),
+    // POSITIONS_PER_STEP positions at a time: some 50,000 table rows in all, too many for one
+    // frame, so the table follows the plot over a few frames (progressiveToAnimationFrame).
+    yield;
     const limits = [2048, 32768, 2 ** 20];
-    const rows = limits.map((limit, i) => {
+    const rows = [];
+    for (const [i, limit] of limits.entries()) {
       const stride = limit > 32768 ? 61 : 1;
       const from = i === 0 ? 0 : limits[i - 1];
-      const list = [];
-      for (let p = from; p < limit; p += stride) list.push(p);
-      const ps = Int32Array.from(list);
-      const exactTable = posenc.sinusoidal({
-        seqLen: ps.length,
-        dModel: PRECISION_D,
-        base: PRECISION_BASE,
-        positions: ps,
-      });
-      const approximate = float32PostTable(ps, PRECISION_D, PRECISION_BASE);
-      return { from, limit, stride, error: maxAbsDifference(approximate, exactTable) };
-    });
+      let error = 0;
+      for (let start = from; start < limit; start += POSITIONS_PER_STEP * stride) {
+        const list = [];
+        for (let p = start; p < Math.min(limit, start + POSITIONS_PER_STEP * stride); p += stride) list.push(p);
+        const ps = Int32Array.from(list);
+        const exactTable = posenc.sinusoidal({
+          seqLen: ps.length,
+          dModel: PRECISION_D,
+          base: PRECISION_BASE,
+          positions: ps,
+        });
+        error = Math.max(error, maxAbsDifference(float32PostTable(ps, PRECISION_D, PRECISION_BASE), exactTable));
+        yield;
+      }
+      rows.push({ from, limit, stride, error });
+    }
     let running = 0;
     precisionTable.replaceChildren(
       h(
@@ -223,5 +232,5 @@ export function mount({ posenc, state }) {
   const requestLayouts = coalesceToAnimationFrame(drawLayouts);
   state.watch(['fx.'], requestLayouts);
   requestLayouts();
-  coalesceToAnimationFrame(drawPrecision)();
+  progressiveToAnimationFrame(drawPrecision)();
 }
