@@ -349,3 +349,30 @@ test('redraw time at the default and the heaviest settings (diagnostic), and a 3
   assert.deepEqual(phone.log.errors, []);
   await phone.context.close();
 });
+
+test('at the defaults the xPos curve visibly falls below RoPE’s far from the query', async () => {
+  const { page, log, context } = await openPage(browser);
+  await gotoAndSettle(page, server.pageUrl);
+  const { series } = await readLinePlot(page, 'family-distance');
+  const n = FAMILY_DEFAULTS.n;
+  // Mean |score| of the last query over the far half of the distances, read off the drawn curves.
+  const farMean = (label) => {
+    const far = series[label].filter(([x]) => Math.round(x) >= n / 2);
+    assert.equal(far.length, n / 2, `${label}: one point per far distance`);
+    return far.reduce((sum, [, y]) => sum + Math.abs(y), 0) / far.length;
+  };
+  const rope = farMean('RoPE');
+  const xpos = farMean('xPos');
+  assert.ok(xpos < 0.6 * rope, `xPos far |score| ${xpos} should be well below RoPE's ${rope}`);
+  // …and that is xPos's decay, not a different picture: float64 gives the same far means.
+  const reference = (encoding) => {
+    const m = attentionReference(encoding, {});
+    let sum = 0;
+    for (let t = n / 2; t < n; t++) sum += Math.abs(m[(n - 1) * n + (n - 1 - t)]);
+    return sum / (n / 2);
+  };
+  assert.ok(Math.abs(rope - reference('rope')) < 0.02 * reference('rope'), `RoPE ${rope} vs ${reference('rope')}`);
+  assert.ok(Math.abs(xpos - reference('xpos')) < 0.02 * reference('xpos'), `xPos ${xpos} vs ${reference('xpos')}`);
+  assert.deepEqual(log.errors, []);
+  await context.close();
+});
