@@ -11,6 +11,7 @@ import { describe, it } from 'node:test';
 
 import { accuracyAt } from '../../web/src/trained/accuracy.js';
 import { forward } from '../../web/src/trained/forward.js';
+import { t5BiasPerHead } from '../../web/src/trained/t5-bias.js';
 import { decodeModel, decodeModels } from '../../web/src/trained/weights.js';
 import { loadBothVariants, readGolden } from './support.js';
 
@@ -88,5 +89,25 @@ describe('training', { skip: !hasTorch && `${python} with torch is not installed
     const script = new URL('../../scripts/train_models.py', import.meta.url).pathname;
     const output = execFileSync(python, [script, '--check', 'xpos', '--steps', '51'], { encoding: 'utf8' });
     assert.match(output, /3 losses equal the log's/);
+  });
+});
+
+describe('t5BiasPerHead', () => {
+  it("takes head h's bias of bucket b from t5_bias[b, h] ([numBuckets, numHeads], row-major)", () => {
+    const model = decodeModel(file, 't5');
+    const heads = t5BiasPerHead(model);
+    const { numHeads } = file.architecture;
+    const { numBuckets } = file.models.t5.options;
+    assert.equal(heads.length, numHeads);
+    for (const [head, values] of heads.entries()) {
+      assert.equal(values.length, numBuckets);
+      for (let b = 0; b < numBuckets; b++) assert.equal(values[b], model.tensors.t5_bias[b * numHeads + head]);
+    }
+  });
+  it('rejects a model without a T5 bias, naming it', () => {
+    assert.throws(() => t5BiasPerHead(decodeModel(file, 'rope')), {
+      name: 'RangeError',
+      message: /"rope" has no t5_bias/,
+    });
   });
 });

@@ -4,7 +4,9 @@
 // keyboard read-out, the permalink, hostile link values, the diagram of where each encoding enters
 // a layer, a phone's width, and the redraw time.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { before, test } from 'node:test';
+import { decodeModel } from '../../web/src/trained/weights.js';
 import { attentionReference, FAMILY_DEFAULTS, referenceContents } from './support/attention-reference.js';
 import { artifactPath, gotoAndSettle, openPage, waitForIdle } from './support/browser.js';
 import { checkHeatmapPixels, contrast } from './support/colors.js';
@@ -348,4 +350,55 @@ test('redraw time at the default and the heaviest settings (diagnostic), and a 3
   await phone.page.locator('#family').screenshot({ path: artifactPath('family-phone.png') });
   assert.deepEqual(phone.log.errors, []);
   await phone.context.close();
+});
+
+test('at the defaults the xPos curve visibly falls below RoPE’s far from the query', async () => {
+  const { page, log, context } = await openPage(browser);
+  await gotoAndSettle(page, server.pageUrl);
+  const { series } = await readLinePlot(page, 'family-distance');
+  const n = FAMILY_DEFAULTS.n;
+  // Mean |score| of the last query over the far half of the distances, read off the drawn curves.
+  const farMean = (label) => {
+    const far = series[label].filter(([x]) => Math.round(x) >= n / 2);
+    assert.equal(far.length, n / 2, `${label}: one point per far distance`);
+    return far.reduce((sum, [, y]) => sum + Math.abs(y), 0) / far.length;
+  };
+  const rope = farMean('RoPE');
+  const xpos = farMean('xPos');
+  assert.ok(xpos < 0.6 * rope, `xPos far |score| ${xpos} should be well below RoPE's ${rope}`);
+  // …and that is xPos's decay, not a different picture: float64 gives the same far means.
+  const reference = (encoding) => {
+    const m = attentionReference(encoding, {});
+    let sum = 0;
+    for (let t = n / 2; t < n; t++) sum += Math.abs(m[(n - 1) * n + (n - 1 - t)]);
+    return sum / (n / 2);
+  };
+  assert.ok(Math.abs(rope - reference('rope')) < 0.02 * reference('rope'), `RoPE ${rope} vs ${reference('rope')}`);
+  assert.ok(Math.abs(xpos - reference('xpos')) < 0.02 * reference('xpos'), `xPos ${xpos} vs ${reference('xpos')}`);
+  assert.deepEqual(log.errors, []);
+  await context.close();
+});
+
+test('the T5 bias plot shows the trained T5 model’s learned bias per bucket and head, beside the stand-in', async () => {
+  const { page, log, context } = await openPage(browser);
+  await gotoAndSettle(page, server.pageUrl);
+  const file = JSON.parse(readFileSync(new URL('../../web/models/weights.json', import.meta.url), 'utf8'));
+  // The raw tensor, [numBuckets, numHeads] row-major; the per-head columns are taken here, not by the page.
+  const tensor = decodeModel(file, 't5').tensors.t5_bias;
+  const { numHeads } = file.architecture;
+  const { series, yPerUnit } = await readLinePlot(page, 'family-t5-trained-bias');
+  for (let head = 0; head < numHeads; head++) {
+    const drawn = series[`trained T5 model, head ${head}`];
+    assert.equal(drawn.length, tensor.length / numHeads, `head ${head}: one point per bucket`);
+    for (const [x, y] of drawn) {
+      const want = tensor[Math.round(x) * numHeads + head];
+      assert.ok(Math.abs(y - want) <= 0.02 * yPerUnit + 1e-5, `head ${head} bucket ${x}: ${y} vs ${want}`);
+    }
+  }
+  const standIn = series['stand-in (the panels)'];
+  assert.ok(Math.abs(standIn.at(-1)[1] - -4) <= 0.02 * yPerUnit + 1e-5, 'the stand-in ends at −4');
+  const caption = await page.locator('figure[data-plot="family-t5-trained-bias"] figcaption').textContent();
+  assert.match(caption, /learned relative-attention bias of the one-layer T5 model trained on lag copy/);
+  assert.deepEqual(log.errors, []);
+  await context.close();
 });

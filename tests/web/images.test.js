@@ -217,8 +217,12 @@ test('default grid: both heatmaps match the float64 restatement of Pixtral 2-D R
 
 test('picking a patch by keyboard (arrow keys, then Enter) and by a click redraws both panels', async () => {
   const canvas = page.locator('figure[data-plot="images-grid"] canvas.heatmap-cells');
-  await canvas.focus(); // the cursor starts at (0, 0)
-  for (const key of ['ArrowDown', 'ArrowDown', 'ArrowDown', 'ArrowRight']) await page.keyboard.press(key);
+  const readout = page.locator('figure[data-plot="images-grid"] .readout');
+  // Keyboard focus starts at the picked patch (the default, row 7, column 7), not at (0, 0).
+  await canvas.focus();
+  assert.match(await readout.textContent(), /^patch \(row 7, column 7\): /);
+  for (const key of ['ArrowUp', 'ArrowUp', 'ArrowUp', 'ArrowUp']) await page.keyboard.press(key);
+  for (let i = 0; i < 6; i++) await page.keyboard.press('ArrowLeft');
   assert.match(
     await page.locator('figure[data-plot="images-grid"] .readout').textContent(),
     /^patch \(row 3, column 1\): /,
@@ -231,6 +235,10 @@ test('picking a patch by keyboard (arrow keys, then Enter) and by a click redraw
   });
   assert.equal(await page.locator('#ctl-img-row').inputValue(), '3');
   await checkPanels(page, { row: 3, col: 1 });
+  await canvas.blur();
+  // Focused again from the keyboard, it starts at the new pick.
+  await canvas.focus();
+  assert.match(await readout.textContent(), /^patch \(row 3, column 1\): /);
   await canvas.blur();
 
   // A click on the cell at row 12, column 14 of the flattened panel picks that patch.

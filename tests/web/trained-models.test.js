@@ -11,6 +11,7 @@ import { forward } from '../../web/src/trained/forward.js';
 import { randomTokens } from '../../web/src/trained/task.js';
 import { decodeModels } from '../../web/src/trained/weights.js';
 import { waitForIdle } from './support/browser.js';
+import { readLinePlot } from './support/lineplot.js';
 import { posenc } from './support/reference.js';
 import { usePageSession } from './support/session.js';
 
@@ -98,4 +99,27 @@ test('the accuracy measured in the browser equals Node’s on the same seeded se
   assert.equal(await page.getAttribute('#trained-accuracy-status', 'data-agrees'), 'true');
   const caption = await page.textContent('figure[data-plot="trained-accuracy"] figcaption');
   assert.match(caption, /equals what the training script measured/);
+});
+
+test('the training-loss plot draws every model’s logged curve, and its text gives the final losses', async () => {
+  const { series, yScale } = await readLinePlot(page, 'trained-loss');
+  assert.equal(Object.keys(series).length, Object.keys(log.models).length);
+  assert.equal(yScale, 'log');
+  for (const [label, entry] of Object.entries(series)) {
+    const encoding = Object.keys(log.models).find((e) => label.toLowerCase().includes(e === 'none' ? 'nope' : e));
+    assert.ok(encoding, `series ${label} names a model`);
+    const logged = log.models[encoding].loss;
+    assert.equal(entry.length, logged.length, `${label}: one point per logged step`);
+    for (const [i, [x, y]] of entry.entries()) {
+      const [step, loss] = logged[i];
+      assert.ok(Math.abs(x - (step + 1)) < 1, `${label} step ${x} vs ${step + 1}`);
+      // On a log axis the 2-decimal path coordinates are a ratio of well under 0.1 %.
+      assert.ok(Math.abs(Math.log10(y / loss)) < 1e-3, `${label}: ${y} vs ${loss}`);
+    }
+  }
+  const caption = await page.locator('figure[data-plot="trained-loss"] figcaption').textContent();
+  for (const entry of Object.values(log.models)) {
+    const final = entry.loss.at(-1)[1];
+    assert.ok(caption.includes(final.toFixed(4)), `the caption gives the final loss ${final.toFixed(4)}`);
+  }
 });

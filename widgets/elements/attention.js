@@ -35,6 +35,11 @@ export const T5_BUCKETS = 32;
 // The stand-in bias falls linearly from 0 (distance 0) to this at the farthest bucket.
 export const T5_STAND_IN_FLOOR = -4;
 
+// xPos's scale enters only as distance / scaleBase. torchscale's 512 (the trained xPos model's too)
+// is made for thousands of positions: over a panel's 128 it moves a score by a few per cent and the
+// panel looks like RoPE's. 32 over 128 positions is the decay 512 gives over 2048.
+export const XPOS_PANEL_SCALE_BASE = 32;
+
 // Above this share of the weights the colour scale saturates (see weightDomain).
 const WEIGHT_SCALE_QUANTILE = 0.99;
 
@@ -76,6 +81,8 @@ export function encodingOptions(key, { head, causal }) {
         numBuckets: T5_BUCKETS,
         bidirectional: !causal,
       };
+    case 'xpos':
+      return { encoding: 'xpos', xpos: { scaleBase: XPOS_PANEL_SCALE_BASE } };
     default:
       return { encoding: key };
   }

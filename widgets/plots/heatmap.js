@@ -86,6 +86,8 @@ export function paintCells(image, values, lut, lo, hi, first = 0, count = values
  *   summary    ({ rows, cols, lo, hi, min, max }) => string: the text alternative (figcaption and
  *              the canvas's aria-label); lo/hi are the colour scale's ends, min/max the data's
  *   square     keep cells' display aspect square-ish (clamped) instead of a fixed 4:3 area
+ *   focusCell  () => { row, col } | null: where keyboard focus starts when no crosshair is shown
+ *              (a selected cell, say); default the first cell
  *
  * draw() also takes `rowsOf(first, count)`: rows first … first + count − 1 of the values drawn,
  * computed again (a Float32Array of count · cols); with it the heatmap keeps no values, and reads
@@ -104,6 +106,7 @@ export function createHeatmap({
   readout,
   summary,
   square = false,
+  focusCell,
 }) {
   const canvas = h('canvas', {
     class: 'heatmap-cells',
@@ -236,9 +239,9 @@ export function createHeatmap({
   });
   // Focus from a press starts at the pressed cell: in a linked group the panel that loses focus
   // has just hidden every crosshair (this one's too), so the cursor alone cannot say where.
-  // Focus from the keyboard starts where the crosshair is, or at the first cell.
+  // Focus from the keyboard starts where the crosshair is, or at the page's chosen cell, or the first.
   canvas.addEventListener('focus', () => {
-    const start = pressed ?? cursor ?? { row: 0, col: 0 };
+    const start = pressed ?? cursor ?? focusCell?.() ?? { row: 0, col: 0 };
     pressed = null;
     setCursor(start, true);
   });

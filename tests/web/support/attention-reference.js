@@ -28,7 +28,7 @@ export function referenceContents({ content, seed, n, d }) {
 
 /**
  * One panel in float64: per pair i, the rotated (RoPE, interleaved pairs, base 10000) dot product,
- * times xPos's ζ_i^((m − n)/512) for 'xpos'; the sum over √d; plus ALiBi's 2^(−head)·(n − m) or the
+ * times xPos's ζ_i^((m − n)/32) for 'xpos'; the sum over √d; plus ALiBi's 2^(−head)·(n − m) or the
  * T5 stand-in bias of the bucket; -Infinity above the diagonal under a causal mask; softmax per row.
  */
 export function attentionReference(encoding, options) {
@@ -52,7 +52,7 @@ export function attentionReference(encoding, options) {
         if (encoding === 'rope' || encoding === 'xpos') {
           const [cm, sm, cn, sn] = [Math.cos(m * w), Math.sin(m * w), Math.cos(j * w), Math.sin(j * w)];
           let term = (a0 * cm - a1 * sm) * (b0 * cn - b1 * sn) + (a0 * sm + a1 * cm) * (b0 * sn + b1 * cn);
-          if (encoding === 'xpos') term *= (((2 * i) / d + 0.4) / 1.4) ** ((m - j) / 512);
+          if (encoding === 'xpos') term *= (((2 * i) / d + 0.4) / 1.4) ** ((m - j) / 32);
           dot += term;
         } else dot += a0 * b0 + a1 * b1;
       }

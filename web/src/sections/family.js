@@ -12,6 +12,9 @@ import { formatSig, formatSigText } from '../../../widgets/format.js';
 import { createLinePlot } from '../../../widgets/plots/lineplot.js';
 import { coalesceToAnimationFrame } from '../../../widgets/schedule.js';
 import { range } from '../../../widgets/vectors.js';
+import weights from '../../models/weights.json';
+import { t5BiasPerHead } from '../trained/t5-bias.js';
+import { decodeModel } from '../trained/weights.js';
 import {
   ALIBI_HEADS,
   Attention,
@@ -19,6 +22,7 @@ import {
   ENCODINGS,
   scoreDomain,
   T5_BUCKETS,
+  t5StandInBias,
   weightDomain,
 } from '../../../widgets/elements/attention.js';
 
@@ -77,6 +81,40 @@ const options = (pairs) => pairs.map(([value, label]) => ({ value, label }));
 
 /** The radio group of an 'enum' setting of this section. */
 const choice = (state, key, label, pairs) => choiceControl(state, key, { label, options: options(pairs) });
+
+/**
+ * The bias per bucket that the trained T5 model (the trained-models section's) learnt, one line
+ * per head, beside the panels' stand-in: what a T5 table looks like after training.
+ */
+function trainedT5BiasPlot() {
+  const model = decodeModel(weights, 't5');
+  const heads = t5BiasPerHead(model);
+  const standIn = t5StandInBias(T5_BUCKETS, false);
+  const at = (values, b) => formatSigText(values[b], 3);
+  const plot = createLinePlot({
+    name: 'family-t5-trained-bias',
+    title: 'T5 bias per bucket: learnt by the trained T5 model, and the panels’ stand-in',
+    xLabel: `bucket (one direction, ${model.options.numBuckets} buckets up to distance ${model.options.maxDistance})`,
+    yLabel: 'bias added to the score',
+    summary: () =>
+      `The learned relative-attention bias of the one-layer T5 model trained on lag copy (see the trained models), per bucket, ` +
+      `for each of its ${heads.length} heads, and the stand-in the panels use. At buckets 0, 3 and ${heads[0].length - 1}: ` +
+      heads
+        .map(
+          (values, head) => `trained head ${head} ${at(values, 0)}, ${at(values, 3)}, ${at(values, values.length - 1)}`,
+        )
+        .join('; ') +
+      `; stand-in ${at(standIn, 0)}, ${at(standIn, 3)}, ${at(standIn, standIn.length - 1)}.`,
+  });
+  const x = range(heads[0].length);
+  plot.draw({
+    series: [
+      ...heads.map((y, head) => ({ label: `trained T5 model, head ${head}`, x, y })),
+      { label: 'stand-in (the panels)', x, y: standIn },
+    ],
+  });
+  return plot.element;
+}
 
 export function mount({ posenc, state }) {
   const root = byId('family-demo');
@@ -157,6 +195,7 @@ export function mount({ posenc, state }) {
       ]),
     ),
     h('div', { class: 'plot-grid two' }, [curvePlots.scores.element, curvePlots.weights.element]),
+    trainedT5BiasPlot(),
   );
 
   function curveSummary(view) {

@@ -156,6 +156,8 @@ function mountGrid({ posenc, state }) {
       valueLabel: 'score with the picked patch (one scale for both)',
       colormap: 'diverging',
       square: true,
+      // The keyboard starts at the picked patch, so arrows move from it and Enter keeps it.
+      focusCell: () => (shown ? { row: shown.row, col: shown.col } : null),
       readout: ({ row, col, value }) => {
         if (!shown) return '';
         const dr = row - shown.row;
