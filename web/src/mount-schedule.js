@@ -16,11 +16,11 @@ function nextTask() {
 }
 
 /**
- * Resolves in a task after the next frame: a section's first draws (coalesced to that frame,
+ * Resolves in a task after the next animation frame: a section’s first draws (coalesced to it,
  * widgets/schedule.js) run and are painted before the next section mounts, so no frame draws
  * the pictures of many sections at once.
  */
-export async function afterNextFrame() {
+export async function afterNextAnimationFrame() {
   await new Promise((resolve) => requestAnimationFrame(resolve));
   if (globalThis.scheduler?.yield) await globalThis.scheduler.yield();
   else await nextTask();
@@ -61,7 +61,7 @@ export async function mountSections(sections, context) {
       console.error(error);
     }
     performance.measure(`mount ${section.id}`, { start: started, end: performance.now() });
-    await afterNextFrame();
+    await afterNextAnimationFrame();
     performance.measure(`draw ${section.id}`, { start: started, end: performance.now() });
   }
   await nextPaint();
