@@ -9,7 +9,8 @@
 #      docs/ (run and type-checked), the page's end-to-end tests in headless Chromium, the
 #      npm-pack smoke test and the bundlers' and frameworks' builds of consumer apps (one
 #      `node --test` run, last, so its summary closes the output; two files at a time, one per
-#      core: the files share nothing but the page build, which a lock serialises).
+#      core: the files share nothing but the page build, which a lock serialises), then each
+#      file's time.
 # One suite alone (what it needs built first, nothing else; no lint, no sanitizers, no fuzzing):
 #   scripts/test.sh core        the Catch2 suite, native (npm run test:core)
 #   scripts/test.sh js          tests/js, tests/readme and tests/package (npm run test:js)
@@ -20,13 +21,23 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
-# The Node suites' folders, each run by one `node --test`.
+# The Node suites' folders, each run by one `node --test`, in the order given; the files' times
+# go to test-artifacts/test-times.txt (scripts/test-file-times.js) and the slowest are printed.
 node_suites() {
   local dirs=()
   for dir in "$@"; do
     [ -d "$dir" ] && dirs+=("$dir/")
   done
-  node --test --test-concurrency="${TEST_CONCURRENCY:-2}" "${dirs[@]}"
+  local format=tap times=test-artifacts/test-times.txt status=0
+  [ -t 1 ] && format=spec
+  mkdir -p test-artifacts
+  node --test --test-concurrency="${TEST_CONCURRENCY:-2}" \
+    --test-reporter="$format" --test-reporter-destination=stdout \
+    --test-reporter=./scripts/test-file-times.js --test-reporter-destination="$times" \
+    "${dirs[@]}" || status=$?
+  echo "== Test files' times ($times)"
+  head -n 16 "$times"
+  return "$status"
 }
 
 # The folders of each suite that runs alone.
@@ -77,7 +88,9 @@ case "${1:-all}" in
     bash scripts/fuzz.sh wasm
 
     echo "== JS API, page and package (node --test)"
-    node_suites tests/js tests/readme tests/web tests/package tests/ecosystem
+    # The bundlers' and frameworks' builds, the longest files, start first, so no long file is
+    # left running alone at the end while the other core idles.
+    node_suites tests/ecosystem tests/web tests/package tests/js tests/readme
     ;;
   *)
     echo "test.sh: unknown suite $1 (core, js, web or ecosystem; none: everything)" >&2
