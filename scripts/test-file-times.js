@@ -1,7 +1,7 @@
-// A node:test reporter that writes how long each test file ran (its first event to its last, wall
-// clock, files running side by side), slowest first, and the whole run's span: scripts/test.sh
-// writes it to test-artifacts/test-times.txt and prints its head, so the suite's slow files are
-// in every run's output.
+// A node:test reporter that writes how long each test file ran (from the runner starting it to its
+// last result, wall clock, files running side by side), slowest first, and the whole run's span:
+// scripts/test.sh writes it to test-artifacts/test-times.txt and prints its head, so the suite's
+// slow files are in every run's output.
 import path from 'node:path';
 
 export default async function* fileTimes(source) {
@@ -11,9 +11,12 @@ export default async function* fileTimes(source) {
     const file = event.data?.file;
     if (!file) continue;
     const now = performance.now();
-    const span = spans.get(file) ?? { first: now, last: now };
-    span.last = now;
-    spans.set(file, span);
+    // Every file is enqueued at the start; its first dequeue is when a process starts running it.
+    if (!spans.has(file)) {
+      if (event.type !== 'test:dequeue') continue;
+      spans.set(file, { first: now, last: now });
+    }
+    spans.get(file).last = now;
   }
   const rows = [...spans].map(([file, { first, last }]) => ({
     file: path.relative(process.cwd(), file),

@@ -49,9 +49,9 @@ export async function waitForIdle(page, timeout = 30_000) {
   );
 }
 
-export async function gotoAndSettle(page, url) {
+export async function gotoAndSettle(page, url, timeout = 30_000) {
   await page.goto(url);
-  await waitForIdle(page);
+  await waitForIdle(page, timeout);
 }
 
 export function artifactPath(name) {
