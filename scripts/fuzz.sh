@@ -9,7 +9,8 @@
 # `scripts/fuzz.sh wasm` instead replays the corpus (committed seeds and whatever native
 # fuzzing added in build/fuzz/corpus) through the same targets compiled by em++ for wasm32,
 # where std::size_t is 32 bits, for the SIMD128 and the scalar core, under UBSan + ASan
-# (build/fuzz-wasm). No fuzzing there: libFuzzer does not exist for wasm.
+# (build/fuzz-wasm), FUZZ_PARALLEL replays at a time. No fuzzing there: libFuzzer does not exist
+# for wasm.
 #
 # Usage: scripts/fuzz.sh [wasm] [target...]   (default: every tests/fuzz/*_fuzz.cpp)
 #   FUZZ_SECONDS   seconds per target (default 20)
@@ -45,20 +46,35 @@ if [ "$mode" = wasm ]; then
     echo "fuzz wasm: FAILED to build" >&2
     exit 1
   }
+  # Each target's corpus (committed seeds and whatever native fuzzing added) through one
+  # variant: a line "ok <count> <seconds>" in its .result file, or the log's failure.
+  replay() {
+    local target=$1 variant=$2 inputs=() start
+    for f in tests/fuzz/corpus/"$target"/* build/fuzz/corpus/"$target"/*; do [ -f "$f" ] && inputs+=("$f"); done
+    start=$(date +%s)
+    if node "build/fuzz-wasm/${target}_${variant}.cjs" "${inputs[@]}" >"build/fuzz-wasm/${target}_${variant}.log" 2>&1; then
+      echo "ok ${#inputs[@]} $(($(date +%s) - start))" >"build/fuzz-wasm/${target}_${variant}.result"
+    else
+      echo "failed ${#inputs[@]}" >"build/fuzz-wasm/${target}_${variant}.result"
+    fi
+  }
+  for target in "${targets[@]}"; do
+    for variant in simd scalar; do
+      rm -f "build/fuzz-wasm/${target}_${variant}.result"
+      replay "$target" "$variant" &
+      while [ "$(jobs -rp | wc -l)" -ge "$parallel" ]; do sleep 0.2; done
+    done
+  done
+  wait
   failed=0
   total=0
   for target in "${targets[@]}"; do
-    inputs=()
-    for f in tests/fuzz/corpus/"$target"/*; do [ -f "$f" ] && inputs+=("$f"); done
-    if [ -d "build/fuzz/corpus/$target" ]; then
-      for f in build/fuzz/corpus/"$target"/*; do [ -f "$f" ] && inputs+=("$f"); done
-    fi
     for variant in simd scalar; do
       log="build/fuzz-wasm/${target}_${variant}.log"
-      start=$(date +%s)
-      if node "build/fuzz-wasm/${target}_${variant}.cjs" "${inputs[@]}" >"$log" 2>&1; then
-        total=$((total + ${#inputs[@]}))
-        echo "fuzz wasm32: ${target} (${variant}): ${#inputs[@]} inputs ok in $(($(date +%s) - start)) s"
+      read -r result count took <"build/fuzz-wasm/${target}_${variant}.result"
+      if [ "$result" = ok ]; then
+        total=$((total + count))
+        echo "fuzz wasm32: ${target} (${variant}): ${count} inputs ok in ${took} s"
       else
         failed=1
         echo "fuzz wasm32: ${target} (${variant}): FAILED, log $log" >&2

@@ -2,7 +2,7 @@
 # `npm test`: installs what is missing, checks formatting and lint, builds, and runs every suite:
 #   1. the Catch2 tests of the C++ core (native, through ctest), then the same suite under
 #      AddressSanitizer + UndefinedBehaviorSanitizer + LeakSanitizer (clang);
-#   2. the libFuzzer targets for FUZZ_SECONDS (default 10) each, and their corpus replayed on
+#   2. the libFuzzer targets for FUZZ_SECONDS (default 5) each, and their corpus replayed on
 #      wasm32 (both cores), where size_t is 32 bits;
 #   3. the core as a CMake library in two consumer projects (add_subdirectory, find_package);
 #   4. the Node tests of the JS API on the real WASM builds, the code blocks of README.md and
@@ -83,8 +83,8 @@ case "${1:-all}" in
     echo "== C++ core under ASan + UBSan + LSan (Catch2, clang)"
     bash scripts/sanitize.sh
 
-    echo "== C++ core fuzzing (libFuzzer, ${FUZZ_SECONDS:-10} s per target), corpus replayed on wasm32"
-    FUZZ_SECONDS=${FUZZ_SECONDS:-10} bash scripts/fuzz.sh
+    echo "== C++ core fuzzing (libFuzzer, ${FUZZ_SECONDS:-5} s per target), corpus replayed on wasm32"
+    FUZZ_SECONDS=${FUZZ_SECONDS:-5} bash scripts/fuzz.sh
     bash scripts/fuzz.sh wasm
 
     echo "== JS API, page and package (node --test)"
