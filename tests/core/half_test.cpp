@@ -15,7 +15,7 @@
 
 namespace {
 
-struct Format {
+struct HalfFormat {
   int fraction_bits;  // 10 (binary16), 7 (bfloat16)
   int exponent_bits;  // 5, 8
   int bias() const { return (1 << (exponent_bits - 1)) - 1; }
@@ -24,11 +24,11 @@ struct Format {
   std::uint16_t infinity() const { return static_cast<std::uint16_t>(((1 << exponent_bits) - 1) << fraction_bits); }
 };
 
-constexpr Format kHalf{10, 5};
-constexpr Format kBfloat16{7, 8};
+constexpr HalfFormat kHalf{10, 5};
+constexpr HalfFormat kBfloat16{7, 8};
 
 // The value of a pattern, from the format's definition.
-double widen(const Format& f, std::uint16_t bits) {
+double widen(const HalfFormat& f, std::uint16_t bits) {
   const int field = (bits >> f.fraction_bits) & ((1 << f.exponent_bits) - 1);
   const int mantissa = bits & ((1 << f.fraction_bits) - 1);
   const double sign = (bits & 0x8000) != 0 ? -1.0 : 1.0;
@@ -40,7 +40,7 @@ double widen(const Format& f, std::uint16_t bits) {
 
 // Round-to-nearest-even of a finite double onto the format, in integers: |x| = M · 2^E with M the
 // 53-bit significand (2^52 <= M < 2^53); the grid step is 2^G; q = |x| / 2^G rounded by the bits shifted out.
-std::uint16_t narrow(const Format& f, double x) {
+std::uint16_t narrow(const HalfFormat& f, double x) {
   const std::uint16_t sign = std::signbit(x) ? 0x8000 : 0;
   if (std::isinf(x)) return sign | f.infinity();
   if (x == 0) return sign;
@@ -125,7 +125,7 @@ TEST_CASE("half: narrowing the widened pattern gives it back; NaN becomes the ca
 }
 
 TEST_CASE("half: every tie between neighbours, and the values beside it, round to nearest even", "[half]") {
-  for (const Format* f : {&kHalf, &kBfloat16}) {
+  for (const HalfFormat* f : {&kHalf, &kBfloat16}) {
     const bool is_half = f == &kHalf;
     const auto to16 = [&](double x) { return is_half ? posenc::double_to_half(x) : posenc::double_to_bfloat16(x); };
     const auto to16f = [&](float x) { return is_half ? posenc::float_to_half(x) : posenc::float_to_bfloat16(x); };

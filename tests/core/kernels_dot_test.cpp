@@ -20,14 +20,14 @@ using Arch = xsimd::default_arch;
 using posenc::kernels::Dot;
 using posenc::kernels::DotRow;
 
-constexpr std::size_t kLanes = xsimd::batch<float, Arch>::size;
+constexpr std::size_t kDotLanes = xsimd::batch<float, Arch>::size;
 
 }  // namespace
 
 TEST_CASE("Dot: simd agrees with scalar and the exact dot, for every n", "[kernels]") {
   const std::size_t n = GENERATE(range<std::size_t>(0, 68), 127, 128, 129, 1000, 4099, 65536);
   const std::size_t shift_a = GENERATE(0, 1), shift_b = GENERATE(0, 3);
-  INFO("n " << n << ", shifts " << shift_a << "/" << shift_b << ", lanes " << kLanes);
+  INFO("n " << n << ", shifts " << shift_a << "/" << shift_b << ", lanes " << kDotLanes);
   const std::vector<float> a_values = random_floats(n, 11, -2.0f, 2.0f), b_values = random_floats(n, 12, -2.0f, 2.0f);
   // The guards after the end are NaN: reading them would make the result NaN.
   GuardedBuffer a(n, shift_a), b(n, shift_b);
@@ -55,7 +55,7 @@ TEST_CASE("DotRow: simd and scalar give every column's dot product, for every di
   const std::size_t dim = GENERATE(range<std::size_t>(0, 68), 127, 1000);
   const std::size_t cols = GENERATE(range<std::size_t>(0, 14), 33);
   const std::size_t shift = GENERATE(0, 1);
-  INFO("dim " << dim << ", cols " << cols << ", shift " << shift << ", lanes " << kLanes);
+  INFO("dim " << dim << ", cols " << cols << ", shift " << shift << ", lanes " << kDotLanes);
   const std::vector<float> a_values = random_floats(dim, 13, -2.0f, 2.0f),
                            b_values = random_floats(cols * dim, 14, -2.0f, 2.0f);
   // NaN guards after a and b: reading past them would poison the sums.

@@ -35,7 +35,7 @@ using doubles = xsimd::batch<double, Arch>;
 using posenc::kernels::Bfloat16Storage;
 using posenc::kernels::Float16Storage;
 using posenc::kernels::HeadOrder;
-constexpr std::size_t kLanes = floats::size;
+constexpr std::size_t kFloatLanes = floats::size;
 
 float float_of(std::uint32_t bits) {
   float value;
@@ -48,22 +48,22 @@ std::uint32_t bits_of(float value) {
   return bits;
 }
 
-// The SIMD policy applied to whole arrays (n a multiple of 2 kLanes): one batch at a time
+// The SIMD policy applied to whole arrays (n a multiple of 2 kFloatLanes): one batch at a time
 // (load) or two (load_pair).
 template <class Storage>
 std::vector<std::uint32_t> simd_widened_bits(const std::vector<std::uint16_t>& in, bool pairs) {
   std::vector<std::uint32_t> out(in.size());
-  for (std::size_t i = 0; i < in.size(); i += 2 * kLanes) {
-    alignas(64) float lanes[2 * kLanes];
+  for (std::size_t i = 0; i < in.size(); i += 2 * kFloatLanes) {
+    alignas(64) float lanes[2 * kFloatLanes];
     if (pairs) {
       const auto [first, second] = Storage::template load_pair<Arch>(in.data() + i);
       first.store_aligned(lanes);
-      second.store_aligned(lanes + kLanes);
+      second.store_aligned(lanes + kFloatLanes);
     } else {
       Storage::template load<Arch>(in.data() + i).store_aligned(lanes);
-      Storage::template load<Arch>(in.data() + i + kLanes).store_aligned(lanes + kLanes);
+      Storage::template load<Arch>(in.data() + i + kFloatLanes).store_aligned(lanes + kFloatLanes);
     }
-    for (std::size_t j = 0; j < 2 * kLanes; ++j) out[i + j] = bits_of(lanes[j]);
+    for (std::size_t j = 0; j < 2 * kFloatLanes; ++j) out[i + j] = bits_of(lanes[j]);
   }
   return out;
 }
@@ -72,19 +72,19 @@ std::vector<std::uint32_t> simd_widened_bits(const std::vector<std::uint16_t>& i
 // apart (the second's patterns first, then a gap pattern left untouched, then the first's).
 template <class Storage>
 std::vector<std::uint16_t> simd_narrowed(const std::vector<float>& in, bool pairs) {
-  std::vector<std::uint16_t> out(in.size() + 1, 0xABCD);  // one past: the store writes kLanes patterns only
-  for (std::size_t i = 0; i < in.size(); i += 2 * kLanes) {
-    const floats first = floats::load_unaligned(in.data() + i), second = floats::load_unaligned(in.data() + i + kLanes);
+  std::vector<std::uint16_t> out(in.size() + 1, 0xABCD);  // one past: the store writes kFloatLanes patterns only
+  for (std::size_t i = 0; i < in.size(); i += 2 * kFloatLanes) {
+    const floats first = floats::load_unaligned(in.data() + i), second = floats::load_unaligned(in.data() + i + kFloatLanes);
     if (pairs) {
-      std::uint16_t apart[2 * kLanes + 1];
-      apart[kLanes] = 0xABCD;
-      Storage::template store_pair<Arch>(apart + kLanes + 1, apart, first, second);
-      CHECK(apart[kLanes] == 0xABCD);
-      std::memcpy(out.data() + i, apart + kLanes + 1, sizeof(std::uint16_t) * kLanes);
-      std::memcpy(out.data() + i + kLanes, apart, sizeof(std::uint16_t) * kLanes);
+      std::uint16_t apart[2 * kFloatLanes + 1];
+      apart[kFloatLanes] = 0xABCD;
+      Storage::template store_pair<Arch>(apart + kFloatLanes + 1, apart, first, second);
+      CHECK(apart[kFloatLanes] == 0xABCD);
+      std::memcpy(out.data() + i, apart + kFloatLanes + 1, sizeof(std::uint16_t) * kFloatLanes);
+      std::memcpy(out.data() + i + kFloatLanes, apart, sizeof(std::uint16_t) * kFloatLanes);
     } else {
       Storage::template store<Arch>(out.data() + i, first);
-      Storage::template store<Arch>(out.data() + i + kLanes, second);
+      Storage::template store<Arch>(out.data() + i + kFloatLanes, second);
     }
   }
   CHECK(out.back() == 0xABCD);
@@ -92,12 +92,12 @@ std::vector<std::uint16_t> simd_narrowed(const std::vector<float>& in, bool pair
   return out;
 }
 
-// The exact table conversion (Storage::table) of each value, kLanes neighbours at a time.
+// The exact table conversion (Storage::table) of each value, kFloatLanes neighbours at a time.
 template <class Storage>
 std::vector<std::uint16_t> simd_table(const std::vector<double>& in) {
   std::vector<std::uint16_t> out(in.size());
-  for (std::size_t i = 0; i < in.size(); i += kLanes) {
-    const doubles lo = doubles::load_unaligned(in.data() + i), hi = doubles::load_unaligned(in.data() + i + kLanes / 2);
+  for (std::size_t i = 0; i < in.size(); i += kFloatLanes) {
+    const doubles lo = doubles::load_unaligned(in.data() + i), hi = doubles::load_unaligned(in.data() + i + kFloatLanes / 2);
     posenc::kernels::store_u16<Arch>(out.data() + i, Storage::template table<Arch>(lo, hi));
   }
   return out;
@@ -109,14 +109,14 @@ std::vector<std::uint16_t> simd_table(const std::vector<double>& in) {
 template <class Storage>
 std::pair<std::size_t, std::size_t> quick_table_right_and_wrong(const std::vector<double>& in) {
   std::size_t right = 0, wrong = 0;
-  alignas(64) double lanes[kLanes];
-  alignas(64) std::uint16_t patterns[kLanes];
+  alignas(64) double lanes[kFloatLanes];
+  alignas(64) std::uint16_t patterns[kFloatLanes];
   for (std::size_t i = 0; i < in.size(); ++i) {
-    const std::size_t lane = i % kLanes;
-    for (std::size_t j = 0; j < kLanes; ++j) lanes[j] = j == lane ? in[i] : 0.3;
+    const std::size_t lane = i % kFloatLanes;
+    for (std::size_t j = 0; j < kFloatLanes; ++j) lanes[j] = j == lane ? in[i] : 0.3;
     typename Storage::template QuickTable<Arch> quick;
     posenc::kernels::store_u16<Arch>(patterns,
-                                     quick(doubles::load_aligned(lanes), doubles::load_aligned(lanes + kLanes / 2)));
+                                     quick(doubles::load_aligned(lanes), doubles::load_aligned(lanes + kFloatLanes / 2)));
     if (!quick.right()) continue;
     ++right;
     if (patterns[lane] != Storage::from_double(in[i])) {
@@ -129,7 +129,7 @@ std::pair<std::size_t, std::size_t> quick_table_right_and_wrong(const std::vecto
 
 template <class T>
 void pad_to_lanes(std::vector<T>& v) {
-  while (v.size() % (2 * kLanes) != 0) v.push_back(v.front());
+  while (v.size() % (2 * kFloatLanes) != 0) v.push_back(v.front());
 }
 
 template <class Storage, class T>
@@ -237,11 +237,11 @@ TEST_CASE("SIMD narrowing of dense float32 sets equals float_to_half and float_t
   // floats_to_half_pair itself (an F16C build stores by the instruction instead): its quick
   // path where both batches are in binary16's normal range, the general one elsewhere.
   std::vector<std::uint16_t> paired(half_values.size());
-  for (std::size_t i = 0; i < half_values.size(); i += 2 * kLanes) {
+  for (std::size_t i = 0; i < half_values.size(); i += 2 * kFloatLanes) {
     const auto [first, second] = posenc::kernels::floats_to_half_pair<Arch>(
-        floats::load_unaligned(half_values.data() + i), floats::load_unaligned(half_values.data() + i + kLanes));
+        floats::load_unaligned(half_values.data() + i), floats::load_unaligned(half_values.data() + i + kFloatLanes));
     posenc::kernels::store_u16<Arch>(paired.data() + i, first);
-    posenc::kernels::store_u16<Arch>(paired.data() + i + kLanes, second);
+    posenc::kernels::store_u16<Arch>(paired.data() + i + kFloatLanes, second);
   }
   CHECK(scalar_mismatches<Float16Storage>(half_values, paired, false) == 0);
   for (const bool pairs : {false, true}) {
@@ -344,7 +344,7 @@ TEST_CASE("rotation kernels on half storage: simd equals scalar bit for bit, eve
   const std::size_t n = GENERATE(range<std::size_t>(0, 40), 127, 1000);
   const HeadOrder order = GENERATE(HeadOrder::kAcrossHeads, HeadOrder::kHeadByHead);
   const bool in_place = GENERATE(false, true);
-  INFO("n " << n << ", lanes " << kLanes);
+  INFO("n " << n << ", lanes " << kFloatLanes);
   check_rotations<Float16Storage>(n, order, in_place);
   check_rotations<Bfloat16Storage>(n, order, in_place);
 }
@@ -352,7 +352,7 @@ TEST_CASE("rotation kernels on half storage: simd equals scalar bit for bit, eve
 TEST_CASE("table rows of half tables: simd equals scalar bit for bit, every width", "[kernels][half]") {
   const std::size_t n = GENERATE(range<std::size_t>(0, 40), 128);
   const bool interleaved = GENERATE(false, true);
-  INFO("n " << n << ", lanes " << kLanes);
+  INFO("n " << n << ", lanes " << kFloatLanes);
   for (const bool with_zero : {false, true}) {
     check_half_phase_rows<Float16Storage>(n, interleaved, with_zero);
     check_half_phase_rows<Bfloat16Storage>(n, interleaved, with_zero);

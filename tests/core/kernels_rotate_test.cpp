@@ -21,7 +21,7 @@ using posenc::kernels::HeadOrder;
 using posenc::kernels::RotateHalf;
 using posenc::kernels::RotateInterleaved;
 
-constexpr std::size_t kLanes = xsimd::batch<float, Arch>::size;
+constexpr std::size_t kRotateLanes = xsimd::batch<float, Arch>::size;
 
 enum class Target { kInPlace, kSeparateOut };
 
@@ -47,7 +47,7 @@ TEST_CASE("RotateHalf: simd equals scalar bit for bit, for every n, over several
   const HeadOrder order = GENERATE(HeadOrder::kAcrossHeads, HeadOrder::kHeadByHead);
   const Target target = GENERATE(Target::kInPlace, Target::kSeparateOut);
   const std::size_t half = n, stride = 2 * n + rows.stride, length = rows.heads * stride;
-  INFO("n " << n << ", heads " << rows.heads << ", stride " << stride << ", shift " << shift << ", lanes " << kLanes
+  INFO("n " << n << ", heads " << rows.heads << ", stride " << stride << ", shift " << shift << ", lanes " << kRotateLanes
             << (order == HeadOrder::kAcrossHeads ? ", across heads" : ", head by head") << ", "
             << (target == Target::kInPlace ? "in place" : "out of place"));
   const std::vector<float> cos = random_floats(n, 1), sin = random_floats(n, 2);
@@ -92,7 +92,7 @@ TEST_CASE("RotateInterleaved: simd equals scalar bit for bit, for every n, over 
   const HeadOrder order = GENERATE(HeadOrder::kAcrossHeads, HeadOrder::kHeadByHead);
   const Target target = GENERATE(Target::kInPlace, Target::kSeparateOut);
   const std::size_t stride = 2 * n + rows.stride, length = rows.heads * stride;
-  INFO("n " << n << ", heads " << rows.heads << ", stride " << stride << ", shift " << shift << ", lanes " << kLanes
+  INFO("n " << n << ", heads " << rows.heads << ", stride " << stride << ", shift " << shift << ", lanes " << kRotateLanes
             << (order == HeadOrder::kAcrossHeads ? ", across heads" : ", head by head") << ", "
             << (target == Target::kInPlace ? "in place" : "out of place"));
   const std::vector<float> cos = random_floats(n, 5), sin = random_floats(n, 6);

@@ -20,7 +20,7 @@ namespace {
 using reference::TableLayout;
 using namespace test_support;
 
-constexpr std::int64_t kContractPositions = std::int64_t{1} << 24;
+constexpr std::int64_t kTableContractPositions = std::int64_t{1} << 24;
 
 posenc::SinusoidalLayout core_layout(TableLayout layout) {
   return layout == TableLayout::kInterleaved ? posenc::SinusoidalLayout::kInterleaved
@@ -125,11 +125,11 @@ TEST_CASE("sinusoidal_table matches the reference for every even d_model from 2 
 TEST_CASE("sinusoidal precision contract: |value - float64| <= kTableBound below position 2^24, d_model <= 8192",
           "[sinusoidal][precision]") {
   const std::vector<std::int64_t> samples = {
-      0, 1, 2, 63, 64, 65, 1023, 1024, 1025, 2047, 32767, (1 << 20) - 1, kContractPositions - 1};
+      0, 1, 2, 63, 64, 65, 1023, 1024, 1025, 2047, 32767, (1 << 20) - 1, kTableContractPositions - 1};
   // Consecutive runs: across the re-anchoring up to the last contract position, and shorter
   // ones around 2^20 and 2^15.
   const std::vector<std::int64_t> runs[] = {
-      reference::consecutive(kContractPositions - static_cast<std::int64_t>(kRunAcrossAnchor), kRunAcrossAnchor),
+      reference::consecutive(kTableContractPositions - static_cast<std::int64_t>(kRunAcrossAnchor), kRunAcrossAnchor),
       reference::consecutive((1 << 20) - 100, 200), reference::consecutive(32700, 200)};
   for (const std::size_t d_model : {2, 4, 6, 128, 512, 1024, 8192}) {
     const reference::Phases sample_phases = reference::phases(samples, d_model, 10000.0L);
@@ -162,7 +162,7 @@ TEST_CASE("sinusoidal_table with explicit positions: jumps, repeats, descending"
   for (std::int64_t p = 150; p >= 0; --p) positions.push_back(p);  // descending
   for (std::int64_t p = 70000; p < 70000 + static_cast<std::int64_t>(kRunAcrossAnchor); ++p)
     positions.push_back(p);  // a run across the re-anchoring, after a jump
-  positions.push_back(kContractPositions - 1);
+  positions.push_back(kTableContractPositions - 1);
   positions.push_back(12);
   const std::vector<float> table = table_at(positions, d_model, layout);
   check_contract(table, positions, d_model, layout);
