@@ -89,7 +89,8 @@ async function measureHeavyRedraw(browser) {
   try {
     await page.goto(`${ORIGIN}/web/site/index.html?${HEAVY.query}`, { waitUntil: 'load', timeout: 60_000 });
     await page.waitForFunction(
-      () => document.documentElement.dataset.ready === 'true' && document.documentElement.dataset.pendingRedraws === '0',
+      () =>
+        document.documentElement.dataset.ready === 'true' && document.documentElement.dataset.pendingRedraws === '0',
       null,
       { timeout: 60_000 },
     );

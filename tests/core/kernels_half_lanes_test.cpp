@@ -74,7 +74,8 @@ template <class Storage>
 std::vector<std::uint16_t> simd_narrowed(const std::vector<float>& in, bool pairs) {
   std::vector<std::uint16_t> out(in.size() + 1, 0xABCD);  // one past: the store writes kFloatLanes patterns only
   for (std::size_t i = 0; i < in.size(); i += 2 * kFloatLanes) {
-    const floats first = floats::load_unaligned(in.data() + i), second = floats::load_unaligned(in.data() + i + kFloatLanes);
+    const floats first = floats::load_unaligned(in.data() + i),
+                 second = floats::load_unaligned(in.data() + i + kFloatLanes);
     if (pairs) {
       std::uint16_t apart[2 * kFloatLanes + 1];
       apart[kFloatLanes] = 0xABCD;
@@ -97,7 +98,8 @@ template <class Storage>
 std::vector<std::uint16_t> simd_table(const std::vector<double>& in) {
   std::vector<std::uint16_t> out(in.size());
   for (std::size_t i = 0; i < in.size(); i += kFloatLanes) {
-    const doubles lo = doubles::load_unaligned(in.data() + i), hi = doubles::load_unaligned(in.data() + i + kFloatLanes / 2);
+    const doubles lo = doubles::load_unaligned(in.data() + i),
+                  hi = doubles::load_unaligned(in.data() + i + kFloatLanes / 2);
     posenc::kernels::store_u16<Arch>(out.data() + i, Storage::template table<Arch>(lo, hi));
   }
   return out;
@@ -115,8 +117,8 @@ std::pair<std::size_t, std::size_t> quick_table_right_and_wrong(const std::vecto
     const std::size_t lane = i % kFloatLanes;
     for (std::size_t j = 0; j < kFloatLanes; ++j) lanes[j] = j == lane ? in[i] : 0.3;
     typename Storage::template QuickTable<Arch> quick;
-    posenc::kernels::store_u16<Arch>(patterns,
-                                     quick(doubles::load_aligned(lanes), doubles::load_aligned(lanes + kFloatLanes / 2)));
+    posenc::kernels::store_u16<Arch>(
+        patterns, quick(doubles::load_aligned(lanes), doubles::load_aligned(lanes + kFloatLanes / 2)));
     if (!quick.right()) continue;
     ++right;
     if (patterns[lane] != Storage::from_double(in[i])) {

@@ -47,8 +47,8 @@ TEST_CASE("RotateHalf: simd equals scalar bit for bit, for every n, over several
   const HeadOrder order = GENERATE(HeadOrder::kAcrossHeads, HeadOrder::kHeadByHead);
   const Target target = GENERATE(Target::kInPlace, Target::kSeparateOut);
   const std::size_t half = n, stride = 2 * n + rows.stride, length = rows.heads * stride;
-  INFO("n " << n << ", heads " << rows.heads << ", stride " << stride << ", shift " << shift << ", lanes " << kRotateLanes
-            << (order == HeadOrder::kAcrossHeads ? ", across heads" : ", head by head") << ", "
+  INFO("n " << n << ", heads " << rows.heads << ", stride " << stride << ", shift " << shift << ", lanes "
+            << kRotateLanes << (order == HeadOrder::kAcrossHeads ? ", across heads" : ", head by head") << ", "
             << (target == Target::kInPlace ? "in place" : "out of place"));
   const std::vector<float> cos = random_floats(n, 1), sin = random_floats(n, 2);
   std::vector<float> x = random_floats(length, 3, -4.0f, 4.0f);
@@ -92,8 +92,8 @@ TEST_CASE("RotateInterleaved: simd equals scalar bit for bit, for every n, over 
   const HeadOrder order = GENERATE(HeadOrder::kAcrossHeads, HeadOrder::kHeadByHead);
   const Target target = GENERATE(Target::kInPlace, Target::kSeparateOut);
   const std::size_t stride = 2 * n + rows.stride, length = rows.heads * stride;
-  INFO("n " << n << ", heads " << rows.heads << ", stride " << stride << ", shift " << shift << ", lanes " << kRotateLanes
-            << (order == HeadOrder::kAcrossHeads ? ", across heads" : ", head by head") << ", "
+  INFO("n " << n << ", heads " << rows.heads << ", stride " << stride << ", shift " << shift << ", lanes "
+            << kRotateLanes << (order == HeadOrder::kAcrossHeads ? ", across heads" : ", head by head") << ", "
             << (target == Target::kInPlace ? "in place" : "out of place"));
   const std::vector<float> cos = random_floats(n, 5), sin = random_floats(n, 6);
   std::vector<float> x = random_floats(length, 7, -4.0f, 4.0f);
