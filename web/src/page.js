@@ -156,10 +156,15 @@ function showFailure(message) {
 async function main(page) {
   // A link for the other page goes there, query and fragment kept, before anything mounts.
   const query = splitQuery(location.search || savedSettings(), otherPage(page));
+  const goToOtherPage = () => location.replace(`./${fileOf(otherPage(page))}${location.search}${location.hash}`);
   if (belongsElsewhere(page, query)) {
-    location.replace(`./${fileOf(otherPage(page))}${location.search}${location.hash}`);
+    goToOtherPage();
     return;
   }
+  // The same for a fragment typed or followed later, which does not load the page again.
+  window.addEventListener('hashchange', () => {
+    if (sectionIds(otherPage(page)).has(location.hash.slice(1))) goToOtherPage();
+  });
   // The script runs: the static hint of what to do if it never does (index.html) goes.
   byId('engine-status').textContent = 'Loading posenc…';
   window.addEventListener('error', (event) => showFailure(event.message));
