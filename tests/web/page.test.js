@@ -508,7 +508,11 @@ test('fixed text follows the settings and the posts are quoted, not echoed', asy
   assert.doesNotMatch(note, /can carry float32 rounding/);
   assert.match(note, /0\.4099998 is the sum’s exact value \(0\.40999983…\)/);
   // The opening admits what a causal mask gives; claims carry their sources.
-  const text = await fresh.page.locator('main').textContent();
+  // (On either page: the precision sections that cite transformers are the companion's.)
+  const text = [
+    await fresh.page.locator('main').textContent(),
+    await companion.page.locator('main').textContent(),
+  ].join('\n');
   assert.match(text, /causal\s+mask lets each token see only the tokens before it/);
   assert.doesNotMatch(text, /most reported class of RoPE bugs|why a RoPE model falls apart/);
   assert.match(text, /transformers pull request 29285/);

@@ -92,6 +92,7 @@ test('a link too long for servers leaves out its longest settings, names them, a
   await page.locator('#ctl-cmp-q').fill(numbers(1.1));
   await page.locator('#ctl-cmp-k').fill(numbers(1.2));
   await page.locator('#ctl-img-prompt').fill('ࠀ'.repeat(200));
+  await page.locator('#ctl-trained-text').fill('ࠀ'.repeat(240));
   await page.locator('#ctl-fx-seq').fill('300');
   await page.locator('#ctl-fx-seq').press('Enter');
   await waitForIdle(page);
@@ -120,6 +121,7 @@ test('a link too long for servers leaves out its longest settings, names them, a
   const fresh = await openPage(browser);
   await gotoAndSettle(fresh.page, href);
   assert.equal(await fresh.page.locator('#ctl-img-prompt').inputValue(), 'ࠀ'.repeat(200));
+  assert.equal(await fresh.page.locator('#ctl-trained-text').inputValue(), 'ࠀ'.repeat(240));
   assert.equal(await fresh.page.locator('#ctl-fx-seq').inputValue(), '300');
   assert.deepEqual(await fresh.page.locator('#url-problems li').allTextContents(), [
     'The page that made this link left out cmp.q, cmp.k (too long for a link); they have their defaults here.',
