@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Builds the tutorial page with Vite (web/vite.config.js):
-#   web/site/                          static folder (relative URLs: works under any sub-path)
-#   web/site/single/posenc-tutorial.html  one self-contained file (JS, CSS, fonts, WASM inlined)
+# Builds the tutorial's two pages, the lesson and the advanced companion, with Vite
+# (web/vite.config.js):
+#   web/site/                             static folder (index.html, companion.html, widgets.html;
+#                                         relative URLs: works under any sub-path)
+#   web/site/single/posenc-tutorial.html  the lesson as one self-contained file (JS, CSS, fonts,
+#   web/site/single/posenc-companion.html WASM inlined), and the companion; they link to each other
 # and prints the built sizes. Needs dist/ (the glue, the .wasm files and their inline chunks):
 # `bash scripts/build.sh wasm`.
 set -euo pipefail
@@ -22,6 +25,7 @@ scratch="$root/node_modules/.cache/posenc-web-build"
 rm -rf "$scratch"
 "$vite" build --config web/vite.config.js --outDir "$scratch"
 "$vite" build --config web/vite.config.js --mode single --outDir "$scratch/single"
+"$vite" build --config web/vite.config.js --mode single-companion --outDir "$scratch/single"
 rm -rf "$root/web/site.previous"
 if [ -d "$root/web/site" ]; then mv "$root/web/site" "$root/web/site.previous"; fi
 mv "$scratch" "$root/web/site"

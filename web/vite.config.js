@@ -1,9 +1,13 @@
-// Two builds of the tutorial page (see scripts/build-web.sh):
-//   default        -> web/site/: hashed assets next to index.html, relative base './' so the
-//                     folder works from any static server under any sub-path;
-//   --mode single  -> web/site/single/posenc-tutorial.html: one file with JS, CSS, fonts and
-//                     WASM inlined, for file://. It loads posenc through posenc/inline (the
-//                     .wasm as base64 chunks), so the file carries each build once.
+// The builds of the tutorial's two pages, the lesson (index.html) and the advanced companion
+// (companion.html); see scripts/build-web.sh:
+//   default                  -> web/site/: both pages and the widgets gallery, hashed assets
+//                               next to them, relative base './' so the folder works from any
+//                               static server under any sub-path;
+//   --mode single            -> web/site/single/posenc-tutorial.html (the lesson) and
+//   --mode single-companion  -> web/site/single/posenc-companion.html: one file each, with JS,
+//                               CSS, fonts and WASM inlined, for file://, linking to each other
+//                               by file name. They load posenc through posenc/inline (the .wasm
+//                               as base64 chunks), so each file carries each build once.
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { viteSingleFile } from 'vite-plugin-singlefile';
@@ -25,12 +29,25 @@ function katexWoff2Only() {
   };
 }
 
-// The single file is the tutorial alone: paragraphs marked data-site-only (links to the site's
-// other pages, such as the widgets gallery) would lead nowhere from it.
-function siteOnlyRemoved() {
+// Each page's single file: the page it is built from and its file name (web/src/pages.js names
+// the same files, for the links its script writes).
+const SINGLE_FILES = {
+  single: { page: 'index.html', file: 'posenc-tutorial.html' },
+  'single-companion': { page: 'companion.html', file: 'posenc-companion.html' },
+};
+
+// A single file holds one page of the tutorial: paragraphs marked data-site-only (links to the
+// site's other pages, such as the widgets gallery) would lead nowhere from it, and the links
+// between the two pages name the other page's single file, which lies next to it.
+function singleFilePage() {
+  const renamed = (html) =>
+    Object.values(SINGLE_FILES).reduce(
+      (text, { page, file }) => text.replaceAll(`href="./${page}`, `href="./${file}`),
+      html,
+    );
   return {
-    name: 'posenc-site-only-removed',
-    transformIndexHtml: (html) => html.replace(/\s*<p data-site-only>[\s\S]*?<\/p>/g, ''),
+    name: 'posenc-single-file-page',
+    transformIndexHtml: (html) => renamed(html.replace(/\s*<p data-site-only>[\s\S]*?<\/p>/g, '')),
   };
 }
 
@@ -58,7 +75,7 @@ const pagePath = (name) => fileURLToPath(new URL(name, import.meta.url));
 const inlineEntry = fileURLToPath(new URL('../bindings/js/inline.js', import.meta.url));
 
 export default defineConfig(({ mode }) => {
-  const single = mode === 'single';
+  const single = SINGLE_FILES[mode];
   return {
     root: fileURLToPath(new URL('.', import.meta.url)),
     base: './',
@@ -69,16 +86,18 @@ export default defineConfig(({ mode }) => {
       assetsInlineLimit: single ? Number.MAX_SAFE_INTEGER : 0,
       target: 'es2022',
       reportCompressedSize: false,
-      // The folder build has the widgets gallery too (the single file is the tutorial alone).
-      rollupOptions: single ? {} : { input: { index: pagePath('index.html'), widgets: pagePath('widgets.html') } },
+      // The folder build has both pages and the widgets gallery; a single file, one page.
+      rollupOptions: {
+        input: single
+          ? pagePath(single.page)
+          : { index: pagePath('index.html'), companion: pagePath('companion.html'), widgets: pagePath('widgets.html') },
+      },
     },
     resolve: single ? { alias: { '../../bindings/js/index.js': inlineEntry } } : {},
     plugins: [
       katexWoff2Only(),
       thirdPartyNotices(),
-      ...(single
-        ? [siteOnlyRemoved(), viteSingleFile({ outputFileName: 'posenc-tutorial.html' }), singleFileCsp()]
-        : []),
+      ...(single ? [singleFilePage(), viteSingleFile({ outputFileName: single.file }), singleFileCsp()] : []),
     ],
   };
 });

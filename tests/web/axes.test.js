@@ -1,4 +1,4 @@
-// Every plot box on the page (heatmaps, line plots, vector plots, in the page and in the
+// Every plot box on the tutorial's two pages (heatmaps, line plots, vector plots, in the page and in the
 // elements' shadow roots): no tick label overlaps an axis title, another tick label of its axis or
 // one of the other axis at the corner, at 1280 px and on a 375-px phone. (Long context's "10000"
 // ticks used to run into "query position m", half precision's 1e−9 into 1e0 on a phone.)
@@ -23,8 +23,11 @@ for (const [width, touch] of [
 ]) {
   test(`at ${width} px no tick label overlaps an axis title or a neighbouring tick label`, async () => {
     const { page, context, log } = await openPage(browser, { width, height: 900, touch });
-    await gotoAndSettle(page, server.pageUrl);
-    const found = await plotBoxes(page);
+    const found = [];
+    for (const url of [server.pageUrl, server.companionUrl]) {
+      await gotoAndSettle(page, url);
+      found.push(...(await plotBoxes(page)));
+    }
     assert.ok(found.filter(({ plot }) => plot.startsWith('long-context-')).length >= 2, 'long context drawn');
     assert.ok(found.length > 20, `${found.length} plot boxes`);
     const problems = [];
@@ -49,23 +52,29 @@ for (const [width, touch] of [
 
 test('at 1280 px the plots of one row of a grid start at the same height, whatever their titles wrap to', async () => {
   const { page, context, log } = await openPage(browser, { width: 1280, height: 900 });
-  // §1 with long titles beside short ones (the first panel's title fits one line, the others two).
-  await gotoAndSettle(page, server.pageUrl);
-  const rows = await page.evaluate(() =>
-    [...document.querySelectorAll('.plot-grid.two, .plot-grid.three')]
-      .filter((grid) => grid.offsetParent !== null)
-      .flatMap((grid) => {
-        const byRow = new Map();
-        for (const figure of grid.querySelectorAll(':scope > figure')) {
-          const area = figure.querySelector('.plot-area');
-          if (!area) continue;
-          const top = Math.round(figure.getBoundingClientRect().top);
-          if (!byRow.has(top)) byRow.set(top, []);
-          byRow.get(top).push({ plot: figure.dataset.plot, area: area.getBoundingClientRect().top });
-        }
-        return [...byRow.values()].filter((row) => row.length > 1);
-      }),
-  );
+  // §1 with long titles beside short ones (the first panel's title fits one line, the others two);
+  // the rows of both pages.
+  const rows = [];
+  for (const url of [server.pageUrl, server.companionUrl]) {
+    await gotoAndSettle(page, url);
+    rows.push(
+      ...(await page.evaluate(() =>
+        [...document.querySelectorAll('.plot-grid.two, .plot-grid.three')]
+          .filter((grid) => grid.offsetParent !== null)
+          .flatMap((grid) => {
+            const byRow = new Map();
+            for (const figure of grid.querySelectorAll(':scope > figure')) {
+              const area = figure.querySelector('.plot-area');
+              if (!area) continue;
+              const top = Math.round(figure.getBoundingClientRect().top);
+              if (!byRow.has(top)) byRow.set(top, []);
+              byRow.get(top).push({ plot: figure.dataset.plot, area: area.getBoundingClientRect().top });
+            }
+            return [...byRow.values()].filter((row) => row.length > 1);
+          }),
+      )),
+    );
+  }
   assert.ok(rows.length >= 4, `${rows.length} rows of figures side by side`);
   const problems = rows
     .filter((row) => Math.max(...row.map((f) => f.area)) - Math.min(...row.map((f) => f.area)) > 1)

@@ -61,7 +61,7 @@ for (const options of [
 ]) {
   test(`panels against float64 (RoPE, xPos, ALiBi, T5): ${JSON.stringify(options)}`, async () => {
     const { page, log, context } = await openPage(browser);
-    await gotoAndSettle(page, server.pageUrl + query(options));
+    await gotoAndSettle(page, server.companionUrl + query(options));
     const panels = {};
     for (const encoding of ['rope', 'xpos', 'alibi', 't5']) {
       panels[encoding] = attentionReference(encoding, options);
@@ -98,7 +98,7 @@ for (const options of [
 
 test('the toggles: softmax and the causal mask change the panels as float64 says (NoPE + causal is 1/(m + 1)); keyboard read-out', async () => {
   const { page, log, context } = await openPage(browser);
-  await gotoAndSettle(page, server.pageUrl);
+  await gotoAndSettle(page, server.companionUrl);
   // Without positions and with the same q and k everywhere, every raw score is the same.
   const flat = attentionReference('none', {});
   await checkPanel(page, 'none', {}, flat);
@@ -166,7 +166,7 @@ function sinusoidalWeights() {
 
 test("the Try-this prompt on ALiBi's steepest head: a straight score line, a weight that shrinks by e^(−1/2) per position", async () => {
   const { page, log, context } = await openPage(browser);
-  await gotoAndSettle(page, server.pageUrl);
+  await gotoAndSettle(page, server.companionUrl);
   await page.locator('#ctl-fam-head').fill('1');
   await page.locator('#ctl-fam-head').press('Enter');
   await waitForIdle(page);
@@ -195,7 +195,7 @@ test("the Try-this prompt on ALiBi's steepest head: a straight score line, a wei
 
 test('the permalink restores the settings chosen with the controls', async () => {
   const { page, log, context } = await openPage(browser);
-  await gotoAndSettle(page, server.pageUrl);
+  await gotoAndSettle(page, server.companionUrl);
   await page.locator('#ctl-fam-n').fill('64');
   await page.locator('#ctl-fam-n').press('Enter');
   await page.locator('#ctl-fam-l0').fill('20');
@@ -237,7 +237,7 @@ test('hostile family settings in the link fall back or clamp, with visible messa
   const fresh = await openPage(browser);
   await gotoAndSettle(
     fresh.page,
-    `${server.pageUrl}?fam.n=1e9&fam.l0=-5&fam.d=7&fam.view=%3Cscript%3E&fam.causal=maybe&fam.head=99&fam.seed=abc`,
+    `${server.companionUrl}?fam.n=1e9&fam.l0=-5&fam.d=7&fam.view=%3Cscript%3E&fam.causal=maybe&fam.head=99&fam.seed=abc`,
   );
   const problems = (await fresh.page.locator('#url-problems li').allTextContents()).join('\n');
   assert.match(problems, /fam\.n="1e9" is outside 16…256; using 256/);
@@ -255,7 +255,7 @@ test('hostile family settings in the link fall back or clamp, with visible messa
   await fresh.context.close();
   // L0 is held below N / 2.
   const small = await openPage(browser);
-  await gotoAndSettle(small.page, `${server.pageUrl}?fam.n=16&fam.l0=100`);
+  await gotoAndSettle(small.page, `${server.companionUrl}?fam.n=16&fam.l0=100`);
   assert.match(await small.page.locator('#url-problems').textContent(), /fam\.l0=.*using 8/);
   assert.equal(await small.page.locator('#ctl-fam-l0').inputValue(), '8');
   await small.context.close();
@@ -267,7 +267,12 @@ for (const [colorScheme, width] of [
 ]) {
   test(`the diagram of where each encoding enters a layer: named, every label inside its box, legible (${colorScheme}, ${width} px)`, async () => {
     const { page, log, context } = await openPage(browser, { colorScheme, width });
-    await gotoAndSettle(page, server.pageUrl);
+    // The diagram is the lesson's big picture; the family section links to it.
+    await gotoAndSettle(page, server.companionUrl);
+    const link = page.locator('#family a[href$="#layer-diagram"]');
+    assert.equal(await link.count(), 1, 'the family section links to the diagram');
+    await gotoAndSettle(page, await link.evaluate((a) => a.href));
+    assert.equal(await page.locator('#big-picture #layer-diagram').count(), 1, 'the diagram is in the big picture');
     const svg = page.locator('#layer-diagram svg');
     assert.equal(await svg.getAttribute('role'), 'img');
     const name = await svg.evaluate((el) =>
@@ -325,7 +330,7 @@ test('redraw time at the default and the heaviest settings (diagnostic), and a 3
     ['default', ''],
     ['heaviest', '?fam.n=256&fam.d=64&fam.view=weights&fam.causal=on&fam.curve=mean'],
   ]) {
-    await gotoAndSettle(page, server.pageUrl + settings);
+    await gotoAndSettle(page, server.companionUrl + settings);
     const times = [];
     for (let i = 0; i < 7; i++) {
       await page.locator('#fam-reroll').click();
@@ -342,7 +347,7 @@ test('redraw time at the default and the heaviest settings (diagnostic), and a 3
   await context.close();
 
   const phone = await openPage(browser, { width: 375, height: 800, touch: true });
-  await gotoAndSettle(phone.page, server.pageUrl);
+  await gotoAndSettle(phone.page, server.companionUrl);
   const overflow = await phone.page.evaluate(
     () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
   );
@@ -354,7 +359,7 @@ test('redraw time at the default and the heaviest settings (diagnostic), and a 3
 
 test('at the defaults the xPos curve visibly falls below RoPE’s far from the query', async () => {
   const { page, log, context } = await openPage(browser);
-  await gotoAndSettle(page, server.pageUrl);
+  await gotoAndSettle(page, server.companionUrl);
   const { series } = await readLinePlot(page, 'family-distance');
   const n = FAMILY_DEFAULTS.n;
   // Mean |score| of the last query over the far half of the distances, read off the drawn curves.
@@ -381,7 +386,7 @@ test('at the defaults the xPos curve visibly falls below RoPE’s far from the q
 
 test('the T5 bias plot shows the trained T5 model’s learned bias per bucket and head, beside the stand-in', async () => {
   const { page, log, context } = await openPage(browser);
-  await gotoAndSettle(page, server.pageUrl);
+  await gotoAndSettle(page, server.companionUrl);
   const file = JSON.parse(readFileSync(new URL('../../web/models/weights.json', import.meta.url), 'utf8'));
   // The raw tensor, [numBuckets, numHeads] row-major; the per-head columns are taken here, not by the page.
   const tensor = decodeModel(file, 't5').tensors.t5_bias;

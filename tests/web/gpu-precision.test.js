@@ -10,7 +10,7 @@ import { gotoAndSettle, openPage } from './support/browser.js';
 import { usePageSession } from './support/session.js';
 import { WEBGPU_FLAGS } from './support/webgpu.js';
 
-const session = usePageSession();
+const session = usePageSession({ page: 'companion' });
 let page;
 let server;
 before(async () => ({ page, server } = await session));
@@ -30,7 +30,7 @@ async function settledNote(target) {
 }
 
 test('before a measurement is asked for (and where there is no adapter): the static one, labelled as such, beside posenc’s own line', async () => {
-  await gotoAndSettle(page, `${server.pageUrl}#gpu-precision`);
+  await gotoAndSettle(page, `${server.companionUrl}#gpu-precision`);
   const note = await settledNote(page);
   assert.equal(note.live, 'false');
   assert.match(
@@ -43,7 +43,7 @@ test('before a measurement is asked for (and where there is no adapter): the sta
 });
 
 test('another head dimension: posenc’s line follows; the static points, made at 128, are left out', async () => {
-  await gotoAndSettle(page, `${server.pageUrl}?gp.dim=32#gpu-precision`);
+  await gotoAndSettle(page, `${server.companionUrl}?gp.dim=32#gpu-precision`);
   const note = await settledNote(page);
   assert.match(note.text, /the static measurement is of head dimension 128/);
   assert.ok(note.errors.posenc <= precision.tableBound);
@@ -55,7 +55,7 @@ after(async () => gpuBrowser?.close());
 test('with WebGPU (the software adapter): WGSL’s sin/cos measured live on it, far off where posenc is not', async (t) => {
   gpuBrowser = await launchChromium(WEBGPU_FLAGS);
   const { page: gpuPage } = await openPage(gpuBrowser);
-  await gotoAndSettle(gpuPage, `${server.pageUrl}#gpu-precision`);
+  await gotoAndSettle(gpuPage, `${server.companionUrl}#gpu-precision`);
   const none = await gpuPage.evaluate(async () =>
     navigator.gpu
       ? (await navigator.gpu.requestAdapter())

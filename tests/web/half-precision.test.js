@@ -138,7 +138,7 @@ async function assertKeptNote(page, delta) {
 
 test('the stored table: each format’s error is the float64 table rounded once, at every position', async () => {
   const { page, log, context } = await openPage(browser);
-  await gotoAndSettle(page, `${server.pageUrl}#half-precision`);
+  await gotoAndSettle(page, `${server.companionUrl}#half-precision`);
   const drawn = await readLinePlot(page, 'half-table-error');
   for (const dtype of ['float16', 'bfloat16']) {
     const points = drawn.series[`stored as ${dtype}`];
@@ -182,7 +182,7 @@ for (const [query, delta, seed] of [
 ]) {
   test(`RoPE scores from 16-bit q and k: bounded, flat in the position (Δ ${delta}, seed ${seed})`, async () => {
     const { page, log, context } = await openPage(browser);
-    await gotoAndSettle(page, `${server.pageUrl}${query}#half-precision`);
+    await gotoAndSettle(page, `${server.companionUrl}${query}#half-precision`);
     const drawn = await readLinePlot(page, 'half-score-error');
     const q = gridValues(seed);
     const k = gridValues(seed + 7919);
@@ -230,7 +230,7 @@ for (const [query, delta, seed] of [
 
 test('the format table: what each format holds, measured through posenc', async () => {
   const { page, log, context } = await openPage(browser);
-  await gotoAndSettle(page, `${server.pageUrl}#half-precision`);
+  await gotoAndSettle(page, `${server.companionUrl}#half-precision`);
   const rows = await page
     .locator('#half-precision-table tbody tr')
     .evaluateAll((trs) => trs.map((tr) => [tr.dataset.dtype, ...[...tr.cells].slice(1).map((c) => c.textContent)]));
@@ -245,7 +245,7 @@ test('the format table: what each format holds, measured through posenc', async 
 test('the note on bfloat16 positions at distances past 256 and at the largest one, against an integer scan', async () => {
   const { page, log, context } = await openPage(browser);
   for (const delta of [1, 257, 1000, 4096]) {
-    await gotoAndSettle(page, `${server.pageUrl}?hp.delta=${delta}#half-precision`);
+    await gotoAndSettle(page, `${server.companionUrl}?hp.delta=${delta}#half-precision`);
     await assertKeptNote(page, delta);
   }
   assert.deepEqual(log.errors, []);
@@ -254,7 +254,7 @@ test('the note on bfloat16 positions at distances past 256 and at the largest on
 
 test('the prose’s bound on a position held in bfloat16 holds for every integer position, and is tight', async () => {
   const { page, log, context } = await openPage(browser);
-  await gotoAndSettle(page, `${server.pageUrl}#half-precision`);
+  await gotoAndSettle(page, `${server.companionUrl}#half-precision`);
   const tex = await page
     .locator('#half-precision p [data-tex]')
     .evaluateAll((spans) => spans.map((span) => span.dataset.tex).find((t) => /^2\^\{-\d+\}\\,p$/.test(t)));
@@ -269,7 +269,7 @@ test('the prose’s bound on a position held in bfloat16 holds for every integer
 
 test('the "Try this" prompts on bfloat16 positions hold for every integer position', async () => {
   const { page, log, context } = await openPage(browser);
-  await gotoAndSettle(page, `${server.pageUrl}#half-precision`);
+  await gotoAndSettle(page, `${server.companionUrl}#half-precision`);
   const prompts = (await page.locator('#half-precision details.try li').allTextContents()).map((t) =>
     t.replace(/\s+/g, ' '),
   );
@@ -283,7 +283,7 @@ test('the "Try this" prompts on bfloat16 positions hold for every integer positi
 
   // Δ = 0: the two positions round alike everywhere; the line stays at float32's level.
   assert.ok(prompts.some((t) => t.includes('to 0.') && t.includes('stays at float32’s level at every position')));
-  await gotoAndSettle(page, `${server.pageUrl}?hp.delta=0#half-precision`);
+  await gotoAndSettle(page, `${server.companionUrl}?hp.delta=0#half-precision`);
   assert.equal(keptDistance(0).firstLost, null);
   const atZero = await float32Level();
   assert.ok(
@@ -311,7 +311,7 @@ test('the "Try this" prompts on bfloat16 positions hold for every integer positi
   const at17 = keptDistance(17);
   assert.equal(at17.lastKept, 272, 'the last query position 17 apart');
   assert.ok(seventeen?.includes(`from query position ${at17.lastKept + 1} on they are never 17 apart`), seventeen);
-  await gotoAndSettle(page, `${server.pageUrl}?hp.delta=17#half-precision`);
+  await gotoAndSettle(page, `${server.companionUrl}?hp.delta=17#half-precision`);
   const lost = await float32Level();
   const beyond = lost.positions.filter(([x]) => x >= 273);
   assert.ok(beyond.length > 100);

@@ -180,7 +180,7 @@ async function checkStrip(page, segments, options) {
   return { positions, nextPosition };
 }
 
-const session = usePageSession();
+const session = usePageSession({ page: 'companion' });
 let browser;
 let server;
 let page;
@@ -325,7 +325,7 @@ test('M-RoPE strip: every token’s (t, h, w) as get_rope_index gives them; pres
 
 test('the "Try this" prompts hold: a wider grid moves the neighbour above away only when flattened; a large image', async () => {
   const fresh = await openPage(browser);
-  await gotoAndSettle(fresh.page, server.pageUrl);
+  await gotoAndSettle(fresh.page, server.companionUrl);
   const above = () =>
     fresh.page
       .locator('#img-neighbours tr[data-neighbour="above"] td')
@@ -353,7 +353,7 @@ test('hostile image settings in the link are reported and clamped', async () => 
   const fresh = await openPage(browser);
   const query =
     '?img.rows=1e9&img.cols=-4&img.row=999&img.variant=%3Cscript%3E&img.dim=7&img.seed=abc&img.prompt=image%209x999x999';
-  await gotoAndSettle(fresh.page, server.pageUrl + query);
+  await gotoAndSettle(fresh.page, server.companionUrl + query);
   const problems = (await fresh.page.locator('#url-problems li').allTextContents()).join('\n');
   assert.match(problems, /img\.rows="1e9" is outside 2…64; using 64/);
   assert.match(problems, /img\.cols="-4" is outside 2…64; using 2/);
@@ -369,7 +369,7 @@ test('hostile image settings in the link are reported and clamped', async () => 
 
 test('375-px touch phone: no horizontal scrolling, a tap picks a patch, the wide strip scrolls in its own box', async () => {
   const phone = await openPage(browser, { width: 375, height: 900, touch: true });
-  await gotoAndSettle(phone.page, `${server.pageUrl}?img.prompt=text%203,image%201x28x28,text%202`);
+  await gotoAndSettle(phone.page, `${server.companionUrl}?img.prompt=text%203,image%201x28x28,text%202`);
   const widths = await phone.page.evaluate(() => {
     const strip = document.querySelector('.img-strip-scroll');
     return {

@@ -130,7 +130,10 @@ test('editing text changes the sentences and the worked example', async () => {
   assert.match(await page.locator('#we-sum-table tr[data-word="cat"] td.seed').textContent(), /your own embeddings/);
 });
 
-test('comparison: the all-ones trap, re-rolling and typed-in contents', async () => {
+test('comparison (the companion): the all-ones trap, re-rolling and typed-in contents', async () => {
+  const companion = await openPage(browser);
+  const { page } = companion;
+  await gotoAndSettle(page, server.companionUrl);
   await page.locator('#ctl-cmp-content-ones').check();
   await page.locator('#ctl-cmp-metric-dot').check();
   await waitForIdle(page);
@@ -168,6 +171,8 @@ test('comparison: the all-ones trap, re-rolling and typed-in contents', async ()
   assert.match(await page.locator('#cmp-spreads li[data-panel="rope"]').textContent(), /a function of m − n alone/);
   await page.locator('#ctl-cmp-q').fill('1, oops');
   assert.equal(await page.locator('#ctl-cmp-q').getAttribute('aria-invalid'), 'true');
+  assert.deepEqual(companion.log.errors, []);
+  await companion.context.close();
 });
 
 test('the permalink restores the state in a fresh page', async () => {
@@ -205,8 +210,10 @@ test('garbage in the link falls back to defaults (clamped where possible) with a
     '?pe.seq=abc&pe.d=99999999&pe.base=-5&rope.content=%3Cscript%3Ealert(1)%3C/script%3E&zzz=1&we.cat=1,2&cmp.q=1,x,3&order.a=' +
     'word%20'.repeat(40);
   await gotoAndSettle(fresh.page, server.pageUrl + query);
+  // cmp.q is the companion's: the lesson neither uses nor reports it; the companion does.
   const problems = await fresh.page.locator('#url-problems li').allTextContents();
-  assert.equal(problems.length, 8, problems.join('\n'));
+  assert.equal(problems.length, 7, problems.join('\n'));
+  assert.doesNotMatch(problems.join('\n'), /cmp\.q/);
   assert.match(problems.join('\n'), /pe\.seq="abc" is not a number; using the default 128/);
   assert.match(problems.join('\n'), /pe\.d="99999999" is outside 2…2048; using 2048/);
   assert.match(problems.join('\n'), /Ignored the unknown setting "zzz"/);
@@ -214,6 +221,13 @@ test('garbage in the link falls back to defaults (clamped where possible) with a
   assert.equal(await cellsOf('sinusoidal-table', fresh.page).getAttribute('data-cols'), '2048');
   assert.equal(await fresh.page.locator('#ctl-pe-base').inputValue(), '2');
   assert.equal(await fresh.page.locator('#ctl-rope-content-ones').isChecked(), true);
+  assert.equal(await fresh.page.locator('script').count(), 1, 'no script injected');
+  assert.deepEqual(fresh.log.errors, []);
+  await gotoAndSettle(fresh.page, server.companionUrl + query);
+  const companionProblems = await fresh.page.locator('#url-problems li').allTextContents();
+  assert.equal(companionProblems.length, 2, companionProblems.join('\n'));
+  assert.match(companionProblems.join('\n'), /^cmp\.q="1,x,3" /m);
+  assert.match(companionProblems.join('\n'), /Ignored the unknown setting "zzz"/);
   assert.equal(await fresh.page.locator('script').count(), 1, 'no script injected');
   assert.deepEqual(fresh.log.errors, []);
 
@@ -276,12 +290,9 @@ test('every setting at its maximum still loads in reasonable time (no frozen tab
     'rope.m': '1e9',
     'rope.n': '1e9',
     'rope.shift': '1e9',
-    'cmp.seq': '1e9',
-    'cmp.d': '1e9',
-    'fx.seq': '1e9',
-    'fx.d': '1e9',
     't2.offset': '1e9',
   });
+  const companionQuery = new URLSearchParams({ 'cmp.seq': '1e9', 'cmp.d': '1e9', 'fx.seq': '1e9', 'fx.d': '1e9' });
   const start = Date.now();
   await fresh.page.goto(`${server.pageUrl}?${query}`);
   await waitForIdle(fresh.page, 60_000);
@@ -292,7 +303,13 @@ test('every setting at its maximum still loads in reasonable time (no frozen tab
     await fresh.page.locator('figure[data-plot="rope-similarity"] canvas.heatmap-cells').getAttribute('data-rows'),
     '2048',
   );
-  assert.equal(await fresh.page.locator('#url-problems li').count(), 19);
+  assert.equal(await fresh.page.locator('#url-problems li').count(), 15);
+  const companionStart = Date.now();
+  await fresh.page.goto(`${server.companionUrl}?${companionQuery}`);
+  await waitForIdle(fresh.page, 60_000);
+  const companionSeconds = (Date.now() - companionStart) / 1000;
+  assert.ok(companionSeconds < 30, `the companion took ${companionSeconds} s`);
+  assert.equal(await fresh.page.locator('#url-problems li').count(), 4);
   assert.deepEqual(fresh.log.errors, []);
   await fresh.context.close();
 });

@@ -66,7 +66,7 @@ for (const touch of [true, false]) {
         browser,
         touch ? { width: 375, height: 812, touch: true } : { width: 1280, height: 900 },
       );
-      await gotoAndSettle(page, server.pageUrl);
+      await gotoAndSettle(page, server.companionUrl);
       for (const plot of [plots[0], plots[1], plots[0]]) {
         const cell = await press(page, plot, touch);
         assert.ok(cell.row > 0 && cell.col > 0, `${plot}: ${cell.rows} × ${cell.cols}`);
@@ -82,7 +82,7 @@ for (const touch of [true, false]) {
 
 test('long context: clicking the second panel without moving the mouse reads the clicked block', async () => {
   const { page, context, log } = await openPage(browser, { width: 1280, height: 900 });
-  await gotoAndSettle(page, server.pageUrl);
+  await gotoAndSettle(page, server.companionUrl);
   const plots = ['long-context-plain', 'long-context-scaled'];
   for (const plot of [plots[0], plots[1], plots[0]]) {
     const cell = await press(page, plot, false);

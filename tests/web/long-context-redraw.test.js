@@ -11,7 +11,7 @@ import { gotoAndSettle, waitForIdle } from './support/browser.js';
 import { checkPanels } from './support/long-context.js';
 import { usePageSession } from './support/session.js';
 
-const session = usePageSession();
+const session = usePageSession({ page: 'companion' });
 let server;
 let page;
 before(async () => ({ server, page } = await session));
@@ -64,7 +64,7 @@ const REROLL = {};
 const setSpan = (span) => ({ span });
 
 test('new scores show a labelled preview first, then the exact block means', async () => {
-  await gotoAndSettle(page, `${server.pageUrl}?${HEAVY}`);
+  await gotoAndSettle(page, `${server.companionUrl}?${HEAVY}`);
   assert.deepEqual(
     (await canvases()).map((c) => c.resolution),
     ['full', 'full'],
@@ -96,7 +96,7 @@ test('new scores show a labelled preview first, then the exact block means', asy
 });
 
 test('a span change reuses the kept scores: the exact picture in the first frame', async () => {
-  await gotoAndSettle(page, `${server.pageUrl}?${HEAVY}&lc.seed=2`);
+  await gotoAndSettle(page, `${server.companionUrl}?${HEAVY}&lc.seed=2`);
   const before = await canvases();
   // 15 × L0: every distance is known from 16 × L0 (llama3's schedule does not depend on the length).
   const shown = await afterOneFrame(setSpan(15));
@@ -121,7 +121,7 @@ test('a span change reuses the kept scores: the exact picture in the first frame
 });
 
 test('a schedule that depends on the length (dynamic) gets new scores at a new span', async () => {
-  await gotoAndSettle(page, `${server.pageUrl}?lc.preset=dynamic&lc.span=3`);
+  await gotoAndSettle(page, `${server.companionUrl}?lc.preset=dynamic&lc.span=3`);
   await checkPanels(page, 'dynamic', { span: 3 });
   await afterOneFrame(setSpan(4));
   await waitForIdle(page);
@@ -132,7 +132,7 @@ test('a schedule that depends on the length (dynamic) gets new scores at a new s
 });
 
 test('a change during a redraw supersedes it: the newest settings, exact, and nothing after', async () => {
-  await gotoAndSettle(page, `${server.pageUrl}?${HEAVY}`);
+  await gotoAndSettle(page, `${server.companionUrl}?${HEAVY}`);
   // Three new q and k, each one frame after the last: the first two redraws are still refining.
   const seen = [];
   for (let i = 0; i < 3; i++) seen.push((await afterOneFrame(REROLL))[0].resolution);

@@ -30,7 +30,7 @@ function attentionFactorShown(page) {
     .evaluate((node) => ({ exact: Number(node.dataset.attentionFactor), text: node.textContent }));
 }
 
-const session = usePageSession();
+const session = usePageSession({ page: 'companion' });
 let browser;
 let server;
 let page;
@@ -345,7 +345,7 @@ test('bad or extreme long-context settings in the link fall back or clamp, with 
   const fresh = await openPage(browser);
   const query = '?lc.preset=gpt-5&lc.span=1e9&lc.cells=1e9&lc.content=%3Cb%3Ex%3C/b%3E&lc.seed=-3';
   const start = Date.now();
-  await gotoAndSettle(fresh.page, server.pageUrl + query);
+  await gotoAndSettle(fresh.page, server.companionUrl + query);
   const seconds = (Date.now() - start) / 1000;
   assert.ok(seconds < 20, `took ${seconds} s`);
   const problems = (await fresh.page.locator('#url-problems li').allTextContents()).join('\n');
@@ -375,7 +375,7 @@ test('screenshots of the section: desktop and 375-px phone (no horizontal scroll
     ['phone', 375],
   ]) {
     const view = await openPage(browser, { width, height: 900 });
-    await gotoAndSettle(view.page, server.pageUrl);
+    await gotoAndSettle(view.page, server.companionUrl);
     const overflow = await view.page.evaluate(
       () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
     );

@@ -46,37 +46,40 @@ function pageState(page) {
   });
 }
 
-test('every section mounts once, its formulas typeset, before the page says it is ready', async () => {
-  const { page, context, log } = await load(server.pageUrl);
-  try {
-    const state = await pageState(page);
-    assert.ok(state.ids.length >= 16, `${state.ids.length} sections`);
-    for (const id of state.ids) assert.equal(state.mounted[id], 'true', `section #${id}`);
-    assert.deepEqual(Object.values(state.errors).flat(), []);
-    // Each section mounted once: one measure each, and no control or figure id twice.
-    assert.deepEqual([...state.mountOrder].sort(), [...state.ids].sort());
-    assert.deepEqual(state.duplicateIds, []);
-    assert.equal(state.untypeset, 0, 'formulas left as TeX source');
-    // From the top of the page, the first section is mounted first and the last one last.
-    assert.equal(state.mountOrder[0], state.ids[0]);
-    assert.equal(state.mountOrder.at(-1), state.ids.at(-1));
-    assert.deepEqual(log.errors, []);
-  } finally {
-    await context.close();
-  }
-});
+const PAGES = { lesson: () => server.pageUrl, companion: () => server.companionUrl };
+
+for (const [name, urlOf] of Object.entries(PAGES))
+  test(`every section mounts once, its formulas typeset, before the page says it is ready (the ${name})`, async () => {
+    const { page, context, log } = await load(urlOf());
+    try {
+      const state = await pageState(page);
+      assert.ok(state.ids.length >= 8, `${state.ids.length} sections`);
+      for (const id of state.ids) assert.equal(state.mounted[id], 'true', `section #${id}`);
+      assert.deepEqual(Object.values(state.errors).flat(), []);
+      // Each section mounted once: one measure each, and no control or figure id twice.
+      assert.deepEqual([...state.mountOrder].sort(), [...state.ids].sort());
+      assert.deepEqual(state.duplicateIds, []);
+      assert.equal(state.untypeset, 0, 'formulas left as TeX source');
+      // From the top of the page, the first section is mounted first and the last one last.
+      assert.equal(state.mountOrder[0], state.ids[0]);
+      assert.equal(state.mountOrder.at(-1), state.ids.at(-1));
+      assert.deepEqual(log.errors, []);
+    } finally {
+      await context.close();
+    }
+  });
 
 test('a link to a section mounts the sections around it first, then the rest, each once', async () => {
-  const { page, context } = await load(`${server.pageUrl}#images`, { width: 390, height: 844 });
+  const { page, context } = await load(`${server.companionUrl}#images`, { width: 390, height: 844 });
   try {
     const state = await pageState(page);
     assert.equal(new Set(state.mountOrder).size, state.ids.length);
     const first = state.mountOrder.indexOf('images');
     assert.ok(first < state.mountOrder.indexOf(state.ids[0]), `mounted in the order ${state.mountOrder.join(', ')}`);
     // The figures far from the link are drawn too: the top section's heatmaps hold pictures.
-    await page.locator('#order').scrollIntoViewIfNeeded();
+    await page.locator('#comparison').scrollIntoViewIfNeeded();
     const drawn = await page
-      .locator('#order canvas.heatmap-cells')
+      .locator('#comparison canvas.heatmap-cells')
       .evaluateAll((canvases) => canvases.map((canvas) => Number(canvas.dataset.drawn)));
     assert.ok(drawn.length > 0 && drawn.every((count) => count > 0), `drawn counts ${drawn}`);
   } finally {
@@ -86,7 +89,7 @@ test('a link to a section mounts the sections around it first, then the rest, ea
 
 test('a section whose mount fails shows why in its place; every other section still mounts', async () => {
   // The facts section's demo box goes missing before the page's scripts run its mount.
-  const { page, context } = await load(server.pageUrl, {
+  const { page, context } = await load(server.companionUrl, {
     initScript: () =>
       document.addEventListener('DOMContentLoaded', () => document.getElementById('facts-layouts-demo')?.remove()),
   });
@@ -105,20 +108,21 @@ test('a section whose mount fails shows why in its place; every other section st
   }
 });
 
-test('without scheduler.yield the page mounts every section the same way', async () => {
-  const { page, context, log } = await load(server.pageUrl, {
-    initScript: () => {
-      delete globalThis.scheduler;
-      delete globalThis.IntersectionObserver;
-    },
+for (const [name, urlOf] of Object.entries(PAGES))
+  test(`without scheduler.yield the page mounts every section the same way (the ${name})`, async () => {
+    const { page, context, log } = await load(urlOf(), {
+      initScript: () => {
+        delete globalThis.scheduler;
+        delete globalThis.IntersectionObserver;
+      },
+    });
+    try {
+      assert.equal(await page.evaluate(() => 'scheduler' in globalThis), false);
+      const state = await pageState(page);
+      for (const id of state.ids) assert.equal(state.mounted[id], 'true', `section #${id}`);
+      assert.deepEqual(state.mountOrder, state.ids);
+      assert.deepEqual(log.errors, []);
+    } finally {
+      await context.close();
+    }
   });
-  try {
-    assert.equal(await page.evaluate(() => 'scheduler' in globalThis), false);
-    const state = await pageState(page);
-    for (const id of state.ids) assert.equal(state.mounted[id], 'true', `section #${id}`);
-    assert.deepEqual(state.mountOrder, state.ids);
-    assert.deepEqual(log.errors, []);
-  } finally {
-    await context.close();
-  }
-});

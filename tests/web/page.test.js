@@ -2,7 +2,7 @@
 // Checks that it loads cleanly and offline, and that what every plot shows is what posenc
 // computes (recomputed here in Node, compared pixel by pixel at sampled cells).
 import assert from 'node:assert/strict';
-import { before, test } from 'node:test';
+import { after, before, test } from 'node:test';
 import { artifactPath, gotoAndSettle, openPage, waitForIdle } from './support/browser.js';
 import { checkHeatmapPixels, contrast, extentOf } from './support/colors.js';
 import { readLinePlot } from './support/lineplot.js';
@@ -23,7 +23,18 @@ let browser;
 let server;
 let page;
 let log;
-before(async () => ({ browser, server, page, log } = await session));
+let companion; // the advanced companion, open beside the lesson for the sections that moved there
+before(async () => {
+  ({ browser, server, page, log } = await session);
+  companion = await openPage(browser);
+  await gotoAndSettle(companion.page, server.companionUrl);
+});
+after(async () => companion?.context.close());
+
+/** The page of the two that shows the plot `name`. */
+async function pageWith(name) {
+  return (await page.locator(`figure[data-plot="${name}"]`).count()) > 0 ? page : companion.page;
+}
 
 const PLOTS = {
   heatmap: [
@@ -55,7 +66,9 @@ const PLOTS = {
 test('loads with no console errors, under strict CSP, and makes no request beyond its own server', async () => {
   assert.deepEqual(log.errors, [], 'console errors');
   assert.deepEqual(log.warnings, [], 'console warnings');
-  const foreign = log.requests.filter(
+  assert.deepEqual(companion.log.errors, [], 'console errors on the companion');
+  assert.deepEqual(companion.log.warnings, [], 'console warnings on the companion');
+  const foreign = [...log.requests, ...companion.log.requests].filter(
     (url) => !url.startsWith(`${server.origin}/site/`) && !url.startsWith('data:') && !url.startsWith('blob:'),
   );
   assert.deepEqual(foreign, [], "requests that leave the page's own folder");
@@ -88,24 +101,29 @@ test('the footer links to the widgets gallery, which the site serves', async () 
 
 test('every section has drawn its plots', async () => {
   for (const name of PLOTS.heatmap) {
-    const distinct = await page.locator(`figure[data-plot="${name}"] canvas.heatmap-cells`).evaluate((canvas) => {
-      const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
-      const colours = new Set();
-      for (let i = 0; i < data.length && colours.size < 3; i += 4)
-        colours.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
-      return { colours: colours.size, opaque: data[3] === 255, width: canvas.width };
-    });
+    const distinct = await (await pageWith(name))
+      .locator(`figure[data-plot="${name}"] canvas.heatmap-cells`)
+      .evaluate((canvas) => {
+        const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+        const colours = new Set();
+        for (let i = 0; i < data.length && colours.size < 3; i += 4)
+          colours.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
+        return { colours: colours.size, opaque: data[3] === 255, width: canvas.width };
+      });
     assert.ok(distinct.opaque && distinct.width > 1, `${name} is drawn`);
     // The "without positions" difference panel is uniformly 0 by design; all others vary.
     if (name !== 'order-diff-plain') assert.ok(distinct.colours > 1, `${name} shows more than one colour`);
   }
   for (const name of PLOTS.lineplot) {
-    const { series } = await readLinePlot(page, name);
+    const { series } = await readLinePlot(await pageWith(name), name);
     const counts = Object.values(series).map((points) => points.length);
     assert.ok(counts.length >= 2 && counts.every((n) => n > 10), `${name} has its series drawn (${counts})`);
   }
   for (const name of PLOTS.vectors) {
-    assert.ok((await page.locator(`figure[data-plot="${name}"] g.arrow`).count()) >= 2, `${name} has arrows`);
+    assert.ok(
+      (await (await pageWith(name)).locator(`figure[data-plot="${name}"] g.arrow`).count()) >= 2,
+      `${name} has arrows`,
+    );
   }
 });
 
@@ -222,6 +240,7 @@ test('RoPE similarity heatmap over positions 0..1000 has diagonal stripes and ma
 });
 
 test('three encodings side by side: one shared scale, pixels match, only RoPE is a function of m - n', async () => {
+  const { page } = companion; // the section is the companion's
   const panels = comparisonPanels({ seqLen: 128, dModel: 32 });
   for (const [key, values] of Object.entries(panels)) {
     await checkHeatmapPixels(page, `compare-${key}`, {
@@ -252,6 +271,7 @@ test('three encodings side by side: one shared scale, pixels match, only RoPE is
 });
 
 test('facts: layouts, RoPE pairings and float32 precision', async () => {
+  const { page } = companion; // the section is the companion's
   for (const layout of ['interleaved', 'concat']) {
     const table = sinusoidalTable({ seqLen: 64, dModel: 64, layout });
     await checkHeatmapPixels(page, `layout-${layout}`, {
@@ -424,17 +444,17 @@ test('every control has a distinct name, and its border and focus ring contrast 
   });
   assert.ok(contrast(styles.border, styles.background) >= 3, `border ${styles.border}`);
   assert.ok(contrast(styles.outline, styles.background) >= 3, `focus ring ${styles.outline}`);
-  // A title that changes takes its buttons' names with it (§10's scaled heatmap).
-  await page.locator('#ctl-lc-preset').selectOption('qwen2.5');
-  await waitForIdle(page);
-  const scaled = page.locator('figure[data-plot="long-context-scaled"]');
+  // A title that changes takes its buttons' names with it (the companion's long-context heatmap).
+  await companion.page.locator('#ctl-lc-preset').selectOption('qwen2.5');
+  await waitForIdle(companion.page);
+  const scaled = companion.page.locator('figure[data-plot="long-context-scaled"]');
   const title = await scaled.locator('.plot-title').textContent();
   assert.equal(
     await scaled.locator('button.export-png').getAttribute('aria-label'),
     `Download the ${title} heatmap as PNG`,
   );
-  await page.locator('#ctl-lc-preset').selectOption('llama3.1');
-  await waitForIdle(page);
+  await companion.page.locator('#ctl-lc-preset').selectOption('llama3.1');
+  await waitForIdle(companion.page);
 });
 
 test('screenshots: desktop and 375-px phone (no horizontal scrolling)', async () => {
@@ -488,7 +508,11 @@ test('fixed text follows the settings and the posts are quoted, not echoed', asy
   assert.doesNotMatch(note, /can carry float32 rounding/);
   assert.match(note, /0\.4099998 is the sum’s exact value \(0\.40999983…\)/);
   // The opening admits what a causal mask gives; claims carry their sources.
-  const text = await fresh.page.locator('main').textContent();
+  // (On either page: the precision sections that cite transformers are the companion's.)
+  const text = [
+    await fresh.page.locator('main').textContent(),
+    await companion.page.locator('main').textContent(),
+  ].join('\n');
   assert.match(text, /causal\s+mask lets each token see only the tokens before it/);
   assert.doesNotMatch(text, /most reported class of RoPE bugs|why a RoPE model falls apart/);
   assert.match(text, /transformers pull request 29285/);

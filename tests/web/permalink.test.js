@@ -85,19 +85,18 @@ for (const { query, search, problem } of REWRITES) {
 
 test('a link too long for servers leaves out its longest settings, names them, and reopens the rest', async () => {
   const { page, context, log } = await openPage(browser);
-  await gotoAndSettle(page, server.pageUrl);
+  await gotoAndSettle(page, server.companionUrl); // cmp.q, cmp.k and img.prompt are the companion's
   // Numbers as long as a float64 gets, and text of 3-byte characters (9 characters each in a link).
   const numbers = (first) =>
     Array.from({ length: 256 }, (_, i) => -(first + i * 1.2345678901234567e-3) * 1e-99).join(', ');
   await page.locator('#ctl-cmp-q').fill(numbers(1.1));
   await page.locator('#ctl-cmp-k').fill(numbers(1.2));
-  await page.locator('#ctl-order-a').fill('ࠀ'.repeat(120));
-  await page.locator('#ctl-order-b').fill('ࠀ'.repeat(120));
   await page.locator('#ctl-img-prompt').fill('ࠀ'.repeat(200));
-  await page.locator('#ctl-pe-seq').fill('300');
-  await page.locator('#ctl-pe-seq').press('Enter');
+  await page.locator('#ctl-trained-text').fill('ࠀ'.repeat(240));
+  await page.locator('#ctl-fx-seq').fill('300');
+  await page.locator('#ctl-fx-seq').press('Enter');
   await waitForIdle(page);
-  await page.waitForFunction(() => new URL(location.href).searchParams.get('pe.seq') === '300');
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('fx.seq') === '300');
 
   const href = await page.evaluate(() => location.href);
   assert.ok(href.length < 8000, `${href.length} characters`);
@@ -121,10 +120,9 @@ test('a link too long for servers leaves out its longest settings, names them, a
 
   const fresh = await openPage(browser);
   await gotoAndSettle(fresh.page, href);
-  assert.equal(await fresh.page.locator('#ctl-order-a').inputValue(), 'ࠀ'.repeat(120));
-  assert.equal(await fresh.page.locator('#ctl-order-b').inputValue(), 'ࠀ'.repeat(120));
   assert.equal(await fresh.page.locator('#ctl-img-prompt').inputValue(), 'ࠀ'.repeat(200));
-  assert.equal(await fresh.page.locator('#ctl-pe-seq').inputValue(), '300');
+  assert.equal(await fresh.page.locator('#ctl-trained-text').inputValue(), 'ࠀ'.repeat(240));
+  assert.equal(await fresh.page.locator('#ctl-fx-seq').inputValue(), '300');
   assert.deepEqual(await fresh.page.locator('#url-problems li').allTextContents(), [
     'The page that made this link left out cmp.q, cmp.k (too long for a link); they have their defaults here.',
   ]);
@@ -196,7 +194,7 @@ test('the fragment of a link does not count against its length limit', async () 
 
 test('a list box says when numbers were held to its range, and when the list cannot be used', async () => {
   const { page, context, log } = await openPage(browser);
-  await gotoAndSettle(page, server.pageUrl);
+  await gotoAndSettle(page, server.companionUrl);
   const note = page.locator('#ctl-cmp-q-note');
   await page.locator('#ctl-cmp-q').fill('1, 2, 1000, -3');
   await waitForIdle(page);

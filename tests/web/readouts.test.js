@@ -43,7 +43,7 @@ test('§3: the read-out beside the table forgets a cell the new table does not h
 
 test('family and long context: a shared read-out forgets a cell the new panels do not have', async () => {
   const { page, context, log } = await openPage(browser, { width: 1280, height: 900 });
-  await gotoAndSettle(page, server.pageUrl);
+  await gotoAndSettle(page, server.companionUrl);
   for (const [plot, readout, control, value] of [
     ['attention-none', '#fam-readout', '#ctl-fam-n', 16],
     ['long-context-plain', '#lc-readout', '#ctl-lc-cells', 32],
@@ -61,7 +61,7 @@ test('family and long context: a shared read-out forgets a cell the new panels d
 
 test('a cell that is still drawn is read again with its new numbers (family, after a re-roll)', async () => {
   const { page, context, log } = await openPage(browser, { width: 1280, height: 900 });
-  await gotoAndSettle(page, `${server.pageUrl}?fam.content=tokens`);
+  await gotoAndSettle(page, `${server.companionUrl}?fam.content=tokens`);
   // The pointer rests on a cell while the keyboard re-rolls the contents.
   await pointAt(page, page.locator('figure[data-plot="attention-rope"] canvas.heatmap-cells'), 0.5, 0.7);
   const before = await page.locator('#fam-readout').textContent();

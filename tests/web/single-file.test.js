@@ -1,10 +1,11 @@
-// End-to-end: the single-file build works opened straight from disk (file://), WASM included.
+// End-to-end: the single-file builds, posenc-tutorial.html (the lesson) and posenc-companion.html
+// (the companion), work opened straight from disk (file://), WASM included, and link to each other.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { before, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { artifactPath, gotoAndSettle, openPage } from './support/browser.js';
-import { SINGLE_FILE } from './support/build.js';
+import { SINGLE_COMPANION, SINGLE_FILE } from './support/build.js';
 import { useServedSite } from './support/session.js';
 import { declaredPolicy } from '../../web/single-file-csp.js';
 import { checkHeatmapPixels, extentOf } from './support/colors.js';
@@ -149,6 +150,69 @@ test('the offline copy downloaded from the served page opens with the settings i
   assert.equal(await copy.page.locator('#ctl-order-a').inputValue(), 'A "quoted" & odd sentence');
   assert.equal(await copy.page.locator('#url-problems').isHidden(), true);
   assert.deepEqual(copy.log.errors, [], 'the copy still runs under its own CSP');
+  await copy.context.close();
+  await context.close();
+});
+
+test('the two single files each hold everything and link to each other by file name', () => {
+  for (const [file, other] of [
+    [SINGLE_FILE, 'posenc-companion.html'],
+    [SINGLE_COMPANION, 'posenc-tutorial.html'],
+  ]) {
+    const html = readFileSync(file, 'utf8');
+    assert.doesNotMatch(html, /<script[^>]+src=|<link[^>]+rel="stylesheet"/, `${file}: external files`);
+    assert.ok(declaredPolicy(html), `${file}: its own CSP`);
+    const hrefs = [...html.matchAll(/<a[^>]+href="([^"]*)"/g)].map((match) => match[1]);
+    assert.ok(hrefs.includes(`./${other}`), `${file} links to ${other}`);
+    assert.deepEqual(
+      hrefs.filter((href) => /(^|\/)(index|companion)\.html/.test(href)),
+      [],
+      `${file}: no link to the folder build's pages`,
+    );
+  }
+});
+
+test('from file://, the lesson links to the companion and back, and an old hash link lands on the companion', async () => {
+  const { page, log, context } = await openPage(browser);
+  const lesson = pathToFileURL(SINGLE_FILE).href;
+  const companion = pathToFileURL(SINGLE_COMPANION).href;
+  await gotoAndSettle(page, lesson);
+  await page.locator('nav a.other-page').click();
+  await page.waitForURL(companion);
+  await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 30_000 });
+  assert.deepEqual(
+    await page.evaluate(() => [...document.querySelectorAll('main > section')].map((s) => s.dataset.mounted)),
+    Array(8).fill('true'),
+  );
+  assert.equal(await page.locator('#offline-copy').isHidden(), true);
+  await page.locator('.page-header a.other-page').first().click();
+  await page.waitForURL(lesson);
+  await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 30_000 });
+  // A hash link of the one long page, opened from disk: the lesson sends it to the companion.
+  await page.goto(`${lesson}#family`);
+  await page.waitForURL(`${companion}#family`);
+  await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 30_000 });
+  assert.equal(await page.locator('#family').getAttribute('data-mounted'), 'true');
+  const elsewhere = log.requests.filter(
+    (request) => !request.startsWith(lesson) && !request.startsWith(companion) && !/^(data|blob):/.test(request),
+  );
+  assert.deepEqual(elsewhere, []);
+  assert.deepEqual(log.errors, []);
+  await context.close();
+});
+
+test('the companion downloads its own single file as its offline copy', async () => {
+  const { page, log, context } = await openPage(browser, { acceptDownloads: true });
+  await gotoAndSettle(page, `${server.companionUrl}?fx.seq=32`);
+  const [file] = await Promise.all([page.waitForEvent('download'), page.locator('#offline-copy a').click()]);
+  assert.equal(file.suggestedFilename(), 'posenc-companion.html');
+  const saved = artifactPath('offline-companion-with-settings.html');
+  await file.saveAs(saved);
+  const copy = await openPage(browser);
+  await gotoAndSettle(copy.page, pathToFileURL(saved).href);
+  assert.equal(await copy.page.locator('#ctl-fx-seq').inputValue(), '32');
+  assert.equal(await copy.page.locator('#url-problems').isHidden(), true);
+  assert.deepEqual([...log.errors, ...copy.log.errors], []);
   await copy.context.close();
   await context.close();
 });

@@ -13,10 +13,13 @@ let browser;
 let server;
 before(async () => ({ browser, server } = await site));
 
-/** A page at the given settings, and a reader of the text of an element. */
-async function pageAt(query, options) {
+/**
+ * A page at the given settings, and a reader of the text of an element: the lesson, or the
+ * companion with { page: 'companion' }.
+ */
+async function pageAt(query, { page = 'lesson', ...options } = {}) {
   const opened = await openPage(browser, options);
-  await gotoAndSettle(opened.page, `${server.pageUrl}${query}`);
+  await gotoAndSettle(opened.page, `${page === 'companion' ? server.companionUrl : server.pageUrl}${query}`);
   const text = (selector) => opened.page.locator(selector).first().textContent();
   return { ...opened, text };
 }
@@ -144,10 +147,12 @@ async function downloadCsv(page, plot) {
 }
 
 test('comparison: "all ones" + dot makes RoPE’s panel exactly twice the relative-distance heatmap, as the prompt says', async () => {
-  const { page, log, context, text } = await pageAt(
-    '?cmp.content=ones&cmp.metric=dot&cmp.d=64&cmp.seq=128&rd.d=64&rd.seq=128',
-    { acceptDownloads: true },
-  );
+  // The comparison is the companion's; the relative-distance heatmap the lesson's.
+  const { page, log, context, text } = await pageAt('?cmp.content=ones&cmp.metric=dot&cmp.d=64&cmp.seq=128', {
+    page: 'companion',
+    acceptDownloads: true,
+  });
+  const lesson = await pageAt('?rd.d=64&rd.seq=128', { acceptDownloads: true });
   const prompt = await text('#comparison details.try li');
   assert.match(
     prompt,
@@ -158,7 +163,9 @@ test('comparison: "all ones" + dot makes RoPE’s panel exactly twice the relati
   // Each panel's CSV and the PE·PE heatmap's: a row per query position m, its label first.
   const rope = await downloadCsv(page, 'compare-rope');
   const sinusoidal = await downloadCsv(page, 'compare-sinusoidal');
-  const peDot = await downloadCsv(page, 'relative-distance');
+  const peDot = await downloadCsv(lesson.page, 'relative-distance');
+  assert.deepEqual(lesson.log.errors, []);
+  await lesson.context.close();
   assert.equal(rope.length, 128);
   let worst = 0;
   for (let m = 0; m < 128; m++)
@@ -173,14 +180,14 @@ test('comparison: "all ones" + dot makes RoPE’s panel exactly twice the relati
   assert.ok(Math.abs(sinusoidal[0][2] - expected) < 1e-3, `sinusoidal (0, 1): ${sinusoidal[0][2]} vs ${expected}`);
   assert.ok(Math.abs(sinusoidal[0][2] - 2 * peDot[0][2]) > 10, 'the sinusoidal panel is not twice PE·PE');
   // In the default cosine mode the trap note says what the panel shows instead.
-  await gotoAndSettle(page, `${server.pageUrl}?cmp.content=ones`);
+  await gotoAndSettle(page, `${server.companionUrl}?cmp.content=ones`);
   assert.match(await text('#cmp-trap'), /in cosine it shows PE\(m\)·PE\(n\) \/ \(d\/2\)/);
   assert.deepEqual(log.errors, []);
   await context.close();
 });
 
 test('images: with the picked column at 0 the table shows the patch before it in the flattened order; counts read as words', async () => {
-  const { page, log, context, text } = await pageAt('?img.col=0&img.row=7&img.cols=16');
+  const { page, log, context, text } = await pageAt('?img.col=0&img.row=7&img.cols=16', { page: 'companion' });
   const rows = await page
     .locator('#img-neighbours tbody tr')
     .evaluateAll((nodes) =>
@@ -203,7 +210,7 @@ test('images: with the picked column at 0 the table shows the patch before it in
 });
 
 test('long context and family: 2·L0 − 1 said as such, no stray curve count, "point at or tap", minus signs, the "none" panel', async () => {
-  const { page, log, context, text } = await pageAt('');
+  const { page, log, context, text } = await pageAt('', { page: 'companion' });
   // Llama 3.1 (the default): L0 = 8192, span 2 → distances up to 16383 = 2 × 8192 − 1.
   const note = await text('#lc-heatmap-note');
   assert.match(note, /m − n = 16383 \(2 × L0 − 1\)/);
@@ -214,7 +221,7 @@ test('long context and family: 2·L0 − 1 said as such, no stray curve count, "
   assert.match(alibi, /colour scale −\d/);
   assert.doesNotMatch(await text(caption('family-distance')), /-\d/);
   for (const causal of ['off', 'on']) {
-    await gotoAndSettle(page, `${server.pageUrl}?fam.causal=${causal}`);
+    await gotoAndSettle(page, `${server.companionUrl}?fam.causal=${causal}`);
     const title = await text('figure[data-plot="attention-none"] .plot-title');
     assert.doesNotMatch(title, /NoPE/, `mask ${causal}: NoPE means no positions in a causal model`);
     assert.match(title, /none/);
@@ -225,43 +232,48 @@ test('long context and family: 2·L0 − 1 said as such, no stray curve count, "
 
 test('no instruction says "hover" alone: a touch device has no hover, so they say "point at or tap"', async () => {
   const { page, log, context } = await pageAt('');
-  const shown = await page.locator('body').textContent();
-  assert.doesNotMatch(shown, /\bhover/i);
+  assert.doesNotMatch(await page.locator('body').textContent(), /\bhover/i);
   assert.match(await page.locator('#pe-readout').textContent(), /^Point at or tap the heatmap/);
-  assert.match(
-    await page.locator('posenc-compare').evaluate((e) => (e.shadowRoot ?? e).textContent),
-    /Point at or tap any panel/,
-  );
   assert.deepEqual(log.errors, []);
   await context.close();
+  const companion = await pageAt('', { page: 'companion' });
+  assert.doesNotMatch(await companion.page.locator('body').textContent(), /\bhover/i);
+  assert.match(
+    await companion.page.locator('posenc-compare').evaluate((e) => (e.shadowRoot ?? e).textContent),
+    /Point at or tap any panel/,
+  );
+  assert.deepEqual(companion.log.errors, []);
+  await companion.context.close();
 });
 
 test('numbers in running text, captions and labels take the minus sign (tables of values and code keep "-")', async () => {
   const stray = [];
   // The defaults, and settings that make more numbers negative (§1's differences, small d, random contents).
-  for (const query of ['', '?rd.d=2&rope.content=random&cmp.content=tokens&t2.check=-0.8,0.9&fam.causal=on']) {
-    const { page, log, context } = await pageAt(query);
-    stray.push(
-      ...(await page.evaluate(() => {
-        const hyphenNumber = /(^|[^\w])-(?=\.?\d)/;
-        const found = [];
-        const skip = 'pre, code, .katex, input, textarea, table.numbers td, [hidden]';
-        const walker = document.createTreeWalker(document.querySelector('main'), NodeFilter.SHOW_TEXT);
-        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-          if (node.parentElement.closest(skip) || !hyphenNumber.test(node.textContent)) continue;
-          found.push(`#${node.parentElement.closest('section')?.id}: ${node.textContent.trim().slice(0, 120)}`);
-        }
-        for (const element of document.querySelectorAll('main [aria-label]')) {
-          const label = element.getAttribute('aria-label');
-          if (hyphenNumber.test(label))
-            found.push(`#${element.closest('section')?.id} aria-label: ${label.slice(0, 120)}`);
-        }
-        return found;
-      })),
-    );
-    assert.deepEqual(log.errors, []);
-    await context.close();
-  }
+  // Each page reads its own settings of the query and ignores the other's.
+  for (const query of ['', '?rd.d=2&rope.content=random&cmp.content=tokens&t2.check=-0.8,0.9&fam.causal=on'])
+    for (const which of ['lesson', 'companion']) {
+      const { page, log, context } = await pageAt(query, { page: which });
+      stray.push(
+        ...(await page.evaluate(() => {
+          const hyphenNumber = /(^|[^\w])-(?=\.?\d)/;
+          const found = [];
+          const skip = 'pre, code, .katex, input, textarea, table.numbers td, [hidden]';
+          const walker = document.createTreeWalker(document.querySelector('main'), NodeFilter.SHOW_TEXT);
+          for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            if (node.parentElement.closest(skip) || !hyphenNumber.test(node.textContent)) continue;
+            found.push(`#${node.parentElement.closest('section')?.id}: ${node.textContent.trim().slice(0, 120)}`);
+          }
+          for (const element of document.querySelectorAll('main [aria-label]')) {
+            const label = element.getAttribute('aria-label');
+            if (hyphenNumber.test(label))
+              found.push(`#${element.closest('section')?.id} aria-label: ${label.slice(0, 120)}`);
+          }
+          return found;
+        })),
+      );
+      assert.deepEqual(log.errors, []);
+      await context.close();
+    }
   assert.deepEqual(stray, []);
 });
 

@@ -19,7 +19,7 @@ const read = (name) => JSON.parse(readFileSync(new URL(`../../web/models/${name}
 const log = read('training-log.json');
 const models = Object.fromEntries(decodeModels(read('weights.json')).map((m) => [m.encoding, m]));
 
-const session = usePageSession();
+const session = usePageSession({ page: 'companion' });
 let page;
 let pageLog;
 before(async () => ({ page, log: pageLog } = await session));

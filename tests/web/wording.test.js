@@ -2,7 +2,7 @@
 // sentences state are the numbers the mathematics gives (recomputed here in float64).
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { waitForIdle } from './support/browser.js';
+import { gotoAndSettle, openPage, waitForIdle } from './support/browser.js';
 import { usePageSession } from './support/session.js';
 import { publishedText } from './support/text.js';
 
@@ -59,19 +59,28 @@ test('RoPE’s angle names its pair: θ_{m,i}, never θ_m', async () => {
 });
 
 test('a link to another section reads as part of its sentence, not as an echo of it', async () => {
-  const links = await page.locator('main a[href^="#"]:not([href^="#ctl-"])').evaluateAll((anchors) =>
-    anchors.map((a) => {
-      const block = a.closest('p, li, td, figcaption') ?? a.parentElement;
-      const range = document.createRange();
-      range.setStart(block, 0);
-      range.setEndBefore(a);
-      return {
-        text: a.textContent.replace(/\s+/g, ' ').trim(),
-        before: range.toString().replace(/\s+/g, ' '),
-        after: (a.nextSibling?.textContent ?? '').slice(0, 1),
-      };
-    }),
-  );
+  // The links within each page and between the two pages, on the lesson and on the companion.
+  const { browser, server } = await session;
+  const companion = await openPage(browser);
+  await gotoAndSettle(companion.page, server.companionUrl);
+  const links = [];
+  for (const view of [page, companion.page])
+    links.push(
+      ...(await view.locator('main a[href^="#"]:not([href^="#ctl-"]), main a[href*=".html#"]').evaluateAll((anchors) =>
+        anchors.map((a) => {
+          const block = a.closest('p, li, td, figcaption') ?? a.parentElement;
+          const range = document.createRange();
+          range.setStart(block, 0);
+          range.setEndBefore(a);
+          return {
+            text: a.textContent.replace(/\s+/g, ' ').trim(),
+            before: range.toString().replace(/\s+/g, ' '),
+            after: (a.nextSibling?.textContent ?? '').slice(0, 1),
+          };
+        }),
+      )),
+    );
+  await companion.context.close();
   assert.ok(links.length >= 5, `${links.length} links between sections`);
   const words = (text) => text.toLowerCase().match(/[a-z]{4,}/g) ?? [];
   for (const { text, before, after } of links) {

@@ -9,9 +9,11 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const WEB = path.join(ROOT, 'web');
 export const SITE = path.join(WEB, 'site');
 export const SINGLE_FILE = path.join(SITE, 'single', 'posenc-tutorial.html');
+export const SINGLE_COMPANION = path.join(SITE, 'single', 'posenc-companion.html');
 
 const SOURCES = [
   'web/index.html',
+  'web/companion.html',
   'web/widgets.html',
   'web/styles.css',
   'web/vite.config.js',
@@ -23,7 +25,7 @@ const SOURCES = [
   'scripts/build-web.sh',
   'package-lock.json',
 ];
-const OUTPUTS = [path.join(SITE, 'index.html'), SINGLE_FILE];
+const OUTPUTS = [path.join(SITE, 'index.html'), path.join(SITE, 'companion.html'), SINGLE_FILE, SINGLE_COMPANION];
 
 function newestMtime(target) {
   if (!existsSync(target)) return 0;

@@ -2,7 +2,9 @@
 // before/after hooks and returns a promise of the session: await it in the file's own `before`
 // (Node 20 does not wait for one root hook before starting the next).
 //   useServedSite()     { browser, server }: the file opens its own pages
-//   usePageSession(o)   { browser, server, page, context, log }: one page, open at the site
+//   usePageSession(o)   { browser, server, page, context, log }: one page, open at the site's
+//                       lesson, or at its companion with { page: 'companion' } (the rest of o
+//                       goes to openPage)
 //   useGallerySession(o)  the same, open at the widgets gallery (web/widgets.html), plus galleryUrl
 import { after, before } from 'node:test';
 import { gotoAndSettle, launchBrowser, openPage } from './browser.js';
@@ -40,10 +42,10 @@ export function useServedSite() {
   return useSession(async () => {});
 }
 
-export function usePageSession(pageOptions = {}) {
+export function usePageSession({ page = 'lesson', ...pageOptions } = {}) {
   return useSession(async (session) => {
     Object.assign(session, await openPage(session.browser, pageOptions));
-    await gotoAndSettle(session.page, session.server.pageUrl);
+    await gotoAndSettle(session.page, page === 'companion' ? session.server.companionUrl : session.server.pageUrl);
   });
 }
 

@@ -1,5 +1,8 @@
-// The tutorial page: loads posenc's WebAssembly, reads the settings from the URL and mounts
-// every section. Each section computes its numbers and pictures through posenc's API.
+// What both tutorial pages do (the lesson, index.html, and the companion, companion.html; their
+// entries lesson.js and companion.js name the page): send a link that names the other page's
+// section there, number the sections, read the settings from the URL, keep the permalink and the
+// offline copy, load posenc's WebAssembly and mount the page's sections. Each section computes its
+// numbers and pictures through posenc's API.
 import '../styles.css';
 import { loadPosenc } from '../../bindings/js/index.js';
 import { byId, h, labelCellsByHeader } from '../../widgets/dom.js';
@@ -7,61 +10,62 @@ import { downloadBlob } from '../../widgets/export.js';
 import { mountSections } from './mount-schedule.js';
 import { LINK_LIMIT, SettingsState } from '../../widgets/state.js';
 import { providePosenc } from '../../widgets/elements/engine.js';
-import * as bridge from './sections/bridge.js';
-import * as comparison from './sections/comparison.js';
-import * as facts from './sections/facts.js';
-import * as family from './sections/family.js';
-import * as gpuPrecision from './sections/gpu-precision.js';
-import * as halfPrecision from './sections/half-precision.js';
-import * as images from './sections/images.js';
-import * as longContext from './sections/long-context.js';
-import * as naive from './sections/naive.js';
-import * as order from './sections/order.js';
-import * as relativeDistance from './sections/relative-distance.js';
-import * as rope from './sections/rope.js';
-import * as ropeBase from './sections/rope-base.js';
-import * as sinusoidal from './sections/sinusoidal.js';
-import * as tokens2d from './sections/tokens2d.js';
-import * as trainedModels from './sections/trained-models.js';
-import * as workedExample from './sections/worked-example.js';
-
-const MODULES = [
-  bridge,
-  comparison,
-  facts,
-  family,
-  gpuPrecision,
-  halfPrecision,
-  images,
-  longContext,
-  naive,
-  order,
-  relativeDistance,
-  rope,
-  ropeBase,
-  sinusoidal,
-  tokens2d,
-  trainedModels,
-  workedExample,
-];
+import { otherPage, sectionIds, settingKeys } from './pages.js';
+/** A page's file in this build: the folder's, or the single file's (they link by file name). */
+const SINGLE_FILE = import.meta.env.MODE.startsWith('single');
+const fileOf = (page) => (SINGLE_FILE ? page.singleFile : page.file);
 
 /**
- * The section modules in the order index.html places their <section> elements: the page's one
- * statement of the order. A section without a module, or a module without a section, is a bug.
+ * Checks that the page's <section> elements are its modules, in the same order (pages.js is the
+ * one statement of the order): a section without a module, or a module without a section, is a bug.
  */
-function sectionsInPageOrder() {
-  const byIdOf = new Map(MODULES.map((module) => [module.id, module]));
-  const elements = [...document.querySelectorAll('main > section[id]')];
-  const sections = elements.map((element) => {
-    const section = byIdOf.get(element.id);
-    if (!section) throw new Error(`index.html has a section #${element.id} that no module mounts`);
-    return section;
-  });
-  for (const module of MODULES) {
-    if (!elements.some((element) => element.id === module.id))
-      throw new Error(`section module ${module.id} has no <section> in index.html`);
+function checkSectionOrder(page) {
+  const elements = [...document.querySelectorAll('main > section[id]')].map((element) => element.id);
+  const modules = page.sections.map((section) => section.id);
+  if (elements.join() !== modules.join())
+    throw new Error(`${fileOf(page)} has the sections ${elements.join(', ')}; its modules are ${modules.join(', ')}`);
+}
+
+/**
+ * The query split into this page's settings (and anything unknown, which readQuery reports) and
+ * the other page's, which this page does not use and does not report: a link from before the
+ * split names settings of both pages.
+ */
+function splitQuery(query, other) {
+  const keys = settingKeys(other);
+  const own = [];
+  const others = [];
+  // Pair by pair, as written: readQuery reports what is wrong with the text of this page's own.
+  for (const pair of query.replace(/^\?/, '').split('&')) {
+    if (!pair) continue;
+    const [key] = new URLSearchParams(pair).keys();
+    (keys.has(key) ? others : own).push(pair);
   }
-  return sections;
+  return { own: own.join('&'), others: others.join('&') };
+}
+
+/**
+ * Where a link belongs, if not here: the other page when its #fragment names one of that page's
+ * sections, or when it has no fragment and sets only the other page's settings. Such links come
+ * from before the split, when one page (index.html) held every section.
+ */
+function belongsElsewhere(page, { own, others }) {
+  const other = otherPage(page);
+  if (location.hash.length > 1) return sectionIds(other).has(location.hash.slice(1));
+  return others !== '' && own === '';
+}
+
+/**
+ * The links to the other page (a.other-page) carry the other page's settings from this page's
+ * link, so that a link from before the split loses nothing on the way.
+ */
+function carryToOtherPage(others) {
+  if (!others) return;
+  for (const link of document.querySelectorAll('a.other-page')) {
+    const url = new URL(link.href);
+    url.search = others;
+    link.href = url.href;
+  }
 }
 
 /**
@@ -149,7 +153,18 @@ function showFailure(message) {
   box.hidden = false;
 }
 
-async function main() {
+async function main(page) {
+  // A link for the other page goes there, query and fragment kept, before anything mounts.
+  const query = splitQuery(location.search || savedSettings(), otherPage(page));
+  const goToOtherPage = () => location.replace(`./${fileOf(otherPage(page))}${location.search}${location.hash}`);
+  if (belongsElsewhere(page, query)) {
+    goToOtherPage();
+    return;
+  }
+  // The same for a fragment typed or followed later, which does not load the page again.
+  window.addEventListener('hashchange', () => {
+    if (sectionIds(otherPage(page)).has(location.hash.slice(1))) goToOtherPage();
+  });
   // The script runs: the static hint of what to do if it never does (index.html) goes.
   byId('engine-status').textContent = 'Loading posenc…';
   window.addEventListener('error', (event) => showFailure(event.message));
@@ -157,12 +172,14 @@ async function main() {
   // The page's own wide tables become cards in a narrow box (tables.css); the sections label theirs.
   for (const table of document.querySelectorAll('table.stacks')) labelCellsByHeader(table);
   numberSections();
-  const sections = sectionsInPageOrder();
+  checkSectionOrder(page);
+  const { sections } = page;
+  carryToOtherPage(query.others);
 
   const state = new SettingsState(Object.assign({}, ...sections.map((section) => section.settings)));
   // The messages about the link stay in view while the address bar (writeNow, below) and the
   // permalink change to the settings in effect.
-  showProblems(state.readQuery(location.search || savedSettings()));
+  showProblems(state.readQuery(query.own));
   const permalink = byId('permalink');
   state.onWrite((href, leftOut) => {
     permalink.href = href;
@@ -174,10 +191,10 @@ async function main() {
   // settings the page does not use.
   window.addEventListener('popstate', () => {
     if (location.search === new URL(state.link(location.href).href).search) return;
-    showProblems(state.readQuery(location.search));
+    showProblems(state.readQuery(splitQuery(location.search, otherPage(page)).own));
     state.writeNow();
   });
-  if (import.meta.env.MODE === 'single') byId('offline-copy').hidden = true;
+  if (SINGLE_FILE) byId('offline-copy').hidden = true;
   else
     byId('offline-copy')
       .querySelector('a')
@@ -198,7 +215,10 @@ async function main() {
   await mountSections(sections, { posenc, state });
 }
 
-main().catch((error) => {
-  showFailure(error.message);
-  console.error(error);
-});
+/** Mounts a page of pages.js (LESSON or COMPANION): what each page's entry script does. */
+export function mountPage(page) {
+  main(page).catch((error) => {
+    showFailure(error.message);
+    console.error(error);
+  });
+}
