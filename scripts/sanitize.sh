@@ -16,9 +16,8 @@ fi
 
 start=$(date +%s)
 # The `sanitize` preset builds at -O1 -g1: fast to compile, readable stack traces, and the
-# sanitizers still see every access. It is a unity build (eight test files a translation unit,
-# so the core's and xsimd's headers are compiled a fifth as often): names at file scope in
-# tests/core must therefore differ between files.
+# sanitizers still see every access. Like the other test builds it is a unity build (the hidden
+# `unity` preset: eight sources a translation unit).
 cmake --preset sanitize -DCMAKE_CXX_COMPILER="$clangxx" >/dev/null
 avx2=0  # the kernel tests compiled for AVX2 too, on x86-64 CPUs that have it
 if grep -qw avx2 /proc/cpuinfo 2>/dev/null; then avx2=1; fi
