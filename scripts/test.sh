@@ -8,9 +8,9 @@
 #   4. the Node tests of the JS API on the real WASM builds, the code blocks of README.md and
 #      docs/ (run and type-checked), the page's end-to-end tests in headless Chromium, the
 #      npm-pack smoke test and the bundlers' and frameworks' builds of consumer apps (one
-#      `node --test` run, last, so its summary closes the output; two files at a time, one per
-#      core: the files share nothing but the page build, which a lock serialises), then each
-#      file's time.
+#      `node --test` run, last, so its summary is near the end of the output; two files at a
+#      time, one per core: the files share nothing but the page build, which a lock serialises),
+#      then each file's time; last, every step's time.
 # One suite alone (what it needs built first, nothing else; no lint, no sanitizers, no fuzzing):
 #   scripts/test.sh core        the Catch2 suite, native (npm run test:core)
 #   scripts/test.sh js          tests/js, tests/readme and tests/package (npm run test:js)
@@ -67,30 +67,32 @@ case "${1:-all}" in
     fi
     ;;
   all)
-    bash scripts/setup.sh --browser
+    # Every step's time is printed at the end, also when one fails: where CI's minutes go.
+    times=()
+    step() {
+      local title=$1 start=$SECONDS
+      shift
+      echo "== $title"
+      "$@"
+      times+=("$(printf '%5d s  %s' $((SECONDS - start)) "$title")")
+    }
+    report_times() {
+      echo "== Steps' times"
+      printf '%s\n' "${times[@]}"
+    }
+    trap report_times EXIT
 
-    echo "== Formatting and lint (clang-format, Biome)"
-    bash scripts/lint.sh
-
-    bash scripts/build.sh
-
-    echo "== C++ core (Catch2, native)"
-    ctest --preset native
-
-    echo "== C++ core as a CMake library (add_subdirectory, find_package after install)"
-    bash scripts/cmake-consumers.sh
-
-    echo "== C++ core under ASan + UBSan + LSan (Catch2, clang)"
-    bash scripts/sanitize.sh
-
-    echo "== C++ core fuzzing (libFuzzer, ${FUZZ_SECONDS:-5} s per target), corpus replayed on wasm32"
-    FUZZ_SECONDS=${FUZZ_SECONDS:-5} bash scripts/fuzz.sh
-    bash scripts/fuzz.sh wasm
-
-    echo "== JS API, page and package (node --test)"
+    step "Set-up (what is missing)" bash scripts/setup.sh --browser
+    step "Formatting and lint (clang-format, Biome)" bash scripts/lint.sh
+    step "Build (the native core and its tests, both WASM modules)" bash scripts/build.sh
+    step "C++ core (Catch2, native)" ctest --preset native
+    step "C++ core as a CMake library (add_subdirectory, find_package after install)" bash scripts/cmake-consumers.sh
+    step "C++ core under ASan + UBSan + LSan (Catch2, clang)" bash scripts/sanitize.sh
+    step "C++ core fuzzing (libFuzzer, ${FUZZ_SECONDS:-5} s per target)" env FUZZ_SECONDS="${FUZZ_SECONDS:-5}" bash scripts/fuzz.sh
+    step "The fuzz corpus replayed on wasm32" bash scripts/fuzz.sh wasm
     # The bundlers' and frameworks' builds, the longest files, start first, so no long file is
     # left running alone at the end while the other core idles.
-    node_suites tests/ecosystem tests/web tests/package tests/js tests/readme
+    step "JS API, page and package (node --test)" node_suites tests/ecosystem tests/web tests/package tests/js tests/readme
     ;;
   *)
     echo "test.sh: unknown suite $1 (core, js, web or ecosystem; none: everything)" >&2
