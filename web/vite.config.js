@@ -8,6 +8,7 @@
 //                               CSS, fonts and WASM inlined, for file://, linking to each other
 //                               by file name. They load posenc through posenc/inline (the .wasm
 //                               as base64 chunks), so each file carries each build once.
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { viteSingleFile } from 'vite-plugin-singlefile';
@@ -25,6 +26,21 @@ function katexWoff2Only() {
       const stripped = code.replace(/,\s*url\([^)]*\.(woff|ttf)\)\s*format\("(woff|truetype)"\)/g, '');
       if (/\.(woff|ttf)\)/.test(stripped)) this.warn(`KaTeX's font list changed; shipping woff/ttf too (${id})`);
       return { code: stripped, map: null };
+    },
+  };
+}
+
+// The lesson and the companion share their status line, message boxes and footer: a page writes
+// `<!-- part: NAME -->` where web/parts/NAME.html goes, before any other plugin reads the page.
+function pageParts() {
+  return {
+    name: 'posenc-page-parts',
+    transformIndexHtml: {
+      order: 'pre',
+      handler: (html) =>
+        html.replace(/<!-- part: ([a-z-]+) -->/g, (_, name) =>
+          readFileSync(pagePath(`parts/${name}.html`), 'utf8').trimEnd(),
+        ),
     },
   };
 }
@@ -95,6 +111,7 @@ export default defineConfig(({ mode }) => {
     },
     resolve: single ? { alias: { '../../bindings/js/index.js': inlineEntry } } : {},
     plugins: [
+      pageParts(),
       katexWoff2Only(),
       thirdPartyNotices(),
       ...(single ? [singleFilePage(), viteSingleFile({ outputFileName: single.file }), singleFileCsp()] : []),

@@ -15,6 +15,7 @@ const SOURCES = [
   'web/index.html',
   'web/companion.html',
   'web/widgets.html',
+  'web/parts',
   'web/styles.css',
   'web/vite.config.js',
   'web/src',
