@@ -307,7 +307,7 @@ test('facts: layouts, RoPE pairings and float32 precision', async () => {
 
 test('line plots: single dimensions and the naive norm explosion match posenc', async () => {
   const table = sinusoidalTable({ seqLen: 128, dModel: 128 });
-  const { series, yPerUnit } = await readLinePlot(page, 'sinusoidal-dimensions');
+  const { series, yPerUnit } = await readLinePlot(companion.page, 'sinusoidal-dimensions');
   for (const k of [0, 20, 60, 120]) {
     const points = series[`dimension ${k}`];
     assert.equal(points.length, 128);
