@@ -125,8 +125,7 @@ export function mount({ posenc, state }) {
       numberControl(state, 'bridge.n', { label: 'key position n' }),
       numberControl(state, 'bridge.shift', { label: 'move both by s' }),
     ),
-    ropePlot.element,
-    ropeNote,
+    h('div', { class: 'side-by-side' }, ropePlot.element, ropeNote),
   );
 
   // Fixed contents: one pair of q and one of k (the other channels zero), head dim 2 (ω = 1).
