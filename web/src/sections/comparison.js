@@ -1,12 +1,15 @@
 // The three encodings side by side: the figure is the <posenc-compare> element (naive, sinusoidal
 // and RoPE on the same token contents and one colour scale, one crosshair, the m − n spreads and
 // the all-ones trap); this section binds its URL settings to the element's attributes and adds
-// the re-roll button. Typing your own q or k switches the contents to them. Then one query and
-// key of those contents, both positions shifted: RoPE's score stays, the added encoding's does not.
+// the re-roll button. Typing your own q or k switches the contents to them. Then both positions
+// shifted: one pair of a query and a key drawn as arrows (both turn by the shift, the angle
+// between them stays), and one query and key of the panels' contents in numbers (RoPE's score
+// stays, the added encoding's does not).
 import { controlRow, numberControl, rerollButton } from '../../../widgets/controls.js';
 import { byId, h, labelCellsByHeader } from '../../../widgets/dom.js';
 import { bindElements, elementControls, elementSettings } from '../element-settings.js';
-import { formatSig } from '../../../widgets/format.js';
+import { formatSig, formatSigText } from '../../../widgets/format.js';
+import { createVectorPlot } from '../../../widgets/plots/arrows.js';
 import { coalesceToAnimationFrame } from '../../../widgets/schedule.js';
 import { tile } from '../../../widgets/vectors.js';
 import { Compare, comparisonContents } from '../../../widgets/elements/compare.js';
@@ -25,9 +28,12 @@ const ATTRIBUTES = {
   'cmp.k': 'k',
 };
 
-// The shift read-out's positions keep the keys they had in the lesson, so old links still set them.
+// The shifts' positions keep the keys they had in the lesson, so old links still set them.
 export const settings = {
   ...elementSettings(Compare, ATTRIBUTES),
+  'bridge.m': { type: 'int', default: 5, min: 0, max: 1000 },
+  'bridge.n': { type: 'int', default: 2, min: 0, max: 1000 },
+  'bridge.shift': { type: 'int', default: 0, min: 0, max: 1000 },
   'rope.m': { type: 'int', default: 7, min: 0, max: 1000000 },
   'rope.n': { type: 'int', default: 3, min: 0, max: 1000000 },
   'rope.shift': { type: 'int', default: 500, min: 0, max: 1000000 },
@@ -52,7 +58,65 @@ export function mount({ posenc, state }) {
     figure,
   );
   state.watch(['cmp.q', 'cmp.k'], () => state.set('cmp.content', 'edited'));
+  mountArrows({ posenc, state });
   mountShift({ posenc, state });
+}
+
+const COLORS = { query: '#0072B2', key: '#009E73', angle: '#D55E00' };
+
+/** One pair of a query at m and a key at n, rotated by RoPE and moved together by s: the angle stays. */
+function mountArrows({ posenc, state }) {
+  const ropeRoot = byId('bridge-rope-demo');
+  const ropePlot = createVectorPlot({
+    name: 'bridge-rope',
+    title: 'Pair 0 of a query at m and a key at n, rotated by RoPE',
+    summary: () => ropeSummary,
+  });
+  let ropeSummary = '';
+  const ropeNote = h('p', { class: 'result', id: 'bridge-rope-note' });
+  ropeRoot.append(
+    controlRow(
+      numberControl(state, 'bridge.m', { label: 'query position m' }),
+      numberControl(state, 'bridge.n', { label: 'key position n' }),
+      numberControl(state, 'bridge.shift', { label: 'move both by s' }),
+    ),
+    h('div', { class: 'side-by-side' }, ropePlot.element, ropeNote),
+  );
+
+  // Fixed contents: one pair of q and one of k (the other channels zero), head dim 2 (ω = 1).
+  const Q = [1, 0.3];
+  const K = [0.6, 0.8];
+
+  function drawRope() {
+    const shift = state.get('bridge.shift');
+    const m = state.get('bridge.m') + shift;
+    const n = state.get('bridge.n') + shift;
+    const q = posenc.rope(Float32Array.from(Q), { seqLen: 1, headDim: 2, offset: m });
+    const k = posenc.rope(Float32Array.from(K), { seqLen: 1, headDim: 2, offset: n });
+    const score = posenc.similarity(q, k, { rows: 1, cols: 1, dim: 2 })[0];
+    const between = Math.atan2(q[0] * k[1] - q[1] * k[0], q[0] * k[0] + q[1] * k[1]); // from q to k
+    const pair = (v) => `(${formatSigText(v[0], 4)}, ${formatSigText(v[1], 4)})`;
+    ropeSummary = `q rotated to position ${m}: ${pair(q)}; k rotated to position ${n}: ${pair(k)}; the angle from q to k is ${formatSigText(between, 4)} rad.`;
+    ropePlot.draw({
+      arrows: [
+        { from: [0, 0], to: [q[0], q[1]], color: COLORS.query, width: 3.5, label: `q at ${m}`, role: 'query' },
+        { from: [0, 0], to: [k[0], k[1]], color: COLORS.key, width: 3.5, label: `k at ${n}`, role: 'key' },
+      ],
+      circles: [{ radius: 1 }],
+      // the angle from k to q, the one thing the score sees
+      arcs: [{ radius: 0.35, from: Math.atan2(k[1], k[0]), to: Math.atan2(k[1], k[0]) - between, color: COLORS.angle }],
+      extent: 1.3,
+    });
+    ropeNote.dataset.score = String(score);
+    ropeNote.dataset.angle = String(between);
+    ropeNote.textContent =
+      `m − n = ${formatSigText(m - n)}: the angle from q to k is ${formatSigText(between, 6)} rad and q · k = ${formatSigText(score, 6)}. ` +
+      'Move both by s: both arrows turn by s radians, and the angle and the score stay (up to float32 rounding).';
+  }
+
+  const requestRope = coalesceToAnimationFrame(drawRope);
+  state.watch(['bridge.m', 'bridge.n', 'bridge.shift'], requestRope);
+  requestRope();
 }
 
 /** Shift both positions: one query and one key of the panels' contents, at (m, n) and (m + s, n + s). */
