@@ -1,6 +1,6 @@
 // The bridge from the sinusoidal table to RoPE: what the section draws and prints against float64
 // sin/cos in the test, and the two facts it teaches (a shift turns a pair of PE by k·ω; RoPE's
-// angle between q and k, and so the score, stays when both move).
+// angle between q and k, and so the score, stays when both move: drawn in the companion).
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { gotoAndSettle, openPage } from './support/browser.js';
@@ -49,7 +49,7 @@ for (const [p, k, pair] of [
 test('RoPE: moving q and k together turns both by the shift, and keeps their angle and score', async () => {
   const { page, log, context } = await openPage(browser);
   const read = async (shift) => {
-    await gotoAndSettle(page, `${server.pageUrl}?bridge.m=9&bridge.n=4&bridge.shift=${shift}`);
+    await gotoAndSettle(page, `${server.companionUrl}?bridge.m=9&bridge.n=4&bridge.shift=${shift}`);
     const note = await page.locator('#bridge-rope-note').evaluate((n) => ({ ...n.dataset, text: n.textContent }));
     return { arrows: await arrowsOf(page, 'bridge-rope'), angle: Number(note.angle), score: Number(note.score), note };
   };

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { before, test } from 'node:test';
-import { artifactPath } from './support/browser.js';
+import { artifactPath, gotoAndSettle, openPage } from './support/browser.js';
 import { colorAt, scaleIndex } from './support/colors.js';
 import { peDotProducts, sinusoidalTable } from './support/reference.js';
 import { usePageSession } from './support/session.js';
@@ -14,10 +14,11 @@ let page;
 let log;
 before(async () => ({ browser, server, page, log } = await session));
 
-async function download(plot, kind) {
+/** Downloads a figure's export from the lesson, or from `view` (another open page). */
+async function download(plot, kind, view = page) {
   const [file] = await Promise.all([
-    page.waitForEvent('download'),
-    page.locator(`figure[data-plot="${plot}"] button.export-${kind}`).click(),
+    view.waitForEvent('download'),
+    view.locator(`figure[data-plot="${plot}"] button.export-${kind}`).click(),
   ]);
   const target = artifactPath(file.suggestedFilename());
   await file.saveAs(target);
@@ -104,10 +105,13 @@ test('PNG export: the figure with its title, axes and colour bar; cells as equal
 });
 
 test('line plots export too: PNG of the figure, CSV of every series', async () => {
-  const { name, path } = await download('sinusoidal-dimensions', 'png');
+  // The single dimensions' curves are the companion's.
+  const companion = await openPage(browser, { acceptDownloads: true });
+  await gotoAndSettle(companion.page, server.companionUrl);
+  const { name, path } = await download('sinusoidal-dimensions', 'png', companion.page);
   assert.equal(name, 'posenc-sinusoidal-dimensions.png');
   assert.deepEqual([...readFileSync(path).subarray(0, 4)], [137, 80, 78, 71]);
-  const csv = await download('sinusoidal-dimensions', 'csv');
+  const csv = await download('sinusoidal-dimensions', 'csv', companion.page);
   const lines = readFileSync(csv.path, 'utf8').trimEnd().split('\n');
   assert.equal(lines[0], 'series,position,PE value');
   const table = sinusoidalTable({ seqLen: 128, dModel: 128 });
@@ -117,7 +121,8 @@ test('line plots export too: PNG of the figure, CSV of every series', async () =
   const first = rows.filter(([label]) => label === labels[0]);
   assert.equal(first.length, 128);
   for (const [, x, y] of first) assert.equal(Math.fround(Number(y)), table[Number(x) * 128]);
-  assert.deepEqual(log.errors, []);
+  assert.deepEqual(companion.log.errors, []);
+  await companion.context.close();
 });
 
 test('CSV export: the exact float32 matrix with position and dimension labels', async () => {

@@ -232,11 +232,6 @@ test('RoPE similarity heatmap over positions 0..1000 has diagonal stripes and ma
     return differ;
   });
   assert.equal(stripes, 0, 'pixels that differ from their diagonal neighbour');
-  // The shift read-out: RoPE's score is unchanged by shifting both positions; the additive one is not.
-  const ropeRow = await page.locator('#rope-shift-table tr[data-row="rope"] td').allTextContents();
-  const addedRow = await page.locator('#rope-shift-table tr[data-row="added"] td').allTextContents();
-  assert.ok(Math.abs(Number(ropeRow[0]) - Number(ropeRow[1])) < 1e-4, `RoPE ${ropeRow}`);
-  assert.ok(Math.abs(Number(addedRow[0]) - Number(addedRow[1])) > 0.1, `added ${addedRow}`);
 });
 
 test('three encodings side by side: one shared scale, pixels match, only RoPE is a function of m - n', async () => {
@@ -254,6 +249,11 @@ test('three encodings side by side: one shared scale, pixels match, only RoPE is
   const spreads = await page.locator('#cmp-spreads li').allTextContents();
   assert.match(spreads[2], /a function of m − n alone/);
   assert.doesNotMatch(spreads[1], /alone/);
+  // The shift read-out: RoPE's score is unchanged by shifting both positions; the additive one is not.
+  const ropeRow = await page.locator('#rope-shift-table tr[data-row="rope"] td').allTextContents();
+  const addedRow = await page.locator('#rope-shift-table tr[data-row="added"] td').allTextContents();
+  assert.ok(Math.abs(Number(ropeRow[0]) - Number(ropeRow[1])) < 1e-4, `RoPE ${ropeRow}`);
+  assert.ok(Math.abs(Number(addedRow[0]) - Number(addedRow[1])) > 0.1, `added ${addedRow}`);
   // The crosshair is synchronised: hovering one panel moves the others' crosshairs to the same cell.
   const naive = page.locator('figure[data-plot="compare-naive"] canvas.heatmap-cells');
   await naive.scrollIntoViewIfNeeded();
@@ -307,7 +307,7 @@ test('facts: layouts, RoPE pairings and float32 precision', async () => {
 
 test('line plots: single dimensions and the naive norm explosion match posenc', async () => {
   const table = sinusoidalTable({ seqLen: 128, dModel: 128 });
-  const { series, yPerUnit } = await readLinePlot(page, 'sinusoidal-dimensions');
+  const { series, yPerUnit } = await readLinePlot(companion.page, 'sinusoidal-dimensions');
   for (const k of [0, 20, 60, 120]) {
     const points = series[`dimension ${k}`];
     assert.equal(points.length, 128);
@@ -517,7 +517,7 @@ test('fixed text follows the settings and the posts are quoted, not echoed', asy
   assert.doesNotMatch(text, /most reported class of RoPE bugs|why a RoPE model falls apart/);
   assert.match(text, /transformers pull request 29285/);
   // The posts' claims left standing before: extrapolation, and code the post never had.
-  assert.match(await fresh.page.locator('#pe-extrapolation').textContent(), /Press et al\. \(2021/);
+  assert.match(await companion.page.locator('#pe-extrapolation').textContent(), /Press et al\. \(2021/);
   assert.equal(
     await fresh.page.locator('#pe-code-title').textContent(),
     'The PyTorch code of “Positional Embeddings Explained”, with these settings',

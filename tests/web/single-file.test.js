@@ -182,7 +182,7 @@ test('from file://, the lesson links to the companion and back, and an old hash 
   await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 30_000 });
   assert.deepEqual(
     await page.evaluate(() => [...document.querySelectorAll('main > section')].map((s) => s.dataset.mounted)),
-    Array(8).fill('true'),
+    Array(9).fill('true'),
   );
   assert.equal(await page.locator('#offline-copy').isHidden(), true);
   await page.locator('.page-header a.other-page').first().click();

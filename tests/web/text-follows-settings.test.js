@@ -54,14 +54,18 @@ test('sinusoidal: the captions follow the layout (a second fast block at d/2 in 
   };
   assert.ok(change(8) > 100 * change(7), `column 8 ${change(8)} vs column 7 ${change(7)}`);
 
-  await gotoAndSettle(page, `${server.pageUrl}?pe.d=2&pe.dims=0,1`);
-  const curves = await text(caption('sinusoidal-dimensions'));
-  assert.doesNotMatch(curves, /Fastest|slowest/);
-  // Both channels of the one pair turn at ω_0 = 1: wavelength 2π.
-  assert.match(curves, new RegExp(`one speed.*wavelength ${(2 * Math.PI).toFixed(3)} positions`));
+  await gotoAndSettle(page, `${server.pageUrl}?pe.d=2`);
   assert.match(await text(caption('sinusoidal-table')), /one pair there is one speed/);
   assert.deepEqual(log.errors, []);
   await context.close();
+  // The single dimensions are the companion's, with their own table settings.
+  const companion = await pageAt('?dims.d=2&pe.dims=0,1', { page: 'companion' });
+  const curves = await companion.text(caption('sinusoidal-dimensions'));
+  assert.doesNotMatch(curves, /Fastest|slowest/);
+  // Both channels of the one pair turn at ω_0 = 1: wavelength 2π.
+  assert.match(curves, new RegExp(`one speed.*wavelength ${(2 * Math.PI).toFixed(3)} positions`));
+  assert.deepEqual(companion.log.errors, []);
+  await companion.context.close();
 });
 
 test('relative distance: the captions say "falls off" or "keeps coming back" as the float64 curve does, at every small d', async () => {

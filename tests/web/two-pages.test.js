@@ -33,6 +33,7 @@ const COMPANION_ORDER = [
   'half-precision',
   'gpu-precision',
   'images',
+  'dimensions',
   'facts',
 ];
 

@@ -5,6 +5,7 @@
 import * as bigPicture from './sections/big-picture.js';
 import * as bridge from './sections/bridge.js';
 import * as comparison from './sections/comparison.js';
+import * as dimensions from './sections/dimensions.js';
 import * as facts from './sections/facts.js';
 import * as family from './sections/family.js';
 import * as gpuPrecision from './sections/gpu-precision.js';
@@ -34,7 +35,7 @@ export const LESSON = {
 export const COMPANION = {
   file: 'companion.html',
   singleFile: 'posenc-companion.html',
-  sections: [comparison, family, trainedModels, longContext, halfPrecision, gpuPrecision, images, facts],
+  sections: [comparison, family, trainedModels, longContext, halfPrecision, gpuPrecision, images, dimensions, facts],
 };
 
 /** The other page of the two. */

@@ -1,8 +1,7 @@
 // The bridge from the sinusoidal table to RoPE: moving a position by k rotates every pair of the
 // table by its own angle k·ω_i (PE(p + k) = R(k·ω_i) PE(p), pair by pair), shown on one pair with
-// posenc's table for both positions; then RoPE, which applies that rotation to q and k
-// themselves: moved together, both turn by the same angle and the angle between them, which is
-// what their dot product sees, stays.
+// posenc's table for both positions. RoPE applies that rotation to q and k themselves; the
+// companion's comparison shows them moved together (comparison.js).
 import { controlRow, numberControl } from '../../../widgets/controls.js';
 import { byId, h } from '../../../widgets/dom.js';
 import { formatSig, formatSigText } from '../../../widgets/format.js';
@@ -13,15 +12,12 @@ import { coalesceToAnimationFrame } from '../../../widgets/schedule.js';
 export const id = 'bridge';
 
 const D_MODEL = 16; // the table's width here: 8 pairs, from fast to slow
-const COLORS = { before: '#777777', after: '#0072B2', moved: '#D55E00', query: '#0072B2', key: '#009E73' };
+const COLORS = { before: '#777777', after: '#0072B2', moved: '#D55E00' };
 
 export const settings = {
   'bridge.p': { type: 'int', default: 2, min: 0, max: 1000 },
   'bridge.k': { type: 'int', default: 3, min: 0, max: 1000 },
   'bridge.pair': { type: 'int', default: 1, min: 0, max: D_MODEL / 2 - 1 },
-  'bridge.m': { type: 'int', default: 5, min: 0, max: 1000 },
-  'bridge.n': { type: 'int', default: 2, min: 0, max: 1000 },
-  'bridge.shift': { type: 'int', default: 0, min: 0, max: 1000 },
 };
 
 /** The pair (sin, cos) of PE(pos) for pair i, interleaved layout: channels 2i and 2i + 1. */
@@ -110,60 +106,7 @@ export function mount({ posenc, state }) {
     );
   }
 
-  // ---- RoPE: rotate q and k themselves ----------------------------------------------------------
-  const ropeRoot = byId('bridge-rope-demo');
-  const ropePlot = createVectorPlot({
-    name: 'bridge-rope',
-    title: 'Pair 0 of a query at m and a key at n, rotated by RoPE',
-    summary: () => ropeSummary,
-  });
-  let ropeSummary = '';
-  const ropeNote = h('p', { class: 'result', id: 'bridge-rope-note' });
-  ropeRoot.append(
-    controlRow(
-      numberControl(state, 'bridge.m', { label: 'query position m' }),
-      numberControl(state, 'bridge.n', { label: 'key position n' }),
-      numberControl(state, 'bridge.shift', { label: 'move both by s' }),
-    ),
-    ropePlot.element,
-    ropeNote,
-  );
-
-  // Fixed contents: one pair of q and one of k (the other channels zero), head dim 2 (ω = 1).
-  const Q = [1, 0.3];
-  const K = [0.6, 0.8];
-
-  function drawRope() {
-    const shift = state.get('bridge.shift');
-    const m = state.get('bridge.m') + shift;
-    const n = state.get('bridge.n') + shift;
-    const q = posenc.rope(Float32Array.from(Q), { seqLen: 1, headDim: 2, offset: m });
-    const k = posenc.rope(Float32Array.from(K), { seqLen: 1, headDim: 2, offset: n });
-    const score = posenc.similarity(q, k, { rows: 1, cols: 1, dim: 2 })[0];
-    const between = Math.atan2(q[0] * k[1] - q[1] * k[0], q[0] * k[0] + q[1] * k[1]); // from q to k
-    const pair = (v) => `(${formatSigText(v[0], 4)}, ${formatSigText(v[1], 4)})`;
-    ropeSummary = `q rotated to position ${m}: ${pair(q)}; k rotated to position ${n}: ${pair(k)}; the angle from q to k is ${formatSigText(between, 4)} rad.`;
-    ropePlot.draw({
-      arrows: [
-        { from: [0, 0], to: [q[0], q[1]], color: COLORS.query, width: 3.5, label: `q at ${m}`, role: 'query' },
-        { from: [0, 0], to: [k[0], k[1]], color: COLORS.key, width: 3.5, label: `k at ${n}`, role: 'key' },
-      ],
-      circles: [{ radius: 1 }],
-      // the angle from k to q, the one thing the score sees
-      arcs: [{ radius: 0.35, from: Math.atan2(k[1], k[0]), to: Math.atan2(k[1], k[0]) - between, color: COLORS.moved }],
-      extent: 1.3,
-    });
-    ropeNote.dataset.score = String(score);
-    ropeNote.dataset.angle = String(between);
-    ropeNote.textContent =
-      `m − n = ${formatSigText(m - n)}: the angle from q to k is ${formatSigText(between, 6)} rad and q · k = ${formatSigText(score, 6)}. ` +
-      'Move both by s: both arrows turn by s radians, and the angle and the score stay (up to float32 rounding).';
-  }
-
   const requestShift = coalesceToAnimationFrame(drawShift);
-  const requestRope = coalesceToAnimationFrame(drawRope);
   state.watch(['bridge.p', 'bridge.k', 'bridge.pair'], requestShift);
-  state.watch(['bridge.m', 'bridge.n', 'bridge.shift'], requestRope);
   requestShift();
-  requestRope();
 }

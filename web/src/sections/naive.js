@@ -53,9 +53,8 @@ export function mount({ posenc, state }) {
         ],
       }),
     ),
-    plotSlot,
-    result,
-    similarity,
+    // The two results beside the plot on a wide screen, under it on a narrow one.
+    h('div', { class: 'side-by-side' }, plotSlot, h('div', {}, result, similarity)),
   );
 
   function draw() {

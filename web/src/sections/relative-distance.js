@@ -169,7 +169,7 @@ export function mount({ posenc, state }) {
       maxSpread = Math.max(maxSpread, Math.abs(dot(anchor, anchor + k) - fromZero[k]));
     anchorNote.textContent =
       `Same distance, different start: the largest difference between PE(${anchor})·PE(${anchor} + Δ) and PE(0)·PE(Δ) is ${formatSigText(maxSpread, 3)} ` +
-      '(float32 rounding). The curve is symmetric (before and after look the same) and not monotonic: far positions can be more alike than nearer ones.';
+      '(float32 rounding). The curve is not monotonic: far positions can be more alike than nearer ones.';
 
     yield* similaritySteps(posenc, heatmap, {
       inputs: () => ({ a: table, b: table }),

@@ -137,12 +137,11 @@ export function mount({ posenc, state }) {
     note.textContent =
       `The expected trend falls to half its value at distance 0 at distance ${said.join(', ')}: ` +
       'about 0.56·√base, so a base 100 times larger keeps half the score 10 times farther. ' +
-      `The ${DRAWS} light curves, random contents, ripple around it and move with each draw: at large distances the fast pairs have turned so often ` +
-      `that their cosines add up to noise, larger with fewer pairs (head dim ${headDim}: ${headDim / 2} pairs). ` +
-      'The fastest pair still turns one radian per position at any base, so neighbours stay distinguishable.';
+      `The ${DRAWS} light curves, random contents, ripple around it and move with each draw: far out, the fast pairs’ cosines ` +
+      `add up to noise, larger with fewer pairs (head dim ${headDim}: ${headDim / 2} pairs).`;
     summary =
       `The RoPE score of q with a key of the same content, divided by |q|², for distances 1 to ${last} on a log scale, head dim ${headDim}, ` +
-      `at bases ${BASES.map((b) => formatSig(b, 2)).join(', ')}: the expected trend over random contents (bold) and ${DRAWS} random contents (light). ${note.textContent}`;
+      `at bases ${BASES.map((b) => formatSig(b, 2)).join(', ')}: the expected trend over random contents (bold) and ${DRAWS} random contents (light), marked where each trend falls to half (the note below gives the distances).`;
     const faint = BASES.flatMap((base, i) =>
       curvesFor(base, norms, span, headDim).map((y, d) => ({
         label: `${labels[i]}, content ${d + 1}`,

@@ -1,14 +1,12 @@
 // RoPE: rotate each pair of query/key channels by position × frequency. One pair rotating
-// interactively (with the code of 'Positional Embeddings Explained' beside it), the score heatmap over positions 0..1000, and
-// the proof in numbers that the score depends only on m - n.
-import { controlRow, numberControl, rerollButton } from '../../../widgets/controls.js';
-import { byId, h, labelCellsByHeader, pre } from '../../../widgets/dom.js';
+// interactively (with the code of 'Positional Embeddings Explained' beside it), and the score
+// heatmap over positions 0..1000 (the companion's comparison shows both positions shifted).
+import { controlRow, rerollButton } from '../../../widgets/controls.js';
+import { byId, h, pre } from '../../../widgets/dom.js';
 import { bindElements, elementControls, elementSettings } from '../element-settings.js';
 import { formatPython as pythonNumber, formatSig } from '../../../widgets/format.js';
 import { renderTex } from '../math.js';
-import { coalesceToAnimationFrame } from '../../../widgets/schedule.js';
-import { tile } from '../../../widgets/vectors.js';
-import { RopeHeatmap, ropeContents } from '../../../widgets/elements/rope-heatmap.js';
+import { RopeHeatmap } from '../../../widgets/elements/rope-heatmap.js';
 import { Rotation } from '../../../widgets/elements/rotation.js';
 
 export const id = 'rope';
@@ -50,9 +48,6 @@ export const settings = {
   'rope.hd': HEATMAP['head-dim'].spec,
   'rope.content': HEATMAP.content.spec,
   'rope.seed': HEATMAP.seed.spec,
-  'rope.m': { type: 'int', default: 7, min: 0, max: 1000000 },
-  'rope.n': { type: 'int', default: 3, min: 0, max: 1000000 },
-  'rope.shift': { type: 'int', default: 500, min: 0, max: 1000000 },
 };
 
 function postRopeCode(base, dModel, seqLen, layout) {
@@ -97,10 +92,9 @@ function postRopeCode(base, dModel, seqLen, layout) {
   ].join('\n');
 }
 
-export function mount({ posenc, state }) {
+export function mount({ state }) {
   const root = byId('rope-demo');
   const heatRoot = byId('rope-heatmap-demo');
-  const shiftRoot = byId('rope-shift-demo');
 
   // ---- one pair, rotating (the element; the formula, code and result follow what it drew) -----
   const rotation = document.createElement('posenc-rotation');
@@ -195,78 +189,5 @@ export function mount({ posenc, state }) {
     heatmap,
   );
 
-  // ---- shift both positions: the score stays ---------------------------------------------------
-  const shiftTable = h('table', { class: 'numbers stacks', id: 'rope-shift-table' });
-  const shiftNote = h('p', { class: 'result', id: 'rope-shift-note' });
-  shiftRoot.append(
-    controlRow(
-      numberControl(state, 'rope.m', { label: 'query position m', scale: 'log1p' }),
-      numberControl(state, 'rope.n', { label: 'key position n', scale: 'log1p' }),
-      numberControl(state, 'rope.shift', { label: 'shift s', scale: 'log1p' }),
-    ),
-    h('div', { class: 'table-scroll' }, shiftTable),
-    shiftNote,
-  );
-
-  function drawShift() {
-    const headDim = state.get('rope.hd');
-    const layout = state.get('rope.layout');
-    const base = state.get('rope.base');
-    const m = state.get('rope.m');
-    const n = state.get('rope.n');
-    const shift = state.get('rope.shift');
-    const { q, k } = ropeContents('random', state.get('rope.seed'), headDim);
-    const options = { seqLen: 2, headDim, base, layout };
-    const qs = posenc.rope(tile(q, 2), { ...options, positions: [m, m + shift] });
-    const ks = posenc.rope(tile(k, 2), { ...options, positions: [n, n + shift] });
-    const rope = posenc.similarity(qs, ks, { rows: 2, cols: 2, dim: headDim });
-    const sinusoidal = { seqLen: 2, dModel: headDim, base };
-    const qa = posenc.addSinusoidal(tile(q, 2), { ...sinusoidal, positions: [m, m + shift] });
-    const ka = posenc.addSinusoidal(tile(k, 2), { ...sinusoidal, positions: [n, n + shift] });
-    const added = posenc.similarity(qa, ka, { rows: 2, cols: 2, dim: headDim });
-    const ropeDiff = Math.abs(rope[3] - rope[0]);
-    const addedDiff = Math.abs(added[3] - added[0]);
-    shiftTable.replaceChildren(
-      h(
-        'thead',
-        {},
-        h(
-          'tr',
-          {},
-          ['score', `positions (${m}, ${n})`, `shifted (${m + shift}, ${n + shift})`, 'difference'].map((t) =>
-            h('th', { scope: 'col' }, t),
-          ),
-        ),
-      ),
-      h(
-        'tbody',
-        {},
-        h(
-          'tr',
-          { dataset: { row: 'rope' } },
-          h('th', { scope: 'row' }, 'RoPE: rot(q, m) · rot(k, n)'),
-          h('td', {}, formatSig(rope[0], 7)),
-          h('td', {}, formatSig(rope[3], 7)),
-          h('td', {}, formatSig(ropeDiff, 2)),
-        ),
-        h(
-          'tr',
-          { dataset: { row: 'added' } },
-          h('th', { scope: 'row' }, 'added sinusoidal: (q + PE(m)) · (k + PE(n))'),
-          h('td', {}, formatSig(added[0], 7)),
-          h('td', {}, formatSig(added[3], 7)),
-          h('td', {}, formatSig(addedDiff, 3)),
-        ),
-      ),
-    );
-    labelCellsByHeader(shiftTable);
-    shiftNote.textContent =
-      `m − n = ${m - n} in both columns. The RoPE score stays the same up to float32 rounding (difference ${formatSig(ropeDiff, 2)}), ` +
-      `however far both positions move; with the encoding added to the contents it changes by ${formatSig(addedDiff, 3)}, because q·PE(n) and PE(m)·k depend on the absolute positions. (Random q and k of dimension ${headDim}.)`;
-  }
-
-  const requestShift = coalesceToAnimationFrame(drawShift);
   state.watch(['rope.seq', 'rope.content'], nameHeatmap);
-  state.watch(['rope.hd', 'rope.layout', 'rope.base', 'rope.seed', 'rope.m', 'rope.n', 'rope.shift'], requestShift);
-  requestShift();
 }

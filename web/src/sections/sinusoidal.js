@@ -1,23 +1,19 @@
 // The sinusoidal table: the PyTorch code of 'Positional Embeddings Explained' beside the same table computed by posenc,
-// the table as a heatmap (hover for the formula with the numbers filled in), and single
-// channels as curves (<posenc-wavelengths>): low channels oscillate fast, high channels slowly.
+// and the table as a heatmap (hover for the formula with the numbers filled in). The single
+// dimensions as curves are the companion's (dimensions.js).
 import { controlRow } from '../../../widgets/controls.js';
 import { byId, h, pre } from '../../../widgets/dom.js';
 import { bindElements, elementControls, elementSettings } from '../element-settings.js';
 import { formatFixed, formatPython as pythonNumber, formatSig } from '../../../widgets/format.js';
 import { renderTex } from '../math.js';
 import { PeHeatmap } from '../../../widgets/elements/pe-heatmap.js';
-import { Wavelengths } from '../../../widgets/elements/wavelengths.js';
 
 export const id = 'sinusoidal';
 
 /** The URL setting of each of the element's attributes. */
 const ATTRIBUTES = { 'pe.seq': 'seq-len', 'pe.d': 'd-model', 'pe.base': 'base', 'pe.layout': 'layout' };
 
-export const settings = {
-  ...elementSettings(PeHeatmap, ATTRIBUTES),
-  'pe.dims': Wavelengths.settings.dims.spec,
-};
+export const settings = elementSettings(PeHeatmap, ATTRIBUTES);
 
 /** The PyTorch snippet of 'Positional Embeddings Explained' with the page's current settings. */
 function postCode(seqLen, dModel, base, layout) {
@@ -81,13 +77,7 @@ export function mount({ posenc, state }) {
   };
   showHint();
   const heatmap = document.createElement('posenc-pe-heatmap');
-  // The curves of single dimensions: the same table's settings, and the dimensions to plot.
-  const dimsPlot = document.createElement('posenc-wavelengths');
-  const bindDims = () => {
-    dimsPlot.dims = state.get('pe.dims');
-  };
-  bindDims();
-  bindElements(state, ATTRIBUTES, heatmap, dimsPlot);
+  bindElements(state, ATTRIBUTES, heatmap);
   // A new table: the cell read before shows other numbers now (or is gone). The heatmap sends
   // its cell again after the redraw when it still has one under the keyboard's cursor.
   state.watch(Object.keys(ATTRIBUTES), showHint);
@@ -105,9 +95,6 @@ export function mount({ posenc, state }) {
     );
   });
 
-  const wavelengths = h('ul', { class: 'wavelengths', id: 'pe-wavelengths' });
-  const dimsNote = h('p', { class: 'note', id: 'pe-dims-note' });
-
   root.append(
     controlRow(...elementControls(PeHeatmap, ATTRIBUTES, state)),
     h(
@@ -117,11 +104,6 @@ export function mount({ posenc, state }) {
       h('div', { class: 'code-block' }, outputTitle, pre({}, output)),
     ),
     h('div', { class: 'hover-group' }, heatmap, h('div', { class: 'hover-panel' }, readout, formula)),
-    h('h3', {}, 'One dimension at a time'),
-    controlRow(Wavelengths.settings.dims.control(state, 'pe.dims')),
-    dimsPlot,
-    wavelengths,
-    dimsNote,
   );
 
   /** The code and its printed output: from the table the element drew. */
@@ -138,30 +120,6 @@ export function mount({ posenc, state }) {
     output.textContent = torchPrint(table, seqLen, dModel, 4, 6);
   }
 
-  /** The wavelengths of the curves the element drew, and a note when it moved a dimension. */
-  function describeCurves() {
-    const { dModel, base } = dimsPlot.settings;
-    const curves = dimsPlot.curves;
-    const requested = state.get('pe.dims');
-    dimsNote.textContent =
-      curves.length !== requested.length || curves.some(({ dimension }, i) => dimension !== requested[i])
-        ? `Dimensions are 0 … ${dModel - 1} for d_model = ${dModel}; plotting ${curves.map((c) => c.dimension).join(', ')}.`
-        : '';
-    wavelengths.replaceChildren(
-      ...curves.map(({ dimension, pair, fn, frequency, wavelength }) =>
-        h(
-          'li',
-          {},
-          `dimension ${dimension} = ${fn} of pair i = ${pair}: frequency ${formatSig(frequency, 4)} rad per position, ` +
-            `wavelength 2π·${pythonNumber(base)}^(${2 * pair}/${dModel}) = ${formatSig(wavelength, 5)} positions`,
-        ),
-      ),
-    );
-  }
-
-  // Each element redraws (once per animation frame) and says so; the code follows the table, the
-  // wavelengths list the curves.
+  // The element redraws (once per animation frame) and says so; the code follows the table.
   heatmap.addEventListener('posenc-change', drawCode);
-  dimsPlot.addEventListener('posenc-change', describeCurves);
-  state.watch(['pe.dims'], bindDims);
 }

@@ -34,7 +34,7 @@ export function mount({ state }) {
         h(
           'p',
           { class: 'note' },
-          'Dotted, from the origin: the positional vector PE(p) = (sin p, cos p); it ends on the dotted unit circle, where every 2-D sinusoidal encoding lies. Thin: the word’s own vector. Dashed: the same PE(p), drawn from the word’s tip. Thick: the sum the transformer receives.',
+          'Dotted: PE(p) = (sin p, cos p), from the origin to the dotted unit circle. Thin: the word’s vector. Dashed: PE(p) again, from the word’s tip. Thick: the sum the transformer receives.',
         ),
       ),
     ),

@@ -30,9 +30,8 @@ export function mount({ state }) {
       state.get(key).every((v, k) => v === SEED_EMBEDDINGS[name][k]),
     );
     note.textContent = postEmbeddings
-      ? `Where Jaitly’s post went wrong: cos(0.01) = ${exact(cos001)}, which it printed as 0.999 (truncated; to three decimals it is 1.000), ` +
-        `so its last sum 0.6 + ${exact(cos001)} = ${exact(catSum3)} appears as 1.599. The other printed values are correctly rounded.` +
-        ' Values are float32, as a model stores them, shown with the seven significant digits float32 holds: 0.4 + 0.009999833 = 0.4099998 is the sum’s exact value (0.40999983…) to seven digits; float32’s rounding lies beyond them here.'
+      ? `Jaitly’s post truncated cos(0.01) = ${exact(cos001)} to 0.999, so its last sum 0.6 + ${exact(cos001)} = ${exact(catSum3)} appears as 1.599; ` +
+        'its other values are correctly rounded. And 0.4 + 0.009999833 = 0.4099998 is the sum’s exact value (0.40999983…) to seven digits, not a float32 rounding.'
       : `With your embeddings, “cat”’s last entry is ${exact(state.get('we.cat')[3])} + cos(0.01) = ${exact(catSum3)} (cos(0.01) = ${exact(cos001)}, not 0.999).`;
   }
 
