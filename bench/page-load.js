@@ -1,5 +1,7 @@
-// How fast the tutorial page (web/site/index.html) gets ready: `node bench/page-load.js [--runs=5]`.
-// Each run is a fresh page at 1280×800 (desktop) and 390×844 (phone). From navigation until
+// How fast the tutorial's two pages get ready: `node bench/page-load.js [--runs=5]`. Each run is a
+// fresh page at 1280×800 (desktop) and 390×844 (phone), for the lesson (web/site/index.html) and
+// the companion (companion.html), opened at the top and by a link to their heaviest section (so
+// that its figures are the ones in the first screen). From navigation until
 // <html data-ready> it records every main-thread task over 50 ms (PerformanceObserver
 // 'longtask'), and, once a frame, when each figure first shows a picture (a canvas with a
 // data-drawn count, or an SVG with content: on the page or in a posenc element's shadow root).
@@ -42,7 +44,8 @@ function recordLoad() {
       for (const figure of root.querySelectorAll('figure')) {
         if (record.figures.has(figure) || !drawn(figure)) continue;
         const box = figure.getBoundingClientRect();
-        const inView = box.bottom + scrollY > 0 && box.top + scrollY < innerHeight && box.height > 0;
+        // In the window when it is drawn (a link to a section scrolls there first).
+        const inView = box.bottom > 0 && box.top < innerHeight && box.height > 0;
         record.figures.set(figure, { at: now, inView, top: box.top + scrollY });
       }
     }
@@ -52,12 +55,20 @@ function recordLoad() {
   requestAnimationFrame(scan);
 }
 
-async function measureLoad(browser, server, viewport) {
+// Each page, opened at its top and by a link to the section whose figures cost the most to draw.
+const LOADS = [
+  { label: 'lesson', file: 'index.html' },
+  { label: 'lesson #rope', file: 'index.html#rope' },
+  { label: 'companion', file: 'companion.html' },
+  { label: 'companion #long-context', file: 'companion.html#long-context' },
+];
+
+async function measureLoad(browser, url, viewport) {
   const context = await browser.newContext({ viewport });
   const page = await context.newPage();
   await page.addInitScript(recordLoad);
   try {
-    await page.goto(server.pageUrl, { waitUntil: 'load', timeout: 60_000 });
+    await page.goto(url, { waitUntil: 'load', timeout: 60_000 });
     await page.waitForFunction(() => window.__pageLoad?.readyAt !== undefined, null, { timeout: 60_000 });
     return await page.evaluate(() => {
       const { tasks, figures, readyAt } = window.__pageLoad;
@@ -117,20 +128,23 @@ async function main() {
   const site = path.resolve(option('site') ?? path.join(ROOT, 'web/site'));
   if (!option('site')) await ensureWebBuilt();
   if (!existsSync(path.join(site, 'index.html'))) throw new Error(`${site}/index.html was not built`);
-  const served = await startServer({ root: site, port: 0 });
-  const server = { ...served, pageUrl: served.url };
+  const server = await startServer({ root: site, port: 0 });
   const browser = await launchChromium();
   try {
     console.log(`page load, median of ${runs} fresh loads (navigation → <html data-ready>)`);
-    console.log('| viewport | longest task | total blocking | first figure | all in view | all drawn | ready |');
-    console.log('|---|---|---|---|---|---|---|');
-    for (const [name, viewport] of Object.entries(VIEWPORTS)) {
-      const samples = [];
-      for (let i = 0; i < runs; i++) samples.push(await measureLoad(browser, server, viewport));
-      const m = (key) => (samples[0][key] === null ? 'none in view' : ms(median(samples.map((sample) => sample[key]))));
-      console.log(
-        `| ${name} ${viewport.width}×${viewport.height} | ${m('longestTask')} | ${m('blocking')} | ${m('firstFigure')} | ${m('allInView')} (${samples[0].inView} figures) | ${m('allDrawn')} | ${m('ready')} |`,
-      );
+    console.log('| page | viewport | longest task | total blocking | first figure | all in view | all drawn | ready |');
+    console.log('|---|---|---|---|---|---|---|---|');
+    for (const load of LOADS) {
+      if (!existsSync(path.join(site, load.file.split('#')[0]))) continue; // an older build: one page
+      for (const [name, viewport] of Object.entries(VIEWPORTS)) {
+        const samples = [];
+        for (let i = 0; i < runs; i++) samples.push(await measureLoad(browser, `${server.url}${load.file}`, viewport));
+        const m = (key) =>
+          samples[0][key] === null ? 'none in view' : ms(median(samples.map((sample) => sample[key])));
+        console.log(
+          `| ${load.label} | ${name} ${viewport.width}×${viewport.height} | ${m('longestTask')} | ${m('blocking')} | ${m('firstFigure')} | ${m('allInView')} (${samples[0].inView} figures) | ${m('allDrawn')} | ${m('ready')} |`,
+        );
+      }
     }
     if (option('site')) return;
     const redraw = await measureHeavyRedraw(browser);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `npm run bench`: the benchmark suite of issues 4 (big arrays) and 9 (per-call cost). Installs
+# `npm run bench`: the benchmark suite (big arrays, per-call cost, the page). Installs
 # what is missing (Chromium included), makes sure the WASM builds are current, then runs the
 # same harness in Node and in headless Chromium and prints one report (also written to
 # bench/results/bench.{md,json}).

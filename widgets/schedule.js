@@ -10,6 +10,61 @@ function setPending(delta) {
   document.documentElement.dataset.pendingRedraws = String(pending);
 }
 
+// Every redraw runs from one queue, in request order, as many per animation frame as fit in
+// FRAME_BUDGET_MS (the first always runs; the rest wait for the next frame). All of a frame's
+// callbacks run in one task, so without a shared budget a page that asks for many pictures at
+// once (a section's six panels, or the sections near a link's target) blocks input for the sum.
+const FRAME_BUDGET_MS = 40;
+let queue = [];
+let frameRequested = false;
+const settledWaiters = [];
+
+function requestFrame() {
+  if (frameRequested) return;
+  frameRequested = true;
+  requestAnimationFrame(runFrame);
+}
+
+/** An error in one redraw is reported (as an uncaught error would be) without stopping the others. */
+function report(error) {
+  if (typeof reportError === 'function') reportError(error);
+  else
+    setTimeout(() => {
+      throw error;
+    });
+}
+
+function runFrame() {
+  frameRequested = false;
+  const started = performance.now();
+  const jobs = queue;
+  queue = []; // what this frame's jobs request runs in a later frame
+  let next = 0;
+  while (next < jobs.length) {
+    try {
+      jobs[next++]();
+    } catch (error) {
+      report(error);
+    }
+    if (performance.now() - started >= FRAME_BUDGET_MS) break;
+  }
+  if (next < jobs.length) queue = [...jobs.slice(next), ...queue];
+  if (queue.length) requestFrame();
+  else if (pending === 0) for (const resolve of settledWaiters.splice(0)) resolve();
+}
+
+/** Runs `job` in an animation frame, after the jobs requested before it. */
+function inAnimationFrame(job) {
+  queue.push(job);
+  requestFrame();
+}
+
+/** Resolves once no redraw is pending (at once if none is). */
+export function redrawsSettled() {
+  if (pending === 0 && queue.length === 0) return Promise.resolve();
+  return new Promise((resolve) => settledWaiters.push(resolve));
+}
+
 /** Wraps `draw` so that calling the result any number of times runs `draw` once per animation frame. */
 export function coalesceToAnimationFrame(draw) {
   let scheduled = false;
@@ -17,7 +72,7 @@ export function coalesceToAnimationFrame(draw) {
     if (scheduled) return;
     scheduled = true;
     setPending(+1);
-    requestAnimationFrame(() => {
+    inAnimationFrame(() => {
       scheduled = false;
       try {
         draw();
@@ -50,7 +105,7 @@ export function progressiveToAnimationFrame(draw) {
     if (scheduled) return;
     scheduled = true;
     setPending(+1);
-    requestAnimationFrame(runAnimationFrame);
+    inAnimationFrame(runAnimationFrame);
   }
   function runAnimationFrame() {
     scheduled = false;

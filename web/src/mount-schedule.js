@@ -4,6 +4,7 @@
 // to the browser between two, so the first pictures are painted early and input and painting get
 // their turn while the rest of the page mounts.
 import { h } from '../../widgets/dom.js';
+import { redrawsSettled } from '../../widgets/schedule.js';
 import { renderStaticTex } from './math.js';
 
 /** A message to this page: a new task, without setTimeout's 4 ms clamp. */
@@ -16,12 +17,13 @@ function nextTask() {
 }
 
 /**
- * Resolves in a task after the next animation frame: a section’s first draws (coalesced to it,
- * widgets/schedule.js) run and are painted before the next section mounts, so no frame draws
- * the pictures of many sections at once.
+ * Resolves in a task after the animation frames that drew a section's first pictures (coalesced
+ * to them, widgets/schedule.js, a frame's budget at a time) were run: they are painted before the
+ * next section mounts, so no frame draws the pictures of many sections at once.
  */
-export async function afterNextAnimationFrame() {
+async function afterSectionDrawn() {
   await new Promise((resolve) => requestAnimationFrame(resolve));
+  await redrawsSettled();
   if (globalThis.scheduler?.yield) await globalThis.scheduler.yield();
   else await nextTask();
 }
@@ -61,7 +63,7 @@ export async function mountSections(sections, context) {
       console.error(error);
     }
     performance.measure(`mount ${section.id}`, { start: started, end: performance.now() });
-    await afterNextAnimationFrame();
+    await afterSectionDrawn();
     performance.measure(`draw ${section.id}`, { start: started, end: performance.now() });
   }
   await nextPaint();
