@@ -17,7 +17,7 @@ before(async () => ({ browser, server } = await site));
 // The lesson's tables, and the companion's.
 const TABLES = {
   lesson: ['#we-pe-table', '#we-sum-table', '#t2-table'],
-  companion: ['.family-table', '.facts-table', '#fx-precision-table'],
+  companion: ['.family-table', '#fx-precision-table'],
 };
 const WIDTHS = [320, 375, 414, 480, 540, 600, 610, 640, 700, 736, 768, 800, 860, 900, 1024, 1280, 1400];
 
@@ -74,6 +74,21 @@ test('§4 table: negative numbers with the minus sign', async () => {
   const text = await page.locator('#t2-table').textContent();
   assert.match(text, /\(−0\.8, 0\.9\)/);
   assert.doesNotMatch(text, /-\d/);
+  assert.deepEqual(log.errors, []);
+  await context.close();
+});
+
+test('which models use which encoding is one table on the companion, not two', async () => {
+  const { page, context, log } = await openPage(browser, { width: 1280, height: 900 });
+  await gotoAndSettle(page, server.companionUrl);
+  // A table of who uses what names GPT-2 and BERT (learned absolute) and LLaMA (RoPE) in its rows.
+  const tables = await page
+    .locator('main table')
+    .evaluateAll(
+      (all) =>
+        all.filter((table) => ['GPT-2', 'BERT', 'LLaMA'].every((name) => table.textContent.includes(name))).length,
+    );
+  assert.equal(tables, 1);
   assert.deepEqual(log.errors, []);
   await context.close();
 });
