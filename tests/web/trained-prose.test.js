@@ -1,7 +1,9 @@
-// The prose's claims about the trained models, as the reader sees them: every accuracy quoted
-// (the companion's long-context callout and the trained models' "What to look for") equals the
-// training log's count, read here from the JSON; the far-weight numbers equal Node's forward pass.
-// Each claim's words are checked against those numbers too (fails at 32, keeps the most, ...).
+// The prose's claims about the trained models, on both pages, as the reader sees them: every
+// accuracy quoted (the lesson's sinusoidal and RoPE sections, the companion's long-context callout
+// and the trained models' "What to look for") equals the training log's count, read here from the
+// JSON; the far-weight numbers equal Node's forward pass; the lesson's trained RoPE query and key
+// score what a float64 rotation of the model's own weights gives, the same at both positions. Each
+// claim's words are checked against those numbers too (fails at 32, keeps the most, ...).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { before, test } from 'node:test';
@@ -9,6 +11,7 @@ import { before, test } from 'node:test';
 import { forward } from '../../web/src/trained/forward.js';
 import { evalSeed, randomTokens } from '../../web/src/trained/task.js';
 import { decodeModel } from '../../web/src/trained/weights.js';
+import { ropeReference } from '../js/reference.js';
 import { gotoAndSettle, openPage } from './support/browser.js';
 import { posenc } from './support/reference.js';
 import { useServedSite } from './support/session.js';
@@ -60,6 +63,17 @@ function checkAccuracies(spans, expected) {
 }
 
 const train = String(file.task.trainLength);
+
+test('the lesson’s sinusoidal section quotes the sinusoidal model’s logged accuracy at 32 and 256, which falls', async () => {
+  const { text, spans } = await claim(server.pageUrl, '#sinusoidal p:has(a[href$="#pe-extrapolation"])');
+  checkAccuracies(spans, ['sinusoidal 32', 'sinusoidal 256']);
+  assert.match(
+    text,
+    /trained with it on 32 tokens gets [\d.]+% of its answers right at that length and [\d.]+% at 256/,
+  );
+  assert.equal(train, '32');
+  assert.ok(logged('sinusoidal', 32).fraction > 0.99 && logged('sinusoidal', 256).fraction < 0.5);
+});
 
 test('the companion’s extrapolation callout quotes the sinusoidal and RoPE models at 32, 64 and 256, and links to them', async () => {
   const { text, spans } = await claim(server.companionUrl, '#pe-extrapolation');
@@ -116,4 +130,47 @@ test('“What to look for” quotes every claim’s numbers from the log, and th
   // "Most of its weight over the unseen far keys" for RoPE; xPos less so.
   assert.ok(Math.min(...rope) > 0.9, `RoPE's far weights ${rope}`);
   assert.ok(Math.max(...xpos) < Math.min(...rope), `xPos ${xpos} below RoPE ${rope}`);
+});
+
+test('the lesson’s RoPE section scores the trained RoPE model’s own query and key: the same at (10, 7) and (1000, 997)', async () => {
+  const { text, spans, ids } = await claim(server.pageUrl, '#rope p:has(#rope-trained-near)');
+  checkAccuracies(spans, ['rope 32', 'rope 256']);
+  assert.ok(logged('rope', 32).fraction === 1 && logged('rope', 256).fraction < 0.5);
+  assert.match(text, /A trained RoPE model’s own query and key \(head 0, tokens a and b\) score /);
+  // Float64 from the weights: token a's query and token b's key (embedding times W_Q, W_K), each
+  // rotated at its position (half layout, base 10000), head 0's dot product over √16.
+  const model = decodeModel(file, 'rope');
+  const { dModel, headDim, numHeads, tensors } = model;
+  const project = (token, weight) =>
+    Array.from({ length: dModel }, (_, c) => {
+      let sum = 0;
+      for (let i = 0; i < dModel; i++) sum += tensors.embed[token * dModel + i] * weight[i * dModel + c];
+      return sum;
+    });
+  const q = project(0, tensors.wq);
+  const k = project(1, tensors.wk);
+  const rotate = (x, position) =>
+    ropeReference(x, { seqLen: 1, numHeads, headDim, base: 10000, layout: 'half', positions: [position] });
+  const score = (m, n) => {
+    const [a, b] = [rotate(q, m), rotate(k, n)];
+    let dot = 0;
+    for (let c = 0; c < headDim; c++) dot += a[c] * b[c];
+    return dot / Math.sqrt(headDim);
+  };
+  for (const [id, m, prefix] of [
+    ['rope-trained-near', 10, 'positions '],
+    ['rope-trained-far', 1000, ''],
+  ]) {
+    const shown = ids[id];
+    const exact = score(m, m - model.lag);
+    assert.equal(Number(shown.m), m);
+    assert.equal(Number(shown.n), m - model.lag);
+    assert.ok(Math.abs(Number(shown.score) - exact) <= 1e-5 * Math.abs(exact), `${id}: ${shown.score} vs ${exact}`);
+    assert.equal(shown.text.replace('−', '-'), `${Number(exact.toPrecision(4))} at ${prefix}(${m}, ${m - model.lag})`);
+  }
+  // The relative-position property on a real model's vectors: float64 gives one score for both,
+  // and the page's float32 scores agree to float32 rounding.
+  assert.ok(Math.abs(score(10, 7) - score(1000, 997)) < 1e-9);
+  const [near, far] = [ids['rope-trained-near'].score, ids['rope-trained-far'].score].map(Number);
+  assert.ok(Math.abs(near - far) <= 1e-5 * Math.abs(near), `${near} vs ${far}`);
 });
