@@ -192,7 +192,7 @@ export interface WorkedExample
   readonly values: { pe: Float32Array; embeddings: Float32Array; sums: Float32Array } | null;
 }
 export declare const WorkedExample: { prototype: WorkedExample; new (): WorkedExample };
-/** The settings of <posenc-attention>, as properties (attributes: encoding, seq-len, l0, head-dim, content, seed, view, causal, head, domain). */
+/** The settings of <posenc-attention>, as properties (attributes: encoding, seq-len, l0, head-dim, content, seed, view, causal, head, domain, t5-bias). */
 export interface AttentionSettings {
   /** The encoding; default 'rope'. */
   encoding: 'none' | 'sinusoidal' | 'rope' | 'xpos' | 'alibi' | 't5';
@@ -214,6 +214,13 @@ export interface AttentionSettings {
   head: number;
   /** A fixed colour scale [lo, hi] (attribute "lo,hi"), shared by several panels; [] (default): the panel's own. */
   domain: number[];
+  /**
+   * T5's learned bias of one head, one value per bucket (2…128) of one direction, as a causal
+   * decoder's table (bidirectional: false, maxDistance 128; keys after the query share bucket 0);
+   * [] (default): a made-up stand-in, 0 at distance 0 falling linearly to −4 at the last bucket,
+   * bucketed both ways without the causal mask.
+   */
+  t5Bias: number[];
 }
 
 /** posenc-pick's detail for <posenc-attention>: the cell, its query and key positions and value (as RoPE's heatmap). */

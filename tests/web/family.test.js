@@ -13,6 +13,17 @@ import { checkHeatmapPixels, contrast } from './support/colors.js';
 import { readLinePlot } from './support/lineplot.js';
 import { useServedSite } from './support/session.js';
 
+// The trained T5 model's table, [numBuckets, numHeads] row-major, and head 0's column: the T5
+// panel's bias, taken here from the raw tensor, not by the page's code.
+const weightsFile = JSON.parse(readFileSync(new URL('../../web/models/weights.json', import.meta.url), 'utf8'));
+const t5Model = decodeModel(weightsFile, 't5');
+const T5_HEAD = 0;
+const t5Column = (head) =>
+  Array.from({ length: t5Model.options.numBuckets }, (_, b) => t5Model.tensors.t5_bias[b * t5Model.numHeads + head]);
+const T5_TABLE = t5Column(T5_HEAD);
+/** The reference options of a panel: the T5 panel's with the trained table. */
+const panelOptions = (encoding, options) => (encoding === 't5' ? { ...options, t5Bias: T5_TABLE } : options);
+
 const site = useServedSite();
 let browser;
 let server;
@@ -64,7 +75,7 @@ for (const options of [
     await gotoAndSettle(page, server.companionUrl + query(options));
     const panels = {};
     for (const encoding of ['rope', 'xpos', 'alibi', 't5']) {
-      panels[encoding] = attentionReference(encoding, options);
+      panels[encoding] = attentionReference(encoding, panelOptions(encoding, options));
       checkScale(await checkPanel(page, encoding, options, panels[encoding]), options.view, [panels[encoding]]);
     }
     // The ALiBi slope shown is posenc's for that head of 8.
@@ -384,26 +395,53 @@ test('at the defaults the xPos curve visibly falls below RoPE’s far from the q
   await context.close();
 });
 
-test('the T5 bias plot shows the trained T5 model’s learned bias per bucket and head, beside the stand-in', async () => {
+test('the T5 panel’s bias is the trained T5 model’s table (head 0); the plot shows both heads; the callout gives its numbers', async () => {
   const { page, log, context } = await openPage(browser);
   await gotoAndSettle(page, server.companionUrl);
-  const file = JSON.parse(readFileSync(new URL('../../web/models/weights.json', import.meta.url), 'utf8'));
-  // The raw tensor, [numBuckets, numHeads] row-major; the per-head columns are taken here, not by the page.
-  const tensor = decodeModel(file, 't5').tensors.t5_bias;
-  const { numHeads } = file.architecture;
+  // The panel was given head 0's column exactly (float32 values, as the tensor holds them).
+  const given = await page.locator('posenc-attention[encoding="t5"]').evaluate((node) => node.t5Bias);
+  assert.deepEqual(given, T5_TABLE);
+  const { numHeads } = weightsFile.architecture;
   const { series, yPerUnit } = await readLinePlot(page, 'family-t5-trained-bias');
+  assert.deepEqual(Object.keys(series), ['trained T5 model, head 0 (the T5 panel’s)', 'trained T5 model, head 1']);
   for (let head = 0; head < numHeads; head++) {
-    const drawn = series[`trained T5 model, head ${head}`];
-    assert.equal(drawn.length, tensor.length / numHeads, `head ${head}: one point per bucket`);
+    const drawn = Object.values(series)[head];
+    const want = t5Column(head);
+    assert.equal(drawn.length, want.length, `head ${head}: one point per bucket`);
     for (const [x, y] of drawn) {
-      const want = tensor[Math.round(x) * numHeads + head];
-      assert.ok(Math.abs(y - want) <= 0.02 * yPerUnit + 1e-5, `head ${head} bucket ${x}: ${y} vs ${want}`);
+      const b = Math.round(x);
+      assert.ok(Math.abs(y - want[b]) <= 0.02 * yPerUnit + 1e-5, `head ${head} bucket ${b}: ${y} vs ${want[b]}`);
     }
   }
-  const standIn = series['stand-in (the panels)'];
-  assert.ok(Math.abs(standIn.at(-1)[1] - -4) <= 0.02 * yPerUnit + 1e-5, 'the stand-in ends at −4');
   const caption = await page.locator('figure[data-plot="family-t5-trained-bias"] figcaption').textContent();
   assert.match(caption, /learned relative-attention bias of the one-layer T5 model trained on lag copy/);
+  assert.match(caption, /the T5 panel above uses head 0/);
+  // The callout's numbers: T5's decoder buckets of every distance, in float64 here (transformers'
+  // _relative_position_bucket, one direction); buckets whose nearest distance is below the training
+  // length were reached in training.
+  const { numBuckets, maxDistance } = t5Model.options;
+  const bucketOf = (distance) => {
+    const exact = numBuckets / 2;
+    if (distance < exact) return distance;
+    const large =
+      exact + Math.floor((Math.log(distance / exact) / Math.log(maxDistance / exact)) * (numBuckets - exact));
+    return Math.min(large, numBuckets - 1);
+  };
+  const nearest = new Map();
+  for (let distance = maxDistance; distance >= 0; distance--) nearest.set(bucketOf(distance), distance);
+  const { lag, trainLength } = t5Model;
+  const seen = [...nearest].filter(([b, d]) => d < trainLength && b !== bucketOf(lag)).map(([b]) => T5_TABLE[b]);
+  const far = [...nearest].filter(([, d]) => d >= trainLength);
+  const two = (v) => v.toFixed(2).replace(/^-(0\.00)$/, '$1');
+  const text = async (id) => (await page.locator(`#${id}`).textContent()).replaceAll('−', '-');
+  const range = (values) => `${two(Math.min(...values))} to ${two(Math.max(...values))}`;
+  assert.equal(await text('fam-t5-head'), '0');
+  assert.equal(await text('fam-t5-lag'), two(T5_TABLE[bucketOf(lag)]));
+  assert.equal(await text('fam-t5-seen'), range(seen));
+  assert.equal(await text('fam-t5-far'), range(far.map(([b]) => T5_TABLE[b])));
+  assert.equal(Number(await text('fam-t5-far-from')), Math.min(...far.map(([, d]) => d)));
+  // What the callout says of them holds: the lag's bias is the largest, far above the rest.
+  assert.ok(T5_TABLE[bucketOf(lag)] > Math.max(...seen) + 1, 'the lag stands out');
   assert.deepEqual(log.errors, []);
   await context.close();
 });

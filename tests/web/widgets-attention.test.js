@@ -71,6 +71,7 @@ test('redraws on attribute changes: weights under a causal mask, then its own sc
     causal: 'on',
     head: 2,
     domain: [0, 0.5],
+    t5Bias: [],
   });
   await waitForIdle(page);
   await checkPanel(ALIBI, 'alibi', { n: 64, head: 2, causal: true, view: 'weights' }, [0, 0.5]);
@@ -127,6 +128,34 @@ test('bad attributes: a message inside, an event, never a throw', async () => {
   await setAttributes(page, SELECTOR, { encoding: 'rope', 'head-dim': '32', domain: '-3,3', 'seq-len': '64' });
   assert.equal(await page.locator(`${SELECTOR} [part~="message"]`).isHidden(), true);
   await checkPanel(SELECTOR, 'rope', { n: 64 }, [-3, 3]);
+  assert.deepEqual(log.errors, []);
+});
+
+test('T5: the stand-in table by default, a given one-direction table (t5-bias) in its place, mask or not', async () => {
+  const table = Array.from({ length: 32 }, (_, b) => (b === 3 ? 1.5 : 0.25 * Math.cos(b) - 0.5));
+  await setAttributes(page, ALIBI, { encoding: 't5', 'seq-len': '48', domain: '-3,3' });
+  await checkPanel(ALIBI, 't5', { n: 48 }, [-3, 3]);
+  await setAttributes(page, ALIBI, { 't5-bias': table.join(',') });
+  await checkPanel(ALIBI, 't5', { n: 48, t5Bias: table }, [-3, 3]);
+  await setAttributes(page, ALIBI, { causal: 'on', view: 'weights', domain: '0,0.5' });
+  await checkPanel(ALIBI, 't5', { n: 48, t5Bias: table, causal: true, view: 'weights' }, [0, 0.5]);
+  // The property reads back the table; an empty list is the stand-in again.
+  const back = await page.locator(ALIBI).evaluate((node) => {
+    const read = node.t5Bias;
+    node.t5Bias = [];
+    return { read, attribute: node.getAttribute('t5-bias') };
+  });
+  assert.deepEqual(back, { read: table, attribute: null });
+  await waitForIdle(page);
+  await checkPanel(ALIBI, 't5', { n: 48, causal: true, view: 'weights' }, [0, 0.5]);
+  await setAttributes(page, ALIBI, {
+    encoding: 'alibi',
+    'seq-len': '64',
+    causal: 'off',
+    view: 'scores',
+    domain: '-3,3',
+  });
+  await checkPanel(ALIBI, 'alibi', { n: 64 }, [-3, 3]);
   assert.deepEqual(log.errors, []);
 });
 

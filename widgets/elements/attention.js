@@ -3,7 +3,10 @@
 // raw scores or softmax weights, with or without a causal mask, dashed lines at a training length
 // L0: a panel of the tutorial's family section. The matrix is one posenc.attentionScores call.
 // Attributes: encoding, seq-len, l0, head-dim, content (qk | tokens), seed, view (scores | weights),
-// causal (off | on), head (ALiBi's head of 8), domain.
+// causal (off | on), head (ALiBi's head of 8), domain, t5-bias.
+// `t5-bias` is a learned T5 bias of one head, one value per bucket of one direction (a causal
+// decoder's table, bidirectional: false, maxDistance 128): the tutorial gives its T5 panel the
+// trained T5 model's. Without it a made-up stand-in table is used (t5StandInBias).
 // `domain` ("lo,hi") fixes the colour scale, so a page showing several encodings side by side gives
 // every element the same domain (the family section sets the six panels' shared one); without it a
 // panel scales to its own numbers: scores symmetric about 0 up to the largest finite |score|,
@@ -32,6 +35,7 @@ export const ENCODINGS = [
 
 // T5's bucketing, posenc's defaults (T5's own: 32 buckets, max_distance 128).
 export const T5_BUCKETS = 32;
+export const T5_MAX_DISTANCE = 128;
 // The stand-in bias falls linearly from 0 (distance 0) to this at the farthest bucket.
 export const T5_STAND_IN_FLOOR = -4;
 
@@ -68,13 +72,22 @@ export function familyContents(content, seed, n, d) {
 }
 
 /** The options of each encoding's attentionScores call, beyond shape, scale, causal and softmax. */
-export function encodingOptions(key, { head, causal }) {
+export function encodingOptions(key, { head, causal, t5Bias = [] }) {
   switch (key) {
     case 'alibi':
       // One head whose slope is 2^(−maxBias): head `head` of an 8-head model (2^(−8·head/8)).
       return { encoding: 'alibi', maxBias: (8 * head) / ALIBI_HEADS };
     case 't5':
-      // T5's decoder (causal) buckets one direction only, its encoder both.
+      // A given table is one direction's: keys after the query fall in bucket 0, as in T5's decoder.
+      if (t5Bias.length > 0)
+        return {
+          encoding: 't5',
+          bias: Float32Array.from(t5Bias),
+          numBuckets: t5Bias.length,
+          maxDistance: T5_MAX_DISTANCE,
+          bidirectional: false,
+        };
+      // The stand-in follows the mask: T5's decoder (causal) buckets one direction only, its encoder both.
       return {
         encoding: 't5',
         bias: t5StandInBias(T5_BUCKETS, !causal),
@@ -144,8 +157,8 @@ const RECENT_MATRICES = 24;
 const recentMatrices = new WeakMap(); // posenc -> Map(key -> Float32Array), oldest first
 
 /** One head's [n, n] scores (or softmax weights) under one encoding: one posenc.attentionScores call. */
-export function attentionMatrix(posenc, { encoding, n, d, content, seed, view, causal, head }) {
-  const key = [encoding, n, d, content, seed, view, causal, head].join(' ');
+export function attentionMatrix(posenc, { encoding, n, d, content, seed, view, causal, head, t5Bias = [] }) {
+  const key = [encoding, n, d, content, seed, view, causal, head, encoding === 't5' ? t5Bias.join(',') : ''].join(' ');
   if (!recentMatrices.has(posenc)) recentMatrices.set(posenc, new Map());
   const recent = recentMatrices.get(posenc);
   let matrix = recent.get(key);
@@ -158,7 +171,7 @@ export function attentionMatrix(posenc, { encoding, n, d, content, seed, view, c
       scale: 1 / Math.sqrt(d),
       causal,
       softmax: view === 'weights',
-      ...encodingOptions(encoding, { head, causal }),
+      ...encodingOptions(encoding, { head, causal, t5Bias }),
     });
     if (recent.size === RECENT_MATRICES) recent.delete(recent.keys().next().value);
   }
@@ -233,6 +246,8 @@ export class Attention extends PosencElement {
     },
     // Empty: the panel's own scale; "lo,hi": a fixed one (several panels on one scale).
     domain: { spec: { type: 'numbers', default: [], minLength: 2, maxLength: 2, min: -1e30, max: 1e30 } },
+    // Empty: the stand-in table; else one head's learned bias per bucket, one direction.
+    't5-bias': { spec: { type: 'numbers', default: [], minLength: 2, maxLength: 128, min: -1e30, max: 1e30 } },
   };
 
   #heatmap;
@@ -278,7 +293,8 @@ export class Attention extends PosencElement {
   draw(posenc, values) {
     const { encoding, 'seq-len': n, l0, 'head-dim': d, content, seed, view, head, domain } = values;
     const causal = values.causal === 'on';
-    const matrix = attentionMatrix(posenc, { encoding, n, d, content, seed, view, causal, head });
+    const t5Bias = values['t5-bias'];
+    const matrix = attentionMatrix(posenc, { encoding, n, d, content, seed, view, causal, head, t5Bias });
     const title = ENCODINGS.find(({ key }) => key === encoding).title;
     this.#matrix = matrix;
     this.#current = { title, n, l0, view, causal, shared: domain.length === 2 };

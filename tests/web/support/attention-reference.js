@@ -29,13 +29,19 @@ export function referenceContents({ content, seed, n, d }) {
 /**
  * One panel in float64: per pair i, the rotated (RoPE, interleaved pairs, base 10000) dot product,
  * times xPos's ζ_i^((m − n)/32) for 'xpos'; the sum over √d; plus ALiBi's 2^(−head)·(n − m) or the
- * T5 stand-in bias of the bucket; -Infinity above the diagonal under a causal mask; softmax per row.
+ * T5 bias of the bucket; -Infinity above the diagonal under a causal mask; softmax per row.
+ * T5's bias is `t5Bias[bucket]` where the options give a table (one direction: T5's decoder
+ * buckets, mask or not), else the element's documented stand-in: 0 at distance 0 falling linearly
+ * to −4 at the last bucket of each direction (the decoder's buckets under the mask, else the encoder's).
  */
 export function attentionReference(encoding, options) {
-  const { n, d, view, causal, head } = { ...FAMILY_DEFAULTS, ...options };
+  const { n, d, view, causal, head, t5Bias } = { ...FAMILY_DEFAULTS, ...options };
   const { q, k } = referenceContents({ ...FAMILY_DEFAULTS, ...options });
-  const buckets = posenc.relativePositionBuckets({ queryLen: n, keyLen: n, bidirectional: !causal });
-  const perDirection = causal ? 32 : 16;
+  const bidirectional = !t5Bias && !causal;
+  const numBuckets = t5Bias ? t5Bias.length : 32;
+  const buckets = posenc.relativePositionBuckets({ queryLen: n, keyLen: n, numBuckets, bidirectional });
+  const perDirection = bidirectional ? 16 : 32;
+  const t5 = (bucket) => (t5Bias ? t5Bias[bucket] : (-4 * (bucket % perDirection)) / (perDirection - 1));
   const out = new Float64Array(n * n);
   for (let m = 0; m < n; m++) {
     for (let j = 0; j < n; j++) {
@@ -58,7 +64,7 @@ export function attentionReference(encoding, options) {
       }
       let score = dot / Math.sqrt(d);
       if (encoding === 'alibi') score += 2 ** -head * (j - m);
-      if (encoding === 't5') score += (-4 * (buckets[m * n + j] % perDirection)) / (perDirection - 1);
+      if (encoding === 't5') score += t5(buckets[m * n + j]);
       out[m * n + j] = score;
     }
   }

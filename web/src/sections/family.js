@@ -5,10 +5,11 @@
 // plots side by side. The panels are six <posenc-attention> elements; the section asks for the
 // scores and the weights of all six (attentionMatrix, one posenc.attentionScores call each, which
 // the panels then find computed) for the curves and the read-out, and gives every panel the one
-// colour scale over all six through its `domain`.
+// colour scale over all six through its `domain`. The T5 panel's bias table is the one the trained
+// T5 model (the trained-models section's) learnt, one of its heads, given through `t5-bias`.
 import { choiceControl, controlRow, numberControl, rerollButton } from '../../../widgets/controls.js';
 import { byId, h } from '../../../widgets/dom.js';
-import { formatSig, formatSigText } from '../../../widgets/format.js';
+import { formatFixed, formatSig, formatSigText, withMinus } from '../../../widgets/format.js';
 import { createLinePlot } from '../../../widgets/plots/lineplot.js';
 import { coalesceToAnimationFrame } from '../../../widgets/schedule.js';
 import { range } from '../../../widgets/vectors.js';
@@ -21,8 +22,7 @@ import {
   attentionMatrix,
   ENCODINGS,
   scoreDomain,
-  T5_BUCKETS,
-  t5StandInBias,
+  T5_MAX_DISTANCE,
   weightDomain,
 } from '../../../widgets/elements/attention.js';
 
@@ -32,11 +32,11 @@ export {
   ENCODINGS,
   encodingOptions,
   familyContents,
-  T5_BUCKETS,
-  T5_STAND_IN_FLOOR,
-  t5StandInBias,
   weightDomain,
 } from '../../../widgets/elements/attention.js';
+
+// The trained T5 model's head whose table the T5 panel uses (the plot shows both heads).
+export const T5_PANEL_HEAD = 0;
 
 /** The panels' settings are <posenc-attention>'s (same specs). */
 const PANEL = Attention.settings;
@@ -83,36 +83,83 @@ const options = (pairs) => pairs.map(([value, label]) => ({ value, label }));
 const choice = (state, key, label, pairs) => choiceControl(state, key, { label, options: options(pairs) });
 
 /**
- * The bias per bucket that the trained T5 model (the trained-models section's) learnt, one line
- * per head, beside the panels' stand-in: what a T5 table looks like after training.
+ * The trained T5 model's table, as the T5 panel uses it: the model, each head's bias per bucket,
+ * and the panel's head. The panel buckets one direction up to T5_MAX_DISTANCE: the model must too.
  */
-function trainedT5BiasPlot() {
+function trainedT5() {
   const model = decodeModel(weights, 't5');
+  const { bidirectional, maxDistance } = model.options;
+  if (bidirectional || maxDistance !== T5_MAX_DISTANCE)
+    throw new Error(
+      `family: the trained T5 model buckets ${JSON.stringify(model.options)}; the T5 panel needs one direction up to ${T5_MAX_DISTANCE}`,
+    );
   const heads = t5BiasPerHead(model);
-  const standIn = t5StandInBias(T5_BUCKETS, false);
+  return { model, heads, panel: heads[T5_PANEL_HEAD] };
+}
+
+/**
+ * What the callout says of the panel's table: the bias at the model's lag, the range over the other
+ * buckets its training inputs reached (distances below the training length), the range over the
+ * buckets they never reached, and the smallest distance of those. A bucket's distances are
+ * posenc's bucketing of 0 … maxDistance (query i against key 0 is distance i).
+ */
+export function t5TableFacts(posenc, model, bias) {
+  const { lag, trainLength } = model;
+  const { numBuckets, maxDistance } = model.options;
+  const buckets = posenc.relativePositionBuckets({
+    queryLen: maxDistance + 1,
+    keyLen: 1,
+    numBuckets,
+    maxDistance,
+    bidirectional: false,
+  });
+  const nearest = new Array(numBuckets).fill(Infinity);
+  buckets.forEach((bucket, distance) => {
+    nearest[bucket] = Math.min(nearest[bucket], distance);
+  });
+  const lagBucket = buckets[lag];
+  const span = (list) => [Math.min(...list), Math.max(...list)];
+  const seen = range(numBuckets).filter((b) => nearest[b] < trainLength && b !== lagBucket);
+  const far = range(numBuckets).filter((b) => nearest[b] >= trainLength);
+  return {
+    lag: bias[lagBucket],
+    seen: span(seen.map((b) => bias[b])),
+    far: span(far.map((b) => bias[b])),
+    farFrom: Math.min(...far.map((b) => nearest[b])),
+  };
+}
+
+/** The callout's numbers about the panel's table (companion.html, #family). */
+function fillT5Callout(posenc, { model, panel }) {
+  const facts = t5TableFacts(posenc, model, panel);
+  const at = (value) => withMinus(formatFixed(value, 2));
+  const between = ([lo, hi]) => `${at(lo)} to ${at(hi)}`;
+  byId('fam-t5-head').textContent = String(T5_PANEL_HEAD);
+  byId('fam-t5-lag').textContent = at(facts.lag);
+  byId('fam-t5-seen').textContent = between(facts.seen);
+  byId('fam-t5-far-from').textContent = String(facts.farFrom);
+  byId('fam-t5-far').textContent = between(facts.far);
+}
+
+/** The bias per bucket that the trained T5 model learnt, one line per head (the panel's named). */
+function trainedT5BiasPlot({ model, heads }) {
   const at = (values, b) => formatSigText(values[b], 3);
+  const label = (head) => `trained T5 model, head ${head}${head === T5_PANEL_HEAD ? ' (the T5 panel’s)' : ''}`;
   const plot = createLinePlot({
     name: 'family-t5-trained-bias',
-    title: 'T5 bias per bucket: learnt by the trained T5 model, and the panels’ stand-in',
+    title: `T5 bias per bucket, learnt by the trained T5 model (the T5 panel uses head ${T5_PANEL_HEAD})`,
     xLabel: `bucket (one direction, ${model.options.numBuckets} buckets up to distance ${model.options.maxDistance})`,
     yLabel: 'bias added to the score',
     summary: () =>
       `The learned relative-attention bias of the one-layer T5 model trained on lag copy (see the trained models), per bucket, ` +
-      `for each of its ${heads.length} heads, and the stand-in the panels use. At buckets 0, 3 and ${heads[0].length - 1}: ` +
+      `for each of its ${heads.length} heads; the T5 panel above uses head ${T5_PANEL_HEAD}. At buckets 0, 3 and ${heads[0].length - 1}: ` +
       heads
-        .map(
-          (values, head) => `trained head ${head} ${at(values, 0)}, ${at(values, 3)}, ${at(values, values.length - 1)}`,
-        )
+        .map((values, head) => `head ${head} ${at(values, 0)}, ${at(values, 3)}, ${at(values, values.length - 1)}`)
         .join('; ') +
-      `; stand-in ${at(standIn, 0)}, ${at(standIn, 3)}, ${at(standIn, standIn.length - 1)}.`,
+      '.',
   });
   const x = range(heads[0].length);
-  plot.draw({
-    series: [
-      ...heads.map((y, head) => ({ label: `trained T5 model, head ${head}`, x, y })),
-      { label: 'stand-in (the panels)', x, y: standIn },
-    ],
-  });
+  plot.draw({ series: heads.map((y, head) => ({ label: label(head), x, y })) });
   return plot.element;
 }
 
@@ -122,7 +169,14 @@ export function mount({ posenc, state }) {
   const hint = 'Point at or tap any panel, or focus one and use the arrow keys: the crosshair follows in all six.';
   const readout = h('output', { class: 'readout shared-readout', id: 'fam-readout', 'aria-live': 'polite' }, hint);
   // The six panels are <posenc-attention> elements on the colour scale the section computes over all six.
-  const panels = ENCODINGS.map(({ key }) => h('posenc-attention', { encoding: key }));
+  const t5 = trainedT5();
+  fillT5Callout(posenc, t5);
+  const t5Bias = Array.from(t5.panel);
+  const panels = ENCODINGS.map(({ key }) => {
+    const panel = h('posenc-attention', { encoding: key });
+    if (key === 't5') panel.t5Bias = t5Bias;
+    return panel;
+  });
   panels.forEach((panel, index) => {
     panel.addEventListener('posenc-pick', ({ detail: cell }) => {
       panels.forEach((other, j) => {
@@ -195,7 +249,7 @@ export function mount({ posenc, state }) {
       ]),
     ),
     h('div', { class: 'plot-grid two' }, [curvePlots.scores.element, curvePlots.weights.element]),
-    trainedT5BiasPlot(),
+    trainedT5BiasPlot(t5),
   );
 
   function curveSummary(view) {
@@ -224,7 +278,7 @@ export function mount({ posenc, state }) {
     const seed = state.get('fam.seed');
     const matricesOf = (shownView) =>
       ENCODINGS.map(({ key }) =>
-        attentionMatrix(posenc, { encoding: key, n, d, content, seed, view: shownView, causal, head }),
+        attentionMatrix(posenc, { encoding: key, n, d, content, seed, view: shownView, causal, head, t5Bias }),
       );
     const scores = matricesOf('scores');
     const weights = matricesOf('weights');
@@ -247,7 +301,8 @@ export function mount({ posenc, state }) {
     const slope = posenc.alibiSlopes({ numHeads: ALIBI_HEADS })[head - 1];
     slopeNote.textContent =
       `ALiBi: head ${head} of ${ALIBI_HEADS}, slope ${formatSig(slope, 6)}: a key ${l0} positions back loses ${formatSig(slope * l0, 4)}. ` +
-      `T5: ${T5_BUCKETS} buckets, ${causal ? 'one direction (the decoder’s)' : 'both directions (the encoder’s)'}, with the stand-in bias table described above.` +
+      `T5: head ${T5_PANEL_HEAD} of the trained T5 model, ${t5Bias.length} buckets of one direction (a decoder’s), as described above` +
+      (causal ? '.' : ': without the mask, every key after the query falls in bucket 0, with distance 0.') +
       (causal
         ? ''
         : ' ALiBi was made for causal models (BLOOM, MPT): without the mask its bias, slope × (n − m), grows for keys after the query, so the far right of its panel wins. Switch the mask on to see it as those models use it.');

@@ -13,6 +13,8 @@ import { coalesceToAnimationFrame, progressiveToAnimationFrame } from '../../../
 import { createScoreCurves } from '../score-curves.js';
 import { randomQueryKey } from '../../../widgets/tokens.js';
 import { range } from '../../../widgets/vectors.js';
+import log from '../../models/training-log.json';
+import { fillLoggedAccuracies } from '../trained/logged.js';
 
 export const id = 'long-context';
 
@@ -214,6 +216,7 @@ function scalingName(scaling) {
 }
 
 export function mount({ posenc, state }) {
+  fillLoggedAccuracies(byId(id), log); // the prose's accuracies of the trained models
   const root = byId('long-context-demo');
   const heatRoot = byId('long-context-heatmap-demo');
 

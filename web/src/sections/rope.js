@@ -4,7 +4,13 @@
 import { controlRow, rerollButton } from '../../../widgets/controls.js';
 import { byId, h, pre } from '../../../widgets/dom.js';
 import { bindElements, elementControls, elementSettings } from '../element-settings.js';
-import { formatPython as pythonNumber, formatSig } from '../../../widgets/format.js';
+import { formatPython as pythonNumber, formatSig, formatSigText } from '../../../widgets/format.js';
+import log from '../../models/training-log.json';
+import weights from '../../models/weights.json';
+import { fillLoggedAccuracies } from '../trained/logged.js';
+import { rotatedScore } from '../trained/rotated-score.js';
+import { tokenLetters } from '../trained/task.js';
+import { decodeModel } from '../trained/weights.js';
 import { renderTex } from '../math.js';
 import { RopeHeatmap } from '../../../widgets/elements/rope-heatmap.js';
 import { Rotation } from '../../../widgets/elements/rotation.js';
@@ -92,7 +98,32 @@ function postRopeCode(base, dModel, seqLen, layout) {
   ].join('\n');
 }
 
-export function mount({ state }) {
+// The trained RoPE model's query and key the prose scores: head, tokens, and two query positions
+// far apart, each against the key the model's lag back (the answer's key).
+const TRAINED_QK = { head: 0, queryToken: 0, keyToken: 1, positions: [10, 1000] };
+
+/**
+ * The prose's numbers from the trained RoPE model (the companion's trained models): its own query
+ * and key scored at two positions the lag apart, and its logged accuracy.
+ */
+function fillTrainedProse(posenc) {
+  const model = decodeModel(weights, 'rope');
+  const letters = tokenLetters(model.vocab);
+  const { head, queryToken, keyToken, positions } = TRAINED_QK;
+  byId('rope-trained-head').textContent = String(head);
+  byId('rope-trained-tokens').textContent = `${letters[queryToken]} and ${letters[keyToken]}`;
+  positions.forEach((m, i) => {
+    const n = m - model.lag;
+    const score = rotatedScore(posenc, model, { head, queryToken, keyToken, m, n });
+    const span = byId(i === 0 ? 'rope-trained-near' : 'rope-trained-far');
+    span.textContent = `${formatSigText(score, 4)} at ${i === 0 ? 'positions ' : ''}(${m}, ${n})`;
+    Object.assign(span.dataset, { m: String(m), n: String(n), score: String(score) });
+  });
+  fillLoggedAccuracies(byId(id), log);
+}
+
+export function mount({ posenc, state }) {
+  fillTrainedProse(posenc);
   const root = byId('rope-demo');
   const heatRoot = byId('rope-heatmap-demo');
 

@@ -7,6 +7,8 @@ import { bindElements, elementControls, elementSettings } from '../element-setti
 import { formatFixed, formatPython as pythonNumber, formatSig } from '../../../widgets/format.js';
 import { renderTex } from '../math.js';
 import { PeHeatmap } from '../../../widgets/elements/pe-heatmap.js';
+import log from '../../models/training-log.json';
+import { fillLoggedAccuracies } from '../trained/logged.js';
 
 export const id = 'sinusoidal';
 
@@ -60,6 +62,7 @@ function torchPrint(values, rows, cols, shownRows, shownCols) {
 }
 
 export function mount({ posenc, state }) {
+  fillLoggedAccuracies(byId(id), log); // the prose's accuracies of the trained models
   const root = byId('sinusoidal-demo');
   const code = h('code', { id: 'pe-code' });
   const output = h('code', { id: 'pe-output' });

@@ -12,8 +12,10 @@ import { coalesceToAnimationFrame, progressiveToAnimationFrame } from '../../../
 import log from '../../models/training-log.json';
 import weights from '../../models/weights.json';
 import { accuracyAt, predictions, score } from '../trained/accuracy.js';
+import { farWeight } from '../trained/far-weight.js';
 import { forward } from '../trained/forward.js';
-import { lagTargets, randomTokens } from '../trained/task.js';
+import { fillLoggedAccuracies, percent } from '../trained/logged.js';
+import { evalSeed, lagTargets, randomTokens, tokenLetters } from '../trained/task.js';
 import { decodeModels } from '../trained/weights.js';
 
 export const id = 'trained-models';
@@ -28,7 +30,7 @@ const LABELS = {
   xpos: 'xPos',
 };
 const ENCODINGS = Object.keys(weights.models);
-const LETTERS = 'abcdefghijklmnopqrstuvwxyz'.slice(0, weights.task.vocab);
+const LETTERS = tokenLetters(weights.task.vocab);
 const MAX_LENGTH = 512;
 
 export const settings = {
@@ -38,27 +40,34 @@ export const settings = {
   'trained.text': { type: 'text', default: '', maxLength: MAX_LENGTH },
 };
 
-/** Accuracy as a percentage with one decimal. */
-const percent = ({ correct, total }) => `${formatFixed((100 * correct) / total, 1)}%`;
-
 /** The letters of `text` that name tokens, as tokens (anything else is left out). */
 function typedTokens(text) {
   return Int32Array.from([...text.toLowerCase()].filter((c) => LETTERS.includes(c)).map((c) => LETTERS.indexOf(c)));
 }
 
-/** The log's sentence of numbers: each model's accuracy at the training length and far past it. */
-function logSummary() {
-  const train = String(weights.task.trainLength);
-  const far = String(log.evalLengths.at(-1));
-  const at = (encoding, length) => {
-    const [correct, total] = log.models[encoding].accuracy[length];
-    return percent({ correct, total });
-  };
-  return (
-    `Measured by the training script on ${log.evalCount} fixed random sequences per length: ` +
-    ENCODINGS.map((e) => `${LABELS[e]} ${at(e, train)} at length ${train}, ${at(e, far)} at ${far}`).join('; ') +
-    '.'
+// The prose's far-weight numbers: the last FAR_QUERIES queries of the first evaluation input of
+// length FAR_LENGTH, and how much of each head's weight goes to keys at least the training
+// length back.
+const FAR_LENGTH = 256;
+const FAR_QUERIES = 32;
+
+/** Each head's far weight for the model of `encoding`, as percentages: "94.9% and 98.6%". */
+function farWeightText(posenc, model) {
+  const length = FAR_LENGTH;
+  const tokens = randomTokens(length, evalSeed(log.evalSeed, length, 0), model.vocab);
+  const [attention] = forward(posenc, model, tokens).attention;
+  const shares = Array.from({ length: model.numHeads }, (_, head) =>
+    farWeight(attention, length, head, { from: length - FAR_QUERIES, distance: model.trainLength }),
   );
+  const texts = shares.map((share) => `${formatFixed(100 * share, 1)}%`);
+  return `${texts.slice(0, -1).join(', ')} and ${texts.at(-1)}`;
+}
+
+/** The section's prose, with the numbers the training log and the models give. */
+function fillProse(posenc, models) {
+  fillLoggedAccuracies(byId(id), log);
+  for (const encoding of ['rope', 'xpos'])
+    byId(`trained-far-${encoding}`).textContent = farWeightText(posenc, models[encoding]);
 }
 
 export function mount({ posenc, state }) {
@@ -66,6 +75,7 @@ export function mount({ posenc, state }) {
   const models = Object.fromEntries(decodeModels(weights).map((model) => [model.encoding, model]));
   const { lag, trainLength, vocab } = weights.task;
   const { numHeads } = weights.architecture;
+  fillProse(posenc, models);
 
   const prediction = h('div', { class: 'result trained-prediction', id: 'trained-prediction' });
   const heatmaps = Array.from({ length: numHeads }, (_, head) =>
@@ -152,7 +162,6 @@ export function mount({ posenc, state }) {
       heatmaps.map((heatmap) => heatmap.element),
     ),
     lossPlot.element,
-    h('p', { class: 'result', id: 'trained-log-summary' }, logSummary()),
     controlRow(measureButton),
     accuracyStatus,
     table,

@@ -74,18 +74,27 @@ function checkTokens(tokens, vocab) {
 }
 
 /**
+ * The embeddings x of `tokens` (with the model's absolute positions, if any) and the queries,
+ * keys and values made from them, each [length, numHeads, headDim] (rope's 'tokens' order, which
+ * attentionScores takes as it is): before any rotation, which attentionScores applies.
+ */
+export function projections(posenc, model, tokens) {
+  checkTokens(tokens, model.vocab);
+  const { dModel, tensors } = model;
+  const length = tokens.length;
+  const x = embed(posenc, model, tokens);
+  const project = (weight) => matmul(x, weight, length, dModel, dModel);
+  return { x, q: project(tensors.wq), k: project(tensors.wk), v: project(tensors.wv) };
+}
+
+/**
  * Runs `model` (decodeModel's) on `tokens`: { logits [length, vocab] (Float32Array), attention:
  * one Float32Array [numHeads, length, length] per layer (causal softmax weights, row = query) }.
  */
 export function forward(posenc, model, tokens) {
-  checkTokens(tokens, model.vocab);
   const { dModel, numHeads, headDim, vocab, tensors } = model;
   const length = tokens.length;
-  const x = embed(posenc, model, tokens);
-  // [length, numHeads, headDim]: rope's 'tokens' order, which attentionScores takes as it is.
-  const q = matmul(x, tensors.wq, length, dModel, dModel);
-  const k = matmul(x, tensors.wk, length, dModel, dModel);
-  const v = matmul(x, tensors.wv, length, dModel, dModel);
+  const { x, q, k, v } = projections(posenc, model, tokens);
   const attention = posenc.attentionScores(q, k, {
     queryLen: length,
     keyLen: length,

@@ -19,3 +19,10 @@ export function evalSeed(base, length, index) {
 export function lagTargets(tokens, lag) {
   return Int32Array.from(tokens, (_, t) => (t >= lag ? tokens[t - lag] : -1));
 }
+
+/** The letters that name tokens 0 … vocab − 1 on the page: a, b, c, … */
+export function tokenLetters(vocab) {
+  if (!Number.isInteger(vocab) || vocab < 1 || vocab > 26)
+    throw new RangeError(`vocab must be 1 … 26 to be named by letters, got ${vocab}`);
+  return 'abcdefghijklmnopqrstuvwxyz'.slice(0, vocab);
+}
