@@ -88,6 +88,8 @@ export function paintCells(image, values, lut, lo, hi, first = 0, count = values
  *   square     keep cells' display aspect square-ish (clamped) instead of a fixed 4:3 area
  *   focusCell  () => { row, col } | null: where keyboard focus starts when no crosshair is shown
  *              (a selected cell, say); default the first cell
+ *   hint       what the read-out says while no cell is read (default READOUT_HINT; '' for nothing,
+ *              where a page says it once for several heatmaps)
  *
  * draw() also takes `rowsOf(first, count)`: rows first … first + count − 1 of the values drawn,
  * computed again (a Float32Array of count · cols); with it the heatmap keeps no values, and reads
@@ -107,6 +109,7 @@ export function createHeatmap({
   summary,
   square = false,
   focusCell,
+  hint = READOUT_HINT,
 }) {
   const canvas = h('canvas', {
     class: 'heatmap-cells',
@@ -128,7 +131,7 @@ export function createHeatmap({
   const plotBox = createPlotBox({ xLabel, yLabel });
   plotBox.area.append(canvas, guides, crossX, crossY);
   const legend = createLegend(colormap, { label: valueLabel });
-  const readoutNode = h('output', { class: 'readout', 'aria-live': 'polite' }, READOUT_HINT);
+  const readoutNode = h('output', { class: 'readout', 'aria-live': 'polite' }, hint);
   const caption = h('figcaption', { class: 'plot-summary' });
   const pngButton = h('button', { type: 'button', class: 'export-png' }, 'PNG');
   const csvButton = h('button', { type: 'button', class: 'export-csv' }, 'CSV');
@@ -178,7 +181,7 @@ export function createHeatmap({
     if (!matrix || !cursor) {
       crossX.hidden = true;
       crossY.hidden = true;
-      readoutNode.textContent = READOUT_HINT; // never the value of a cell no longer shown
+      readoutNode.textContent = hint; // never the value of a cell no longer shown
       return;
     }
     crossX.hidden = false;
