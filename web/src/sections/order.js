@@ -79,6 +79,7 @@ export function mount({ posenc, state }) {
         colormap: 'viridis',
         square: true,
         readout: scoreReadout,
+        hint: '', // one hint above the six (below)
         summary: ({ rows, min, max }) =>
           `${heading}: ${title}, ${rows} × ${rows} values from ${formatSigText(min, 3)} to ${formatSigText(max, 3)}.`,
         ...options,
@@ -100,13 +101,22 @@ export function mount({ posenc, state }) {
     row.grid = h('div', { class: 'plot-grid three' }, row.a.element, row.b.element, row.diff.element);
   const bagNote = h('p', { class: 'result', id: 'order-bag' });
   const pairNote = h('p', { class: 'result', id: 'order-pair' });
+  // The six heatmaps are small: one read-out hint for all of them, and their captions (which
+  // repeat the title above and the colour bar below) are for screen readers only (styles.css).
+  const hint = h(
+    'p',
+    { class: 'note order-hint' },
+    'Point at or tap a heatmap, or focus it and use the arrow keys, to read its values.',
+  );
   root.append(
     controlRow(
       textControl(state, 'order.a', { label: 'Sentence A' }),
       textControl(state, 'order.b', { label: 'Sentence B' }),
     ),
     bagNote,
-    ...panels.flatMap((row) => [row.title, row.grid, row.note]),
+    // On a wide screen the heatmaps stand beside the section's text and results (styles.css).
+    h('div', { class: 'order-maps beside' }, hint, ...panels.flatMap((row) => [row.title, row.grid])),
+    ...panels.map((row) => row.note),
     pairNote,
   );
 
@@ -120,6 +130,7 @@ export function mount({ posenc, state }) {
     for (const row of panels) {
       row.title.hidden = true; // no heading over nothing
       row.grid.hidden = true;
+      hint.hidden = true;
       row.note.textContent = '';
     }
     pairNote.textContent = '';
@@ -135,6 +146,7 @@ export function mount({ posenc, state }) {
       return;
     }
     for (const row of panels) row.title.hidden = row.grid.hidden = false;
+    hint.hidden = false;
     const cut = ['A', 'B']
       .map((name, i) => (words[i].length > MAX_TOKENS ? `${name} has ${words[i].length} words` : ''))
       .filter(Boolean);
