@@ -79,6 +79,8 @@ export function paintCells(image, values, lut, lo, hi, first = 0, count = values
  * options:
  *   name       file name stem for exports and the figure's data-plot attribute
  *   title      shown above the plot
+ *   label      the figure's name, and its buttons' (default the title): longer where the title
+ *              shown leans on a heading above it
  *   xLabel, yLabel, valueLabel
  *   colormap   'viridis' | 'cividis' | 'diverging'
  *   readout    ({ row, col, rowPosition, colPosition, value, rows, cols }) => string | Node
@@ -101,6 +103,7 @@ export function paintCells(image, values, lut, lo, hi, first = 0, count = values
 export function createHeatmap({
   name,
   title,
+  label,
   xLabel,
   yLabel,
   valueLabel = 'value',
@@ -136,19 +139,19 @@ export function createHeatmap({
   const pngButton = h('button', { type: 'button', class: 'export-png' }, 'PNG');
   const csvButton = h('button', { type: 'button', class: 'export-csv' }, 'CSV');
   const titleNode = h('span', { class: 'plot-title' });
-  /** The title, and the names of the buttons that carry it (a stale name misleads a screen reader). */
-  function setTitle(text) {
+  /** The title, and the names of the figure and the buttons that carry it (a stale name misleads a screen reader). */
+  function setTitle(text, named = text) {
     title = text;
     titleNode.textContent = text;
-    pngButton.setAttribute('aria-label', `Download the ${text} heatmap as PNG`);
-    csvButton.setAttribute('aria-label', `Download the ${text} matrix as CSV`);
-    element?.setAttribute('aria-label', text); // the figure's name (Chromium takes none from its figcaption)
+    pngButton.setAttribute('aria-label', `Download the ${named} heatmap as PNG`);
+    csvButton.setAttribute('aria-label', `Download the ${named} matrix as CSV`);
+    element?.setAttribute('aria-label', named); // the figure's name (Chromium takes none from its figcaption)
   }
   let element = null;
-  setTitle(title);
+  setTitle(title, label);
   element = h(
     'figure',
-    { class: ['plot', 'heatmap', square && 'square'], dataset: { plot: name }, 'aria-label': title },
+    { class: ['plot', 'heatmap', square && 'square'], dataset: { plot: name }, 'aria-label': label ?? title },
     h('div', { class: 'plot-toolbar' }, titleNode, h('span', { class: 'plot-actions' }, pngButton, csvButton)),
     plotBox.element,
     legend.element,
