@@ -73,7 +73,8 @@ export function mount({ posenc, state }) {
     const make = (suffix, title, options) =>
       createHeatmap({
         name: `order-${suffix}-${key}`,
-        title: `${title}, ${heading.toLowerCase()}`, // the two rows' plots (and buttons) need distinct names
+        title, // under the row's heading
+        label: `${title}, ${heading.toLowerCase()}`, // the two rows' plots (and buttons) need distinct names
         xLabel: 'key',
         yLabel: 'query',
         colormap: 'viridis',
