@@ -542,17 +542,20 @@ test('fixed text follows the settings and the posts are quoted, not echoed', asy
 });
 
 test('hovering the top of the tall §3 heatmap keeps its read-out and formula on screen', async () => {
-  const fresh = await openPage(browser, { width: 1280, height: 900 });
+  // Below 1100 px the heatmap is tall, with its panel beside it (from 1100 px it stands beside the
+  // section's text, with the panel under it: sinusoidal-readout.test.js). In a 600-px window the
+  // panel would be out of sight under it.
+  const fresh = await openPage(browser, { width: 1060, height: 600 });
   await gotoAndSettle(fresh.page, server.pageUrl);
   const canvas = fresh.page.locator('figure[data-plot="sinusoidal-table"] canvas.heatmap-cells');
   await canvas.evaluate((node) => node.scrollIntoView({ block: 'start' }));
   const box = await canvas.boundingBox();
-  assert.ok(box.height > 500, `the heatmap is ${box.height} px tall`); // the read-out panel beside it takes 21rem
+  assert.ok(box.height > 400, `the heatmap is ${box.height} px tall`); // the read-out panel beside it takes 21rem
   await fresh.page.mouse.move(box.x + box.width * 0.3, box.y + 20);
   await waitForIdle(fresh.page);
   for (const selector of ['#pe-readout', '#pe-hover-formula']) {
     const shown = await fresh.page.locator(selector).boundingBox();
-    assert.ok(shown && shown.y >= 0 && shown.y + shown.height <= 900, `${selector} at ${JSON.stringify(shown)}`);
+    assert.ok(shown && shown.y >= 0 && shown.y + shown.height <= 600, `${selector} at ${JSON.stringify(shown)}`);
   }
   assert.match(await fresh.page.locator('#pe-readout').textContent(), /^position \d+, dimension \d+/);
   assert.match(await fresh.page.locator('#pe-hover-formula').textContent(), /sin|cos/);
