@@ -14,6 +14,9 @@ export const id = 'order';
 
 const DIM = 16;
 const MAX_TOKENS = 16;
+// Up to this many words the six heatmaps stand beside the text on a wide screen (styles.css);
+// longer sentences need the page's width for their word labels.
+const BESIDE_TOKENS = 12;
 const EMBEDDING_SCALE = 0.6;
 
 export const settings = {
@@ -104,11 +107,13 @@ export function mount({ posenc, state }) {
   const pairNote = h('p', { class: 'result', id: 'order-pair' });
   // The six heatmaps are small: one read-out hint for all of them, and their captions (which
   // repeat the title above and the colour bar below) are for screen readers only (styles.css).
+  const maps = h('div', { class: 'order-maps beside' });
   const hint = h(
     'p',
     { class: 'note order-hint' },
     'Point at or tap a heatmap, or focus it and use the arrow keys, to read its values.',
   );
+  maps.append(hint, ...panels.flatMap((row) => [row.title, row.grid]));
   root.append(
     controlRow(
       textControl(state, 'order.a', { label: 'Sentence A' }),
@@ -116,7 +121,7 @@ export function mount({ posenc, state }) {
     ),
     bagNote,
     // On a wide screen the heatmaps stand beside the section's text and results (styles.css).
-    h('div', { class: 'order-maps beside' }, hint, ...panels.flatMap((row) => [row.title, row.grid])),
+    maps,
     ...panels.map((row) => row.note),
     pairNote,
   );
@@ -154,6 +159,7 @@ export function mount({ posenc, state }) {
     const cutNote = cut.length
       ? ` Only the first ${MAX_TOKENS} words of each sentence are used (${cut.join(', ')}).`
       : '';
+    maps.classList.toggle('beside', Math.max(a.length, b.length) <= BESIDE_TOKENS);
     const permutation = matchTokens(a, b);
     const sameBag = a.length === b.length && permutation.every((j) => j >= 0);
     const xa = embed(a);
