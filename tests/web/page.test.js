@@ -182,6 +182,16 @@ test('sinusoidal table heatmap: pixels match posenc.sinusoidal on the diverging 
   // The post's snippet and the torch-style print of the live table sit side by side.
   assert.match(await page.locator('#pe-code').textContent(), /d_model = 128\nseq_len = 128\nn = 10000/);
   assert.match(await page.locator('#pe-output').textContent(), /\[ 0\.8415, {2}0\.5403, {2}0\.7617, {2}0\.6479/);
+  // The posts' snippets start closed, the printed table shown; each title opens its code.
+  assert.equal(await page.locator('#pe-output').isVisible(), true);
+  for (const name of ['pe', 'rope']) {
+    const code = page.locator(`#${name}-code`);
+    assert.equal(await code.isVisible(), false, `#${name}-code starts closed`);
+    await page.locator(`#${name}-code-title`).click();
+    assert.equal(await code.isVisible(), true, `#${name}-code-title opens it`);
+    await page.locator(`#${name}-code-title`).click();
+    assert.equal(await code.isVisible(), false, `#${name}-code-title closes it again`);
+  }
 });
 
 test('relative distance: PE(i)·PE(j) heatmap and curve, with the 0-vs-1 and 0-vs-10 numbers', async () => {
