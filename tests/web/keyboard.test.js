@@ -11,11 +11,11 @@ const session = usePageSession();
 let page;
 before(async () => ({ page } = await session));
 
-/** What is reachable by Tab: enabled, visible, not tabindex -1 (a radio group is one stop). */
+/** What is reachable by Tab: enabled, visible (not in a closed <details>), not tabindex -1 (a radio group is one stop). */
 async function tabbableIds() {
   return page.evaluate(() =>
     [...document.querySelectorAll('main input, main select, main button, main textarea, main [tabindex="0"]')]
-      .filter((node) => !node.disabled && node.tabIndex >= 0 && node.getClientRects().length > 0)
+      .filter((node) => !node.disabled && node.tabIndex >= 0 && node.checkVisibility())
       .filter((node) => node.type !== 'radio' || node.checked)
       .map((node) => node.id || node.getAttribute('aria-label') || node.outerHTML.slice(0, 60)),
   );

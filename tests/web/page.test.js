@@ -182,6 +182,16 @@ test('sinusoidal table heatmap: pixels match posenc.sinusoidal on the diverging 
   // The post's snippet and the torch-style print of the live table sit side by side.
   assert.match(await page.locator('#pe-code').textContent(), /d_model = 128\nseq_len = 128\nn = 10000/);
   assert.match(await page.locator('#pe-output').textContent(), /\[ 0\.8415, {2}0\.5403, {2}0\.7617, {2}0\.6479/);
+  // The posts' snippets start closed, the printed table shown; each title opens its code.
+  assert.equal(await page.locator('#pe-output').isVisible(), true);
+  for (const name of ['pe', 'rope']) {
+    const code = page.locator(`#${name}-code`);
+    assert.equal(await code.isVisible(), false, `#${name}-code starts closed`);
+    await page.locator(`#${name}-code-title`).click();
+    assert.equal(await code.isVisible(), true, `#${name}-code-title opens it`);
+    await page.locator(`#${name}-code-title`).click();
+    assert.equal(await code.isVisible(), false, `#${name}-code-title closes it again`);
+  }
 });
 
 test('relative distance: PE(i)·PE(j) heatmap and curve, with the 0-vs-1 and 0-vs-10 numbers', async () => {
@@ -542,17 +552,20 @@ test('fixed text follows the settings and the posts are quoted, not echoed', asy
 });
 
 test('hovering the top of the tall §3 heatmap keeps its read-out and formula on screen', async () => {
-  const fresh = await openPage(browser, { width: 1280, height: 900 });
+  // Below 1100 px the heatmap is tall, with its panel beside it (from 1100 px it stands beside the
+  // section's text, with the panel under it: sinusoidal-readout.test.js). In a 600-px window the
+  // panel would be out of sight under it.
+  const fresh = await openPage(browser, { width: 1060, height: 600 });
   await gotoAndSettle(fresh.page, server.pageUrl);
   const canvas = fresh.page.locator('figure[data-plot="sinusoidal-table"] canvas.heatmap-cells');
   await canvas.evaluate((node) => node.scrollIntoView({ block: 'start' }));
   const box = await canvas.boundingBox();
-  assert.ok(box.height > 500, `the heatmap is ${box.height} px tall`); // the read-out panel beside it takes 21rem
+  assert.ok(box.height > 400, `the heatmap is ${box.height} px tall`); // the read-out panel beside it takes 21rem
   await fresh.page.mouse.move(box.x + box.width * 0.3, box.y + 20);
   await waitForIdle(fresh.page);
   for (const selector of ['#pe-readout', '#pe-hover-formula']) {
     const shown = await fresh.page.locator(selector).boundingBox();
-    assert.ok(shown && shown.y >= 0 && shown.y + shown.height <= 900, `${selector} at ${JSON.stringify(shown)}`);
+    assert.ok(shown && shown.y >= 0 && shown.y + shown.height <= 600, `${selector} at ${JSON.stringify(shown)}`);
   }
   assert.match(await fresh.page.locator('#pe-readout').textContent(), /^position \d+, dimension \d+/);
   assert.match(await fresh.page.locator('#pe-hover-formula').textContent(), /sin|cos/);

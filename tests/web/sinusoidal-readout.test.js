@@ -1,6 +1,8 @@
-// §3's read-out and formula stay in view while the tall heatmap is hovered, without covering the
-// hovered cell: at 1280 × 900 the panel used to stick over the heatmap's last rows, its x axis and
-// its colour bar (a pointer at 95 % of the height landed on the panel, not on the cells).
+// §3's read-out and formula stay in view while the heatmap is hovered, without covering the
+// hovered cell. Below 1100 px the heatmap is tall and the panel beside it sticks to the top of the
+// window (it used to stick over the heatmap's last rows, its x axis and its colour bar: a pointer
+// at 95 % of the height landed on the panel, not on the cells); from 1100 px the heatmap stands
+// beside the section's text with the panel under it, and both fit in the window together.
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { gotoAndSettle, openPage, waitForIdle } from './support/browser.js';
@@ -11,13 +13,23 @@ let browser;
 let server;
 before(async () => ({ browser, server } = await site));
 
-const VIEWPORT = { width: 1280, height: 900 };
+const BESIDE_ITS_PANEL = { width: 1060, height: 900 };
+const BESIDE_THE_TEXT = { width: 1280, height: 900 };
 
-for (const [where, scroll] of [
-  ['the heatmap’s top 60 px below the window’s', (node) => window.scrollBy(0, node.getBoundingClientRect().top - 60)],
-  ['the heatmap’s bottom at the window’s', (node) => node.scrollIntoView({ block: 'end' })],
+for (const [VIEWPORT, where, scroll] of [
+  [
+    BESIDE_ITS_PANEL,
+    'the heatmap’s top 60 px below the window’s',
+    (node) => window.scrollBy(0, node.getBoundingClientRect().top - 60),
+  ],
+  [BESIDE_ITS_PANEL, 'the heatmap’s bottom at the window’s', (node) => node.scrollIntoView({ block: 'end' })],
+  [
+    BESIDE_THE_TEXT,
+    'the heatmap and its panel in the window',
+    (node) => node.getRootNode().host.closest('.hover-group').scrollIntoView({ block: 'center' }),
+  ],
 ]) {
-  test(`hovering §3's bottom row with ${where}: the cell is not covered, the read-out and formula are on screen`, async () => {
+  test(`${VIEWPORT.width} × ${VIEWPORT.height}: hovering §3's bottom row with ${where}: the cell is not covered, the read-out and formula are on screen`, async () => {
     const { page, context, log } = await openPage(browser, VIEWPORT);
     await gotoAndSettle(page, server.pageUrl);
     const canvas = page.locator('figure[data-plot="sinusoidal-table"] canvas.heatmap-cells');

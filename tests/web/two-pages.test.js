@@ -103,6 +103,11 @@ for (const [name, urlOf, order] of [
           `${name} at ${viewport.width}×${viewport.height}: ${words} words, ${height} px, ${controls} controls`,
         );
         assert.ok(controls > 0, 'the page has controls');
+        if (name === 'lesson' && viewport.width === 1280) {
+          // The reading budget: 4,000 words and 12 screens of 800 px.
+          assert.ok(words <= 4000, `the lesson has ${words} words of visible text (at most 4,000)`);
+          assert.ok(height <= 12 * 800, `the lesson is ${height} px tall at 1280 × 800 (at most 9,600)`);
+        }
       }
       assert.deepEqual(log.errors, []);
     } finally {

@@ -79,6 +79,8 @@ export function paintCells(image, values, lut, lo, hi, first = 0, count = values
  * options:
  *   name       file name stem for exports and the figure's data-plot attribute
  *   title      shown above the plot
+ *   label      the figure's name, and its buttons' (default the title): longer where the title
+ *              shown leans on a heading above it
  *   xLabel, yLabel, valueLabel
  *   colormap   'viridis' | 'cividis' | 'diverging'
  *   readout    ({ row, col, rowPosition, colPosition, value, rows, cols }) => string | Node
@@ -88,6 +90,8 @@ export function paintCells(image, values, lut, lo, hi, first = 0, count = values
  *   square     keep cells' display aspect square-ish (clamped) instead of a fixed 4:3 area
  *   focusCell  () => { row, col } | null: where keyboard focus starts when no crosshair is shown
  *              (a selected cell, say); default the first cell
+ *   hint       what the read-out says while no cell is read (default READOUT_HINT; '' for nothing,
+ *              where a page says it once for several heatmaps)
  *
  * draw() also takes `rowsOf(first, count)`: rows first … first + count − 1 of the values drawn,
  * computed again (a Float32Array of count · cols); with it the heatmap keeps no values, and reads
@@ -99,6 +103,7 @@ export function paintCells(image, values, lut, lo, hi, first = 0, count = values
 export function createHeatmap({
   name,
   title,
+  label,
   xLabel,
   yLabel,
   valueLabel = 'value',
@@ -107,6 +112,7 @@ export function createHeatmap({
   summary,
   square = false,
   focusCell,
+  hint = READOUT_HINT,
 }) {
   const canvas = h('canvas', {
     class: 'heatmap-cells',
@@ -128,24 +134,24 @@ export function createHeatmap({
   const plotBox = createPlotBox({ xLabel, yLabel });
   plotBox.area.append(canvas, guides, crossX, crossY);
   const legend = createLegend(colormap, { label: valueLabel });
-  const readoutNode = h('output', { class: 'readout', 'aria-live': 'polite' }, READOUT_HINT);
+  const readoutNode = h('output', { class: 'readout', 'aria-live': 'polite' }, hint);
   const caption = h('figcaption', { class: 'plot-summary' });
   const pngButton = h('button', { type: 'button', class: 'export-png' }, 'PNG');
   const csvButton = h('button', { type: 'button', class: 'export-csv' }, 'CSV');
   const titleNode = h('span', { class: 'plot-title' });
-  /** The title, and the names of the buttons that carry it (a stale name misleads a screen reader). */
-  function setTitle(text) {
+  /** The title, and the names of the figure and the buttons that carry it (a stale name misleads a screen reader). */
+  function setTitle(text, named = text) {
     title = text;
     titleNode.textContent = text;
-    pngButton.setAttribute('aria-label', `Download the ${text} heatmap as PNG`);
-    csvButton.setAttribute('aria-label', `Download the ${text} matrix as CSV`);
-    element?.setAttribute('aria-label', text); // the figure's name (Chromium takes none from its figcaption)
+    pngButton.setAttribute('aria-label', `Download the ${named} heatmap as PNG`);
+    csvButton.setAttribute('aria-label', `Download the ${named} matrix as CSV`);
+    element?.setAttribute('aria-label', named); // the figure's name (Chromium takes none from its figcaption)
   }
   let element = null;
-  setTitle(title);
+  setTitle(title, label);
   element = h(
     'figure',
-    { class: ['plot', 'heatmap', square && 'square'], dataset: { plot: name }, 'aria-label': title },
+    { class: ['plot', 'heatmap', square && 'square'], dataset: { plot: name }, 'aria-label': label ?? title },
     h('div', { class: 'plot-toolbar' }, titleNode, h('span', { class: 'plot-actions' }, pngButton, csvButton)),
     plotBox.element,
     legend.element,
@@ -178,7 +184,7 @@ export function createHeatmap({
     if (!matrix || !cursor) {
       crossX.hidden = true;
       crossY.hidden = true;
-      readoutNode.textContent = READOUT_HINT; // never the value of a cell no longer shown
+      readoutNode.textContent = hint; // never the value of a cell no longer shown
       return;
     }
     crossX.hidden = false;

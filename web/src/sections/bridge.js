@@ -50,7 +50,7 @@ export function mount({ posenc, state }) {
       numberControl(state, 'bridge.k', { label: 'shift k' }),
       numberControl(state, 'bridge.pair', { label: 'pair i' }),
     ),
-    h('div', { class: 'side-by-side' }, shiftPlot.element, h('div', {}, shiftFormula, shiftTable)),
+    h('div', { class: 'side-by-side beside' }, shiftPlot.element, h('div', {}, shiftFormula, shiftTable)),
   );
 
   function drawShift() {

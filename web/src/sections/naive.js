@@ -38,7 +38,7 @@ export function mount({ posenc, state }) {
         `with sinusoidal encodings it stays between ${formatSig(Math.min(...series[1].y), 3)} and ${formatSig(Math.max(...series[1].y), 3)}.`,
     });
   const plots = { linear: makePlot('linear'), log: makePlot('log') };
-  const plotSlot = h('div', { class: 'plot-slot' });
+  const plotSlot = h('div', { class: 'plot-slot beside' });
   const result = h('p', { class: 'result', id: 'naive-result' });
   const similarity = h('p', { class: 'result', id: 'naive-similarity' });
   root.append(

@@ -14,6 +14,9 @@ export const id = 'order';
 
 const DIM = 16;
 const MAX_TOKENS = 16;
+// Up to this many words the six heatmaps stand beside the text on a wide screen (styles.css);
+// longer sentences need the page's width for their word labels.
+const BESIDE_TOKENS = 12;
 const EMBEDDING_SCALE = 0.6;
 
 export const settings = {
@@ -73,12 +76,14 @@ export function mount({ posenc, state }) {
     const make = (suffix, title, options) =>
       createHeatmap({
         name: `order-${suffix}-${key}`,
-        title: `${title}, ${heading.toLowerCase()}`, // the two rows' plots (and buttons) need distinct names
+        title, // under the row's heading
+        label: `${title}, ${heading.toLowerCase()}`, // the two rows' plots (and buttons) need distinct names
         xLabel: 'key',
         yLabel: 'query',
         colormap: 'viridis',
         square: true,
         readout: scoreReadout,
+        hint: '', // one hint above the six (below)
         summary: ({ rows, min, max }) =>
           `${heading}: ${title}, ${rows} × ${rows} values from ${formatSigText(min, 3)} to ${formatSigText(max, 3)}.`,
         ...options,
@@ -100,13 +105,24 @@ export function mount({ posenc, state }) {
     row.grid = h('div', { class: 'plot-grid three' }, row.a.element, row.b.element, row.diff.element);
   const bagNote = h('p', { class: 'result', id: 'order-bag' });
   const pairNote = h('p', { class: 'result', id: 'order-pair' });
+  // The six heatmaps are small: one read-out hint for all of them, and their captions (which
+  // repeat the title above and the colour bar below) are for screen readers only (styles.css).
+  const maps = h('div', { class: 'order-maps beside' });
+  const hint = h(
+    'p',
+    { class: 'note order-hint' },
+    'Point at or tap a heatmap, or focus it and use the arrow keys, to read its values.',
+  );
+  maps.append(hint, ...panels.flatMap((row) => [row.title, row.grid]));
   root.append(
     controlRow(
       textControl(state, 'order.a', { label: 'Sentence A' }),
       textControl(state, 'order.b', { label: 'Sentence B' }),
     ),
     bagNote,
-    ...panels.flatMap((row) => [row.title, row.grid, row.note]),
+    // On a wide screen the heatmaps stand beside the section's text and results (styles.css).
+    maps,
+    ...panels.map((row) => row.note),
     pairNote,
   );
 
@@ -120,6 +136,7 @@ export function mount({ posenc, state }) {
     for (const row of panels) {
       row.title.hidden = true; // no heading over nothing
       row.grid.hidden = true;
+      hint.hidden = true;
       row.note.textContent = '';
     }
     pairNote.textContent = '';
@@ -135,12 +152,14 @@ export function mount({ posenc, state }) {
       return;
     }
     for (const row of panels) row.title.hidden = row.grid.hidden = false;
+    hint.hidden = false;
     const cut = ['A', 'B']
       .map((name, i) => (words[i].length > MAX_TOKENS ? `${name} has ${words[i].length} words` : ''))
       .filter(Boolean);
     const cutNote = cut.length
       ? ` Only the first ${MAX_TOKENS} words of each sentence are used (${cut.join(', ')}).`
       : '';
+    maps.classList.toggle('beside', Math.max(a.length, b.length) <= BESIDE_TOKENS);
     const permutation = matchTokens(a, b);
     const sameBag = a.length === b.length && permutation.every((j) => j >= 0);
     const xa = embed(a);

@@ -113,7 +113,7 @@ export function mount({ posenc, state }) {
       numberControl(state, 'rd.anchor', { label: 'second start a' }),
     ),
     claims,
-    h('div', { class: 'plot-grid two' }, heatmap.element, curve.element),
+    h('div', { class: 'plot-grid two beside' }, heatmap.element, curve.element),
     anchorNote,
   );
 

@@ -72,18 +72,23 @@ export function mount({ posenc, state }) {
     ariaLabel: 'New random contents for the base comparison',
   });
   root.append(
-    controlRow(
-      numberControl(state, 'base.span', { label: 'distances up to' }),
-      choiceControl(state, 'base.hd', {
-        label: 'head dim',
-        options: [
-          { value: '64', label: '64' },
-          { value: '128', label: '128' },
-        ],
-      }),
-      reroll,
+    // On a wide screen the controls and the plot stand beside the section's text (styles.css).
+    h(
+      'div',
+      { class: 'beside' },
+      controlRow(
+        numberControl(state, 'base.span', { label: 'distances up to' }),
+        choiceControl(state, 'base.hd', {
+          label: 'head dim',
+          options: [
+            { value: '64', label: '64' },
+            { value: '128', label: '128' },
+          ],
+        }),
+        reroll,
+      ),
+      plot.element,
     ),
-    plot.element,
     note,
   );
 

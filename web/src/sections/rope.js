@@ -11,6 +11,7 @@ import { fillLoggedAccuracies } from '../trained/logged.js';
 import { rotatedScore } from '../trained/rotated-score.js';
 import { tokenLetters } from '../trained/task.js';
 import { decodeModel } from '../trained/weights.js';
+import { codeListing } from '../code-listing.js';
 import { renderTex } from '../math.js';
 import { RopeHeatmap } from '../../../widgets/elements/rope-heatmap.js';
 import { Rotation } from '../../../widgets/elements/rotation.js';
@@ -132,22 +133,18 @@ export function mount({ posenc, state }) {
   bindElements(state, ROTATION_ATTRIBUTES, rotation);
   const formula = h('div', { class: 'rope-formula', id: 'rope-formula' });
   const code = h('code', { id: 'rope-code' });
-  const codeTitle = h('div', { class: 'code-title', id: 'rope-code-title' });
+  const codeTitle = h('span', { class: 'code-title', id: 'rope-code-title' });
   const result = pre({ class: 'code-output' }, h('code', { id: 'rope-result' }));
   root.append(
     controlRow(...elementControls(Rotation, ROTATION_ATTRIBUTES, state)),
+    // On a wide screen the pair, its formula and code stand beside the section's text, and the
+    // result joins the text column (styles.css).
+    h('div', { class: 'side-by-side beside' }, rotation, h('div', {}, formula, codeListing(codeTitle, code))),
     h(
       'div',
-      { class: 'side-by-side' },
-      rotation,
-      h(
-        'div',
-        {},
-        formula,
-        h('div', { class: 'code-block' }, codeTitle, pre({}, code)),
-        h('div', { class: 'code-title' }, 'Result for this pair at position m, computed by posenc.rope'),
-        result,
-      ),
+      { class: 'code-block' },
+      h('div', { class: 'code-title' }, 'Result for this pair at position m, computed by posenc.rope'),
+      result,
     ),
   );
 
@@ -190,6 +187,7 @@ export function mount({ posenc, state }) {
 
   // ---- the score heatmap over positions (the element; its settings follow the page's) ---------
   const heatmap = document.createElement('posenc-rope-heatmap');
+  heatmap.className = 'beside';
   bindElements(state, ATTRIBUTES, heatmap);
   // The title and the paragraph above say what is drawn: its positions, and whether the contents
   // are all ones (then, and only then, twice PE(m)·PE(n)).

@@ -5,6 +5,7 @@ import { controlRow } from '../../../widgets/controls.js';
 import { byId, h, pre } from '../../../widgets/dom.js';
 import { bindElements, elementControls, elementSettings } from '../element-settings.js';
 import { formatFixed, formatPython as pythonNumber, formatSig } from '../../../widgets/format.js';
+import { codeListing } from '../code-listing.js';
 import { renderTex } from '../math.js';
 import { PeHeatmap } from '../../../widgets/elements/pe-heatmap.js';
 import log from '../../models/training-log.json';
@@ -67,7 +68,7 @@ export function mount({ posenc, state }) {
   const code = h('code', { id: 'pe-code' });
   const output = h('code', { id: 'pe-output' });
   const outputTitle = h('div', { class: 'code-title' });
-  const codeTitle = h('div', { class: 'code-title', id: 'pe-code-title' });
+  const codeTitle = h('span', { class: 'code-title', id: 'pe-code-title' });
   // The read-out and the formula stay in view while the (tall) heatmap is: beside it on a wide
   // screen, at the bottom of the window on a narrower one (styles.css). The element's own
   // read-out is hidden there (styles.css); this one follows its posenc-pick events.
@@ -100,13 +101,18 @@ export function mount({ posenc, state }) {
 
   root.append(
     controlRow(...elementControls(PeHeatmap, ATTRIBUTES, state)),
+    // On a wide screen, the code, its output and the heatmap stand beside the section's text (styles.css).
     h(
       'div',
-      { class: 'side-by-side' },
-      h('div', { class: 'code-block' }, codeTitle, pre({}, code)),
-      h('div', { class: 'code-block' }, outputTitle, pre({}, output)),
+      { class: 'beside' },
+      h(
+        'div',
+        { class: 'side-by-side' },
+        codeListing(codeTitle, code),
+        h('div', { class: 'code-block' }, outputTitle, pre({}, output)),
+      ),
+      h('div', { class: 'hover-group' }, heatmap, h('div', { class: 'hover-panel' }, readout, formula)),
     ),
-    h('div', { class: 'hover-group' }, heatmap, h('div', { class: 'hover-panel' }, readout, formula)),
   );
 
   /** The code and its printed output: from the table the element drew. */

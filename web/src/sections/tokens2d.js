@@ -17,6 +17,7 @@ export const settings = elementSettings(Vectors2d, ATTRIBUTES);
 export function mount({ state }) {
   const root = byId('tokens2d-demo');
   const figure = document.createElement('posenc-vectors-2d');
+  figure.className = 'beside';
   bindElements(state, ATTRIBUTES, figure);
   const table = h('table', { class: 'numbers stacks', id: 't2-table' });
   // The controls in the tutorial's order: the three vectors, then the first position.

@@ -16,6 +16,7 @@ export const settings = elementSettings(WorkedExample, ATTRIBUTES);
 export function mount({ state }) {
   const root = byId('worked-example-demo');
   const figure = document.createElement('posenc-worked-example');
+  figure.className = 'beside'; // on a wide screen, beside the section's text (styles.css)
   bindElements(state, ATTRIBUTES, figure);
   const note = h('p', { class: 'result', id: 'we-note' });
   root.append(controlRow(...elementControls(WorkedExample, ATTRIBUTES, state)), figure, note);
